@@ -1,0 +1,22 @@
+// Package bots holds what every Go bot shares: the Bot interface that the SDK, the server's
+// house players and the in-process harness all drive.
+package bots
+
+import orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+
+// A Bot answers the decisions of one seat in one match. It sees only the Decision: the
+// seat's own observation and legal actions, never the server's state.
+type Bot interface {
+	Act(d *orreryv1.Decision) *orreryv1.Answer
+}
+
+// Func makes a plain function a Bot.
+type Func func(d *orreryv1.Decision) *orreryv1.Answer
+
+// Act calls f.
+func (f Func) Act(d *orreryv1.Decision) *orreryv1.Answer { return f(d) }
+
+// Index is the answer that picks legal action i of d.
+func Index(d *orreryv1.Decision, i int) *orreryv1.Answer {
+	return &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: int32(i)}}
+}

@@ -1,0 +1,50 @@
+// Package builtin lists Orrery's built-in bots by game and name.
+package builtin
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/random"
+)
+
+// AnyGame is the game of a bot that plays every game.
+const AnyGame = "*"
+
+// Entry is one built-in bot.
+type Entry struct {
+	Game string // a game name, or AnyGame
+	Name string
+	Help string
+	New  func(seed uint64) bots.Bot
+}
+
+// Entries lists the built-in bots. Each game's bots add their line here.
+func Entries() []Entry {
+	return []Entry{
+		{Game: AnyGame, Name: "random", Help: "uniform seeded pick among the legal actions", New: random.New},
+	}
+}
+
+// New makes the bot called name for game, seeded with seed.
+func New(game, name string, seed uint64) (bots.Bot, error) {
+	for _, e := range Entries() {
+		if e.Name == name && (e.Game == game || e.Game == AnyGame) {
+			return e.New(seed), nil
+		}
+	}
+	return nil, fmt.Errorf("no built-in bot %q for %s (have: %v)", name, game, Names(game))
+}
+
+// Names lists the bots that play game, sorted.
+func Names(game string) []string {
+	var names []string
+	for _, e := range Entries() {
+		if e.Game == game || e.Game == AnyGame {
+			names = append(names, e.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,217 @@
+// Package wire turns engine values into orrery.v1 messages and back: the one place that
+// wraps a game's own protobuf messages in the envelope's oneof arms. The server and the
+// in-process bot harness both build decisions here, so a bot sees the same Decision either way.
+package wire
+
+import (
+	"fmt"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// arms maps a game message's full name to the envelope field that carries it, per envelope.
+var arms sync.Map // map[armKey]protoreflect.FieldDescriptor
+
+type armKey struct {
+	envelope protoreflect.FullName
+	game     protoreflect.FullName
+}
+
+// wrap sets m into the oneof arm of env whose message type is m's type.
+func wrap(env proto.Message, m proto.Message) error {
+	if m == nil {
+		return nil
+	}
+	er := env.ProtoReflect()
+	key := armKey{er.Descriptor().FullName(), m.ProtoReflect().Descriptor().FullName()}
+	fd, ok := arms.Load(key)
+	if !ok {
+		fields := er.Descriptor().Fields()
+		for i := 0; i < fields.Len(); i++ {
+			f := fields.Get(i)
+			if f.Message() != nil && f.Message().FullName() == key.game {
+				fd, ok = f, true
+				arms.Store(key, f)
+				break
+			}
+		}
+		if !ok {
+			return fmt.Errorf("wire: %s has no arm for %s", key.envelope, key.game)
+		}
+	}
+	er.Set(fd.(protoreflect.FieldDescriptor), protoreflect.ValueOfMessage(m.ProtoReflect()))
+	return nil
+}
+
+// unwrap returns the message in env's set oneof arm, or nil.
+func unwrap(env proto.Message) proto.Message {
+	er := env.ProtoReflect()
+	oneofs := er.Descriptor().Oneofs()
+	for i := 0; i < oneofs.Len(); i++ {
+		if fd := er.WhichOneof(oneofs.Get(i)); fd != nil && fd.Message() != nil {
+			return er.Get(fd).Message().Interface()
+		}
+	}
+	return nil
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err) // a game message missing from the envelope is a build error, not input
+	}
+}
+
+// Action wraps a game's typed action.
+func Action(m proto.Message) *orreryv1.Action {
+	a := &orreryv1.Action{}
+	must(wrap(a, m))
+	return a
+}
+
+// Observation wraps a game's typed observation.
+func Observation(m proto.Message) *orreryv1.Observation {
+	o := &orreryv1.Observation{}
+	must(wrap(o, m))
+	return o
+}
+
+// GameEvent wraps a game's typed event.
+func GameEvent(m proto.Message) *orreryv1.GameEvent {
+	e := &orreryv1.GameEvent{}
+	must(wrap(e, m))
+	return e
+}
+
+// Catalog wraps a game's static catalog; nil stays nil.
+func Catalog(m proto.Message) *orreryv1.Catalog {
+	if m == nil {
+		return nil
+	}
+	c := &orreryv1.Catalog{}
+	must(wrap(c, m))
+	return c
+}
+
+// GameAction is the game message inside a typed action, or nil if none is set.
+func GameAction(a *orreryv1.Action) proto.Message {
+	if a == nil {
+		return nil
+	}
+	return unwrap(a)
+}
+
+// GameObservation is the game message inside an observation, or nil.
+func GameObservation(o *orreryv1.Observation) proto.Message {
+	if o == nil {
+		return nil
+	}
+	return unwrap(o)
+}
+
+// GameEventOf is the game message inside an event, or nil.
+func GameEventOf(e *orreryv1.GameEvent) proto.Message {
+	if e == nil {
+		return nil
+	}
+	return unwrap(e)
+}
+
+// Decision builds seat's decision from st, with its legal actions in st's order. The clock
+// fields (id, deadline, time bank) are the caller's.
+func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int64) *orreryv1.Decision {
+	d := &orreryv1.Decision{
+		Seat:          int32(seat),
+		Observation:   Observation(st.Observe(seat)),
+		Text:          st.Render(seat),
+		Ply:           ply,
+		Legal:         make([]*orreryv1.Action, len(legal)),
+		LegalNotation: make([]string, len(legal)),
+	}
+	for i, a := range legal {
+		d.Legal[i] = Action(st.ActionProto(a))
+		d.LegalNotation[i] = st.FormatAction(a)
+	}
+	return d
+}
+
+// Result converts an engine result.
+func Result(r engine.Result) *orreryv1.Result {
+	out := &orreryv1.Result{
+		Ranks:  make([]int32, len(r.Ranks)),
+		Scores: append([]float64(nil), r.Scores...),
+		Reason: EndReason(r.Reason),
+		Detail: r.Detail,
+	}
+	for i, rank := range r.Ranks {
+		out.Ranks[i] = int32(rank)
+	}
+	return out
+}
+
+// EndReason converts an engine end reason.
+func EndReason(r engine.EndReason) orreryv1.EndReason {
+	switch r {
+	case engine.EndNormal:
+		return orreryv1.EndReason_END_REASON_NORMAL
+	case engine.EndCap:
+		return orreryv1.EndReason_END_REASON_CAP
+	case engine.EndForfeit:
+		return orreryv1.EndReason_END_REASON_FORFEIT
+	case engine.EndAborted:
+		return orreryv1.EndReason_END_REASON_ABORTED
+	}
+	return orreryv1.EndReason_END_REASON_UNSPECIFIED
+}
+
+// GameInfo converts a game's description and catalog.
+func GameInfo(g engine.Game) *orreryv1.GameInfo {
+	info := g.Info()
+	out := &orreryv1.GameInfo{
+		Name:         info.Name,
+		Title:        info.Title,
+		MinSeats:     int32(info.MinSeats),
+		MaxSeats:     int32(info.MaxSeats),
+		Simultaneous: info.Simultaneous,
+		RealTime:     info.RealTime,
+		Catalog:      Catalog(g.Catalog()),
+	}
+	for _, o := range info.Options {
+		out.Options = append(out.Options, &orreryv1.GameOption{Name: o.Name, DefaultValue: o.Default, Help: o.Help})
+	}
+	return out
+}
+
+// Answer reads a bot's answer into an engine action: by index into legal, by typed action, or
+// by notation. A malformed answer gets REJECT_CODE_MALFORMED; legality is Apply's to judge.
+func Answer(st engine.State, legal []engine.Action, ans *orreryv1.Answer) (engine.Action, orreryv1.RejectCode, error) {
+	switch c := ans.GetChoice().(type) {
+	case *orreryv1.Answer_LegalIndex:
+		if c.LegalIndex < 0 || int(c.LegalIndex) >= len(legal) {
+			return engine.Action{}, orreryv1.RejectCode_REJECT_CODE_MALFORMED,
+				fmt.Errorf("legal_index %d out of range: %d legal actions", c.LegalIndex, len(legal))
+		}
+		return legal[c.LegalIndex], orreryv1.RejectCode_REJECT_CODE_UNSPECIFIED, nil
+	case *orreryv1.Answer_Action:
+		m := GameAction(c.Action)
+		if m == nil {
+			return engine.Action{}, orreryv1.RejectCode_REJECT_CODE_MALFORMED, fmt.Errorf("typed action has no game arm set")
+		}
+		a, err := st.ActionFromProto(m)
+		if err != nil {
+			return engine.Action{}, orreryv1.RejectCode_REJECT_CODE_MALFORMED, err
+		}
+		return a, orreryv1.RejectCode_REJECT_CODE_UNSPECIFIED, nil
+	case *orreryv1.Answer_Notation:
+		a, err := st.ParseAction(c.Notation)
+		if err != nil {
+			return engine.Action{}, orreryv1.RejectCode_REJECT_CODE_MALFORMED, err
+		}
+		return a, orreryv1.RejectCode_REJECT_CODE_UNSPECIFIED, nil
+	}
+	return engine.Action{}, orreryv1.RejectCode_REJECT_CODE_MALFORMED, fmt.Errorf("answer has no choice: set legal_index, action or notation")
+}
