@@ -1,7 +1,3 @@
 // Package games links every game engine into a binary: importing it registers them all.
+// Each game adds its blank import here.
 package games
-
-import (
-	// Each game registers itself in init().
-	_ "github.com/orrery/orrery/engine/icetraders"
-)
