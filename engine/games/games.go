@@ -1,3 +1,5 @@
 // Package games links every game engine into a binary: importing it registers them all.
 // Each game adds its blank import here.
 package games
+
+import _ "github.com/orrery/orrery/engine/planet"

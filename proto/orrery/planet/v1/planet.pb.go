@@ -6,6 +6,11 @@
 
 // Package orrery.planet.v1 holds the planet game's typed actions, observations, events and static
 // catalog. It has no service: engines import it without gRPC.
+//
+// Ids: faces 0-11 and areas 0-59 index the Catalog's dodecahedron (area = face*5 + edge); tiles
+// and animal cards are numbered by their place in the match's data set. Observations carry each
+// tile's habitats and each card's requirement inline, because a match may load another data set
+// than the Catalog's default one.
 
 package planetv1
 
@@ -24,9 +29,125 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// Action is one move.
+// Habitat is the kind of land of one triangular area.
+type Habitat int32
+
+const (
+	Habitat_HABITAT_UNSPECIFIED Habitat = 0 // an empty area (no tile yet)
+	Habitat_HABITAT_OCEAN       Habitat = 1
+	Habitat_HABITAT_DESERT      Habitat = 2
+	Habitat_HABITAT_MOUNTAIN    Habitat = 3
+	Habitat_HABITAT_FOREST      Habitat = 4
+	Habitat_HABITAT_GLACIER     Habitat = 5
+)
+
+// Enum value maps for Habitat.
+var (
+	Habitat_name = map[int32]string{
+		0: "HABITAT_UNSPECIFIED",
+		1: "HABITAT_OCEAN",
+		2: "HABITAT_DESERT",
+		3: "HABITAT_MOUNTAIN",
+		4: "HABITAT_FOREST",
+		5: "HABITAT_GLACIER",
+	}
+	Habitat_value = map[string]int32{
+		"HABITAT_UNSPECIFIED": 0,
+		"HABITAT_OCEAN":       1,
+		"HABITAT_DESERT":      2,
+		"HABITAT_MOUNTAIN":    3,
+		"HABITAT_FOREST":      4,
+		"HABITAT_GLACIER":     5,
+	}
+)
+
+func (x Habitat) Enum() *Habitat {
+	p := new(Habitat)
+	*p = x
+	return p
+}
+
+func (x Habitat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Habitat) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_planet_v1_planet_proto_enumTypes[0].Descriptor()
+}
+
+func (Habitat) Type() protoreflect.EnumType {
+	return &file_orrery_planet_v1_planet_proto_enumTypes[0]
+}
+
+func (x Habitat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Habitat.Descriptor instead.
+func (Habitat) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{0}
+}
+
+// RequirementKind is what an animal card asks of a planet. X is the card's habitat, Y its other.
+type RequirementKind int32
+
+const (
+	RequirementKind_REQUIREMENT_KIND_UNSPECIFIED          RequirementKind = 0
+	RequirementKind_REQUIREMENT_KIND_MOST_REGIONS         RequirementKind = 1 // the most distinct regions of X
+	RequirementKind_REQUIREMENT_KIND_LARGEST_TOUCHING     RequirementKind = 2 // the largest region of X touching Y
+	RequirementKind_REQUIREMENT_KIND_LARGEST_NOT_TOUCHING RequirementKind = 3 // the largest region of X touching no Y
+)
+
+// Enum value maps for RequirementKind.
+var (
+	RequirementKind_name = map[int32]string{
+		0: "REQUIREMENT_KIND_UNSPECIFIED",
+		1: "REQUIREMENT_KIND_MOST_REGIONS",
+		2: "REQUIREMENT_KIND_LARGEST_TOUCHING",
+		3: "REQUIREMENT_KIND_LARGEST_NOT_TOUCHING",
+	}
+	RequirementKind_value = map[string]int32{
+		"REQUIREMENT_KIND_UNSPECIFIED":          0,
+		"REQUIREMENT_KIND_MOST_REGIONS":         1,
+		"REQUIREMENT_KIND_LARGEST_TOUCHING":     2,
+		"REQUIREMENT_KIND_LARGEST_NOT_TOUCHING": 3,
+	}
+)
+
+func (x RequirementKind) Enum() *RequirementKind {
+	p := new(RequirementKind)
+	*p = x
+	return p
+}
+
+func (x RequirementKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RequirementKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_planet_v1_planet_proto_enumTypes[1].Descriptor()
+}
+
+func (RequirementKind) Type() protoreflect.EnumType {
+	return &file_orrery_planet_v1_planet_proto_enumTypes[1]
+}
+
+func (x RequirementKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RequirementKind.Descriptor instead.
+func (RequirementKind) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{1}
+}
+
+// Action is one move: a seat takes a tile from the display and places it on its own core.
 type Action struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Action_Place
+	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -61,16 +182,651 @@ func (*Action) Descriptor() ([]byte, []int) {
 	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{0}
 }
 
+func (x *Action) GetKind() isAction_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Action) GetPlace() *Place {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Place); ok {
+			return x.Place
+		}
+	}
+	return nil
+}
+
+type isAction_Kind interface {
+	isAction_Kind()
+}
+
+type Action_Place struct {
+	Place *Place `protobuf:"bytes,1,opt,name=place,proto3,oneof"`
+}
+
+func (*Action_Place) isAction_Kind() {}
+
+// Place puts a displayed tile on a free face of the acting seat's core. Tile area i (clockwise)
+// lands on the face's edge (i + rotation) mod 5, that is on area face*5 + (i+rotation)%5.
+type Place struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tile          int32                  `protobuf:"varint,1,opt,name=tile,proto3" json:"tile,omitempty"`
+	Face          int32                  `protobuf:"varint,2,opt,name=face,proto3" json:"face,omitempty"`
+	Rotation      int32                  `protobuf:"varint,3,opt,name=rotation,proto3" json:"rotation,omitempty"` // 0-4
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Place) Reset() {
+	*x = Place{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Place) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Place) ProtoMessage() {}
+
+func (x *Place) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Place.ProtoReflect.Descriptor instead.
+func (*Place) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Place) GetTile() int32 {
+	if x != nil {
+		return x.Tile
+	}
+	return 0
+}
+
+func (x *Place) GetFace() int32 {
+	if x != nil {
+		return x.Face
+	}
+	return 0
+}
+
+func (x *Place) GetRotation() int32 {
+	if x != nil {
+		return x.Rotation
+	}
+	return 0
+}
+
+// Tile is a continent tile: its id and its 5 areas' habitats in clockwise order.
+type Tile struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Areas         []Habitat              `protobuf:"varint,2,rep,packed,name=areas,proto3,enum=orrery.planet.v1.Habitat" json:"areas,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tile) Reset() {
+	*x = Tile{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tile) ProtoMessage() {}
+
+func (x *Tile) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tile.ProtoReflect.Descriptor instead.
+func (*Tile) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Tile) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Tile) GetAreas() []Habitat {
+	if x != nil {
+		return x.Areas
+	}
+	return nil
+}
+
+// AnimalCard is one animal and the requirement that wins it.
+type AnimalCard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Habitat       Habitat                `protobuf:"varint,3,opt,name=habitat,proto3,enum=orrery.planet.v1.Habitat" json:"habitat,omitempty"` // X, also the border colour that scoring uses
+	Kind          RequirementKind        `protobuf:"varint,4,opt,name=kind,proto3,enum=orrery.planet.v1.RequirementKind" json:"kind,omitempty"`
+	Other         Habitat                `protobuf:"varint,5,opt,name=other,proto3,enum=orrery.planet.v1.Habitat" json:"other,omitempty"` // Y; unspecified for MOST_REGIONS
+	Requirement   string                 `protobuf:"bytes,6,opt,name=requirement,proto3" json:"requirement,omitempty"`                    // the requirement as text: "largest forest touching mountain"
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnimalCard) Reset() {
+	*x = AnimalCard{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnimalCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnimalCard) ProtoMessage() {}
+
+func (x *AnimalCard) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnimalCard.ProtoReflect.Descriptor instead.
+func (*AnimalCard) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *AnimalCard) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *AnimalCard) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AnimalCard) GetHabitat() Habitat {
+	if x != nil {
+		return x.Habitat
+	}
+	return Habitat_HABITAT_UNSPECIFIED
+}
+
+func (x *AnimalCard) GetKind() RequirementKind {
+	if x != nil {
+		return x.Kind
+	}
+	return RequirementKind_REQUIREMENT_KIND_UNSPECIFIED
+}
+
+func (x *AnimalCard) GetOther() Habitat {
+	if x != nil {
+		return x.Other
+	}
+	return Habitat_HABITAT_UNSPECIFIED
+}
+
+func (x *AnimalCard) GetRequirement() string {
+	if x != nil {
+		return x.Requirement
+	}
+	return ""
+}
+
+// ScaleStep is one row of a Natural Habitat objective: at least `areas` areas score `points`.
+type ScaleStep struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Areas         int32                  `protobuf:"varint,1,opt,name=areas,proto3" json:"areas,omitempty"`
+	Points        int32                  `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScaleStep) Reset() {
+	*x = ScaleStep{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScaleStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScaleStep) ProtoMessage() {}
+
+func (x *ScaleStep) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScaleStep.ProtoReflect.Descriptor instead.
+func (*ScaleStep) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ScaleStep) GetAreas() int32 {
+	if x != nil {
+		return x.Areas
+	}
+	return 0
+}
+
+func (x *ScaleStep) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+// Objective is a Natural Habitat objective card.
+type Objective struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Habitat       Habitat                `protobuf:"varint,1,opt,name=habitat,proto3,enum=orrery.planet.v1.Habitat" json:"habitat,omitempty"`
+	Steps         []*ScaleStep           `protobuf:"bytes,2,rep,name=steps,proto3" json:"steps,omitempty"` // increasing; the highest step reached scores
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Objective) Reset() {
+	*x = Objective{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Objective) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Objective) ProtoMessage() {}
+
+func (x *Objective) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Objective.ProtoReflect.Descriptor instead.
+func (*Objective) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Objective) GetHabitat() Habitat {
+	if x != nil {
+		return x.Habitat
+	}
+	return Habitat_HABITAT_UNSPECIFIED
+}
+
+func (x *Objective) GetSteps() []*ScaleStep {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+// PlacedTile is a tile on a face of a core.
+type PlacedTile struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Face          int32                  `protobuf:"varint,1,opt,name=face,proto3" json:"face,omitempty"`
+	Tile          *Tile                  `protobuf:"bytes,2,opt,name=tile,proto3" json:"tile,omitempty"`
+	Rotation      int32                  `protobuf:"varint,3,opt,name=rotation,proto3" json:"rotation,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlacedTile) Reset() {
+	*x = PlacedTile{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlacedTile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlacedTile) ProtoMessage() {}
+
+func (x *PlacedTile) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlacedTile.ProtoReflect.Descriptor instead.
+func (*PlacedTile) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *PlacedTile) GetFace() int32 {
+	if x != nil {
+		return x.Face
+	}
+	return 0
+}
+
+func (x *PlacedTile) GetTile() *Tile {
+	if x != nil {
+		return x.Tile
+	}
+	return nil
+}
+
+func (x *PlacedTile) GetRotation() int32 {
+	if x != nil {
+		return x.Rotation
+	}
+	return 0
+}
+
+// Planet is one seat's core as everyone sees it.
+type Planet struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Seat    int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Tiles   []*PlacedTile          `protobuf:"bytes,2,rep,name=tiles,proto3" json:"tiles,omitempty"`                                       // in face order, occupied faces only
+	Areas   []Habitat              `protobuf:"varint,3,rep,packed,name=areas,proto3,enum=orrery.planet.v1.Habitat" json:"areas,omitempty"` // 60 areas; unspecified where no tile lies yet
+	Animals []*AnimalCard          `protobuf:"bytes,4,rep,name=animals,proto3" json:"animals,omitempty"`                                   // cards won, in the order won
+	// The seat's objective: set for the viewing seat's own planet, and for every planet once the
+	// game is over (objectives are revealed at the end). Never set in beginners' games.
+	Objective       *Objective `protobuf:"bytes,5,opt,name=objective,proto3" json:"objective,omitempty"`
+	ObjectivePoints int32      `protobuf:"varint,6,opt,name=objective_points,json=objectivePoints,proto3" json:"objective_points,omitempty"` // once the game is over
+	AnimalPoints    int32      `protobuf:"varint,7,opt,name=animal_points,json=animalPoints,proto3" json:"animal_points,omitempty"`          // once the game is over
+	Score           int32      `protobuf:"varint,8,opt,name=score,proto3" json:"score,omitempty"`                                            // once the game is over
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *Planet) Reset() {
+	*x = Planet{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Planet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Planet) ProtoMessage() {}
+
+func (x *Planet) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Planet.ProtoReflect.Descriptor instead.
+func (*Planet) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Planet) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Planet) GetTiles() []*PlacedTile {
+	if x != nil {
+		return x.Tiles
+	}
+	return nil
+}
+
+func (x *Planet) GetAreas() []Habitat {
+	if x != nil {
+		return x.Areas
+	}
+	return nil
+}
+
+func (x *Planet) GetAnimals() []*AnimalCard {
+	if x != nil {
+		return x.Animals
+	}
+	return nil
+}
+
+func (x *Planet) GetObjective() *Objective {
+	if x != nil {
+		return x.Objective
+	}
+	return nil
+}
+
+func (x *Planet) GetObjectivePoints() int32 {
+	if x != nil {
+		return x.ObjectivePoints
+	}
+	return 0
+}
+
+func (x *Planet) GetAnimalPoints() int32 {
+	if x != nil {
+		return x.AnimalPoints
+	}
+	return 0
+}
+
+func (x *Planet) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+// Stack is one not-yet-revealed stack of tiles. Stacks 1-10 are face down and their tiles are
+// secret; stacks 11 and 12 hold the leftovers that every player saw, so their tiles are listed.
+type Stack struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Number        int32                  `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"` // 1-12
+	Size          int32                  `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`
+	Tiles         []*Tile                `protobuf:"bytes,3,rep,name=tiles,proto3" json:"tiles,omitempty"` // stacks 11 and 12 only, in order
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Stack) Reset() {
+	*x = Stack{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Stack) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Stack) ProtoMessage() {}
+
+func (x *Stack) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Stack.ProtoReflect.Descriptor instead.
+func (*Stack) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Stack) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *Stack) GetSize() int32 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *Stack) GetTiles() []*Tile {
+	if x != nil {
+		return x.Tiles
+	}
+	return nil
+}
+
+// Column is the animal cards laid out for one turn.
+type Column struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Turn          int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`                         // 3-12
+	Cards         []*AnimalCard          `protobuf:"bytes,2,rep,name=cards,proto3" json:"cards,omitempty"`                        // face-up cards, in resolution order
+	FaceDown      int32                  `protobuf:"varint,3,opt,name=face_down,json=faceDown,proto3" json:"face_down,omitempty"` // mystery cards still face down (variant 2)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Column) Reset() {
+	*x = Column{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Column) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Column) ProtoMessage() {}
+
+func (x *Column) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Column.ProtoReflect.Descriptor instead.
+func (*Column) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Column) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Column) GetCards() []*AnimalCard {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *Column) GetFaceDown() int32 {
+	if x != nil {
+		return x.FaceDown
+	}
+	return 0
+}
+
 // Observation is one seat's view (or the spectator's public view).
 type Observation struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"` // the viewer; -1 for the spectator
+	Seats         int32                  `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
+	Turn          int32                  `protobuf:"varint,3,opt,name=turn,proto3" json:"turn,omitempty"`                                  // 1-12
+	LastTurn      int32                  `protobuf:"varint,4,opt,name=last_turn,json=lastTurn,proto3" json:"last_turn,omitempty"`          // 12, or the safety cap
+	FirstPlayer   int32                  `protobuf:"varint,5,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"` // the seat holding the first-player token
+	ToAct         []int32                `protobuf:"varint,6,rep,packed,name=to_act,json=toAct,proto3" json:"to_act,omitempty"`
+	Display       []*Tile                `protobuf:"bytes,7,rep,name=display,proto3" json:"display,omitempty"`       // the revealed stack's tiles still to take, in display order
+	Stacks        []*Stack               `protobuf:"bytes,8,rep,name=stacks,proto3" json:"stacks,omitempty"`         // stacks not yet revealed, in number order
+	Box           []*Tile                `protobuf:"bytes,9,rep,name=box,proto3" json:"box,omitempty"`               // leftover tiles put back in the box
+	Planets       []*Planet              `protobuf:"bytes,10,rep,name=planets,proto3" json:"planets,omitempty"`      // one per seat, in seat order
+	Columns       []*Column              `protobuf:"bytes,11,rep,name=columns,proto3" json:"columns,omitempty"`      // the animal columns of this turn and the turns to come
+	Returned      []*AnimalCard          `protobuf:"bytes,12,rep,name=returned,proto3" json:"returned,omitempty"`    // animal cards that went back to the box unwon
+	Beginners     bool                   `protobuf:"varint,13,opt,name=beginners,proto3" json:"beginners,omitempty"` // variant 1: no objectives, every animal scores 1
+	Mystery       bool                   `protobuf:"varint,14,opt,name=mystery,proto3" json:"mystery,omitempty"`     // variant 2: mystery animals
+	Over          bool                   `protobuf:"varint,15,opt,name=over,proto3" json:"over,omitempty"`
+	Result        string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"` // the result sentence once the game is over
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Observation) Reset() {
 	*x = Observation{}
-	mi := &file_orrery_planet_v1_planet_proto_msgTypes[1]
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -82,7 +838,7 @@ func (x *Observation) String() string {
 func (*Observation) ProtoMessage() {}
 
 func (x *Observation) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_planet_v1_planet_proto_msgTypes[1]
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -95,19 +851,144 @@ func (x *Observation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Observation.ProtoReflect.Descriptor instead.
 func (*Observation) Descriptor() ([]byte, []int) {
-	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{1}
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Observation) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Observation) GetSeats() int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return 0
+}
+
+func (x *Observation) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Observation) GetLastTurn() int32 {
+	if x != nil {
+		return x.LastTurn
+	}
+	return 0
+}
+
+func (x *Observation) GetFirstPlayer() int32 {
+	if x != nil {
+		return x.FirstPlayer
+	}
+	return 0
+}
+
+func (x *Observation) GetToAct() []int32 {
+	if x != nil {
+		return x.ToAct
+	}
+	return nil
+}
+
+func (x *Observation) GetDisplay() []*Tile {
+	if x != nil {
+		return x.Display
+	}
+	return nil
+}
+
+func (x *Observation) GetStacks() []*Stack {
+	if x != nil {
+		return x.Stacks
+	}
+	return nil
+}
+
+func (x *Observation) GetBox() []*Tile {
+	if x != nil {
+		return x.Box
+	}
+	return nil
+}
+
+func (x *Observation) GetPlanets() []*Planet {
+	if x != nil {
+		return x.Planets
+	}
+	return nil
+}
+
+func (x *Observation) GetColumns() []*Column {
+	if x != nil {
+		return x.Columns
+	}
+	return nil
+}
+
+func (x *Observation) GetReturned() []*AnimalCard {
+	if x != nil {
+		return x.Returned
+	}
+	return nil
+}
+
+func (x *Observation) GetBeginners() bool {
+	if x != nil {
+		return x.Beginners
+	}
+	return false
+}
+
+func (x *Observation) GetMystery() bool {
+	if x != nil {
+		return x.Mystery
+	}
+	return false
+}
+
+func (x *Observation) GetOver() bool {
+	if x != nil {
+		return x.Over
+	}
+	return false
+}
+
+func (x *Observation) GetResult() string {
+	if x != nil {
+		return x.Result
+	}
+	return ""
 }
 
 // Event is one thing that happened, as a seat sees it.
 type Event struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Event_ObjectiveDealt
+	//	*Event_TurnStarted
+	//	*Event_TilePlaced
+	//	*Event_LeftoverStored
+	//	*Event_AnimalWon
+	//	*Event_AnimalCarried
+	//	*Event_AnimalReturned
+	//	*Event_FirstPlayerPassed
+	//	*Event_MysteryRevealed
+	//	*Event_GameEnded
+	Kind          isEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_planet_v1_planet_proto_msgTypes[2]
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -119,7 +1000,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_planet_v1_planet_proto_msgTypes[2]
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -132,19 +1013,973 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{2}
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{11}
 }
 
-// Catalog is the game's static data for clients.
+func (x *Event) GetKind() isEvent_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Event) GetObjectiveDealt() *ObjectiveDealt {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_ObjectiveDealt); ok {
+			return x.ObjectiveDealt
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetTurnStarted() *TurnStarted {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_TurnStarted); ok {
+			return x.TurnStarted
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetTilePlaced() *TilePlaced {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_TilePlaced); ok {
+			return x.TilePlaced
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetLeftoverStored() *LeftoverStored {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_LeftoverStored); ok {
+			return x.LeftoverStored
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetAnimalWon() *AnimalWon {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_AnimalWon); ok {
+			return x.AnimalWon
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetAnimalCarried() *AnimalCarried {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_AnimalCarried); ok {
+			return x.AnimalCarried
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetAnimalReturned() *AnimalReturned {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_AnimalReturned); ok {
+			return x.AnimalReturned
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetFirstPlayerPassed() *FirstPlayerPassed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_FirstPlayerPassed); ok {
+			return x.FirstPlayerPassed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetMysteryRevealed() *MysteryRevealed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_MysteryRevealed); ok {
+			return x.MysteryRevealed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetGameEnded() *GameEnded {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_GameEnded); ok {
+			return x.GameEnded
+		}
+	}
+	return nil
+}
+
+type isEvent_Kind interface {
+	isEvent_Kind()
+}
+
+type Event_ObjectiveDealt struct {
+	ObjectiveDealt *ObjectiveDealt `protobuf:"bytes,1,opt,name=objective_dealt,json=objectiveDealt,proto3,oneof"`
+}
+
+type Event_TurnStarted struct {
+	TurnStarted *TurnStarted `protobuf:"bytes,2,opt,name=turn_started,json=turnStarted,proto3,oneof"`
+}
+
+type Event_TilePlaced struct {
+	TilePlaced *TilePlaced `protobuf:"bytes,3,opt,name=tile_placed,json=tilePlaced,proto3,oneof"`
+}
+
+type Event_LeftoverStored struct {
+	LeftoverStored *LeftoverStored `protobuf:"bytes,4,opt,name=leftover_stored,json=leftoverStored,proto3,oneof"`
+}
+
+type Event_AnimalWon struct {
+	AnimalWon *AnimalWon `protobuf:"bytes,5,opt,name=animal_won,json=animalWon,proto3,oneof"`
+}
+
+type Event_AnimalCarried struct {
+	AnimalCarried *AnimalCarried `protobuf:"bytes,6,opt,name=animal_carried,json=animalCarried,proto3,oneof"`
+}
+
+type Event_AnimalReturned struct {
+	AnimalReturned *AnimalReturned `protobuf:"bytes,7,opt,name=animal_returned,json=animalReturned,proto3,oneof"`
+}
+
+type Event_FirstPlayerPassed struct {
+	FirstPlayerPassed *FirstPlayerPassed `protobuf:"bytes,8,opt,name=first_player_passed,json=firstPlayerPassed,proto3,oneof"`
+}
+
+type Event_MysteryRevealed struct {
+	MysteryRevealed *MysteryRevealed `protobuf:"bytes,9,opt,name=mystery_revealed,json=mysteryRevealed,proto3,oneof"`
+}
+
+type Event_GameEnded struct {
+	GameEnded *GameEnded `protobuf:"bytes,10,opt,name=game_ended,json=gameEnded,proto3,oneof"`
+}
+
+func (*Event_ObjectiveDealt) isEvent_Kind() {}
+
+func (*Event_TurnStarted) isEvent_Kind() {}
+
+func (*Event_TilePlaced) isEvent_Kind() {}
+
+func (*Event_LeftoverStored) isEvent_Kind() {}
+
+func (*Event_AnimalWon) isEvent_Kind() {}
+
+func (*Event_AnimalCarried) isEvent_Kind() {}
+
+func (*Event_AnimalReturned) isEvent_Kind() {}
+
+func (*Event_FirstPlayerPassed) isEvent_Kind() {}
+
+func (*Event_MysteryRevealed) isEvent_Kind() {}
+
+func (*Event_GameEnded) isEvent_Kind() {}
+
+// ObjectiveDealt: a seat got its secret objective. Only that seat sees the habitat.
+type ObjectiveDealt struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Habitat       Habitat                `protobuf:"varint,2,opt,name=habitat,proto3,enum=orrery.planet.v1.Habitat" json:"habitat,omitempty"` // unspecified for every other viewer
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ObjectiveDealt) Reset() {
+	*x = ObjectiveDealt{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ObjectiveDealt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ObjectiveDealt) ProtoMessage() {}
+
+func (x *ObjectiveDealt) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ObjectiveDealt.ProtoReflect.Descriptor instead.
+func (*ObjectiveDealt) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ObjectiveDealt) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ObjectiveDealt) GetHabitat() Habitat {
+	if x != nil {
+		return x.Habitat
+	}
+	return Habitat_HABITAT_UNSPECIFIED
+}
+
+// TurnStarted: a stack was revealed and its tiles laid out.
+type TurnStarted struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Turn          int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	FirstPlayer   int32                  `protobuf:"varint,2,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"`
+	Display       []*Tile                `protobuf:"bytes,3,rep,name=display,proto3" json:"display,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnStarted) Reset() {
+	*x = TurnStarted{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnStarted) ProtoMessage() {}
+
+func (x *TurnStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnStarted.ProtoReflect.Descriptor instead.
+func (*TurnStarted) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *TurnStarted) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *TurnStarted) GetFirstPlayer() int32 {
+	if x != nil {
+		return x.FirstPlayer
+	}
+	return 0
+}
+
+func (x *TurnStarted) GetDisplay() []*Tile {
+	if x != nil {
+		return x.Display
+	}
+	return nil
+}
+
+// TilePlaced: a seat took a tile and placed it.
+type TilePlaced struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Place         *Place                 `protobuf:"bytes,2,opt,name=place,proto3" json:"place,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TilePlaced) Reset() {
+	*x = TilePlaced{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TilePlaced) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TilePlaced) ProtoMessage() {}
+
+func (x *TilePlaced) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TilePlaced.ProtoReflect.Descriptor instead.
+func (*TilePlaced) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *TilePlaced) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *TilePlaced) GetPlace() *Place {
+	if x != nil {
+		return x.Place
+	}
+	return nil
+}
+
+// LeftoverStored: a tile nobody took went face down onto stack 11 or 12, or back to the box.
+type LeftoverStored struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tile          int32                  `protobuf:"varint,1,opt,name=tile,proto3" json:"tile,omitempty"`
+	Stack         int32                  `protobuf:"varint,2,opt,name=stack,proto3" json:"stack,omitempty"` // 11 or 12; 0 for the box
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeftoverStored) Reset() {
+	*x = LeftoverStored{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeftoverStored) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeftoverStored) ProtoMessage() {}
+
+func (x *LeftoverStored) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeftoverStored.ProtoReflect.Descriptor instead.
+func (*LeftoverStored) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *LeftoverStored) GetTile() int32 {
+	if x != nil {
+		return x.Tile
+	}
+	return 0
+}
+
+func (x *LeftoverStored) GetStack() int32 {
+	if x != nil {
+		return x.Stack
+	}
+	return 0
+}
+
+// AnimalWon: a planet met a card's requirement best.
+type AnimalWon struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Turn  int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	Card  *AnimalCard            `protobuf:"bytes,2,opt,name=card,proto3" json:"card,omitempty"`
+	Seat  int32                  `protobuf:"varint,3,opt,name=seat,proto3" json:"seat,omitempty"`
+	Value int32                  `protobuf:"varint,4,opt,name=value,proto3" json:"value,omitempty"` // the winning count (regions or areas)
+	// On the last turn a tie may be broken by a second or third qualifying region: then 2 or 3.
+	TieBreak      int32 `protobuf:"varint,5,opt,name=tie_break,json=tieBreak,proto3" json:"tie_break,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnimalWon) Reset() {
+	*x = AnimalWon{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnimalWon) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnimalWon) ProtoMessage() {}
+
+func (x *AnimalWon) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnimalWon.ProtoReflect.Descriptor instead.
+func (*AnimalWon) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *AnimalWon) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *AnimalWon) GetCard() *AnimalCard {
+	if x != nil {
+		return x.Card
+	}
+	return nil
+}
+
+func (x *AnimalWon) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *AnimalWon) GetValue() int32 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *AnimalWon) GetTieBreak() int32 {
+	if x != nil {
+		return x.TieBreak
+	}
+	return 0
+}
+
+// AnimalCarried: a tie or an unmet requirement moved a card to the next turn's column.
+type AnimalCarried struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Turn          int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	Card          *AnimalCard            `protobuf:"bytes,2,opt,name=card,proto3" json:"card,omitempty"`
+	ToTurn        int32                  `protobuf:"varint,3,opt,name=to_turn,json=toTurn,proto3" json:"to_turn,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnimalCarried) Reset() {
+	*x = AnimalCarried{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnimalCarried) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnimalCarried) ProtoMessage() {}
+
+func (x *AnimalCarried) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnimalCarried.ProtoReflect.Descriptor instead.
+func (*AnimalCarried) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *AnimalCarried) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *AnimalCarried) GetCard() *AnimalCard {
+	if x != nil {
+		return x.Card
+	}
+	return nil
+}
+
+func (x *AnimalCarried) GetToTurn() int32 {
+	if x != nil {
+		return x.ToTurn
+	}
+	return 0
+}
+
+// AnimalReturned: on the last turn a card nobody won went back to the box.
+type AnimalReturned struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Turn          int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	Card          *AnimalCard            `protobuf:"bytes,2,opt,name=card,proto3" json:"card,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnimalReturned) Reset() {
+	*x = AnimalReturned{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnimalReturned) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnimalReturned) ProtoMessage() {}
+
+func (x *AnimalReturned) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnimalReturned.ProtoReflect.Descriptor instead.
+func (*AnimalReturned) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *AnimalReturned) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *AnimalReturned) GetCard() *AnimalCard {
+	if x != nil {
+		return x.Card
+	}
+	return nil
+}
+
+// FirstPlayerPassed: the first-player token moved to the next seat.
+type FirstPlayerPassed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FirstPlayerPassed) Reset() {
+	*x = FirstPlayerPassed{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FirstPlayerPassed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FirstPlayerPassed) ProtoMessage() {}
+
+func (x *FirstPlayerPassed) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FirstPlayerPassed.ProtoReflect.Descriptor instead.
+func (*FirstPlayerPassed) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *FirstPlayerPassed) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+// MysteryRevealed: a face-down mystery animal was turned face up (variant 2).
+type MysteryRevealed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Turn          int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"` // the column it belongs to
+	Card          *AnimalCard            `protobuf:"bytes,2,opt,name=card,proto3" json:"card,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MysteryRevealed) Reset() {
+	*x = MysteryRevealed{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MysteryRevealed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MysteryRevealed) ProtoMessage() {}
+
+func (x *MysteryRevealed) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MysteryRevealed.ProtoReflect.Descriptor instead.
+func (*MysteryRevealed) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *MysteryRevealed) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *MysteryRevealed) GetCard() *AnimalCard {
+	if x != nil {
+		return x.Card
+	}
+	return nil
+}
+
+// GameEnded: objectives revealed and the final score.
+type GameEnded struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Planets       []*Planet              `protobuf:"bytes,1,rep,name=planets,proto3" json:"planets,omitempty"` // objective, points and score per seat
+	Ranks         []int32                `protobuf:"varint,2,rep,packed,name=ranks,proto3" json:"ranks,omitempty"`
+	Result        string                 `protobuf:"bytes,3,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameEnded) Reset() {
+	*x = GameEnded{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameEnded) ProtoMessage() {}
+
+func (x *GameEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
+func (*GameEnded) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *GameEnded) GetPlanets() []*Planet {
+	if x != nil {
+		return x.Planets
+	}
+	return nil
+}
+
+func (x *GameEnded) GetRanks() []int32 {
+	if x != nil {
+		return x.Ranks
+	}
+	return nil
+}
+
+func (x *GameEnded) GetResult() string {
+	if x != nil {
+		return x.Result
+	}
+	return ""
+}
+
+// Point is a position in space.
+type Point struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	X             float64                `protobuf:"fixed64,1,opt,name=x,proto3" json:"x,omitempty"`
+	Y             float64                `protobuf:"fixed64,2,opt,name=y,proto3" json:"y,omitempty"`
+	Z             float64                `protobuf:"fixed64,3,opt,name=z,proto3" json:"z,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Point) Reset() {
+	*x = Point{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Point) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Point) ProtoMessage() {}
+
+func (x *Point) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Point.ProtoReflect.Descriptor instead.
+func (*Point) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Point) GetX() float64 {
+	if x != nil {
+		return x.X
+	}
+	return 0
+}
+
+func (x *Point) GetY() float64 {
+	if x != nil {
+		return x.Y
+	}
+	return 0
+}
+
+func (x *Point) GetZ() float64 {
+	if x != nil {
+		return x.Z
+	}
+	return 0
+}
+
+// Face is a pentagonal face of the core.
+type Face struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Vertices      []int32                `protobuf:"varint,2,rep,packed,name=vertices,proto3" json:"vertices,omitempty"` // 5, clockwise seen from outside; edge k joins vertex k and k+1
+	Center        *Point                 `protobuf:"bytes,3,opt,name=center,proto3" json:"center,omitempty"`
+	Neighbours    []int32                `protobuf:"varint,4,rep,packed,name=neighbours,proto3" json:"neighbours,omitempty"` // the face across edge k
+	Areas         []int32                `protobuf:"varint,5,rep,packed,name=areas,proto3" json:"areas,omitempty"`           // area id of edge k: id*5 + k
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Face) Reset() {
+	*x = Face{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Face) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Face) ProtoMessage() {}
+
+func (x *Face) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Face.ProtoReflect.Descriptor instead.
+func (*Face) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *Face) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Face) GetVertices() []int32 {
+	if x != nil {
+		return x.Vertices
+	}
+	return nil
+}
+
+func (x *Face) GetCenter() *Point {
+	if x != nil {
+		return x.Center
+	}
+	return nil
+}
+
+func (x *Face) GetNeighbours() []int32 {
+	if x != nil {
+		return x.Neighbours
+	}
+	return nil
+}
+
+func (x *Face) GetAreas() []int32 {
+	if x != nil {
+		return x.Areas
+	}
+	return nil
+}
+
+// Area is one triangular area: the face's centre and the two ends of one of its edges.
+type Area struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Face          int32                  `protobuf:"varint,2,opt,name=face,proto3" json:"face,omitempty"`
+	Edge          int32                  `protobuf:"varint,3,opt,name=edge,proto3" json:"edge,omitempty"`
+	Corners       []*Point               `protobuf:"bytes,4,rep,name=corners,proto3" json:"corners,omitempty"`               // the face's centre, then the edge's two vertices, clockwise
+	Neighbours    []int32                `protobuf:"varint,5,rep,packed,name=neighbours,proto3" json:"neighbours,omitempty"` // 3: the area across the edge, then the next and previous on the face
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Area) Reset() {
+	*x = Area{}
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Area) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Area) ProtoMessage() {}
+
+func (x *Area) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Area.ProtoReflect.Descriptor instead.
+func (*Area) Descriptor() ([]byte, []int) {
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *Area) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Area) GetFace() int32 {
+	if x != nil {
+		return x.Face
+	}
+	return 0
+}
+
+func (x *Area) GetEdge() int32 {
+	if x != nil {
+		return x.Edge
+	}
+	return 0
+}
+
+func (x *Area) GetCorners() []*Point {
+	if x != nil {
+		return x.Corners
+	}
+	return nil
+}
+
+func (x *Area) GetNeighbours() []int32 {
+	if x != nil {
+		return x.Neighbours
+	}
+	return nil
+}
+
+// Catalog is the game's static data for clients: the dodecahedron and the default data set.
 type Catalog struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Vertices      []*Point               `protobuf:"bytes,1,rep,name=vertices,proto3" json:"vertices,omitempty"`     // 20
+	Faces         []*Face                `protobuf:"bytes,2,rep,name=faces,proto3" json:"faces,omitempty"`           // 12
+	Areas         []*Area                `protobuf:"bytes,3,rep,name=areas,proto3" json:"areas,omitempty"`           // 60
+	Tiles         []*Tile                `protobuf:"bytes,4,rep,name=tiles,proto3" json:"tiles,omitempty"`           // the default tile set
+	Animals       []*AnimalCard          `protobuf:"bytes,5,rep,name=animals,proto3" json:"animals,omitempty"`       // the default animal deck
+	Objectives    []*Objective           `protobuf:"bytes,6,rep,name=objectives,proto3" json:"objectives,omitempty"` // the default Natural Habitat cards
+	Layout        []int32                `protobuf:"varint,7,rep,packed,name=layout,proto3" json:"layout,omitempty"` // the default cards per turn for turns 3-12
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Catalog) Reset() {
 	*x = Catalog{}
-	mi := &file_orrery_planet_v1_planet_proto_msgTypes[3]
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -156,7 +1991,7 @@ func (x *Catalog) String() string {
 func (*Catalog) ProtoMessage() {}
 
 func (x *Catalog) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_planet_v1_planet_proto_msgTypes[3]
+	mi := &file_orrery_planet_v1_planet_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -169,18 +2004,221 @@ func (x *Catalog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Catalog.ProtoReflect.Descriptor instead.
 func (*Catalog) Descriptor() ([]byte, []int) {
-	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{3}
+	return file_orrery_planet_v1_planet_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *Catalog) GetVertices() []*Point {
+	if x != nil {
+		return x.Vertices
+	}
+	return nil
+}
+
+func (x *Catalog) GetFaces() []*Face {
+	if x != nil {
+		return x.Faces
+	}
+	return nil
+}
+
+func (x *Catalog) GetAreas() []*Area {
+	if x != nil {
+		return x.Areas
+	}
+	return nil
+}
+
+func (x *Catalog) GetTiles() []*Tile {
+	if x != nil {
+		return x.Tiles
+	}
+	return nil
+}
+
+func (x *Catalog) GetAnimals() []*AnimalCard {
+	if x != nil {
+		return x.Animals
+	}
+	return nil
+}
+
+func (x *Catalog) GetObjectives() []*Objective {
+	if x != nil {
+		return x.Objectives
+	}
+	return nil
+}
+
+func (x *Catalog) GetLayout() []int32 {
+	if x != nil {
+		return x.Layout
+	}
+	return nil
 }
 
 var File_orrery_planet_v1_planet_proto protoreflect.FileDescriptor
 
 const file_orrery_planet_v1_planet_proto_rawDesc = "" +
 	"\n" +
-	"\x1dorrery/planet/v1/planet.proto\x12\x10orrery.planet.v1\"\b\n" +
-	"\x06Action\"\r\n" +
-	"\vObservation\"\a\n" +
-	"\x05Event\"\t\n" +
-	"\aCatalogB:Z8github.com/orrery/orrery/proto/orrery/planet/v1;planetv1b\x06proto3"
+	"\x1dorrery/planet/v1/planet.proto\x12\x10orrery.planet.v1\"A\n" +
+	"\x06Action\x12/\n" +
+	"\x05place\x18\x01 \x01(\v2\x17.orrery.planet.v1.PlaceH\x00R\x05placeB\x06\n" +
+	"\x04kind\"K\n" +
+	"\x05Place\x12\x12\n" +
+	"\x04tile\x18\x01 \x01(\x05R\x04tile\x12\x12\n" +
+	"\x04face\x18\x02 \x01(\x05R\x04face\x12\x1a\n" +
+	"\brotation\x18\x03 \x01(\x05R\brotation\"G\n" +
+	"\x04Tile\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12/\n" +
+	"\x05areas\x18\x02 \x03(\x0e2\x19.orrery.planet.v1.HabitatR\x05areas\"\xef\x01\n" +
+	"\n" +
+	"AnimalCard\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x123\n" +
+	"\ahabitat\x18\x03 \x01(\x0e2\x19.orrery.planet.v1.HabitatR\ahabitat\x125\n" +
+	"\x04kind\x18\x04 \x01(\x0e2!.orrery.planet.v1.RequirementKindR\x04kind\x12/\n" +
+	"\x05other\x18\x05 \x01(\x0e2\x19.orrery.planet.v1.HabitatR\x05other\x12 \n" +
+	"\vrequirement\x18\x06 \x01(\tR\vrequirement\"9\n" +
+	"\tScaleStep\x12\x14\n" +
+	"\x05areas\x18\x01 \x01(\x05R\x05areas\x12\x16\n" +
+	"\x06points\x18\x02 \x01(\x05R\x06points\"s\n" +
+	"\tObjective\x123\n" +
+	"\ahabitat\x18\x01 \x01(\x0e2\x19.orrery.planet.v1.HabitatR\ahabitat\x121\n" +
+	"\x05steps\x18\x02 \x03(\v2\x1b.orrery.planet.v1.ScaleStepR\x05steps\"h\n" +
+	"\n" +
+	"PlacedTile\x12\x12\n" +
+	"\x04face\x18\x01 \x01(\x05R\x04face\x12*\n" +
+	"\x04tile\x18\x02 \x01(\v2\x16.orrery.planet.v1.TileR\x04tile\x12\x1a\n" +
+	"\brotation\x18\x03 \x01(\x05R\brotation\"\xda\x02\n" +
+	"\x06Planet\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x122\n" +
+	"\x05tiles\x18\x02 \x03(\v2\x1c.orrery.planet.v1.PlacedTileR\x05tiles\x12/\n" +
+	"\x05areas\x18\x03 \x03(\x0e2\x19.orrery.planet.v1.HabitatR\x05areas\x126\n" +
+	"\aanimals\x18\x04 \x03(\v2\x1c.orrery.planet.v1.AnimalCardR\aanimals\x129\n" +
+	"\tobjective\x18\x05 \x01(\v2\x1b.orrery.planet.v1.ObjectiveR\tobjective\x12)\n" +
+	"\x10objective_points\x18\x06 \x01(\x05R\x0fobjectivePoints\x12#\n" +
+	"\ranimal_points\x18\a \x01(\x05R\fanimalPoints\x12\x14\n" +
+	"\x05score\x18\b \x01(\x05R\x05score\"a\n" +
+	"\x05Stack\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x05R\x04size\x12,\n" +
+	"\x05tiles\x18\x03 \x03(\v2\x16.orrery.planet.v1.TileR\x05tiles\"m\n" +
+	"\x06Column\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x122\n" +
+	"\x05cards\x18\x02 \x03(\v2\x1c.orrery.planet.v1.AnimalCardR\x05cards\x12\x1b\n" +
+	"\tface_down\x18\x03 \x01(\x05R\bfaceDown\"\xb5\x04\n" +
+	"\vObservation\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
+	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12\x12\n" +
+	"\x04turn\x18\x03 \x01(\x05R\x04turn\x12\x1b\n" +
+	"\tlast_turn\x18\x04 \x01(\x05R\blastTurn\x12!\n" +
+	"\ffirst_player\x18\x05 \x01(\x05R\vfirstPlayer\x12\x15\n" +
+	"\x06to_act\x18\x06 \x03(\x05R\x05toAct\x120\n" +
+	"\adisplay\x18\a \x03(\v2\x16.orrery.planet.v1.TileR\adisplay\x12/\n" +
+	"\x06stacks\x18\b \x03(\v2\x17.orrery.planet.v1.StackR\x06stacks\x12(\n" +
+	"\x03box\x18\t \x03(\v2\x16.orrery.planet.v1.TileR\x03box\x122\n" +
+	"\aplanets\x18\n" +
+	" \x03(\v2\x18.orrery.planet.v1.PlanetR\aplanets\x122\n" +
+	"\acolumns\x18\v \x03(\v2\x18.orrery.planet.v1.ColumnR\acolumns\x128\n" +
+	"\breturned\x18\f \x03(\v2\x1c.orrery.planet.v1.AnimalCardR\breturned\x12\x1c\n" +
+	"\tbeginners\x18\r \x01(\bR\tbeginners\x12\x18\n" +
+	"\amystery\x18\x0e \x01(\bR\amystery\x12\x12\n" +
+	"\x04over\x18\x0f \x01(\bR\x04over\x12\x16\n" +
+	"\x06result\x18\x10 \x01(\tR\x06result\"\xe8\x05\n" +
+	"\x05Event\x12K\n" +
+	"\x0fobjective_dealt\x18\x01 \x01(\v2 .orrery.planet.v1.ObjectiveDealtH\x00R\x0eobjectiveDealt\x12B\n" +
+	"\fturn_started\x18\x02 \x01(\v2\x1d.orrery.planet.v1.TurnStartedH\x00R\vturnStarted\x12?\n" +
+	"\vtile_placed\x18\x03 \x01(\v2\x1c.orrery.planet.v1.TilePlacedH\x00R\n" +
+	"tilePlaced\x12K\n" +
+	"\x0fleftover_stored\x18\x04 \x01(\v2 .orrery.planet.v1.LeftoverStoredH\x00R\x0eleftoverStored\x12<\n" +
+	"\n" +
+	"animal_won\x18\x05 \x01(\v2\x1b.orrery.planet.v1.AnimalWonH\x00R\tanimalWon\x12H\n" +
+	"\x0eanimal_carried\x18\x06 \x01(\v2\x1f.orrery.planet.v1.AnimalCarriedH\x00R\ranimalCarried\x12K\n" +
+	"\x0fanimal_returned\x18\a \x01(\v2 .orrery.planet.v1.AnimalReturnedH\x00R\x0eanimalReturned\x12U\n" +
+	"\x13first_player_passed\x18\b \x01(\v2#.orrery.planet.v1.FirstPlayerPassedH\x00R\x11firstPlayerPassed\x12N\n" +
+	"\x10mystery_revealed\x18\t \x01(\v2!.orrery.planet.v1.MysteryRevealedH\x00R\x0fmysteryRevealed\x12<\n" +
+	"\n" +
+	"game_ended\x18\n" +
+	" \x01(\v2\x1b.orrery.planet.v1.GameEndedH\x00R\tgameEndedB\x06\n" +
+	"\x04kind\"Y\n" +
+	"\x0eObjectiveDealt\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x123\n" +
+	"\ahabitat\x18\x02 \x01(\x0e2\x19.orrery.planet.v1.HabitatR\ahabitat\"v\n" +
+	"\vTurnStarted\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12!\n" +
+	"\ffirst_player\x18\x02 \x01(\x05R\vfirstPlayer\x120\n" +
+	"\adisplay\x18\x03 \x03(\v2\x16.orrery.planet.v1.TileR\adisplay\"O\n" +
+	"\n" +
+	"TilePlaced\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12-\n" +
+	"\x05place\x18\x02 \x01(\v2\x17.orrery.planet.v1.PlaceR\x05place\":\n" +
+	"\x0eLeftoverStored\x12\x12\n" +
+	"\x04tile\x18\x01 \x01(\x05R\x04tile\x12\x14\n" +
+	"\x05stack\x18\x02 \x01(\x05R\x05stack\"\x98\x01\n" +
+	"\tAnimalWon\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x120\n" +
+	"\x04card\x18\x02 \x01(\v2\x1c.orrery.planet.v1.AnimalCardR\x04card\x12\x12\n" +
+	"\x04seat\x18\x03 \x01(\x05R\x04seat\x12\x14\n" +
+	"\x05value\x18\x04 \x01(\x05R\x05value\x12\x1b\n" +
+	"\ttie_break\x18\x05 \x01(\x05R\btieBreak\"n\n" +
+	"\rAnimalCarried\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x120\n" +
+	"\x04card\x18\x02 \x01(\v2\x1c.orrery.planet.v1.AnimalCardR\x04card\x12\x17\n" +
+	"\ato_turn\x18\x03 \x01(\x05R\x06toTurn\"V\n" +
+	"\x0eAnimalReturned\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x120\n" +
+	"\x04card\x18\x02 \x01(\v2\x1c.orrery.planet.v1.AnimalCardR\x04card\"'\n" +
+	"\x11FirstPlayerPassed\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\"W\n" +
+	"\x0fMysteryRevealed\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x120\n" +
+	"\x04card\x18\x02 \x01(\v2\x1c.orrery.planet.v1.AnimalCardR\x04card\"m\n" +
+	"\tGameEnded\x122\n" +
+	"\aplanets\x18\x01 \x03(\v2\x18.orrery.planet.v1.PlanetR\aplanets\x12\x14\n" +
+	"\x05ranks\x18\x02 \x03(\x05R\x05ranks\x12\x16\n" +
+	"\x06result\x18\x03 \x01(\tR\x06result\"1\n" +
+	"\x05Point\x12\f\n" +
+	"\x01x\x18\x01 \x01(\x01R\x01x\x12\f\n" +
+	"\x01y\x18\x02 \x01(\x01R\x01y\x12\f\n" +
+	"\x01z\x18\x03 \x01(\x01R\x01z\"\x99\x01\n" +
+	"\x04Face\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x1a\n" +
+	"\bvertices\x18\x02 \x03(\x05R\bvertices\x12/\n" +
+	"\x06center\x18\x03 \x01(\v2\x17.orrery.planet.v1.PointR\x06center\x12\x1e\n" +
+	"\n" +
+	"neighbours\x18\x04 \x03(\x05R\n" +
+	"neighbours\x12\x14\n" +
+	"\x05areas\x18\x05 \x03(\x05R\x05areas\"\x91\x01\n" +
+	"\x04Area\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x12\n" +
+	"\x04face\x18\x02 \x01(\x05R\x04face\x12\x12\n" +
+	"\x04edge\x18\x03 \x01(\x05R\x04edge\x121\n" +
+	"\acorners\x18\x04 \x03(\v2\x17.orrery.planet.v1.PointR\acorners\x12\x1e\n" +
+	"\n" +
+	"neighbours\x18\x05 \x03(\x05R\n" +
+	"neighbours\"\xd5\x02\n" +
+	"\aCatalog\x123\n" +
+	"\bvertices\x18\x01 \x03(\v2\x17.orrery.planet.v1.PointR\bvertices\x12,\n" +
+	"\x05faces\x18\x02 \x03(\v2\x16.orrery.planet.v1.FaceR\x05faces\x12,\n" +
+	"\x05areas\x18\x03 \x03(\v2\x16.orrery.planet.v1.AreaR\x05areas\x12,\n" +
+	"\x05tiles\x18\x04 \x03(\v2\x16.orrery.planet.v1.TileR\x05tiles\x126\n" +
+	"\aanimals\x18\x05 \x03(\v2\x1c.orrery.planet.v1.AnimalCardR\aanimals\x12;\n" +
+	"\n" +
+	"objectives\x18\x06 \x03(\v2\x1b.orrery.planet.v1.ObjectiveR\n" +
+	"objectives\x12\x16\n" +
+	"\x06layout\x18\a \x03(\x05R\x06layout*\x88\x01\n" +
+	"\aHabitat\x12\x17\n" +
+	"\x13HABITAT_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rHABITAT_OCEAN\x10\x01\x12\x12\n" +
+	"\x0eHABITAT_DESERT\x10\x02\x12\x14\n" +
+	"\x10HABITAT_MOUNTAIN\x10\x03\x12\x12\n" +
+	"\x0eHABITAT_FOREST\x10\x04\x12\x13\n" +
+	"\x0fHABITAT_GLACIER\x10\x05*\xa8\x01\n" +
+	"\x0fRequirementKind\x12 \n" +
+	"\x1cREQUIREMENT_KIND_UNSPECIFIED\x10\x00\x12!\n" +
+	"\x1dREQUIREMENT_KIND_MOST_REGIONS\x10\x01\x12%\n" +
+	"!REQUIREMENT_KIND_LARGEST_TOUCHING\x10\x02\x12)\n" +
+	"%REQUIREMENT_KIND_LARGEST_NOT_TOUCHING\x10\x03B:Z8github.com/orrery/orrery/proto/orrery/planet/v1;planetv1b\x06proto3"
 
 var (
 	file_orrery_planet_v1_planet_proto_rawDescOnce sync.Once
@@ -194,19 +2232,90 @@ func file_orrery_planet_v1_planet_proto_rawDescGZIP() []byte {
 	return file_orrery_planet_v1_planet_proto_rawDescData
 }
 
-var file_orrery_planet_v1_planet_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_orrery_planet_v1_planet_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_orrery_planet_v1_planet_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_orrery_planet_v1_planet_proto_goTypes = []any{
-	(*Action)(nil),      // 0: orrery.planet.v1.Action
-	(*Observation)(nil), // 1: orrery.planet.v1.Observation
-	(*Event)(nil),       // 2: orrery.planet.v1.Event
-	(*Catalog)(nil),     // 3: orrery.planet.v1.Catalog
+	(Habitat)(0),              // 0: orrery.planet.v1.Habitat
+	(RequirementKind)(0),      // 1: orrery.planet.v1.RequirementKind
+	(*Action)(nil),            // 2: orrery.planet.v1.Action
+	(*Place)(nil),             // 3: orrery.planet.v1.Place
+	(*Tile)(nil),              // 4: orrery.planet.v1.Tile
+	(*AnimalCard)(nil),        // 5: orrery.planet.v1.AnimalCard
+	(*ScaleStep)(nil),         // 6: orrery.planet.v1.ScaleStep
+	(*Objective)(nil),         // 7: orrery.planet.v1.Objective
+	(*PlacedTile)(nil),        // 8: orrery.planet.v1.PlacedTile
+	(*Planet)(nil),            // 9: orrery.planet.v1.Planet
+	(*Stack)(nil),             // 10: orrery.planet.v1.Stack
+	(*Column)(nil),            // 11: orrery.planet.v1.Column
+	(*Observation)(nil),       // 12: orrery.planet.v1.Observation
+	(*Event)(nil),             // 13: orrery.planet.v1.Event
+	(*ObjectiveDealt)(nil),    // 14: orrery.planet.v1.ObjectiveDealt
+	(*TurnStarted)(nil),       // 15: orrery.planet.v1.TurnStarted
+	(*TilePlaced)(nil),        // 16: orrery.planet.v1.TilePlaced
+	(*LeftoverStored)(nil),    // 17: orrery.planet.v1.LeftoverStored
+	(*AnimalWon)(nil),         // 18: orrery.planet.v1.AnimalWon
+	(*AnimalCarried)(nil),     // 19: orrery.planet.v1.AnimalCarried
+	(*AnimalReturned)(nil),    // 20: orrery.planet.v1.AnimalReturned
+	(*FirstPlayerPassed)(nil), // 21: orrery.planet.v1.FirstPlayerPassed
+	(*MysteryRevealed)(nil),   // 22: orrery.planet.v1.MysteryRevealed
+	(*GameEnded)(nil),         // 23: orrery.planet.v1.GameEnded
+	(*Point)(nil),             // 24: orrery.planet.v1.Point
+	(*Face)(nil),              // 25: orrery.planet.v1.Face
+	(*Area)(nil),              // 26: orrery.planet.v1.Area
+	(*Catalog)(nil),           // 27: orrery.planet.v1.Catalog
 }
 var file_orrery_planet_v1_planet_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	3,  // 0: orrery.planet.v1.Action.place:type_name -> orrery.planet.v1.Place
+	0,  // 1: orrery.planet.v1.Tile.areas:type_name -> orrery.planet.v1.Habitat
+	0,  // 2: orrery.planet.v1.AnimalCard.habitat:type_name -> orrery.planet.v1.Habitat
+	1,  // 3: orrery.planet.v1.AnimalCard.kind:type_name -> orrery.planet.v1.RequirementKind
+	0,  // 4: orrery.planet.v1.AnimalCard.other:type_name -> orrery.planet.v1.Habitat
+	0,  // 5: orrery.planet.v1.Objective.habitat:type_name -> orrery.planet.v1.Habitat
+	6,  // 6: orrery.planet.v1.Objective.steps:type_name -> orrery.planet.v1.ScaleStep
+	4,  // 7: orrery.planet.v1.PlacedTile.tile:type_name -> orrery.planet.v1.Tile
+	8,  // 8: orrery.planet.v1.Planet.tiles:type_name -> orrery.planet.v1.PlacedTile
+	0,  // 9: orrery.planet.v1.Planet.areas:type_name -> orrery.planet.v1.Habitat
+	5,  // 10: orrery.planet.v1.Planet.animals:type_name -> orrery.planet.v1.AnimalCard
+	7,  // 11: orrery.planet.v1.Planet.objective:type_name -> orrery.planet.v1.Objective
+	4,  // 12: orrery.planet.v1.Stack.tiles:type_name -> orrery.planet.v1.Tile
+	5,  // 13: orrery.planet.v1.Column.cards:type_name -> orrery.planet.v1.AnimalCard
+	4,  // 14: orrery.planet.v1.Observation.display:type_name -> orrery.planet.v1.Tile
+	10, // 15: orrery.planet.v1.Observation.stacks:type_name -> orrery.planet.v1.Stack
+	4,  // 16: orrery.planet.v1.Observation.box:type_name -> orrery.planet.v1.Tile
+	9,  // 17: orrery.planet.v1.Observation.planets:type_name -> orrery.planet.v1.Planet
+	11, // 18: orrery.planet.v1.Observation.columns:type_name -> orrery.planet.v1.Column
+	5,  // 19: orrery.planet.v1.Observation.returned:type_name -> orrery.planet.v1.AnimalCard
+	14, // 20: orrery.planet.v1.Event.objective_dealt:type_name -> orrery.planet.v1.ObjectiveDealt
+	15, // 21: orrery.planet.v1.Event.turn_started:type_name -> orrery.planet.v1.TurnStarted
+	16, // 22: orrery.planet.v1.Event.tile_placed:type_name -> orrery.planet.v1.TilePlaced
+	17, // 23: orrery.planet.v1.Event.leftover_stored:type_name -> orrery.planet.v1.LeftoverStored
+	18, // 24: orrery.planet.v1.Event.animal_won:type_name -> orrery.planet.v1.AnimalWon
+	19, // 25: orrery.planet.v1.Event.animal_carried:type_name -> orrery.planet.v1.AnimalCarried
+	20, // 26: orrery.planet.v1.Event.animal_returned:type_name -> orrery.planet.v1.AnimalReturned
+	21, // 27: orrery.planet.v1.Event.first_player_passed:type_name -> orrery.planet.v1.FirstPlayerPassed
+	22, // 28: orrery.planet.v1.Event.mystery_revealed:type_name -> orrery.planet.v1.MysteryRevealed
+	23, // 29: orrery.planet.v1.Event.game_ended:type_name -> orrery.planet.v1.GameEnded
+	0,  // 30: orrery.planet.v1.ObjectiveDealt.habitat:type_name -> orrery.planet.v1.Habitat
+	4,  // 31: orrery.planet.v1.TurnStarted.display:type_name -> orrery.planet.v1.Tile
+	3,  // 32: orrery.planet.v1.TilePlaced.place:type_name -> orrery.planet.v1.Place
+	5,  // 33: orrery.planet.v1.AnimalWon.card:type_name -> orrery.planet.v1.AnimalCard
+	5,  // 34: orrery.planet.v1.AnimalCarried.card:type_name -> orrery.planet.v1.AnimalCard
+	5,  // 35: orrery.planet.v1.AnimalReturned.card:type_name -> orrery.planet.v1.AnimalCard
+	5,  // 36: orrery.planet.v1.MysteryRevealed.card:type_name -> orrery.planet.v1.AnimalCard
+	9,  // 37: orrery.planet.v1.GameEnded.planets:type_name -> orrery.planet.v1.Planet
+	24, // 38: orrery.planet.v1.Face.center:type_name -> orrery.planet.v1.Point
+	24, // 39: orrery.planet.v1.Area.corners:type_name -> orrery.planet.v1.Point
+	24, // 40: orrery.planet.v1.Catalog.vertices:type_name -> orrery.planet.v1.Point
+	25, // 41: orrery.planet.v1.Catalog.faces:type_name -> orrery.planet.v1.Face
+	26, // 42: orrery.planet.v1.Catalog.areas:type_name -> orrery.planet.v1.Area
+	4,  // 43: orrery.planet.v1.Catalog.tiles:type_name -> orrery.planet.v1.Tile
+	5,  // 44: orrery.planet.v1.Catalog.animals:type_name -> orrery.planet.v1.AnimalCard
+	7,  // 45: orrery.planet.v1.Catalog.objectives:type_name -> orrery.planet.v1.Objective
+	46, // [46:46] is the sub-list for method output_type
+	46, // [46:46] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_orrery_planet_v1_planet_proto_init() }
@@ -214,18 +2323,34 @@ func file_orrery_planet_v1_planet_proto_init() {
 	if File_orrery_planet_v1_planet_proto != nil {
 		return
 	}
+	file_orrery_planet_v1_planet_proto_msgTypes[0].OneofWrappers = []any{
+		(*Action_Place)(nil),
+	}
+	file_orrery_planet_v1_planet_proto_msgTypes[11].OneofWrappers = []any{
+		(*Event_ObjectiveDealt)(nil),
+		(*Event_TurnStarted)(nil),
+		(*Event_TilePlaced)(nil),
+		(*Event_LeftoverStored)(nil),
+		(*Event_AnimalWon)(nil),
+		(*Event_AnimalCarried)(nil),
+		(*Event_AnimalReturned)(nil),
+		(*Event_FirstPlayerPassed)(nil),
+		(*Event_MysteryRevealed)(nil),
+		(*Event_GameEnded)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_planet_v1_planet_proto_rawDesc), len(file_orrery_planet_v1_planet_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   4,
+			NumEnums:      2,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_orrery_planet_v1_planet_proto_goTypes,
 		DependencyIndexes: file_orrery_planet_v1_planet_proto_depIdxs,
+		EnumInfos:         file_orrery_planet_v1_planet_proto_enumTypes,
 		MessageInfos:      file_orrery_planet_v1_planet_proto_msgTypes,
 	}.Build()
 	File_orrery_planet_v1_planet_proto = out.File

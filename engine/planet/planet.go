@@ -1,0 +1,167 @@
+// Package planet is the rules engine of Planet (Blue Orange, 2018, by Urtis Šulinskas): each
+// player drafts continent tiles onto a dodecahedron core over 12 turns, and from turn 3 the
+// planets compete for animal cards by the shape of their regions. See rules/planet.md.
+package planet
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/engine"
+)
+
+func init() { engine.Register(game{}) }
+
+// The options. Every [decision] of rules/planet.md that is a default lives here or in the data.
+const (
+	OptData      = "data"
+	OptBeginners = "beginners"
+	OptMystery   = "mystery"
+	OptAhead     = "mystery-ahead"
+	OptRotate    = "rotate-first-player"
+	OptCap       = "cap"
+)
+
+type game struct{}
+
+var _ engine.Game = game{}
+
+func (game) Info() engine.Info {
+	return engine.Info{
+		Name:     "planet",
+		Title:    "Planet",
+		MinSeats: 2,
+		MaxSeats: 4,
+		Options: []engine.Option{
+			{Name: OptData, Default: "", Help: "another data set (tiles, animals, objectives, layout) as inline JSON or a file path; parts left out keep the built-in ones"},
+			{Name: OptBeginners, Default: "false", Help: "variant 1: no objective cards, every animal scores 1 point"},
+			{Name: OptMystery, Default: "false", Help: "variant 2: per turn 3-12 one face-up and one face-down animal"},
+			{Name: OptAhead, Default: "3", Help: "variant 2: the face-down animal of turn k is revealed at the end of turn k minus this (1-10)"},
+			{Name: OptRotate, Default: "true", Help: "pass the first-player token to the next seat after each turn"},
+			{Name: OptCap, Default: "12", Help: "safety cap: the game is scored after this many turns (1-12)"},
+		},
+	}
+}
+
+func (game) Catalog() proto.Message { return catalog() }
+
+// options are a match's parsed options.
+type options struct {
+	beginners bool
+	mystery   bool
+	rotate    bool
+	ahead     int8
+	lastTurn  int8 // 12, or the cap
+}
+
+func (g game) New(cfg engine.Config) (engine.State, error) {
+	info := g.Info()
+	if cfg.Seats < info.MinSeats || cfg.Seats > info.MaxSeats {
+		return nil, fmt.Errorf("%w: planet takes %d to %d seats, not %d", engine.ErrBadOption, info.MinSeats, info.MaxSeats, cfg.Seats)
+	}
+	flag := func(name string) (bool, error) {
+		v := cfg.Option(info, name)
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return false, fmt.Errorf("%w: %s must be true or false, not %q", engine.ErrBadOption, name, v)
+		}
+		return b, nil
+	}
+	number := func(name string, lo, hi int) (int8, error) {
+		v := cfg.Option(info, name)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d, not %q", engine.ErrBadOption, name, lo, hi, v)
+		}
+		return int8(n), nil
+	}
+	var o options
+	var err error
+	if o.beginners, err = flag(OptBeginners); err != nil {
+		return nil, err
+	}
+	if o.mystery, err = flag(OptMystery); err != nil {
+		return nil, err
+	}
+	if o.rotate, err = flag(OptRotate); err != nil {
+		return nil, err
+	}
+	if o.ahead, err = number(OptAhead, 1, TurnsPerGame-FirstAnimalTurn+1); err != nil {
+		return nil, err
+	}
+	if o.lastTurn, err = number(OptCap, 1, TurnsPerGame); err != nil {
+		return nil, err
+	}
+	d, err := LoadData(cfg.Option(info, OptData))
+	if err != nil {
+		return nil, err
+	}
+	if !o.beginners && len(d.Objectives) < cfg.Seats {
+		return nil, fmt.Errorf("%w: data: %d objective cards for %d seats", engine.ErrBadOption, len(d.Objectives), cfg.Seats)
+	}
+	return newState(d, o, cfg.Seats, cfg.Seed), nil
+}
+
+// newState deals a match [rule: Setup].
+func newState(d *Data, o options, seats int, seed uint64) *state {
+	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed)}
+	r := rand.New(&s.rng)
+
+	// Tiles: shuffled into 10 face-down stacks of 5; stacks 11 and 12 start empty.
+	tiles := r.Perm(len(d.Tiles))
+	for i, t := range tiles {
+		s.stacks[i/StackSize][i%StackSize] = int16(t)
+	}
+	for i := 0; i < TileStacks; i++ {
+		s.stackN[i] = StackSize
+	}
+
+	// Animals: 20 cards drawn at random and laid out by turn; the rest stay out, unseen.
+	deck := r.Perm(len(d.Animals))
+	if o.mystery {
+		// Two rows of 10: per turn 3-12 one card face up, then one face down.
+		columns := TurnsPerGame - FirstAnimalTurn + 1
+		s.cards = make([]card, 0, 2*columns)
+		for k := 0; k < columns; k++ {
+			turn := int8(FirstAnimalTurn + k)
+			s.cards = append(s.cards,
+				card{id: int16(deck[k]), turn: turn, owner: -1},
+				card{id: int16(deck[columns+k]), turn: turn, owner: -1, faceDown: true})
+		}
+	} else {
+		s.cards = make([]card, 0, d.layoutCards())
+		next := 0
+		for k, n := range d.Layout {
+			for j := 0; j < n; j++ {
+				s.cards = append(s.cards, card{id: int16(deck[next]), turn: int8(FirstAnimalTurn + k), owner: -1})
+				next++
+			}
+		}
+	}
+
+	// Objectives: one secret card per seat, dealt without repeats.
+	for i := range s.planets {
+		s.planets[i].objective = -1
+		for f := range s.planets[i].tile {
+			s.planets[i].tile[f] = -1
+		}
+	}
+	if !o.beginners {
+		deal := r.Perm(len(d.Objectives))
+		s.objN = int8(len(deal))
+		for i, k := range deal {
+			s.objDeal[i] = int8(k)
+		}
+		for seat := 0; seat < seats; seat++ {
+			s.planets[seat].objective = s.objDeal[seat]
+			s.log(event{kind: evObjective, seat: int8(seat)})
+		}
+	}
+	s.revealMystery(0)
+	s.turn = 1
+	s.startTurn()
+	return s
+}

@@ -1,0 +1,408 @@
+package planet
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/orrery/orrery/engine"
+)
+
+const maxSeats = 4
+
+// state is a match in progress. Everything but the card list and the event log lives in fixed
+// arrays, so Clone is one struct copy and two slice copies.
+type state struct {
+	d     *Data
+	opt   options
+	seats int8
+	rng   rand.PCG
+
+	turn  int8 // 1..12
+	first int8 // the seat holding the first-player token
+	picks int8 // seats that placed a tile this turn
+
+	// stacks[i] is stack i+1. A revealed stack keeps its tiles, for the TurnStarted event.
+	stacks   [TurnsPerGame][StackSize]int16
+	stackN   [TurnsPerGame]int8
+	display  [StackSize]int16 // the revealed stack's tiles still to take, in display order
+	displayN int8
+	box      [TileCount]int16 // leftovers put back in the box
+	boxN     int8
+
+	planets [maxSeats]core
+	// objDeal is the shuffled objective cards: seat i holds objDeal[i]; the rest are unused.
+	objDeal [Habitats]int8
+	objN    int8
+
+	// cards are the laid-out animal cards in resolution order: column t is the cards with
+	// turn t in slice order, and a carried card moves to the end of the slice.
+	cards []card
+	won   int16 // cards won so far, to order each planet's animals
+
+	over   bool
+	result engine.Result
+	events []event
+}
+
+// core is one seat's planet.
+type core struct {
+	tile      [Faces]int16 // tile id on each face, -1 where free
+	rot       [Faces]int8
+	surface   Surface
+	objective int8 // index into Data.Objectives; -1 in beginners' games
+	placed    int8
+}
+
+// card is a laid-out animal card.
+type card struct {
+	id       int16
+	turn     int8 // the column it waits in
+	faceDown bool // a mystery card not yet revealed
+	owner    int8 // the seat that won it, or -1
+	returned bool // back in the box, unwon
+	seq      int16
+}
+
+func (c *card) open() bool { return c.owner < 0 && !c.returned }
+
+var _ engine.State = (*state)(nil)
+
+func (s *state) Seats() int { return int(s.seats) }
+
+// toAct is the seat that picks next: clockwise from the first player [rule: A turn, add a continent].
+func (s *state) toAct() engine.Seat { return engine.Seat((s.first + s.picks) % s.seats) }
+
+func (s *state) ToAct(buf []engine.Seat) []engine.Seat {
+	if s.over {
+		return buf
+	}
+	return append(buf, s.toAct())
+}
+
+func (s *state) Terminal() bool        { return s.over }
+func (s *state) Result() engine.Result { return s.result }
+
+// Legal lists every (tile, face, rotation) for the seat to act: displayed tiles in display
+// order, its free faces in order, rotations 0-4.
+func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
+	if s.over || seat != s.toAct() {
+		return buf
+	}
+	p := &s.planets[seat]
+	for i := int8(0); i < s.displayN; i++ {
+		for f := 0; f < Faces; f++ {
+			if p.tile[f] >= 0 {
+				continue
+			}
+			for r := 0; r < 5; r++ {
+				buf = append(buf, PlaceAction(int(s.display[i]), f, r))
+			}
+		}
+	}
+	return buf
+}
+
+// Apply validates a in full, then plays it.
+func (s *state) Apply(seat engine.Seat, a engine.Action) error {
+	if s.over {
+		return fmt.Errorf("%w: the game has ended", engine.ErrGameOver)
+	}
+	if seat != s.toAct() {
+		return fmt.Errorf("%w: seat %d is to act", engine.ErrNotYourTurn, s.toAct())
+	}
+	slot, err := s.check(seat, a)
+	if err != nil {
+		return err
+	}
+	s.place(seat, slot, a)
+	return nil
+}
+
+// check validates a placement and returns the display slot of its tile.
+func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
+	if a.Kind != kindPlace {
+		return 0, fmt.Errorf("%w: unknown action kind %d", engine.ErrIllegalAction, a.Kind)
+	}
+	for _, x := range a.Arg[3:] {
+		if x != 0 {
+			return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
+		}
+	}
+	tile, face, rot := int(a.Arg[0]), int(a.Arg[1]), int(a.Arg[2])
+	if tile < 0 || tile >= len(s.d.Tiles) {
+		return 0, fmt.Errorf("%w: there is no tile %d", engine.ErrIllegalAction, tile)
+	}
+	slot := -1
+	for i := 0; i < int(s.displayN); i++ {
+		if int(s.display[i]) == tile {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		return 0, fmt.Errorf("%w: tile %d is not on display", engine.ErrIllegalAction, tile)
+	}
+	if face < 0 || face >= Faces {
+		return 0, fmt.Errorf("%w: there is no face %d", engine.ErrIllegalAction, face)
+	}
+	if s.planets[seat].tile[face] >= 0 {
+		return 0, fmt.Errorf("%w: face %d of your planet already has a tile", engine.ErrIllegalAction, face)
+	}
+	if rot < 0 || rot >= 5 {
+		return 0, fmt.Errorf("%w: rotation %d is not 0-4", engine.ErrIllegalAction, rot)
+	}
+	return slot, nil
+}
+
+// place puts the tile on the seat's core; once every seat has placed, the turn ends.
+func (s *state) place(seat engine.Seat, slot int, a engine.Action) {
+	tile, face, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
+	p := &s.planets[seat]
+	p.tile[face] = tile
+	p.rot[face] = int8(rot)
+	p.placed++
+	p.surface.Place(face, s.d.Tiles[tile], rot)
+	copy(s.display[slot:], s.display[slot+1:s.displayN])
+	s.displayN--
+	s.log(event{kind: evPlace, seat: int8(seat), a: tile, x: int8(face), b: int16(rot)})
+	s.picks++
+	if s.picks == s.seats {
+		s.endTurn()
+	}
+}
+
+// startTurn reveals the turn's stack [rule: A turn, add a continent].
+func (s *state) startTurn() {
+	i := s.turn - 1
+	s.displayN = s.stackN[i]
+	copy(s.display[:], s.stacks[i][:s.displayN])
+	s.picks = 0
+	s.log(event{kind: evTurn, turn: s.turn, seat: s.first})
+}
+
+// endTurn stores the leftovers, lets life emerge, passes the token and starts the next turn.
+func (s *state) endTurn() {
+	t := s.turn
+	// Leftovers go face down onto stack 11 until it holds 5, then 12, then the box, in
+	// display order [rule: A turn, leftovers].
+	for _, tile := range s.display[:s.displayN] {
+		dest := int8(0)
+		switch {
+		case t < 11 && s.stackN[10] < StackSize:
+			dest = 11
+		case t < 12 && s.stackN[11] < StackSize:
+			dest = 12
+		}
+		if dest == 0 {
+			s.box[s.boxN] = tile
+			s.boxN++
+		} else {
+			s.stacks[dest-1][s.stackN[dest-1]] = tile
+			s.stackN[dest-1]++
+		}
+		s.log(event{kind: evLeftover, a: tile, x: dest})
+	}
+	s.displayN = 0
+	if t >= FirstAnimalTurn {
+		s.originOfLife(t)
+	}
+	if t == s.opt.lastTurn {
+		s.finish()
+		return
+	}
+	if s.opt.rotate {
+		s.first = (s.first + 1) % s.seats
+		s.log(event{kind: evFirst, seat: s.first})
+	}
+	s.revealMystery(t)
+	s.turn++
+	s.startTurn()
+}
+
+// revealMystery turns up the face-down animals due at the end of turn t: the card for turn k
+// at the end of turn k-ahead, those due at or before setup (t = 0) at setup [rule: Variants, 2].
+func (s *state) revealMystery(t int8) {
+	for i := range s.cards {
+		c := &s.cards[i]
+		if c.faceDown && c.turn-s.opt.ahead <= t {
+			c.faceDown = false
+			s.log(event{kind: evMystery, turn: c.turn, a: c.id})
+		}
+	}
+}
+
+// originOfLife awards this turn's column [rule: The origin of life].
+func (s *state) originOfLife(t int8) {
+	var sv [maxSeats]Survey
+	for seat := 0; seat < int(s.seats); seat++ {
+		sv[seat].Measure(&s.planets[seat].surface)
+	}
+	last := t == s.opt.lastTurn
+	for i := 0; i < len(s.cards); {
+		c := &s.cards[i]
+		if c.turn != t || !c.open() {
+			i++
+			continue
+		}
+		req := s.d.Animals[c.id].Req
+		var value [maxSeats]int
+		best, nbest, who := 0, 0, -1
+		for seat := 0; seat < int(s.seats); seat++ {
+			v := sv[seat].Value(req)
+			value[seat] = v
+			switch {
+			case v > best:
+				best, nbest, who = v, 1, seat
+			case v == best:
+				nbest++
+			}
+		}
+		switch {
+		case best > 0 && nbest == 1: // a strict best wins
+			s.win(c, who, best, 0)
+		case !last: // a tie or nobody qualifying: the card waits at the end of the next column
+			c.turn = t + 1
+			moved := *c
+			copy(s.cards[i:], s.cards[i+1:])
+			s.cards[len(s.cards)-1] = moved
+			s.log(event{kind: evCarried, turn: t, a: moved.id})
+			continue
+		case best == 0 || req.Kind == MostRegions: // the last turn: nobody, or a tied "most regions"
+			s.giveBack(c, t)
+		default:
+			s.lastTurnTieBreak(c, t, req, best, &value, &sv)
+		}
+		i++
+	}
+}
+
+// lastTurnTieBreak settles a tied card on the last turn: among the tied seats, the one seat
+// that meets the requirement a second time elsewhere wins; if several do, a third time; else
+// the card goes back to the box [rule: The origin of life, turn 12].
+func (s *state) lastTurnTieBreak(c *card, t int8, req Requirement, best int, value *[maxSeats]int, sv *[maxSeats]Survey) {
+	var tied [maxSeats]bool
+	for seat := 0; seat < int(s.seats); seat++ {
+		tied[seat] = value[seat] == best
+	}
+	for times := 2; times <= 3; times++ {
+		n, who := 0, -1
+		for seat := 0; seat < int(s.seats); seat++ {
+			if tied[seat] && sv[seat].Qualifying(req) >= times {
+				n, who = n+1, seat
+			} else {
+				tied[seat] = false
+			}
+		}
+		if n == 1 {
+			s.win(c, who, best, times)
+			return
+		}
+		if n == 0 {
+			break
+		}
+	}
+	s.giveBack(c, t)
+}
+
+func (s *state) win(c *card, seat, value, tieBreak int) {
+	c.owner = int8(seat)
+	c.seq = s.won
+	s.won++
+	s.log(event{kind: evWon, turn: c.turn, a: c.id, seat: int8(seat), b: int16(value), x: int8(tieBreak)})
+}
+
+func (s *state) giveBack(c *card, t int8) {
+	c.returned = true
+	s.log(event{kind: evReturned, turn: t, a: c.id})
+}
+
+// Score is one seat's final score [rule: End and scoring].
+type Score struct {
+	Objective int // the objective's points (0 in beginners' games)
+	Animals   int // the animal cards' points
+	Cards     int // the number of animal cards, the first tie-break
+}
+
+// Total is the seat's points.
+func (sc Score) Total() int { return sc.Objective + sc.Animals }
+
+// score scores seat's planet: the objective's scale, then each animal 1 point if its habitat is
+// the objective's, else 2; in beginners' games every animal scores 1 [rule: End and scoring].
+func (s *state) score(seat int) Score {
+	var sc Score
+	p := &s.planets[seat]
+	var objective Habitat
+	if p.objective >= 0 {
+		o := &s.d.Objectives[p.objective]
+		objective = o.Habitat
+		sc.Objective = o.Score(p.surface.Count(o.Habitat))
+	}
+	for i := range s.cards {
+		c := &s.cards[i]
+		if int(c.owner) != seat {
+			continue
+		}
+		sc.Cards++
+		if s.opt.beginners || s.d.Animals[c.id].Req.X == objective {
+			sc.Animals++
+		} else {
+			sc.Animals += 2
+		}
+	}
+	return sc
+}
+
+// finish scores the game: most points wins, ties go to the most animal cards, then share.
+func (s *state) finish() {
+	s.over = true
+	n := int(s.seats)
+	scores := make([]Score, n)
+	res := engine.Result{Ranks: make([]int, n), Scores: make([]float64, n), Reason: engine.EndNormal}
+	for seat := range scores {
+		scores[seat] = s.score(seat)
+		res.Scores[seat] = float64(scores[seat].Total())
+	}
+	for i := range scores {
+		res.Ranks[i] = 1
+		for j := range scores {
+			if scores[j].Total() > scores[i].Total() || (scores[j].Total() == scores[i].Total() && scores[j].Cards > scores[i].Cards) {
+				res.Ranks[i]++
+			}
+		}
+	}
+	if s.opt.lastTurn < TurnsPerGame {
+		res.Reason = engine.EndCap
+	}
+	res.Detail = resultSentence(scores, res)
+	s.result = res
+	s.log(event{kind: evEnd})
+}
+
+func resultSentence(scores []Score, res engine.Result) string {
+	var winners []int
+	for seat, rank := range res.Ranks {
+		if rank == 1 {
+			winners = append(winners, seat)
+		}
+	}
+	w := scores[winners[0]]
+	var text string
+	if len(winners) == 1 {
+		text = fmt.Sprintf("seat %d wins with %d points and %d animals", winners[0], w.Total(), w.Cards)
+	} else {
+		text = fmt.Sprintf("seats %v share the win with %d points and %d animals each", winners, w.Total(), w.Cards)
+	}
+	if res.Reason == engine.EndCap {
+		text += " (the safety cap ended the game)"
+	}
+	return text
+}
+
+// Clone is a deep copy: the arrays copy with the struct, the slices are copied here.
+func (s *state) Clone() engine.State {
+	c := *s
+	c.cards = append([]card(nil), s.cards...)
+	c.events = append(make([]event, 0, cap(s.events)), s.events...)
+	c.result.Ranks = append([]int(nil), s.result.Ranks...)
+	c.result.Scores = append([]float64(nil), s.result.Scores...)
+	return &c
+}
