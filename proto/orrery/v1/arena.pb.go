@@ -971,7 +971,11 @@ type Clock struct {
 	// Added to the time bank after each answered decision. Default 0.
 	Increment *durationpb.Duration `protobuf:"bytes,2,opt,name=increment,proto3" json:"increment,omitempty"`
 	// The time bank each seat starts with. Default 30s.
-	TimeBank      *durationpb.Duration `protobuf:"bytes,3,opt,name=time_bank,json=timeBank,proto3" json:"time_bank,omitempty"`
+	TimeBank *durationpb.Duration `protobuf:"bytes,3,opt,name=time_bank,json=timeBank,proto3" json:"time_bank,omitempty"`
+	// Real-time games only: advance the game on the wall clock every tick, each seat keeping
+	// its last intents if it sent none. Unset: lockstep, each tick waiting for every seat up to
+	// its deadline.
+	Tick          *durationpb.Duration `protobuf:"bytes,4,opt,name=tick,proto3" json:"tick,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1023,6 +1027,13 @@ func (x *Clock) GetIncrement() *durationpb.Duration {
 func (x *Clock) GetTimeBank() *durationpb.Duration {
 	if x != nil {
 		return x.TimeBank
+	}
+	return nil
+}
+
+func (x *Clock) GetTick() *durationpb.Duration {
+	if x != nil {
+		return x.Tick
 	}
 	return nil
 }
@@ -3145,11 +3156,12 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\acatalog\x18\b \x01(\v2\x12.orrery.v1.CatalogR\acatalog\"\x12\n" +
 	"\x10ListGamesRequest\">\n" +
 	"\x11ListGamesResponse\x12)\n" +
-	"\x05games\x18\x01 \x03(\v2\x13.orrery.v1.GameInfoR\x05games\"\xae\x01\n" +
+	"\x05games\x18\x01 \x03(\v2\x13.orrery.v1.GameInfoR\x05games\"\xdd\x01\n" +
 	"\x05Clock\x124\n" +
 	"\bper_move\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\aperMove\x127\n" +
 	"\tincrement\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tincrement\x126\n" +
-	"\ttime_bank\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeBank\"\xea\x02\n" +
+	"\ttime_bank\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeBank\x12-\n" +
+	"\x04tick\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x04tick\"\xea\x02\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12D\n" +
@@ -3442,72 +3454,73 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	59, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
 	59, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
 	59, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	40, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
-	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
-	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	14, // 25: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
-	17, // 26: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
-	18, // 27: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
-	4,  // 28: orrery.v1.Answer.action:type_name -> orrery.v1.Action
-	20, // 29: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
-	21, // 30: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
-	22, // 31: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
-	23, // 32: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	24, // 33: orrery.v1.PlayResponse.event:type_name -> orrery.v1.Event
-	27, // 34: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	41, // 35: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
-	12, // 36: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
-	0,  // 37: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	60, // 38: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	59, // 39: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
-	5,  // 40: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
-	4,  // 41: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	1,  // 42: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	6,  // 43: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	25, // 44: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 45: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 46: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	26, // 47: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	30, // 48: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	24, // 49: orrery.v1.WatchResponse.event:type_name -> orrery.v1.Event
-	27, // 50: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 51: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	59, // 52: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	42, // 53: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 54: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	60, // 55: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	60, // 56: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	26, // 57: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	31, // 58: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 59: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 60: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	32, // 61: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 62: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	32, // 63: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 64: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 65: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	32, // 66: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	38, // 67: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	24, // 68: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 69: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 70: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 71: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	28, // 72: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	33, // 73: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	35, // 74: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	37, // 75: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 76: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 77: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	19, // 78: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	29, // 79: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	34, // 80: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	36, // 81: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	39, // 82: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	76, // [76:83] is the sub-list for method output_type
-	69, // [69:76] is the sub-list for method input_type
-	69, // [69:69] is the sub-list for extension type_name
-	69, // [69:69] is the sub-list for extension extendee
-	0,  // [0:69] is the sub-list for field type_name
+	59, // 22: orrery.v1.Clock.tick:type_name -> google.protobuf.Duration
+	40, // 23: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	12, // 24: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
+	0,  // 25: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	14, // 26: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
+	17, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
+	18, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
+	4,  // 29: orrery.v1.Answer.action:type_name -> orrery.v1.Action
+	20, // 30: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
+	21, // 31: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
+	22, // 32: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
+	23, // 33: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
+	24, // 34: orrery.v1.PlayResponse.event:type_name -> orrery.v1.Event
+	27, // 35: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	41, // 36: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	12, // 37: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
+	0,  // 38: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	60, // 39: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	59, // 40: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	5,  // 41: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
+	4,  // 42: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
+	1,  // 43: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	6,  // 44: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	25, // 45: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 46: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 47: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	26, // 48: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	30, // 49: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	24, // 50: orrery.v1.WatchResponse.event:type_name -> orrery.v1.Event
+	27, // 51: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 52: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	59, // 53: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	42, // 54: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 55: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	60, // 56: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	60, // 57: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	26, // 58: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	31, // 59: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 60: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 61: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	32, // 62: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 63: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	32, // 64: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 65: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 66: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	32, // 67: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	38, // 68: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	24, // 69: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 70: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 71: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 72: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	28, // 73: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	33, // 74: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	35, // 75: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	37, // 76: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 77: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 78: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	19, // 79: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	29, // 80: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	34, // 81: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	36, // 82: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	39, // 83: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	77, // [77:84] is the sub-list for method output_type
+	70, // [70:77] is the sub-list for method input_type
+	70, // [70:70] is the sub-list for extension type_name
+	70, // [70:70] is the sub-list for extension extendee
+	0,  // [0:70] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }

@@ -1,0 +1,159 @@
+// Package sdk plays one seat of an Orrery match over gRPC: it joins with the seat token,
+// hands each decision to a bots.Bot, sends the answer, and rejoins with backoff if the stream
+// drops, so a Go bot is one function.
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/orrery/orrery/bots"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// Options tune Play. The zero value is ready to use.
+type Options struct {
+	// OnJoined, OnEvent and OnRejected observe the stream.
+	OnJoined   func(*orreryv1.Joined)
+	OnEvent    func(*orreryv1.Event)
+	OnRejected func(*orreryv1.ActionRejected)
+	// MaxBackoff caps the wait between reconnects (default 5s).
+	MaxBackoff time.Duration
+	// Reconnects caps consecutive failed reconnects (default 20; negative: no limit).
+	Reconnects int
+}
+
+// Play plays the seat that token names until the match ends, and returns how it ended.
+func Play(ctx context.Context, conn grpc.ClientConnInterface, token string, bot bots.Bot, o Options) (*orreryv1.MatchEnded, error) {
+	if o.MaxBackoff == 0 {
+		o.MaxBackoff = 5 * time.Second
+	}
+	if o.Reconnects == 0 {
+		o.Reconnects = 20
+	}
+	client := orreryv1.NewArenaServiceClient(conn)
+	seen := int64(-1) // unknown: let the server send what it has not delivered
+	backoff := 50 * time.Millisecond
+	failures := 0
+	for {
+		ended, progressed, err := playOnce(ctx, client, token, bot, &seen, o)
+		if ended != nil || err == nil {
+			return ended, err
+		}
+		if !retryable(err) || ctx.Err() != nil {
+			return nil, err
+		}
+		if progressed {
+			failures, backoff = 0, 50*time.Millisecond
+		}
+		failures++
+		if o.Reconnects > 0 && failures > o.Reconnects {
+			return nil, fmt.Errorf("sdk: gave up after %d reconnects: %w", o.Reconnects, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, o.MaxBackoff)
+	}
+}
+
+// retryable reports whether a stream error is worth a rejoin: the network or the server
+// going away, not a refusal.
+func retryable(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.Unknown, codes.Internal, codes.DeadlineExceeded, codes.ResourceExhausted:
+		return true
+	}
+	return errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+var errNoEnd = status.Error(codes.Unavailable, "stream closed before the match ended")
+
+func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token string, bot bots.Bot, seen *int64, o Options) (*orreryv1.MatchEnded, bool, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := client.Play(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	join := &orreryv1.Join{Token: token}
+	if *seen >= 0 {
+		join.EventsSeen = seen
+	}
+	if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: join}}); err != nil {
+		return nil, false, recvErr(stream)
+	}
+	progressed := false
+	var current *orreryv1.Decision
+	for {
+		resp, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil, progressed, errNoEnd
+		}
+		if err != nil {
+			return nil, progressed, err
+		}
+		progressed = true
+		switch msg := resp.GetMsg().(type) {
+		case *orreryv1.PlayResponse_Joined:
+			if o.OnJoined != nil {
+				o.OnJoined(msg.Joined)
+			}
+			if *seen < 0 {
+				*seen = 0
+			}
+		case *orreryv1.PlayResponse_Event:
+			*seen = msg.Event.GetSeq() + 1
+			if o.OnEvent != nil {
+				o.OnEvent(msg.Event)
+			}
+		case *orreryv1.PlayResponse_Decision:
+			current = msg.Decision
+			ans := bot.Act(current)
+			if ans == nil {
+				ans = bots.Index(current, 0)
+			}
+			ans.DecisionId = current.GetDecisionId()
+			if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
+				return nil, progressed, recvErr(stream)
+			}
+		case *orreryv1.PlayResponse_Rejected:
+			rej := msg.Rejected
+			if o.OnRejected != nil {
+				o.OnRejected(rej)
+			}
+			// A rejected answer to the decision still owed: fall back to its first listed
+			// action, which the server always accepts, rather than lose the turn to the clock.
+			if current != nil && rej.GetDecisionId() == current.GetDecisionId() && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && len(current.GetLegal()) > 0 {
+				fallback := bots.Index(current, 0)
+				current = nil
+				if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: fallback}}); err != nil {
+					return nil, progressed, recvErr(stream)
+				}
+			}
+		case *orreryv1.PlayResponse_Ended:
+			return msg.Ended, progressed, nil
+		}
+	}
+}
+
+// recvErr is the status behind a failed Send: gRPC reports it on Recv.
+func recvErr(stream grpc.BidiStreamingClient[orreryv1.PlayRequest, orreryv1.PlayResponse]) error {
+	for {
+		if _, err := stream.Recv(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return errNoEnd
+			}
+			return err
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/orrery/orrery/bots/builtin"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+)
+
+func games(args []string) error {
+	fs := flag.NewFlagSet("games", flag.ExitOnError)
+	asJSON := fs.Bool("json", false, "print the catalog (with static geometry) as JSON")
+	fs.Parse(args)
+	if *asJSON {
+		resp := &orreryv1.ListGamesResponse{}
+		for _, name := range engine.Names() {
+			g, _ := engine.Lookup(name)
+			resp.Games = append(resp.Games, wire.GameInfo(g))
+		}
+		b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
+		if err != nil {
+			return err
+		}
+		fmt.Println(string(b))
+		return nil
+	}
+	for _, name := range engine.Names() {
+		g, _ := engine.Lookup(name)
+		info := g.Info()
+		fmt.Printf("%s (%s): %d-%d seats; bots: %v\n", info.Name, info.Title, info.MinSeats, info.MaxSeats, builtin.Names(name))
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		for _, o := range info.Options {
+			fmt.Fprintf(tw, "  --option %s=%s\t%s\n", o.Name, o.Default, o.Help)
+		}
+		tw.Flush()
+	}
+	return nil
+}

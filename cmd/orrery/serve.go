@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/orrery/orrery/bots/house"
+	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/store"
+)
+
+// arena is a running server: the arena, its gRPC server and listener.
+type arena struct {
+	srv  *service.Server
+	grpc *grpc.Server
+	lis  net.Listener
+	db   *store.DB
+	reg  *prometheus.Registry
+}
+
+type arenaConfig struct {
+	addr     string
+	dbPath   string // "" for no persistence
+	adminKey string
+	logger   *slog.Logger
+}
+
+// startArena opens the store, resumes unfinished matches and starts serving gRPC.
+func startArena(c arenaConfig) (*arena, error) {
+	a := &arena{reg: prometheus.NewRegistry()}
+	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg)}
+	if c.dbPath != "" {
+		db, err := store.Open(c.dbPath)
+		if err != nil {
+			return nil, err
+		}
+		a.db, cfg.Store = db, db
+	}
+	srv, err := service.New(cfg)
+	if err != nil {
+		a.closeDB()
+		return nil, err
+	}
+	a.srv = srv
+	var authorize service.Authorizer
+	if c.adminKey != "" {
+		authorize = service.AdminKey(c.adminKey)
+	}
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize})
+	a.lis, err = net.Listen("tcp", c.addr)
+	if err != nil {
+		srv.Close()
+		a.closeDB()
+		return nil, err
+	}
+	go a.grpc.Serve(a.lis)
+	return a, nil
+}
+
+func (a *arena) closeDB() {
+	if a.db != nil {
+		a.db.Close()
+	}
+}
+
+// dial connects a client to the arena over loopback.
+func (a *arena) dial() (*grpc.ClientConn, error) {
+	return grpc.NewClient(a.lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+}
+
+// stop ends streams, stops match clocks and flushes the store.
+func (a *arena) stop() {
+	a.srv.Close()
+	done := make(chan struct{})
+	go func() { a.grpc.GracefulStop(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		a.grpc.Stop()
+	}
+	a.closeDB()
+}
+
+func serve(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	addr := fs.String("addr", "127.0.0.1:7070", "gRPC listen address")
+	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
+	dbPath := fs.String("db", "orrery.db", "SQLite database path (matches, logs, results)")
+	houseN := fs.Int("house", 2, "matches of built-in bots to keep running (0: none)")
+	adminKey := fs.String("admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
+	jsonLogs := fs.Bool("json-logs", false, "log as JSON lines")
+	fs.Parse(args)
+
+	var handler slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	if *jsonLogs {
+		handler = slog.NewJSONHandler(os.Stderr, nil)
+	}
+	logger := slog.New(handler)
+	a, err := startArena(arenaConfig{addr: *addr, dbPath: *dbPath, adminKey: *adminKey, logger: logger})
+	if err != nil {
+		return err
+	}
+	defer a.stop()
+	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", *dbPath)
+
+	if *metricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
+		hs := &http.Server{Addr: *metricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := hs.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				logger.Error("metrics server", "err", err)
+			}
+		}()
+		defer hs.Close()
+		logger.Info("metrics serving", "url", fmt.Sprintf("http://%s/metrics", *metricsAddr))
+	}
+	if *houseN > 0 {
+		if *adminKey != "" {
+			logger.Warn("house bots are off: they create matches, and --admin-key is set")
+		} else {
+			conn, err := a.dial()
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			go house.Loop(ctx, conn, *houseN, logger)
+		}
+	}
+	<-ctx.Done()
+	logger.Info("orrery shutting down")
+	return nil
+}

@@ -1,0 +1,55 @@
+package service
+
+import (
+	"errors"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
+)
+
+// Errors become gRPC codes here, once, at the boundary. InvalidArgument is a request
+// malformed in any state; FailedPrecondition a request illegal in this state.
+var (
+	errNoJoin        = status.Error(codes.InvalidArgument, "the first message on a Play stream must be a join with a seat token")
+	errEmptyToken    = status.Error(codes.InvalidArgument, "join: token is empty")
+	errBadToken      = status.Error(codes.Unauthenticated, "join: unknown seat token")
+	errReplaced      = status.Error(codes.Aborted, "this seat joined on a newer stream; this one is closed")
+	errShuttingDown  = status.Error(codes.Unavailable, "server is shutting down; rejoin with the same token")
+	errReplayRunning = status.Error(codes.FailedPrecondition, "the match is still running: its replay (and seed) is available once it ends")
+)
+
+func matchNotFound(id string) error {
+	return status.Errorf(codes.NotFound, "no match %q", id)
+}
+
+// toStatus maps an internal error to a status error.
+func toStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	switch {
+	case errors.Is(err, engine.ErrBadOption):
+		return status.Error(codes.InvalidArgument, err.Error())
+	case errors.Is(err, store.ErrNotFound):
+		return status.Error(codes.NotFound, err.Error())
+	}
+	return status.Error(codes.Internal, err.Error())
+}
+
+// rejectCode classifies an engine's Apply error.
+func rejectCode(err error) orreryv1.RejectCode {
+	switch {
+	case errors.Is(err, engine.ErrNotYourTurn), errors.Is(err, engine.ErrGameOver):
+		return orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN
+	case errors.Is(err, engine.ErrBadNotation):
+		return orreryv1.RejectCode_REJECT_CODE_MALFORMED
+	}
+	return orreryv1.RejectCode_REJECT_CODE_ILLEGAL
+}

@@ -1,0 +1,120 @@
+package service
+
+import (
+	"context"
+	"crypto/subtle"
+	"log/slog"
+	"strings"
+	"time"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// Authorizer decides whether a call may proceed; it returns the context the handler runs
+// with (carrying the caller's identity, if any) or a status error. The ladder supplies one
+// that checks bot API keys; nil allows every call.
+type Authorizer func(ctx context.Context, method string) (context.Context, error)
+
+// AdminKey is an Authorizer that requires "authorization: bearer <key>" on CreateMatch, so
+// only the host creates matches. Seat tokens inside Play authorise the seats themselves.
+func AdminKey(key string) Authorizer {
+	return func(ctx context.Context, method string) (context.Context, error) {
+		if method != orreryv1.ArenaService_CreateMatch_FullMethodName {
+			return ctx, nil
+		}
+		got, err := auth.AuthFromMD(ctx, "bearer")
+		if err != nil {
+			return nil, err
+		}
+		if subtle.ConstantTimeCompare([]byte(got), []byte(key)) != 1 {
+			return nil, status.Error(codes.Unauthenticated, "CreateMatch: wrong bearer key")
+		}
+		return ctx, nil
+	}
+}
+
+// GRPCOptions configures the gRPC server around an arena.
+type GRPCOptions struct {
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer // for the gRPC call metrics; nil: none
+	Authorize  Authorizer
+	// Register adds further services (the ladder) to the server before it starts.
+	Register func(*grpc.Server)
+}
+
+// NewGRPCServer wraps arena in a gRPC server with the interceptor chain (metrics, logging of
+// call start and finish, auth, recovery), health and reflection.
+func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	authorize := o.Authorize
+	if authorize == nil {
+		authorize = func(ctx context.Context, _ string) (context.Context, error) { return ctx, nil }
+	}
+	authFn := func(ctx context.Context) (context.Context, error) {
+		method, _ := grpc.Method(ctx)
+		if strings.HasPrefix(method, "/grpc.health.") || strings.HasPrefix(method, "/grpc.reflection.") {
+			return ctx, nil
+		}
+		return authorize(ctx, method)
+	}
+	logOpts := []logging.Option{logging.WithLogOnEvents(logging.StartCall, logging.FinishCall)}
+	recoverOpts := []recovery.Option{recovery.WithRecoveryHandler(func(p any) error {
+		logger.Error("panic in handler", "panic", p)
+		return status.Error(codes.Internal, "internal error; the server recovered and keeps serving")
+	})}
+	var unary []grpc.UnaryServerInterceptor
+	var stream []grpc.StreamServerInterceptor
+	if o.Registerer != nil {
+		m := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram())
+		o.Registerer.MustRegister(m)
+		unary = append(unary, m.UnaryServerInterceptor())
+		stream = append(stream, m.StreamServerInterceptor())
+	}
+	unary = append(unary,
+		logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),
+		auth.UnaryServerInterceptor(authFn),
+		recovery.UnaryServerInterceptor(recoverOpts...))
+	stream = append(stream,
+		logging.StreamServerInterceptor(slogAdapter(logger), logOpts...),
+		auth.StreamServerInterceptor(authFn),
+		recovery.StreamServerInterceptor(recoverOpts...))
+	srv := grpc.NewServer(
+		grpc.ChainUnaryInterceptor(unary...),
+		grpc.ChainStreamInterceptor(stream...),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
+	)
+	orreryv1.RegisterArenaServiceServer(srv, arena)
+	hs := health.NewServer()
+	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	hs.SetServingStatus(orreryv1.ArenaService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	healthpb.RegisterHealthServer(srv, hs)
+	reflection.Register(srv)
+	if o.Register != nil {
+		o.Register(srv)
+	}
+	return srv
+}
+
+// slogAdapter logs interceptor events with slog: call start and finish only, never payloads.
+func slogAdapter(l *slog.Logger) logging.Logger {
+	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
+		l.Log(ctx, slog.Level(lvl), msg, fields...)
+	})
+}

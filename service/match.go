@@ -1,0 +1,494 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/store"
+)
+
+// clock is a match's time control.
+type clock struct {
+	perMove, increment, bank time.Duration
+	// tick, if set, advances a real-time game on the wall clock at this interval.
+	tick time.Duration
+}
+
+// match is one game in progress (or recently finished) and its seats.
+type match struct {
+	srv      *Server
+	id       string
+	game     string
+	cfg      engine.Config
+	seedHash string
+	names    []string
+	clock    clock
+	policy   orreryv1.TimeoutPolicy
+	created  time.Time
+
+	mu       sync.Mutex // guards every field below
+	st       engine.State
+	steps    []logged
+	events   []eventRef
+	seats    []seatState
+	nextID   int64
+	ended    bool
+	result   engine.Result
+	endedAt  time.Time
+	changed  chan struct{} // closed and replaced on every change: a broadcast to streams
+	timeouts *rand.Rand    // the timeout policy's choices, seeded from the match seed
+	toAct    []engine.Seat
+	legal    []engine.Action
+}
+
+// logged is one applied step with its notation.
+type logged struct {
+	step     engine.Step
+	notation string
+	timedOut orreryv1.TimeoutPolicy
+}
+
+// eventRef numbers the match's events: an engine event by its index, or a timeout.
+type eventRef struct {
+	engine   int // -1 for a service event
+	timedOut int // the seat that timed out, for a service event
+	policy   orreryv1.TimeoutPolicy
+}
+
+type seatState struct {
+	tokenHash [32]byte
+	stream    int64 // generation of the connected stream; 0 when none
+	bank      time.Duration
+	pending   *pending
+	delivered int64 // events delivered to this seat, for resuming
+	timeouts  int
+}
+
+// pending is a decision a seat owes.
+type pending struct {
+	id       string
+	issued   time.Time
+	deadline time.Time
+	bank     time.Duration
+	legal    []engine.Action
+}
+
+func (m *match) notifyLocked() {
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
+// keeps its id while its legal list is unchanged, so an answer in flight stays valid.
+func (m *match) refreshLocked(now time.Time) {
+	if m.ended {
+		for i := range m.seats {
+			m.seats[i].pending = nil
+		}
+		return
+	}
+	m.toAct = m.st.ToAct(m.toAct[:0])
+	for i := range m.seats {
+		s := &m.seats[i]
+		if !slices.Contains(m.toAct, engine.Seat(i)) {
+			s.pending = nil
+			continue
+		}
+		m.legal = m.st.Legal(engine.Seat(i), m.legal[:0])
+		if s.pending != nil && slices.Equal(s.pending.legal, m.legal) {
+			continue
+		}
+		m.nextID++
+		p := &pending{
+			id:    "d" + strconv.FormatInt(m.nextID, 10),
+			legal: slices.Clone(m.legal),
+		}
+		if s.pending != nil { // the choice changed under the seat: its clock keeps running
+			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
+		} else {
+			p.issued, p.bank = now, s.bank
+			p.deadline = now.Add(m.clock.perMove + s.bank)
+		}
+		s.pending = p
+	}
+}
+
+// applyLocked plays a for seat, logs it, and updates clocks and decisions.
+func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy) error {
+	notation := m.st.FormatAction(a)
+	before := m.st.EventCount()
+	if err := m.st.Apply(seat, a); err != nil {
+		return err
+	}
+	m.recordLocked(now, engine.Step{Seat: seat, Action: a}, notation, timedOut, before)
+	return nil
+}
+
+// recordLocked logs an applied step and its events, then moves the match on.
+func (m *match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int) {
+	seq := int64(len(m.steps))
+	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut})
+	if m.srv.writer != nil {
+		m.srv.writer.step(m.id, store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)})
+	}
+	for i := eventsBefore; i < m.st.EventCount(); i++ {
+		m.events = append(m.events, eventRef{engine: i})
+	}
+	m.srv.metrics.Decisions.WithLabelValues(m.game).Inc()
+	if m.st.Terminal() {
+		m.finishLocked(now, m.st.Result())
+	}
+	m.refreshLocked(now)
+	m.notifyLocked()
+}
+
+// finishLocked ends the match with r.
+func (m *match) finishLocked(now time.Time, r engine.Result) {
+	if m.ended {
+		return
+	}
+	m.ended, m.result, m.endedAt = true, r, now
+	m.srv.metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
+	m.srv.metrics.MatchesRunning.Dec()
+	if m.srv.writer != nil {
+		m.srv.writer.finish(m.id, now, storeResult(r, int64(len(m.steps))))
+	}
+	m.srv.log.Info("match ended", "match", m.id, "game", m.game, "reason", r.Reason.String(), "plies", len(m.steps))
+	m.srv.retire(m)
+}
+
+func storeResult(r engine.Result, plies int64) *store.Result {
+	return &store.Result{Ranks: r.Ranks, Scores: r.Scores, Reason: int32(wire.EndReason(r.Reason)), Detail: r.Detail, Plies: plies}
+}
+
+// answer handles a seat's answer; it returns the accepted notation or a rejection.
+func (m *match) answer(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
+	now := m.srv.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
+		m.srv.metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
+		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}
+	}
+	if m.ended {
+		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "the match has ended")
+	}
+	s := &m.seats[seat]
+	p := s.pending
+	if p == nil {
+		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
+	}
+	if ans.GetDecisionId() != p.id {
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", ans.GetDecisionId(), p.id)
+	}
+	if now.After(p.deadline) {
+		m.timeoutLocked(now, seat)
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q passed its deadline; the timeout policy acted", p.id)
+	}
+	a, code, err := wire.Answer(m.st, p.legal, ans)
+	if err != nil {
+		return reject(code, "%v", err)
+	}
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		return reject(rejectCode(err), "%v", err)
+	}
+	elapsed := now.Sub(p.issued)
+	m.srv.metrics.DecisionLatency.WithLabelValues(m.game).Observe(elapsed.Seconds())
+	if over := elapsed - m.clock.perMove; over > 0 {
+		s.bank = max(p.bank-over, 0)
+	}
+	s.bank += m.clock.increment
+	return m.steps[len(m.steps)-1].notation, nil
+}
+
+// nextDeadline is the earliest deadline of any owed decision, or zero if none.
+func (m *match) nextDeadline() time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var next time.Time
+	for i := range m.seats {
+		if p := m.seats[i].pending; p != nil && (next.IsZero() || p.deadline.Before(next)) {
+			next = p.deadline
+		}
+	}
+	return next
+}
+
+// expire applies the timeout policy to every decision past its deadline.
+func (m *match) expire(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.seats {
+		if m.ended {
+			return
+		}
+		if p := m.seats[i].pending; p != nil && !now.Before(p.deadline) {
+			m.timeoutLocked(now, engine.Seat(i))
+		}
+	}
+}
+
+// timeoutLocked acts for seat under the match's timeout policy.
+func (m *match) timeoutLocked(now time.Time, seat engine.Seat) {
+	s := &m.seats[seat]
+	p := s.pending
+	s.bank = 0
+	s.timeouts++
+	m.srv.metrics.Timeouts.WithLabelValues(m.game).Inc()
+	policy := m.policy
+	m.events = append(m.events, eventRef{engine: -1, timedOut: int(seat), policy: policy})
+	if policy == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_FORFEIT {
+		m.forfeitLocked(now, seat)
+		return
+	}
+	a := p.legal[m.timeouts.IntN(len(p.legal))]
+	if policy == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_DEFAULT {
+		if d, ok := m.st.(engine.Defaulter); ok {
+			if da, ok := d.DefaultAction(seat); ok {
+				a = da
+			}
+		}
+	}
+	if err := m.applyLocked(now, seat, a, policy); err != nil {
+		// A listed action must apply; if the game disagrees, end the match rather than loop.
+		m.srv.log.Error("timeout action rejected", "match", m.id, "seat", seat, "err", err)
+		m.finishLocked(now, engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndAborted, Detail: "internal error: timeout action rejected"})
+		m.refreshLocked(now)
+		m.notifyLocked()
+	}
+}
+
+// forfeitLocked ends the match with seat last and everyone else sharing first.
+func (m *match) forfeitLocked(now time.Time, seat engine.Seat) {
+	r := engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndForfeit,
+		Detail: fmt.Sprintf("seat %d forfeited on time", seat)}
+	for i := range r.Ranks {
+		r.Ranks[i] = 1
+		r.Scores[i] = 1
+	}
+	r.Ranks[seat], r.Scores[seat] = len(m.seats), 0
+	m.finishLocked(now, r)
+	m.refreshLocked(now)
+	m.notifyLocked()
+}
+
+// advanceLocked ticks a real-time game on the wall clock.
+func (m *match) advance() {
+	now := m.srv.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ended {
+		return
+	}
+	t, ok := m.st.(engine.Ticker)
+	if !ok {
+		return
+	}
+	before := m.st.EventCount()
+	if err := t.Advance(); err != nil {
+		m.srv.log.Error("advance", "match", m.id, "err", err)
+		return
+	}
+	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before)
+}
+
+// run is the match's clock: it fires timeouts and, for real-time games, ticks. It returns
+// when the match ends or the server closes.
+func (m *match) run() {
+	defer m.srv.wg.Done()
+	var tick <-chan time.Time
+	if m.clock.tick > 0 {
+		t := time.NewTicker(m.clock.tick)
+		defer t.Stop()
+		tick = t.C
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		m.mu.Lock()
+		ended, changed := m.ended, m.changed
+		m.mu.Unlock()
+		if ended {
+			return
+		}
+		wait := time.Hour
+		if next := m.nextDeadline(); !next.IsZero() {
+			wait = max(next.Sub(m.srv.now()), 0)
+		}
+		timer.Reset(wait)
+		select {
+		case <-m.srv.ctx.Done():
+			return
+		case <-changed:
+		case <-tick:
+			m.advance()
+		case <-timer.C:
+			m.expire(m.srv.now())
+		}
+	}
+}
+
+// connect makes stream generation gen the seat's connection, replacing any older one.
+func (m *match) connect(seat engine.Seat) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	gen := m.srv.streamGen.Add(1)
+	m.seats[seat].stream = gen
+	m.notifyLocked() // an older stream wakes, sees the new generation and closes
+	return gen
+}
+
+func (m *match) disconnect(seat engine.Seat, gen int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.seats[seat].stream == gen {
+		m.seats[seat].stream = 0
+	}
+}
+
+// view is what a stream sends next, copied under the lock and sent outside it.
+type view struct {
+	events   []*orreryv1.Event
+	decision *orreryv1.Decision
+	spectate *orreryv1.Spectate
+	ended    *orreryv1.MatchEnded
+	replaced bool
+	changed  <-chan struct{}
+	cursor   int64
+	ply      int64
+}
+
+// viewFor collects what seat (or Spectator) has not been sent: events from cursor, the
+// current decision if it differs from sentDecision, the public view if ply moved, and the end.
+func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision string, sentPly int64) view {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v := view{changed: m.changed, cursor: cursor, ply: int64(len(m.steps))}
+	if seat != engine.Spectator && m.seats[seat].stream != gen {
+		v.replaced = true
+		return v
+	}
+	v.events = m.eventsLocked(seat, cursor)
+	v.cursor = cursor + int64(len(v.events))
+	if seat != engine.Spectator {
+		m.seats[seat].delivered = v.cursor
+		if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
+			v.decision = m.decisionLocked(seat, p)
+		}
+	} else if v.ply != sentPly || sentPly < 0 {
+		v.spectate = m.spectateLocked()
+	}
+	if m.ended {
+		v.ended = m.endedLocked()
+	}
+	return v
+}
+
+func (m *match) decisionLocked(seat engine.Seat, p *pending) *orreryv1.Decision {
+	d := wire.Decision(m.st, seat, p.legal, int64(len(m.steps)))
+	d.DecisionId = p.id
+	d.Deadline = timestamppb.New(p.deadline)
+	d.TimeBank = durationpb.New(p.bank)
+	return d
+}
+
+func (m *match) spectateLocked() *orreryv1.Spectate {
+	v := &orreryv1.Spectate{Ply: int64(len(m.steps))}
+	if o, ok := m.st.(engine.Omniscient); ok && m.ended {
+		v.Observation = wire.Observation(o.ObserveAll())
+	} else {
+		v.Observation = wire.Observation(m.st.Observe(engine.Spectator))
+	}
+	v.Text = m.st.Render(engine.Spectator)
+	return v
+}
+
+func (m *match) endedLocked() *orreryv1.MatchEnded {
+	return &orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash}
+}
+
+// eventsLocked is seat's view of the events numbered from cursor on.
+func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
+	if cursor < 0 || cursor >= int64(len(m.events)) {
+		return nil
+	}
+	refs := m.events[cursor:]
+	first := -1
+	for _, r := range refs {
+		if r.engine >= 0 {
+			first = r.engine
+			break
+		}
+	}
+	var game []proto.Message
+	if first >= 0 {
+		game = m.st.Events(seat, first, nil)
+	}
+	out := make([]*orreryv1.Event, 0, len(refs))
+	gi := 0
+	for i, r := range refs {
+		e := &orreryv1.Event{Seq: cursor + int64(i)}
+		if r.engine >= 0 {
+			if gi >= len(game) {
+				break // the engine redacted nothing away: counts always match
+			}
+			e.Kind = &orreryv1.Event_Game{Game: wire.GameEvent(game[gi])}
+			gi++
+		} else {
+			e.Kind = &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// summaryLocked describes the match.
+func (m *match) summaryLocked() *orreryv1.MatchSummary {
+	s := &orreryv1.MatchSummary{
+		MatchId:       m.id,
+		Game:          m.game,
+		Seats:         int32(len(m.seats)),
+		Options:       m.cfg.Options,
+		Status:        orreryv1.MatchStatus_MATCH_STATUS_RUNNING,
+		SeedHash:      m.seedHash,
+		Ply:           int64(len(m.steps)),
+		Created:       timestamppb.New(m.created),
+		Clock:         clockProto(m.clock),
+		TimeoutPolicy: m.policy,
+	}
+	if m.ended {
+		s.Status = orreryv1.MatchStatus_MATCH_STATUS_FINISHED
+		s.Ended = timestamppb.New(m.endedAt)
+		s.Result = wire.Result(m.result)
+	}
+	for i := range m.seats {
+		s.SeatInfo = append(s.SeatInfo, &orreryv1.SeatInfo{
+			Seat: int32(i), Name: m.names[i], Connected: m.seats[i].stream != 0,
+			TimeBank: durationpb.New(m.seats[i].bank), Timeouts: int32(m.seats[i].timeouts),
+		})
+	}
+	return s
+}
+
+func clockProto(c clock) *orreryv1.Clock {
+	out := &orreryv1.Clock{PerMove: durationpb.New(c.perMove), Increment: durationpb.New(c.increment), TimeBank: durationpb.New(c.bank)}
+	if c.tick > 0 {
+		out.Tick = durationpb.New(c.tick)
+	}
+	return out
+}
+
+// errMatchEnded is returned when a restart finds a log that ends in a terminal state.
+var errMatchEnded = errors.New("match already ended")

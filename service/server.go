@@ -1,0 +1,583 @@
+// Package service is Orrery's gRPC arena: it runs matches in memory, persists their action
+// logs, and speaks orrery.v1 to bots and spectators.
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	mrand "math/rand/v2"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/store"
+)
+
+// Config holds the server's dependencies and defaults.
+type Config struct {
+	Store   *store.DB // nil: nothing is persisted (tests, benchmarks)
+	Logger  *slog.Logger
+	Metrics *Metrics
+	// Clock is the default time control for matches that do not set one.
+	Clock struct{ PerMove, Increment, TimeBank time.Duration }
+	// Retain is how many finished matches stay in memory; older ones are served from the store.
+	Retain int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server implements orrery.v1.ArenaService.
+type Server struct {
+	orreryv1.UnimplementedArenaServiceServer
+
+	store   *store.DB
+	writer  *writer
+	log     *slog.Logger
+	metrics *Metrics
+	cfg     Config
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup // match clocks
+
+	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
+
+	mu       sync.Mutex // guards matches, byToken, finished
+	matches  map[string]*match
+	byToken  map[[32]byte]seatRef
+	finished []string // finished match ids in memory, oldest first
+}
+
+type seatRef struct {
+	m    *match
+	seat engine.Seat
+}
+
+var _ orreryv1.ArenaServiceServer = (*Server)(nil)
+
+// New creates a server and resumes the store's unfinished matches by replaying their logs.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics(nil)
+	}
+	if cfg.Clock.PerMove == 0 {
+		cfg.Clock.PerMove = 5 * time.Second
+	}
+	if cfg.Clock.TimeBank == 0 {
+		cfg.Clock.TimeBank = 30 * time.Second
+	}
+	if cfg.Retain == 0 {
+		cfg.Retain = 1000
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{
+		store:   cfg.Store,
+		log:     cfg.Logger,
+		metrics: cfg.Metrics,
+		cfg:     cfg,
+		matches: make(map[string]*match),
+		byToken: make(map[[32]byte]seatRef),
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if s.store != nil {
+		s.writer = newWriter(s.store, s.log)
+		if err := s.resume(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close stops every match clock and writes what is queued. Streams still open end with
+// Unavailable; their bots may rejoin a restarted server with the same tokens.
+func (s *Server) Close() {
+	s.cancel()
+	s.wg.Wait()
+	if s.writer != nil {
+		s.writer.close()
+	}
+}
+
+// Sync waits until everything applied so far is in the store.
+func (s *Server) Sync() {
+	if s.writer != nil {
+		s.writer.sync()
+	}
+}
+
+func (s *Server) now() time.Time { return s.cfg.Now() }
+
+func hashToken(token string) [32]byte { return sha256.Sum256([]byte(token)) }
+
+// SeedHash is the published commitment to a match seed: SHA-256 of its 8 big-endian bytes.
+func SeedHash(seed uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], seed)
+	h := sha256.Sum256(b[:])
+	return hex.EncodeToString(h[:])
+}
+
+func randomToken() string {
+	var b [32]byte
+	rand.Read(b[:]) // crypto/rand never fails on supported platforms
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func randomID() string {
+	var b [9]byte
+	rand.Read(b[:])
+	return "m" + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// ListGames is the catalog.
+func (s *Server) ListGames(ctx context.Context, _ *orreryv1.ListGamesRequest) (*orreryv1.ListGamesResponse, error) {
+	resp := &orreryv1.ListGamesResponse{}
+	for _, name := range engine.Names() {
+		g, _ := engine.Lookup(name)
+		resp.Games = append(resp.Games, wire.GameInfo(g))
+	}
+	return resp, nil
+}
+
+// MatchSpec is a match to create, in engine terms.
+type MatchSpec struct {
+	Game    string
+	Seats   int
+	Options map[string]string
+	Seed    *uint64
+	Clock   *orreryv1.Clock
+	Policy  orreryv1.TimeoutPolicy
+	Names   []string
+}
+
+// CreateMatch starts a match.
+func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
+	id, tokens, hash, err := s.Create(ctx, MatchSpec{
+		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
+		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: req.GetSeatNames(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	resp := &orreryv1.CreateMatchResponse{MatchId: id, SeedHash: hash}
+	for i, t := range tokens {
+		resp.Seats = append(resp.Seats, &orreryv1.SeatToken{Seat: int32(i), Token: t})
+	}
+	return resp, nil
+}
+
+// Create starts a match and returns its id, seat tokens and seed hash. In-process callers
+// (the ladder, the CLI) use it directly.
+func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, string, error) {
+	if spec.Game == "" {
+		return "", nil, "", status.Error(codes.InvalidArgument, "game is required; ListGames lists them")
+	}
+	g, err := engine.Lookup(spec.Game)
+	if err != nil {
+		return "", nil, "", status.Error(codes.InvalidArgument, err.Error())
+	}
+	info := g.Info()
+	if spec.Seats == 0 {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "seats is required: %s takes %d to %d", info.Name, info.MinSeats, info.MaxSeats)
+	}
+	if len(spec.Names) > spec.Seats {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat names for %d seats", len(spec.Names), spec.Seats)
+	}
+	c, err := s.clockFrom(spec.Clock, info)
+	if err != nil {
+		return "", nil, "", err
+	}
+	policy := spec.Policy
+	if policy == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
+		policy = orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM
+	}
+	if _, ok := orreryv1.TimeoutPolicy_name[int32(policy)]; !ok {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "unknown timeout policy %d", policy)
+	}
+	var seed uint64
+	if spec.Seed != nil {
+		seed = *spec.Seed
+	} else {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = binary.BigEndian.Uint64(b[:])
+	}
+	opts := spec.Options
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	cfg := engine.Config{Seats: spec.Seats, Seed: seed, Options: opts}
+	st, err := engine.New(spec.Game, cfg)
+	if err != nil {
+		return "", nil, "", toStatus(err)
+	}
+	names := make([]string, spec.Seats)
+	copy(names, spec.Names)
+	tokens := make([]string, spec.Seats)
+	hashes := make([]string, spec.Seats)
+	for i := range tokens {
+		tokens[i] = randomToken()
+		h := hashToken(tokens[i])
+		hashes[i] = hex.EncodeToString(h[:])
+	}
+	rec := &store.Match{
+		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedHash: SeedHash(seed),
+		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
+		TimeoutPolicy: int32(policy), Created: s.now(),
+	}
+	rec.Tick = c.tick
+	if s.store != nil {
+		if err := s.store.CreateMatch(ctx, rec); err != nil {
+			return "", nil, "", toStatus(err)
+		}
+	}
+	m := s.start(rec, st, c)
+	s.log.Info("match created", "match", m.id, "game", m.game, "seats", spec.Seats)
+	return m.id, tokens, rec.SeedHash, nil
+}
+
+func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (clock, error) {
+	out := clock{perMove: s.cfg.Clock.PerMove, increment: s.cfg.Clock.Increment, bank: s.cfg.Clock.TimeBank}
+	check := func(name string, d time.Duration, dst *time.Duration) error {
+		if d < 0 || d > 24*time.Hour {
+			return status.Errorf(codes.InvalidArgument, "clock.%s %v out of range 0..24h", name, d)
+		}
+		*dst = d
+		return nil
+	}
+	if c.GetPerMove() != nil {
+		if err := check("per_move", c.GetPerMove().AsDuration(), &out.perMove); err != nil {
+			return out, err
+		}
+		if out.perMove == 0 {
+			return out, status.Error(codes.InvalidArgument, "clock.per_move must be positive")
+		}
+	}
+	if c.GetIncrement() != nil {
+		if err := check("increment", c.GetIncrement().AsDuration(), &out.increment); err != nil {
+			return out, err
+		}
+	}
+	if c.GetTimeBank() != nil {
+		if err := check("time_bank", c.GetTimeBank().AsDuration(), &out.bank); err != nil {
+			return out, err
+		}
+	}
+	if c.GetTick() != nil {
+		if !info.RealTime {
+			return out, status.Errorf(codes.InvalidArgument, "clock.tick is for real-time games; %s is turn-based", info.Name)
+		}
+		if err := check("tick", c.GetTick().AsDuration(), &out.tick); err != nil {
+			return out, err
+		}
+		if out.tick < time.Millisecond {
+			return out, status.Error(codes.InvalidArgument, "clock.tick must be at least 1ms")
+		}
+	}
+	return out, nil
+}
+
+// start puts a match in memory and starts its clock.
+func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
+	m := &match{
+		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names, clock: c,
+		cfg:     engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
+		policy:  orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
+		created: rec.Created, st: st, seats: make([]seatState, rec.Seats),
+		changed:  make(chan struct{}),
+		timeouts: mrand.New(engine.NewRand(rec.Seed ^ 0x7173)),
+	}
+	for i := range m.seats {
+		m.seats[i].bank = c.bank
+		if h, err := hex.DecodeString(rec.TokenHashes[i]); err == nil && len(h) == 32 {
+			copy(m.seats[i].tokenHash[:], h)
+		}
+	}
+	s.metrics.MatchesStarted.WithLabelValues(m.game).Inc()
+	s.metrics.MatchesRunning.Inc()
+	m.mu.Lock()
+	m.refreshLocked(s.now())
+	m.mu.Unlock()
+	s.mu.Lock()
+	s.matches[m.id] = m
+	for i := range m.seats {
+		s.byToken[m.seats[i].tokenHash] = seatRef{m: m, seat: engine.Seat(i)}
+	}
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go m.run()
+	return m
+}
+
+// retire is called when a match ends: it stays in memory until Retain newer ones finish.
+func (s *Server) retire(m *match) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finished = append(s.finished, m.id)
+	for len(s.finished) > s.cfg.Retain && s.store != nil {
+		old := s.matches[s.finished[0]]
+		s.finished = s.finished[1:]
+		if old == nil {
+			continue
+		}
+		delete(s.matches, old.id)
+		for i := range old.seats {
+			delete(s.byToken, old.seats[i].tokenHash)
+		}
+	}
+}
+
+// resume restarts every unfinished match in the store by replaying its log.
+func (s *Server) resume() error {
+	ctx := context.Background()
+	recs, err := s.store.Unfinished(ctx)
+	if err != nil {
+		return fmt.Errorf("resume: %w", err)
+	}
+	for _, rec := range recs {
+		st, steps, err := s.replay(ctx, rec)
+		if err != nil {
+			s.log.Error("resume: cannot replay match; leaving it unfinished", "match", rec.ID, "err", err)
+			continue
+		}
+		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, tick: rec.Tick}
+		m := s.start(rec, st, c)
+		m.mu.Lock()
+		for _, step := range steps {
+			m.steps = append(m.steps, step)
+		}
+		for i := 0; i < st.EventCount(); i++ {
+			m.events = append(m.events, eventRef{engine: i})
+		}
+		if st.Terminal() { // the log was complete but the result was not written
+			m.finishLocked(s.now(), st.Result())
+		}
+		m.refreshLocked(s.now())
+		m.notifyLocked()
+		m.mu.Unlock()
+		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", len(steps))
+	}
+	return nil
+}
+
+// replay rebuilds a stored match's state from its log.
+func (s *Server) replay(ctx context.Context, rec *store.Match) (engine.State, []logged, error) {
+	return replayRecord(ctx, s.store, rec)
+}
+
+func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (engine.State, []logged, error) {
+	st, err := engine.New(rec.Game, engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options})
+	if err != nil {
+		return nil, nil, err
+	}
+	stored, err := db.Steps(ctx, rec.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps := make([]logged, 0, len(stored))
+	for _, sp := range stored {
+		step := engine.Step{Seat: engine.Seat(sp.Seat)}
+		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
+			if step.Action, err = st.ParseAction(sp.Notation); err != nil {
+				return nil, nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+			}
+		}
+		if err := engine.ApplyStep(st, step); err != nil {
+			return nil, nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+		}
+		steps = append(steps, logged{step: step, notation: sp.Notation, timedOut: orreryv1.TimeoutPolicy(sp.TimedOut)})
+	}
+	return st, steps, nil
+}
+
+// lookup finds a match in memory.
+func (s *Server) lookup(id string) *match {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.matches[id]
+}
+
+// GetMatch describes one match.
+func (s *Server) GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*orreryv1.GetMatchResponse, error) {
+	if m := s.lookup(req.GetMatchId()); m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return &orreryv1.GetMatchResponse{Match: m.summaryLocked()}, nil
+	}
+	if s.store == nil {
+		return nil, matchNotFound(req.GetMatchId())
+	}
+	rec, err := s.store.Match(ctx, req.GetMatchId())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, matchNotFound(req.GetMatchId())
+	}
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &orreryv1.GetMatchResponse{Match: summaryFromStore(rec)}, nil
+}
+
+// ListMatches lists matches newest first. With a store it lists everything stored; without,
+// the matches in memory.
+func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesRequest) (*orreryv1.ListMatchesResponse, error) {
+	size := int(req.GetPageSize())
+	if size < 0 || size > 500 {
+		return nil, status.Errorf(codes.InvalidArgument, "page_size %d out of range 0..500", size)
+	}
+	if size == 0 {
+		size = 50
+	}
+	if s.store == nil {
+		return s.listMemory(req, size), nil
+	}
+	f := store.Filter{Game: req.GetGame(), SeatName: req.GetSeatName(), Before: req.GetPageToken(), Limit: size}
+	switch req.GetStatus() {
+	case orreryv1.MatchStatus_MATCH_STATUS_RUNNING:
+		f.Finished = new(bool)
+	case orreryv1.MatchStatus_MATCH_STATUS_FINISHED:
+		f.Finished = new(bool)
+		*f.Finished = true
+	}
+	recs, next, err := s.store.List(ctx, f)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	resp := &orreryv1.ListMatchesResponse{NextPageToken: next}
+	for _, rec := range recs {
+		if m := s.lookup(rec.ID); m != nil {
+			m.mu.Lock()
+			resp.Matches = append(resp.Matches, m.summaryLocked())
+			m.mu.Unlock()
+		} else {
+			resp.Matches = append(resp.Matches, summaryFromStore(rec))
+		}
+	}
+	return resp, nil
+}
+
+func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv1.ListMatchesResponse {
+	s.mu.Lock()
+	ms := make([]*match, 0, len(s.matches))
+	for _, m := range s.matches {
+		ms = append(ms, m)
+	}
+	s.mu.Unlock()
+	resp := &orreryv1.ListMatchesResponse{}
+	for _, m := range ms {
+		m.mu.Lock()
+		sum := m.summaryLocked()
+		m.mu.Unlock()
+		if req.GetGame() != "" && sum.Game != req.GetGame() {
+			continue
+		}
+		if req.GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_UNSPECIFIED && sum.Status != req.GetStatus() {
+			continue
+		}
+		resp.Matches = append(resp.Matches, sum)
+	}
+	sortSummaries(resp.Matches)
+	if len(resp.Matches) > size {
+		resp.Matches = resp.Matches[:size]
+	}
+	return resp
+}
+
+// GetReplay is a finished match's seed, log, events and result.
+func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) (*orreryv1.GetReplayResponse, error) {
+	if m := s.lookup(req.GetMatchId()); m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if !m.ended {
+			return nil, errReplayRunning
+		}
+		return replayOf(m.summaryLocked(), m.cfg.Seed, m.st, m.steps), nil
+	}
+	if s.store == nil {
+		return nil, matchNotFound(req.GetMatchId())
+	}
+	return LoadReplay(ctx, s.store, req.GetMatchId())
+}
+
+// LoadReplay reads a finished match's replay from the store, re-running its log.
+func LoadReplay(ctx context.Context, db *store.DB, id string) (*orreryv1.GetReplayResponse, error) {
+	rec, err := db.Match(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, matchNotFound(id)
+	}
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	if rec.Result == nil {
+		return nil, errReplayRunning
+	}
+	st, steps, err := replayRecord(ctx, db, rec)
+	if err != nil {
+		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", rec.ID, err)
+	}
+	return replayOf(summaryFromStore(rec), rec.Seed, st, steps), nil
+}
+
+func replayOf(sum *orreryv1.MatchSummary, seed uint64, st engine.State, steps []logged) *orreryv1.GetReplayResponse {
+	r := &orreryv1.GetReplayResponse{Match: sum, Seed: seed}
+	for _, l := range steps {
+		step := &orreryv1.ReplayStep{Seat: int32(l.step.Seat), Notation: l.notation, TimedOut: l.timedOut}
+		if !l.step.Action.IsZero() {
+			step.Action = wire.Action(st.ActionProto(l.step.Action))
+		}
+		r.Steps = append(r.Steps, step)
+	}
+	for i, e := range st.Events(engine.Spectator, 0, nil) {
+		r.Events = append(r.Events, &orreryv1.Event{Seq: int64(i), Kind: &orreryv1.Event_Game{Game: wire.GameEvent(e)}})
+	}
+	r.FinalText = st.Render(engine.Spectator)
+	return r
+}
+
+func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {
+	sum := &orreryv1.MatchSummary{
+		MatchId: rec.ID, Game: rec.Game, Seats: int32(rec.Seats), Options: rec.Options,
+		Status: orreryv1.MatchStatus_MATCH_STATUS_RUNNING, SeedHash: rec.SeedHash,
+		Created:       timestamppb.New(rec.Created),
+		Clock:         clockProto(clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, tick: rec.Tick}),
+		TimeoutPolicy: orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
+	}
+	for i, name := range rec.Names {
+		sum.SeatInfo = append(sum.SeatInfo, &orreryv1.SeatInfo{Seat: int32(i), Name: name})
+	}
+	if r := rec.Result; r != nil {
+		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FINISHED
+		sum.Ended = timestamppb.New(rec.Ended)
+		sum.Ply = r.Plies
+		sum.Result = &orreryv1.Result{Scores: r.Scores, Reason: orreryv1.EndReason(r.Reason), Detail: r.Detail}
+		for _, rank := range r.Ranks {
+			sum.Result.Ranks = append(sum.Result.Ranks, int32(rank))
+		}
+	}
+	return sum
+}
+
+func sortSummaries(ms []*orreryv1.MatchSummary) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		return ms[i].GetCreated().AsTime().After(ms[j].GetCreated().AsTime())
+	})
+}
