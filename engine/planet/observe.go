@@ -132,7 +132,9 @@ func tileProto(id int, t Tile) *planetv1.Tile {
 	return out
 }
 
-func (s *state) animalProto(id int16) *planetv1.AnimalCard { return animalProto(int(id), s.d.Animals[id]) }
+func (s *state) animalProto(id int16) *planetv1.AnimalCard {
+	return animalProto(int(id), s.d.Animals[id])
+}
 
 func animalProto(id int, a Animal) *planetv1.AnimalCard {
 	return &planetv1.AnimalCard{
