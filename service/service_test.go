@@ -1,0 +1,484 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/sdk"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/store"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func TestPlay_FullMatchEndsWithVerifiableReplay(t *testing.T) {
+	h := newHarness(t, Config{Store: memStore(t)})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(7)})
+	if _, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()}); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("replay of a running match: got %v, want FailedPrecondition", err)
+	}
+	ends := h.playRandom(ctx, created, nil)
+	for i, e := range ends {
+		if !proto.Equal(e, ends[0]) {
+			t.Errorf("seat %d saw a different end: %v vs %v", i, e, ends[0])
+		}
+	}
+	end := ends[0]
+	// Commit-reveal: the published hash is SHA-256 of the revealed seed.
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], end.GetSeed())
+	sum := sha256.Sum256(b[:])
+	if end.GetSeed() != 7 || hex.EncodeToString(sum[:]) != created.GetSeedHash() || end.GetSeedHash() != created.GetSeedHash() {
+		t.Errorf("seed %d / hash %s does not match the published %s", end.GetSeed(), end.GetSeedHash(), created.GetSeedHash())
+	}
+	r, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Anyone can re-run the log with the engine and get the recorded result.
+	st, err := engine.New(testGame, engine.Config{Seats: testSeats, Seed: r.GetSeed(), Options: r.GetMatch().GetOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.GetSteps() {
+		a, err := st.ParseAction(s.GetNotation())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(engine.Seat(s.GetSeat()), a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !st.Terminal() || !proto.Equal(wire.Result(st.Result()), end.GetResult()) {
+		t.Errorf("re-run result %v, recorded %v", st.Result(), end.GetResult())
+	}
+	got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+	if err != nil || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_FINISHED || got.GetMatch().GetPly() != int64(len(r.GetSteps())) {
+		t.Errorf("GetMatch = %v, %v", got, err)
+	}
+	h.srv.Sync()
+	list, err := h.client.ListMatches(ctx, &orreryv1.ListMatchesRequest{Game: testGame, Status: orreryv1.MatchStatus_MATCH_STATUS_FINISHED})
+	if err != nil || len(list.GetMatches()) != 1 || list.GetMatches()[0].GetMatchId() != created.GetMatchId() {
+		t.Errorf("ListMatches = %v, %v", list, err)
+	}
+}
+
+func TestPlay_BadJoinsGetSpecificCodes(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.create(&orreryv1.CreateMatchRequest{})
+	cases := []struct {
+		name string
+		req  *orreryv1.PlayRequest
+		want codes.Code
+	}{
+		{"answer before join", &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{}}}, codes.InvalidArgument},
+		{"empty request", &orreryv1.PlayRequest{}, codes.InvalidArgument},
+		{"empty token", &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{}}}, codes.InvalidArgument},
+		{"wrong token", &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: "not-a-token"}}}, codes.Unauthenticated},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stream, err := h.client.Play(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			stream.Send(c.req)
+			_, err = stream.Recv()
+			if status.Code(err) != c.want {
+				t.Errorf("got %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestRPCs_UnknownMatchIsNotFound(t *testing.T) {
+	h := newHarness(t, Config{Store: memStore(t)})
+	ctx := context.Background()
+	if _, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: "nope"}); status.Code(err) != codes.NotFound {
+		t.Errorf("GetMatch: %v", err)
+	}
+	if _, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: "nope"}); status.Code(err) != codes.NotFound {
+		t.Errorf("GetReplay: %v", err)
+	}
+	w, _ := h.client.Watch(ctx, &orreryv1.WatchRequest{MatchId: "nope"})
+	if _, err := w.Recv(); status.Code(err) != codes.NotFound {
+		t.Errorf("Watch: %v", err)
+	}
+}
+
+func TestCreateMatch_BadRequestsAreInvalidArgument(t *testing.T) {
+	h := newHarness(t, Config{})
+	for name, req := range map[string]*orreryv1.CreateMatchRequest{
+		"no game":        {Seats: 2},
+		"unknown game":   {Game: "chess", Seats: 2},
+		"no seats":       {Game: testGame},
+		"too many seats": {Game: testGame, Seats: 99},
+		"unknown option": {Game: testGame, Seats: testSeats, Options: map[string]string{"nope": "1"}},
+		"negative clock": {Game: testGame, Seats: testSeats, Clock: &orreryv1.Clock{PerMove: durationpb.New(-time.Second)}},
+		"tick on turns":  {Game: testGame, Seats: testSeats, Clock: &orreryv1.Clock{Tick: durationpb.New(time.Second)}},
+		"bad policy":     {Game: testGame, Seats: testSeats, TimeoutPolicy: 99},
+	} {
+		if _, err := h.client.CreateMatch(context.Background(), req); status.Code(err) != codes.InvalidArgument {
+			t.Errorf("%s: got %v, want InvalidArgument", name, err)
+		}
+	}
+}
+
+// seatToAct joins every seat and returns the first seat with a decision, its stream and the
+// decision, closing the other streams.
+func seatToAct(t *testing.T, h *harness, ctx context.Context, created *orreryv1.CreateMatchResponse) (int, grpc.BidiStreamingClient[orreryv1.PlayRequest, orreryv1.PlayResponse], *orreryv1.Decision) {
+	t.Helper()
+	for i, s := range created.GetSeats() {
+		cctx, cancel := context.WithCancel(ctx)
+		stream := h.join(cctx, s.GetToken())
+		m := h.srv.lookup(created.GetMatchId())
+		m.mu.Lock()
+		owes := m.seats[i].pending != nil
+		m.mu.Unlock()
+		if owes {
+			d, _ := nextDecision(t, stream)
+			t.Cleanup(cancel)
+			return i, stream, d
+		}
+		cancel()
+	}
+	t.Fatal("no seat owes a decision")
+	return 0, nil, nil
+}
+
+func TestAnswer_RejectionsLeaveTheMatchUnchanged(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(3)})
+	seat, stream, d := seatToAct(t, h, ctx, created)
+	m := h.srv.lookup(created.GetMatchId())
+	before := func() []byte {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		b, _ := m.st.MarshalBinary()
+		return b
+	}
+	state := before()
+	otherGame := &orreryv1.Action{Game: &orreryv1.Action_Icetraders{Icetraders: &icetradersv1.Action{}}}
+	cases := []struct {
+		name string
+		ans  *orreryv1.Answer
+		want orreryv1.RejectCode
+	}{
+		{"stale decision id", &orreryv1.Answer{DecisionId: "d0", Choice: &orreryv1.Answer_LegalIndex{}}, orreryv1.RejectCode_REJECT_CODE_STALE_DECISION},
+		{"index out of range", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: int32(len(d.GetLegal()))}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+		{"negative index", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: -1}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+		{"no choice", &orreryv1.Answer{DecisionId: d.GetDecisionId()}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+		{"empty typed action", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: &orreryv1.Action{}}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+		{"another game's action", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: otherGame}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+		{"garbage notation", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Notation{Notation: "\x00garbage 99 99"}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+	}
+	for _, c := range cases {
+		resp := answer(t, stream, c.ans)
+		if rej := resp.GetRejected(); rej == nil || rej.GetCode() != c.want || rej.GetReason() == "" {
+			t.Errorf("%s: got %v, want rejection %v with a reason", c.name, resp, c.want)
+		}
+	}
+	// Garbage bytes inside a typed action: valid protobuf framing, nonsense values.
+	garbage := &orreryv1.Action{}
+	if err := proto.Unmarshal([]byte{0x12, 0x06, 0x08, 0xff, 0xff, 0xff, 0xff, 0x0f}, garbage); err == nil {
+		resp := answer(t, stream, &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: garbage}})
+		if resp.GetRejected() == nil {
+			t.Errorf("garbage typed action accepted: %v", resp)
+		}
+	}
+	// A legal action with one argument moved is illegal here, reported with a reason.
+	if bytes.Equal(before(), state) == false {
+		t.Fatal("a rejected answer changed the match")
+	}
+	// A seat that owes nothing is told so.
+	other := (seat + 1) % testSeats
+	m.mu.Lock()
+	owes := m.seats[other].pending != nil
+	m.mu.Unlock()
+	if !owes {
+		os := h.join(ctx, created.GetSeats()[other].GetToken())
+		resp := answer(t, os, &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{}})
+		if rej := resp.GetRejected(); rej == nil || rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN {
+			t.Errorf("out of turn: %v", resp)
+		}
+	}
+	// The decision still stands: a good answer is accepted.
+	resp := answer(t, stream, bots0(d))
+	if resp.GetAccepted() == nil || resp.GetAccepted().GetNotation() != d.GetLegalNotation()[0] {
+		t.Errorf("good answer after rejections: %v", resp)
+	}
+}
+
+func bots0(d *orreryv1.Decision) *orreryv1.Answer {
+	return &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}}
+}
+
+func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(11)})
+	seat, stream, d := seatToAct(t, h, ctx, created)
+	// Answer one decision, then drop the stream before reading anything more.
+	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
+		t.Fatal(resp)
+	}
+	stream.CloseSend()
+	m := h.srv.lookup(created.GetMatchId())
+	m.mu.Lock()
+	delivered := m.seats[seat].delivered
+	m.mu.Unlock()
+	// Others play on while this seat is away: its decisions wait for it.
+	ctx2, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go h.playRandom(ctx2, created, map[int]bool{seat: true})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		m.mu.Lock()
+		owes, n := m.seats[seat].pending != nil, int64(len(m.events))
+		m.mu.Unlock()
+		if owes && n > delivered || m.ended || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	rejoined := h.join(ctx, created.GetSeats()[seat].GetToken())
+	m.mu.Lock()
+	p := m.seats[seat].pending
+	total := int64(len(m.events))
+	m.mu.Unlock()
+	if p == nil {
+		t.Skip("the match ended before the seat owed another decision")
+	}
+	d2, events := nextDecision(t, rejoined)
+	if d2.GetDecisionId() != p.id {
+		t.Errorf("rejoin got decision %s, want the current %s", d2.GetDecisionId(), p.id)
+	}
+	if int64(len(events)) != total-delivered || (len(events) > 0 && events[0].GetSeq() != delivered) {
+		t.Errorf("rejoin got %d events from %v, want the %d missed from %d", len(events), events, total-delivered, delivered)
+	}
+	cancel()
+}
+
+func TestJoin_NewerStreamReplacesOlder(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{})
+	tok := created.GetSeats()[0].GetToken()
+	old := h.join(ctx, tok)
+	h.join(ctx, tok)
+	for {
+		_, err := old.Recv()
+		if err != nil {
+			if status.Code(err) != codes.Aborted {
+				t.Errorf("replaced stream ended with %v, want Aborted", err)
+			}
+			return
+		}
+	}
+}
+
+func TestTimeout_RandomPolicyPlaysForSilentSeat(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(5),
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(2 * time.Millisecond), TimeBank: durationpb.New(0)}})
+	// Seat 0 never connects; the others play. The match still ends.
+	ends := h.playRandom(ctx, created, map[int]bool{0: true})
+	if ends[1].GetResult().GetReason() != orreryv1.EndReason_END_REASON_NORMAL && ends[1].GetResult().GetReason() != orreryv1.EndReason_END_REASON_CAP {
+		t.Errorf("end reason %v", ends[1].GetResult().GetReason())
+	}
+	got, _ := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+	if got.GetMatch().GetSeatInfo()[0].GetTimeouts() == 0 {
+		t.Errorf("silent seat has no timeouts")
+	}
+	r, _ := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()})
+	timedOut := 0
+	for _, s := range r.GetSteps() {
+		if s.GetTimedOut() == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM {
+			timedOut++
+			if s.GetSeat() != 0 {
+				t.Errorf("seat %d timed out but it was playing", s.GetSeat())
+			}
+		}
+	}
+	if timedOut == 0 {
+		t.Errorf("no step in the replay is marked as timed out")
+	}
+}
+
+func TestTimeout_ForfeitRanksSeatLast(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{TimeoutPolicy: orreryv1.TimeoutPolicy_TIMEOUT_POLICY_FORFEIT,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(5 * time.Millisecond), TimeBank: durationpb.New(0)}})
+	ends := h.playRandom(ctx, created, map[int]bool{0: true})
+	res := ends[1].GetResult()
+	if res.GetReason() != orreryv1.EndReason_END_REASON_FORFEIT {
+		// Seat 0 may not owe a decision before the others finish; then the match ends normally.
+		t.Skipf("seat 0 never owed a decision: %v", res)
+	}
+	if res.GetRanks()[0] != testSeats || res.GetRanks()[1] != 1 {
+		t.Errorf("forfeit ranks %v", res.GetRanks())
+	}
+}
+
+func TestStream_ClientThatNeverReadsDoesNotStallOthers(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(9),
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(2 * time.Millisecond), TimeBank: durationpb.New(0)}})
+	// Seat 0 joins and then never reads its stream.
+	stream, err := h.client.Play(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: created.GetSeats()[0].GetToken()}}})
+	ends := h.playRandom(context.Background(), created, map[int]bool{0: true})
+	if ends[1].GetResult() == nil {
+		t.Fatal("no result")
+	}
+	// And the server still serves a second match.
+	other := h.create(&orreryv1.CreateMatchRequest{Seed: seed(10)})
+	h.playRandom(context.Background(), other, nil)
+	cancel()
+}
+
+func TestWatch_SpectatorSeesOnlyThePublicView(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(21)})
+	w, err := h.client.Watch(ctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go h.playRandom(ctx, created, nil)
+	var views []*orreryv1.Spectate
+	var end *orreryv1.MatchEnded
+	for end == nil {
+		resp, err := w.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := resp.GetView(); v != nil {
+			views = append(views, v)
+		}
+		end = resp.GetEnded()
+	}
+	r, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every view while the match ran is exactly the engine's spectator view at that ply.
+	st, _ := engine.New(testGame, engine.Config{Seats: testSeats, Seed: r.GetSeed(), Options: r.GetMatch().GetOptions()})
+	ply := int64(0)
+	for _, v := range views {
+		for ; ply < v.GetPly(); ply++ {
+			s := r.GetSteps()[ply]
+			a, _ := st.ParseAction(s.GetNotation())
+			if err := st.Apply(engine.Seat(s.GetSeat()), a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if st.Terminal() {
+			break
+		}
+		want := wire.Observation(st.Observe(engine.Spectator))
+		if !proto.Equal(v.GetObservation(), want) {
+			t.Fatalf("spectator view at ply %d is not the public view", ply)
+		}
+	}
+	if end.GetSeed() != 21 {
+		t.Errorf("the end reveals seed %d, want 21", end.GetSeed())
+	}
+}
+
+func TestRestart_ResumesUnfinishedMatchFromItsLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "orrery.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, Config{Store: db})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(13)})
+	_, stream, d := seatToAct(t, h, ctx, created)
+	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
+		t.Fatal(resp)
+	}
+	h.srv.Sync()
+	h.srv.Close()
+	db.Close()
+
+	db2, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	h2 := newHarness(t, Config{Store: db2})
+	got, err := h2.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+	if err != nil || got.GetMatch().GetPly() != 1 || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
+		t.Fatalf("after restart: %v, %v", got, err)
+	}
+	// The same tokens rejoin and finish the match.
+	ends := h2.playRandom(ctx, created, nil)
+	if ends[0].GetSeed() != 13 {
+		t.Errorf("resumed match ended with seed %d", ends[0].GetSeed())
+	}
+}
+
+func TestSDK_ReconnectsAfterTheConnectionDrops(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(17)})
+	// Cut every client connection after a few decisions: the SDK must rejoin and finish.
+	var decisions atomic.Int32
+	bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
+		if decisions.Add(1) == 3 {
+			h.dropConnections()
+		}
+		return bots0(d)
+	})
+	ends := make(chan *orreryv1.MatchEnded, testSeats)
+	errs := make(chan error, testSeats)
+	for _, s := range created.GetSeats() {
+		go func() {
+			e, err := sdk.Play(ctx, h.conn, s.GetToken(), bot, sdk.Options{})
+			ends <- e
+			errs <- err
+		}()
+	}
+	for range testSeats {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		if e := <-ends; e.GetResult() == nil {
+			t.Errorf("a seat saw no result")
+		}
+	}
+	if h.drops.Load() == 0 {
+		t.Errorf("no connection was dropped")
+	}
+}
