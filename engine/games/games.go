@@ -2,4 +2,7 @@
 // Each game adds its blank import here.
 package games
 
-import _ "github.com/orrery/orrery/engine/planet"
+import (
+	_ "github.com/orrery/orrery/engine/icetraders"
+	_ "github.com/orrery/orrery/engine/planet"
+)

@@ -6,6 +6,12 @@
 
 // Package orrery.icetraders.v1 holds the icetraders game's typed actions, observations, events and static
 // catalog. It has no service: engines import it without gRPC.
+//
+// Ids: systems, hyperspaces and ships have stable ids that never depend on hidden information.
+// The opening systems get ids 0..2n-1 (seat s's first pick is 2s, its second 2s+1); discovered
+// systems get the next free id. A hyperspace keeps the id of the system it came from. Ships are
+// numbered from 0 in the order they enter play; a ship keeps its id when it is swapped for
+// another piece (trade, grow, reduce) or changes owner.
 
 package icetradersv1
 
@@ -24,16 +30,444 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// Action is one move.
-type Action struct {
+// Color is a piece's color, and so its power.
+type Color int32
+
+const (
+	Color_COLOR_UNSPECIFIED Color = 0
+	// Warriors: attack.
+	Color_COLOR_RED Color = 1
+	// Navigators: move.
+	Color_COLOR_YELLOW Color = 2
+	// Colonists: grow or add a ship.
+	Color_COLOR_GREEN Color = 3
+	// IceTraders: trade.
+	Color_COLOR_BLUE Color = 4
+)
+
+// Enum value maps for Color.
+var (
+	Color_name = map[int32]string{
+		0: "COLOR_UNSPECIFIED",
+		1: "COLOR_RED",
+		2: "COLOR_YELLOW",
+		3: "COLOR_GREEN",
+		4: "COLOR_BLUE",
+	}
+	Color_value = map[string]int32{
+		"COLOR_UNSPECIFIED": 0,
+		"COLOR_RED":         1,
+		"COLOR_YELLOW":      2,
+		"COLOR_GREEN":       3,
+		"COLOR_BLUE":        4,
+	}
+)
+
+func (x Color) Enum() *Color {
+	p := new(Color)
+	*p = x
+	return p
+}
+
+func (x Color) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Color) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_icetraders_v1_icetraders_proto_enumTypes[0].Descriptor()
+}
+
+func (Color) Type() protoreflect.EnumType {
+	return &file_orrery_icetraders_v1_icetraders_proto_enumTypes[0]
+}
+
+func (x Color) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Color.Descriptor instead.
+func (Color) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{0}
+}
+
+// Size is a piece's size: small is 1 pip, medium 2, large 3.
+type Size int32
+
+const (
+	Size_SIZE_UNSPECIFIED Size = 0
+	Size_SIZE_SMALL       Size = 1
+	Size_SIZE_MEDIUM      Size = 2
+	Size_SIZE_LARGE       Size = 3
+)
+
+// Enum value maps for Size.
+var (
+	Size_name = map[int32]string{
+		0: "SIZE_UNSPECIFIED",
+		1: "SIZE_SMALL",
+		2: "SIZE_MEDIUM",
+		3: "SIZE_LARGE",
+	}
+	Size_value = map[string]int32{
+		"SIZE_UNSPECIFIED": 0,
+		"SIZE_SMALL":       1,
+		"SIZE_MEDIUM":      2,
+		"SIZE_LARGE":       3,
+	}
+)
+
+func (x Size) Enum() *Size {
+	p := new(Size)
+	*p = x
+	return p
+}
+
+func (x Size) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Size) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_icetraders_v1_icetraders_proto_enumTypes[1].Descriptor()
+}
+
+func (Size) Type() protoreflect.EnumType {
+	return &file_orrery_icetraders_v1_icetraders_proto_enumTypes[1]
+}
+
+func (x Size) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Size.Descriptor instead.
+func (Size) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{1}
+}
+
+// Alignment is a player's secret side. UNSPECIFIED means unknown to the viewer or not yet chosen.
+type Alignment int32
+
+const (
+	Alignment_ALIGNMENT_UNSPECIFIED Alignment = 0
+	Alignment_ALIGNMENT_GOOD        Alignment = 1
+	Alignment_ALIGNMENT_EVIL        Alignment = 2
+)
+
+// Enum value maps for Alignment.
+var (
+	Alignment_name = map[int32]string{
+		0: "ALIGNMENT_UNSPECIFIED",
+		1: "ALIGNMENT_GOOD",
+		2: "ALIGNMENT_EVIL",
+	}
+	Alignment_value = map[string]int32{
+		"ALIGNMENT_UNSPECIFIED": 0,
+		"ALIGNMENT_GOOD":        1,
+		"ALIGNMENT_EVIL":        2,
+	}
+)
+
+func (x Alignment) Enum() *Alignment {
+	p := new(Alignment)
+	*p = x
+	return p
+}
+
+func (x Alignment) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Alignment) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_icetraders_v1_icetraders_proto_enumTypes[2].Descriptor()
+}
+
+func (Alignment) Type() protoreflect.EnumType {
+	return &file_orrery_icetraders_v1_icetraders_proto_enumTypes[2]
+}
+
+func (x Alignment) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Alignment.Descriptor instead.
+func (Alignment) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{2}
+}
+
+// Phase is where the match is.
+type Phase int32
+
+const (
+	Phase_PHASE_UNSPECIFIED Phase = 0
+	// Every seat secretly chooses Good or Evil (skipped when alignments are assigned).
+	Phase_PHASE_ALIGNMENT Phase = 1
+	// Every seat secretly chooses its two opening pieces.
+	Phase_PHASE_OPENING_PICKS Phase = 2
+	// Seats whose picks the stash could not serve choose again, one at a time in seat order.
+	Phase_PHASE_REPICKS Phase = 3
+	// Turns.
+	Phase_PHASE_PLAY Phase = 4
+	// The match has ended.
+	Phase_PHASE_OVER Phase = 5
+)
+
+// Enum value maps for Phase.
+var (
+	Phase_name = map[int32]string{
+		0: "PHASE_UNSPECIFIED",
+		1: "PHASE_ALIGNMENT",
+		2: "PHASE_OPENING_PICKS",
+		3: "PHASE_REPICKS",
+		4: "PHASE_PLAY",
+		5: "PHASE_OVER",
+	}
+	Phase_value = map[string]int32{
+		"PHASE_UNSPECIFIED":   0,
+		"PHASE_ALIGNMENT":     1,
+		"PHASE_OPENING_PICKS": 2,
+		"PHASE_REPICKS":       3,
+		"PHASE_PLAY":          4,
+		"PHASE_OVER":          5,
+	}
+)
+
+func (x Phase) Enum() *Phase {
+	p := new(Phase)
+	*p = x
+	return p
+}
+
+func (x Phase) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Phase) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_icetraders_v1_icetraders_proto_enumTypes[3].Descriptor()
+}
+
+func (Phase) Type() protoreflect.EnumType {
+	return &file_orrery_icetraders_v1_icetraders_proto_enumTypes[3]
+}
+
+func (x Phase) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Phase.Descriptor instead.
+func (Phase) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{3}
+}
+
+// ConcentrationKind is what five ships of one color in one place cause.
+type ConcentrationKind int32
+
+const (
+	ConcentrationKind_CONCENTRATION_KIND_UNSPECIFIED ConcentrationKind = 0
+	// Red: the system and every ship in it go to the stash (in a hyperspace: every ship).
+	ConcentrationKind_CONCENTRATION_KIND_ARMAGEDDON ConcentrationKind = 1
+	// Yellow: the system marker goes to the stash and its ships are in a hyperspace.
+	ConcentrationKind_CONCENTRATION_KIND_HYPERSPACE ConcentrationKind = 2
+	// Blue: the causer may add a smaller second marker.
+	ConcentrationKind_CONCENTRATION_KIND_ENTERPRISE ConcentrationKind = 3
+	// Green: the causer may take ownership of another ship there.
+	ConcentrationKind_CONCENTRATION_KIND_REVOLT ConcentrationKind = 4
+)
+
+// Enum value maps for ConcentrationKind.
+var (
+	ConcentrationKind_name = map[int32]string{
+		0: "CONCENTRATION_KIND_UNSPECIFIED",
+		1: "CONCENTRATION_KIND_ARMAGEDDON",
+		2: "CONCENTRATION_KIND_HYPERSPACE",
+		3: "CONCENTRATION_KIND_ENTERPRISE",
+		4: "CONCENTRATION_KIND_REVOLT",
+	}
+	ConcentrationKind_value = map[string]int32{
+		"CONCENTRATION_KIND_UNSPECIFIED": 0,
+		"CONCENTRATION_KIND_ARMAGEDDON":  1,
+		"CONCENTRATION_KIND_HYPERSPACE":  2,
+		"CONCENTRATION_KIND_ENTERPRISE":  3,
+		"CONCENTRATION_KIND_REVOLT":      4,
+	}
+)
+
+func (x ConcentrationKind) Enum() *ConcentrationKind {
+	p := new(ConcentrationKind)
+	*p = x
+	return p
+}
+
+func (x ConcentrationKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ConcentrationKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_icetraders_v1_icetraders_proto_enumTypes[4].Descriptor()
+}
+
+func (ConcentrationKind) Type() protoreflect.EnumType {
+	return &file_orrery_icetraders_v1_icetraders_proto_enumTypes[4]
+}
+
+func (x ConcentrationKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ConcentrationKind.Descriptor instead.
+func (ConcentrationKind) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{4}
+}
+
+// EndKind says how the match ended.
+type EndKind int32
+
+const (
+	EndKind_END_KIND_UNSPECIFIED EndKind = 0
+	// An Evil player eliminated another player and won at once.
+	EndKind_END_KIND_EVIL_WINS EndKind = 1
+	// No Evil player is left: every Good player wins.
+	EndKind_END_KIND_GOOD_WINS EndKind = 2
+	// Every other player was eliminated.
+	EndKind_END_KIND_LAST_SURVIVOR EndKind = 3
+	// One action eliminated every remaining player: nobody wins.
+	EndKind_END_KIND_NO_SURVIVOR EndKind = 4
+	// The turn cap: a draw among the players still in the game.
+	EndKind_END_KIND_TURN_CAP EndKind = 5
+	// Every player passed for the configured number of full rounds: a draw among those left.
+	EndKind_END_KIND_PASS_CAP EndKind = 6
+)
+
+// Enum value maps for EndKind.
+var (
+	EndKind_name = map[int32]string{
+		0: "END_KIND_UNSPECIFIED",
+		1: "END_KIND_EVIL_WINS",
+		2: "END_KIND_GOOD_WINS",
+		3: "END_KIND_LAST_SURVIVOR",
+		4: "END_KIND_NO_SURVIVOR",
+		5: "END_KIND_TURN_CAP",
+		6: "END_KIND_PASS_CAP",
+	}
+	EndKind_value = map[string]int32{
+		"END_KIND_UNSPECIFIED":   0,
+		"END_KIND_EVIL_WINS":     1,
+		"END_KIND_GOOD_WINS":     2,
+		"END_KIND_LAST_SURVIVOR": 3,
+		"END_KIND_NO_SURVIVOR":   4,
+		"END_KIND_TURN_CAP":      5,
+		"END_KIND_PASS_CAP":      6,
+	}
+)
+
+func (x EndKind) Enum() *EndKind {
+	p := new(EndKind)
+	*p = x
+	return p
+}
+
+func (x EndKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (EndKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_icetraders_v1_icetraders_proto_enumTypes[5].Descriptor()
+}
+
+func (EndKind) Type() protoreflect.EnumType {
+	return &file_orrery_icetraders_v1_icetraders_proto_enumTypes[5]
+}
+
+func (x EndKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use EndKind.Descriptor instead.
+func (EndKind) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{5}
+}
+
+// Piece is a color and a size.
+type Piece struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Color         Color                  `protobuf:"varint,1,opt,name=color,proto3,enum=orrery.icetraders.v1.Color" json:"color,omitempty"`
+	Size          Size                   `protobuf:"varint,2,opt,name=size,proto3,enum=orrery.icetraders.v1.Size" json:"size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Piece) Reset() {
+	*x = Piece{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Piece) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Piece) ProtoMessage() {}
+
+func (x *Piece) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Piece.ProtoReflect.Descriptor instead.
+func (*Piece) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *Piece) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Piece) GetSize() Size {
+	if x != nil {
+		return x.Size
+	}
+	return Size_SIZE_UNSPECIFIED
+}
+
+// Action is one move. Exactly one arm is set.
+type Action struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Action_ChooseAlignment
+	//	*Action_ChoosePicks
+	//	*Action_Repick
+	//	*Action_PlaceFirstShip
+	//	*Action_Move
+	//	*Action_Trade
+	//	*Action_Grow
+	//	*Action_AddShip
+	//	*Action_Attack
+	//	*Action_Discover
+	//	*Action_Sacrifice
+	//	*Action_Research
+	//	*Action_Pass
+	//	*Action_EndSacrifice
+	//	*Action_Enterprise
+	//	*Action_Revolt
+	//	*Action_Decline
+	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[0]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -45,7 +479,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[0]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -58,19 +492,1770 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{0}
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Action) GetKind() isAction_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Action) GetChooseAlignment() *ChooseAlignment {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_ChooseAlignment); ok {
+			return x.ChooseAlignment
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetChoosePicks() *ChoosePicks {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_ChoosePicks); ok {
+			return x.ChoosePicks
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetRepick() *Repick {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Repick); ok {
+			return x.Repick
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetPlaceFirstShip() *PlaceFirstShip {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_PlaceFirstShip); ok {
+			return x.PlaceFirstShip
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetMove() *Move {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Move); ok {
+			return x.Move
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetTrade() *Trade {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Trade); ok {
+			return x.Trade
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetGrow() *Grow {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Grow); ok {
+			return x.Grow
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetAddShip() *AddShip {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_AddShip); ok {
+			return x.AddShip
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetAttack() *Attack {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Attack); ok {
+			return x.Attack
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDiscover() *Discover {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Discover); ok {
+			return x.Discover
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetSacrifice() *Sacrifice {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Sacrifice); ok {
+			return x.Sacrifice
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetResearch() *Research {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Research); ok {
+			return x.Research
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetPass() *Pass {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Pass); ok {
+			return x.Pass
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetEndSacrifice() *EndSacrifice {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_EndSacrifice); ok {
+			return x.EndSacrifice
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetEnterprise() *Enterprise {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Enterprise); ok {
+			return x.Enterprise
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetRevolt() *Revolt {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Revolt); ok {
+			return x.Revolt
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDecline() *Decline {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Decline); ok {
+			return x.Decline
+		}
+	}
+	return nil
+}
+
+type isAction_Kind interface {
+	isAction_Kind()
+}
+
+type Action_ChooseAlignment struct {
+	ChooseAlignment *ChooseAlignment `protobuf:"bytes,1,opt,name=choose_alignment,json=chooseAlignment,proto3,oneof"`
+}
+
+type Action_ChoosePicks struct {
+	ChoosePicks *ChoosePicks `protobuf:"bytes,2,opt,name=choose_picks,json=choosePicks,proto3,oneof"`
+}
+
+type Action_Repick struct {
+	Repick *Repick `protobuf:"bytes,3,opt,name=repick,proto3,oneof"`
+}
+
+type Action_PlaceFirstShip struct {
+	PlaceFirstShip *PlaceFirstShip `protobuf:"bytes,4,opt,name=place_first_ship,json=placeFirstShip,proto3,oneof"`
+}
+
+type Action_Move struct {
+	Move *Move `protobuf:"bytes,5,opt,name=move,proto3,oneof"`
+}
+
+type Action_Trade struct {
+	Trade *Trade `protobuf:"bytes,6,opt,name=trade,proto3,oneof"`
+}
+
+type Action_Grow struct {
+	Grow *Grow `protobuf:"bytes,7,opt,name=grow,proto3,oneof"`
+}
+
+type Action_AddShip struct {
+	AddShip *AddShip `protobuf:"bytes,8,opt,name=add_ship,json=addShip,proto3,oneof"`
+}
+
+type Action_Attack struct {
+	Attack *Attack `protobuf:"bytes,9,opt,name=attack,proto3,oneof"`
+}
+
+type Action_Discover struct {
+	Discover *Discover `protobuf:"bytes,10,opt,name=discover,proto3,oneof"`
+}
+
+type Action_Sacrifice struct {
+	Sacrifice *Sacrifice `protobuf:"bytes,11,opt,name=sacrifice,proto3,oneof"`
+}
+
+type Action_Research struct {
+	Research *Research `protobuf:"bytes,12,opt,name=research,proto3,oneof"`
+}
+
+type Action_Pass struct {
+	Pass *Pass `protobuf:"bytes,13,opt,name=pass,proto3,oneof"`
+}
+
+type Action_EndSacrifice struct {
+	EndSacrifice *EndSacrifice `protobuf:"bytes,14,opt,name=end_sacrifice,json=endSacrifice,proto3,oneof"`
+}
+
+type Action_Enterprise struct {
+	Enterprise *Enterprise `protobuf:"bytes,15,opt,name=enterprise,proto3,oneof"`
+}
+
+type Action_Revolt struct {
+	Revolt *Revolt `protobuf:"bytes,16,opt,name=revolt,proto3,oneof"`
+}
+
+type Action_Decline struct {
+	Decline *Decline `protobuf:"bytes,17,opt,name=decline,proto3,oneof"`
+}
+
+func (*Action_ChooseAlignment) isAction_Kind() {}
+
+func (*Action_ChoosePicks) isAction_Kind() {}
+
+func (*Action_Repick) isAction_Kind() {}
+
+func (*Action_PlaceFirstShip) isAction_Kind() {}
+
+func (*Action_Move) isAction_Kind() {}
+
+func (*Action_Trade) isAction_Kind() {}
+
+func (*Action_Grow) isAction_Kind() {}
+
+func (*Action_AddShip) isAction_Kind() {}
+
+func (*Action_Attack) isAction_Kind() {}
+
+func (*Action_Discover) isAction_Kind() {}
+
+func (*Action_Sacrifice) isAction_Kind() {}
+
+func (*Action_Research) isAction_Kind() {}
+
+func (*Action_Pass) isAction_Kind() {}
+
+func (*Action_EndSacrifice) isAction_Kind() {}
+
+func (*Action_Enterprise) isAction_Kind() {}
+
+func (*Action_Revolt) isAction_Kind() {}
+
+func (*Action_Decline) isAction_Kind() {}
+
+// ChooseAlignment is the secret choice of Good or Evil.
+type ChooseAlignment struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Alignment     Alignment              `protobuf:"varint,1,opt,name=alignment,proto3,enum=orrery.icetraders.v1.Alignment" json:"alignment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChooseAlignment) Reset() {
+	*x = ChooseAlignment{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChooseAlignment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChooseAlignment) ProtoMessage() {}
+
+func (x *ChooseAlignment) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChooseAlignment.ProtoReflect.Descriptor instead.
+func (*ChooseAlignment) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ChooseAlignment) GetAlignment() Alignment {
+	if x != nil {
+		return x.Alignment
+	}
+	return Alignment_ALIGNMENT_UNSPECIFIED
+}
+
+// ChoosePicks is the secret choice of the two opening systems, first pick first.
+type ChoosePicks struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	First         *Piece                 `protobuf:"bytes,1,opt,name=first,proto3" json:"first,omitempty"`
+	Second        *Piece                 `protobuf:"bytes,2,opt,name=second,proto3" json:"second,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChoosePicks) Reset() {
+	*x = ChoosePicks{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChoosePicks) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChoosePicks) ProtoMessage() {}
+
+func (x *ChoosePicks) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChoosePicks.ProtoReflect.Descriptor instead.
+func (*ChoosePicks) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ChoosePicks) GetFirst() *Piece {
+	if x != nil {
+		return x.First
+	}
+	return nil
+}
+
+func (x *ChoosePicks) GetSecond() *Piece {
+	if x != nil {
+		return x.Second
+	}
+	return nil
+}
+
+// Repick replaces a pick the stash could not serve with a piece it still holds.
+type Repick struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Piece         *Piece                 `protobuf:"bytes,1,opt,name=piece,proto3" json:"piece,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Repick) Reset() {
+	*x = Repick{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Repick) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Repick) ProtoMessage() {}
+
+func (x *Repick) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Repick.ProtoReflect.Descriptor instead.
+func (*Repick) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Repick) GetPiece() *Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+// PlaceFirstShip is the whole first turn: a small piece of this color as a ship beside a system.
+type PlaceFirstShip struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Color         Color                  `protobuf:"varint,1,opt,name=color,proto3,enum=orrery.icetraders.v1.Color" json:"color,omitempty"`
+	SystemId      int32                  `protobuf:"varint,2,opt,name=system_id,json=systemId,proto3" json:"system_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlaceFirstShip) Reset() {
+	*x = PlaceFirstShip{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlaceFirstShip) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaceFirstShip) ProtoMessage() {}
+
+func (x *PlaceFirstShip) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaceFirstShip.ProtoReflect.Descriptor instead.
+func (*PlaceFirstShip) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *PlaceFirstShip) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *PlaceFirstShip) GetSystemId() int32 {
+	if x != nil {
+		return x.SystemId
+	}
+	return 0
+}
+
+// Move is the yellow power: the ship moves to a connected system, or from a hyperspace anywhere.
+//
+// Move, Trade, Grow, AddShip and Attack are power uses. On a normal turn the ship's own color
+// or its system's color must give the power; during a sacrifice the sacrificed ship's color
+// gives it and the ship must not be of that color.
+type Move struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	ToId          int32                  `protobuf:"varint,2,opt,name=to_id,json=toId,proto3" json:"to_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Move) Reset() {
+	*x = Move{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Move) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Move) ProtoMessage() {}
+
+func (x *Move) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Move.ProtoReflect.Descriptor instead.
+func (*Move) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Move) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+func (x *Move) GetToId() int32 {
+	if x != nil {
+		return x.ToId
+	}
+	return 0
+}
+
+// Trade is the blue power: the ship becomes an equal- or smaller-sized piece from the stash.
+type Trade struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	Piece         *Piece                 `protobuf:"bytes,2,opt,name=piece,proto3" json:"piece,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Trade) Reset() {
+	*x = Trade{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Trade) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Trade) ProtoMessage() {}
+
+func (x *Trade) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Trade.ProtoReflect.Descriptor instead.
+func (*Trade) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Trade) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+func (x *Trade) GetPiece() *Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+// Grow is the first green power: the ship becomes the next larger piece of its color.
+type Grow struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Grow) Reset() {
+	*x = Grow{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Grow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Grow) ProtoMessage() {}
+
+func (x *Grow) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Grow.ProtoReflect.Descriptor instead.
+func (*Grow) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Grow) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+// AddShip is the second green power: a new ship of the ship's color and this size (at most the
+// ship's) joins the ship's system, which must hold fewer than four ships.
+type AddShip struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	Size          Size                   `protobuf:"varint,2,opt,name=size,proto3,enum=orrery.icetraders.v1.Size" json:"size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddShip) Reset() {
+	*x = AddShip{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddShip) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddShip) ProtoMessage() {}
+
+func (x *AddShip) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddShip.ProtoReflect.Descriptor instead.
+func (*AddShip) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *AddShip) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+func (x *AddShip) GetSize() Size {
+	if x != nil {
+		return x.Size
+	}
+	return Size_SIZE_UNSPECIFIED
+}
+
+// Attack is the red power: the target, in the same place, is discarded if it is no larger than
+// the ship, or else reduced to the next smaller piece of its color.
+type Attack struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	TargetId      int32                  `protobuf:"varint,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Attack) Reset() {
+	*x = Attack{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Attack) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Attack) ProtoMessage() {}
+
+func (x *Attack) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Attack.ProtoReflect.Descriptor instead.
+func (*Attack) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Attack) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+func (x *Attack) GetTargetId() int32 {
+	if x != nil {
+		return x.TargetId
+	}
+	return 0
+}
+
+// Discover turns the ship upright as a new, empty system.
+type Discover struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Discover) Reset() {
+	*x = Discover{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Discover) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Discover) ProtoMessage() {}
+
+func (x *Discover) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Discover.ProtoReflect.Descriptor instead.
+func (*Discover) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Discover) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+// Sacrifice discards the ship and gives 1, 2 or 3 uses (by size) of its color's power.
+type Sacrifice struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Sacrifice) Reset() {
+	*x = Sacrifice{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Sacrifice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Sacrifice) ProtoMessage() {}
+
+func (x *Sacrifice) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Sacrifice.ProtoReflect.Descriptor instead.
+func (*Sacrifice) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *Sacrifice) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+// Research (R&D) returns three of your ships in one system, listed by ascending id, and takes
+// the piece as your new ship there.
+type Research struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipIds       []int32                `protobuf:"varint,1,rep,packed,name=ship_ids,json=shipIds,proto3" json:"ship_ids,omitempty"`
+	Piece         *Piece                 `protobuf:"bytes,2,opt,name=piece,proto3" json:"piece,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Research) Reset() {
+	*x = Research{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Research) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Research) ProtoMessage() {}
+
+func (x *Research) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Research.ProtoReflect.Descriptor instead.
+func (*Research) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *Research) GetShipIds() []int32 {
+	if x != nil {
+		return x.ShipIds
+	}
+	return nil
+}
+
+func (x *Research) GetPiece() *Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+// Pass does nothing.
+type Pass struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Pass) Reset() {
+	*x = Pass{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Pass) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Pass) ProtoMessage() {}
+
+func (x *Pass) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Pass.ProtoReflect.Descriptor instead.
+func (*Pass) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{14}
+}
+
+// EndSacrifice gives up the sacrifice's remaining uses.
+type EndSacrifice struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndSacrifice) Reset() {
+	*x = EndSacrifice{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndSacrifice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndSacrifice) ProtoMessage() {}
+
+func (x *EndSacrifice) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndSacrifice.ProtoReflect.Descriptor instead.
+func (*EndSacrifice) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{15}
+}
+
+// Enterprise takes the piece (smaller than the marker) as the system's second marker.
+type Enterprise struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Piece         *Piece                 `protobuf:"bytes,1,opt,name=piece,proto3" json:"piece,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Enterprise) Reset() {
+	*x = Enterprise{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Enterprise) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Enterprise) ProtoMessage() {}
+
+func (x *Enterprise) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Enterprise.ProtoReflect.Descriptor instead.
+func (*Enterprise) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Enterprise) GetPiece() *Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+// Revolt takes ownership of the ship.
+type Revolt struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Revolt) Reset() {
+	*x = Revolt{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Revolt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Revolt) ProtoMessage() {}
+
+func (x *Revolt) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Revolt.ProtoReflect.Descriptor instead.
+func (*Revolt) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *Revolt) GetShipId() int32 {
+	if x != nil {
+		return x.ShipId
+	}
+	return 0
+}
+
+// Decline gives up an Enterprise or a Revolt.
+type Decline struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Decline) Reset() {
+	*x = Decline{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Decline) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Decline) ProtoMessage() {}
+
+func (x *Decline) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Decline.ProtoReflect.Descriptor instead.
+func (*Decline) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{18}
+}
+
+// Ship is a piece lying down.
+type Ship struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// The owning seat, or -1: nobody (its owner was eliminated).
+	Owner         int32  `protobuf:"varint,2,opt,name=owner,proto3" json:"owner,omitempty"`
+	Piece         *Piece `protobuf:"bytes,3,opt,name=piece,proto3" json:"piece,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Ship) Reset() {
+	*x = Ship{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Ship) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Ship) ProtoMessage() {}
+
+func (x *Ship) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Ship.ProtoReflect.Descriptor instead.
+func (*Ship) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Ship) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Ship) GetOwner() int32 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+func (x *Ship) GetPiece() *Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+// System is a piece standing upright, with the ships beside it.
+type System struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Id     int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Marker *Piece                 `protobuf:"bytes,2,opt,name=marker,proto3" json:"marker,omitempty"`
+	// Set only for a dual system (after an Enterprise); connections follow the main marker.
+	SecondMarker *Piece  `protobuf:"bytes,3,opt,name=second_marker,json=secondMarker,proto3" json:"second_marker,omitempty"`
+	Ships        []*Ship `protobuf:"bytes,4,rep,name=ships,proto3" json:"ships,omitempty"`
+	// The systems a yellow move can reach from here, ascending.
+	ConnectedIds  []int32 `protobuf:"varint,5,rep,packed,name=connected_ids,json=connectedIds,proto3" json:"connected_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *System) Reset() {
+	*x = System{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *System) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*System) ProtoMessage() {}
+
+func (x *System) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use System.ProtoReflect.Descriptor instead.
+func (*System) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *System) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *System) GetMarker() *Piece {
+	if x != nil {
+		return x.Marker
+	}
+	return nil
+}
+
+func (x *System) GetSecondMarker() *Piece {
+	if x != nil {
+		return x.SecondMarker
+	}
+	return nil
+}
+
+func (x *System) GetShips() []*Ship {
+	if x != nil {
+		return x.Ships
+	}
+	return nil
+}
+
+func (x *System) GetConnectedIds() []int32 {
+	if x != nil {
+		return x.ConnectedIds
+	}
+	return nil
+}
+
+// Hyperspace holds the ships of a system lost to a yellow concentration. It has no marker and
+// no system power; its ships may move to any system or other hyperspace. It closes once empty.
+type Hyperspace struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Ships         []*Ship                `protobuf:"bytes,2,rep,name=ships,proto3" json:"ships,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Hyperspace) Reset() {
+	*x = Hyperspace{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Hyperspace) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Hyperspace) ProtoMessage() {}
+
+func (x *Hyperspace) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Hyperspace.ProtoReflect.Descriptor instead.
+func (*Hyperspace) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Hyperspace) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Hyperspace) GetShips() []*Ship {
+	if x != nil {
+		return x.Ships
+	}
+	return nil
+}
+
+// StashCount is how many pieces of one kind the stash holds.
+type StashCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Piece         *Piece                 `protobuf:"bytes,1,opt,name=piece,proto3" json:"piece,omitempty"`
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StashCount) Reset() {
+	*x = StashCount{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StashCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StashCount) ProtoMessage() {}
+
+func (x *StashCount) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StashCount.ProtoReflect.Descriptor instead.
+func (*StashCount) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *StashCount) GetPiece() *Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+func (x *StashCount) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+// Player is one seat as the viewer knows it.
+type Player struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Known for the viewer's own seat, for everyone once revealed, else UNSPECIFIED.
+	Alignment Alignment `protobuf:"varint,2,opt,name=alignment,proto3,enum=orrery.icetraders.v1.Alignment" json:"alignment,omitempty"`
+	// The seat has made its secret alignment choice.
+	AlignmentChosen bool `protobuf:"varint,3,opt,name=alignment_chosen,json=alignmentChosen,proto3" json:"alignment_chosen,omitempty"`
+	// The seat has made its secret opening picks.
+	PicksChosen bool `protobuf:"varint,4,opt,name=picks_chosen,json=picksChosen,proto3" json:"picks_chosen,omitempty"`
+	// The picks: the viewer's own always, everyone's once revealed.
+	FirstPick  *Piece `protobuf:"bytes,5,opt,name=first_pick,json=firstPick,proto3" json:"first_pick,omitempty"`
+	SecondPick *Piece `protobuf:"bytes,6,opt,name=second_pick,json=secondPick,proto3" json:"second_pick,omitempty"`
+	Eliminated bool   `protobuf:"varint,7,opt,name=eliminated,proto3" json:"eliminated,omitempty"`
+	// Who gets the credit for the elimination; -1 for none (a self-elimination).
+	EliminatedBy int32 `protobuf:"varint,8,opt,name=eliminated_by,json=eliminatedBy,proto3" json:"eliminated_by,omitempty"`
+	// The seat has had its first turn (placed its first ship).
+	PlacedFirstShip bool `protobuf:"varint,9,opt,name=placed_first_ship,json=placedFirstShip,proto3" json:"placed_first_ship,omitempty"`
+	// The seat has ever owned a large ship: from then on losing its last large ship eliminates it.
+	EverLarge  bool  `protobuf:"varint,10,opt,name=ever_large,json=everLarge,proto3" json:"ever_large,omitempty"`
+	TurnsTaken int32 `protobuf:"varint,11,opt,name=turns_taken,json=turnsTaken,proto3" json:"turns_taken,omitempty"`
+	// The seat turned Evil by eliminating a Good player.
+	TurnedEvil    bool  `protobuf:"varint,12,opt,name=turned_evil,json=turnedEvil,proto3" json:"turned_evil,omitempty"`
+	Ships         int32 `protobuf:"varint,13,opt,name=ships,proto3" json:"ships,omitempty"`
+	LargeShips    int32 `protobuf:"varint,14,opt,name=large_ships,json=largeShips,proto3" json:"large_ships,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Player) Reset() {
+	*x = Player{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Player) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Player) ProtoMessage() {}
+
+func (x *Player) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Player.ProtoReflect.Descriptor instead.
+func (*Player) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *Player) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Player) GetAlignment() Alignment {
+	if x != nil {
+		return x.Alignment
+	}
+	return Alignment_ALIGNMENT_UNSPECIFIED
+}
+
+func (x *Player) GetAlignmentChosen() bool {
+	if x != nil {
+		return x.AlignmentChosen
+	}
+	return false
+}
+
+func (x *Player) GetPicksChosen() bool {
+	if x != nil {
+		return x.PicksChosen
+	}
+	return false
+}
+
+func (x *Player) GetFirstPick() *Piece {
+	if x != nil {
+		return x.FirstPick
+	}
+	return nil
+}
+
+func (x *Player) GetSecondPick() *Piece {
+	if x != nil {
+		return x.SecondPick
+	}
+	return nil
+}
+
+func (x *Player) GetEliminated() bool {
+	if x != nil {
+		return x.Eliminated
+	}
+	return false
+}
+
+func (x *Player) GetEliminatedBy() int32 {
+	if x != nil {
+		return x.EliminatedBy
+	}
+	return 0
+}
+
+func (x *Player) GetPlacedFirstShip() bool {
+	if x != nil {
+		return x.PlacedFirstShip
+	}
+	return false
+}
+
+func (x *Player) GetEverLarge() bool {
+	if x != nil {
+		return x.EverLarge
+	}
+	return false
+}
+
+func (x *Player) GetTurnsTaken() int32 {
+	if x != nil {
+		return x.TurnsTaken
+	}
+	return 0
+}
+
+func (x *Player) GetTurnedEvil() bool {
+	if x != nil {
+		return x.TurnedEvil
+	}
+	return false
+}
+
+func (x *Player) GetShips() int32 {
+	if x != nil {
+		return x.Ships
+	}
+	return 0
+}
+
+func (x *Player) GetLargeShips() int32 {
+	if x != nil {
+		return x.LargeShips
+	}
+	return 0
+}
+
+// PendingSacrifice is a sacrifice in progress: the acting seat owes its next use.
+type PendingSacrifice struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sacrificed    *Piece                 `protobuf:"bytes,1,opt,name=sacrificed,proto3" json:"sacrificed,omitempty"`
+	UsesLeft      int32                  `protobuf:"varint,2,opt,name=uses_left,json=usesLeft,proto3" json:"uses_left,omitempty"`
+	UsesTotal     int32                  `protobuf:"varint,3,opt,name=uses_total,json=usesTotal,proto3" json:"uses_total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PendingSacrifice) Reset() {
+	*x = PendingSacrifice{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PendingSacrifice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PendingSacrifice) ProtoMessage() {}
+
+func (x *PendingSacrifice) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PendingSacrifice.ProtoReflect.Descriptor instead.
+func (*PendingSacrifice) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *PendingSacrifice) GetSacrificed() *Piece {
+	if x != nil {
+		return x.Sacrificed
+	}
+	return nil
+}
+
+func (x *PendingSacrifice) GetUsesLeft() int32 {
+	if x != nil {
+		return x.UsesLeft
+	}
+	return 0
+}
+
+func (x *PendingSacrifice) GetUsesTotal() int32 {
+	if x != nil {
+		return x.UsesTotal
+	}
+	return 0
+}
+
+// PendingConcentration is an Enterprise or Revolt the causing seat may take or decline.
+type PendingConcentration struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Kind           ConcentrationKind      `protobuf:"varint,1,opt,name=kind,proto3,enum=orrery.icetraders.v1.ConcentrationKind" json:"kind,omitempty"`
+	SystemId       int32                  `protobuf:"varint,2,opt,name=system_id,json=systemId,proto3" json:"system_id,omitempty"`
+	CatalystShipId int32                  `protobuf:"varint,3,opt,name=catalyst_ship_id,json=catalystShipId,proto3" json:"catalyst_ship_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PendingConcentration) Reset() {
+	*x = PendingConcentration{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PendingConcentration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PendingConcentration) ProtoMessage() {}
+
+func (x *PendingConcentration) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PendingConcentration.ProtoReflect.Descriptor instead.
+func (*PendingConcentration) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *PendingConcentration) GetKind() ConcentrationKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ConcentrationKind_CONCENTRATION_KIND_UNSPECIFIED
+}
+
+func (x *PendingConcentration) GetSystemId() int32 {
+	if x != nil {
+		return x.SystemId
+	}
+	return 0
+}
+
+func (x *PendingConcentration) GetCatalystShipId() int32 {
+	if x != nil {
+		return x.CatalystShipId
+	}
+	return 0
+}
+
+// PendingRepick is the pick that the seat must choose again.
+type PendingRepick struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// 1 for the first pick, 2 for the second.
+	Slot          int32 `protobuf:"varint,2,opt,name=slot,proto3" json:"slot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PendingRepick) Reset() {
+	*x = PendingRepick{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PendingRepick) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PendingRepick) ProtoMessage() {}
+
+func (x *PendingRepick) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PendingRepick.ProtoReflect.Descriptor instead.
+func (*PendingRepick) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *PendingRepick) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *PendingRepick) GetSlot() int32 {
+	if x != nil {
+		return x.Slot
+	}
+	return 0
+}
+
+// GameOver is the outcome, with every alignment revealed.
+type GameOver struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Kind    EndKind                `protobuf:"varint,1,opt,name=kind,proto3,enum=orrery.icetraders.v1.EndKind" json:"kind,omitempty"`
+	Winners []int32                `protobuf:"varint,2,rep,packed,name=winners,proto3" json:"winners,omitempty"`
+	// By seat.
+	Alignments    []Alignment `protobuf:"varint,3,rep,packed,name=alignments,proto3,enum=orrery.icetraders.v1.Alignment" json:"alignments,omitempty"`
+	Detail        string      `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameOver) Reset() {
+	*x = GameOver{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameOver) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameOver) ProtoMessage() {}
+
+func (x *GameOver) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameOver.ProtoReflect.Descriptor instead.
+func (*GameOver) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *GameOver) GetKind() EndKind {
+	if x != nil {
+		return x.Kind
+	}
+	return EndKind_END_KIND_UNSPECIFIED
+}
+
+func (x *GameOver) GetWinners() []int32 {
+	if x != nil {
+		return x.Winners
+	}
+	return nil
+}
+
+func (x *GameOver) GetAlignments() []Alignment {
+	if x != nil {
+		return x.Alignments
+	}
+	return nil
+}
+
+func (x *GameOver) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
 }
 
 // Observation is one seat's view (or the spectator's public view).
 type Observation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The viewer, or -1 for a spectator.
+	Seat  int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Seats int32 `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
+	Phase Phase `protobuf:"varint,3,opt,name=phase,proto3,enum=orrery.icetraders.v1.Phase" json:"phase,omitempty"`
+	// Turns taken so far by all players.
+	Turn int32 `protobuf:"varint,4,opt,name=turn,proto3" json:"turn,omitempty"`
+	// The seat whose turn it is in PHASE_PLAY, else -1.
+	CurrentSeat int32 `protobuf:"varint,5,opt,name=current_seat,json=currentSeat,proto3" json:"current_seat,omitempty"`
+	// The first player, once known, else -1.
+	FirstSeat int32 `protobuf:"varint,6,opt,name=first_seat,json=firstSeat,proto3" json:"first_seat,omitempty"`
+	// The seats that owe a decision now.
+	ToAct                []int32               `protobuf:"varint,7,rep,packed,name=to_act,json=toAct,proto3" json:"to_act,omitempty"`
+	Stash                []*StashCount         `protobuf:"bytes,8,rep,name=stash,proto3" json:"stash,omitempty"`
+	Systems              []*System             `protobuf:"bytes,9,rep,name=systems,proto3" json:"systems,omitempty"`
+	Hyperspaces          []*Hyperspace         `protobuf:"bytes,10,rep,name=hyperspaces,proto3" json:"hyperspaces,omitempty"`
+	Players              []*Player             `protobuf:"bytes,11,rep,name=players,proto3" json:"players,omitempty"`
+	AlignmentsRevealed   bool                  `protobuf:"varint,12,opt,name=alignments_revealed,json=alignmentsRevealed,proto3" json:"alignments_revealed,omitempty"`
+	PendingSacrifice     *PendingSacrifice     `protobuf:"bytes,13,opt,name=pending_sacrifice,json=pendingSacrifice,proto3" json:"pending_sacrifice,omitempty"`
+	PendingConcentration *PendingConcentration `protobuf:"bytes,14,opt,name=pending_concentration,json=pendingConcentration,proto3" json:"pending_concentration,omitempty"`
+	PendingRepick        *PendingRepick        `protobuf:"bytes,15,opt,name=pending_repick,json=pendingRepick,proto3" json:"pending_repick,omitempty"`
+	// Turns each player may take before the match ends in a draw.
+	TurnCap int32 `protobuf:"varint,16,opt,name=turn_cap,json=turnCap,proto3" json:"turn_cap,omitempty"`
+	// Full rounds of everyone passing that end the match in a draw.
+	PassRoundsCap int32 `protobuf:"varint,17,opt,name=pass_rounds_cap,json=passRoundsCap,proto3" json:"pass_rounds_cap,omitempty"`
+	// Passes in a row so far.
+	ConsecutivePasses int32 `protobuf:"varint,18,opt,name=consecutive_passes,json=consecutivePasses,proto3" json:"consecutive_passes,omitempty"`
+	// Pieces of each kind in a full stash.
+	StashPerKind int32 `protobuf:"varint,19,opt,name=stash_per_kind,json=stashPerKind,proto3" json:"stash_per_kind,omitempty"`
+	// Set once the match is over.
+	GameOver      *GameOver `protobuf:"bytes,20,opt,name=game_over,json=gameOver,proto3" json:"game_over,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Observation) Reset() {
 	*x = Observation{}
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[1]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -82,7 +2267,7 @@ func (x *Observation) String() string {
 func (*Observation) ProtoMessage() {}
 
 func (x *Observation) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[1]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -95,19 +2280,757 @@ func (x *Observation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Observation.ProtoReflect.Descriptor instead.
 func (*Observation) Descriptor() ([]byte, []int) {
-	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{1}
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *Observation) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Observation) GetSeats() int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return 0
+}
+
+func (x *Observation) GetPhase() Phase {
+	if x != nil {
+		return x.Phase
+	}
+	return Phase_PHASE_UNSPECIFIED
+}
+
+func (x *Observation) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Observation) GetCurrentSeat() int32 {
+	if x != nil {
+		return x.CurrentSeat
+	}
+	return 0
+}
+
+func (x *Observation) GetFirstSeat() int32 {
+	if x != nil {
+		return x.FirstSeat
+	}
+	return 0
+}
+
+func (x *Observation) GetToAct() []int32 {
+	if x != nil {
+		return x.ToAct
+	}
+	return nil
+}
+
+func (x *Observation) GetStash() []*StashCount {
+	if x != nil {
+		return x.Stash
+	}
+	return nil
+}
+
+func (x *Observation) GetSystems() []*System {
+	if x != nil {
+		return x.Systems
+	}
+	return nil
+}
+
+func (x *Observation) GetHyperspaces() []*Hyperspace {
+	if x != nil {
+		return x.Hyperspaces
+	}
+	return nil
+}
+
+func (x *Observation) GetPlayers() []*Player {
+	if x != nil {
+		return x.Players
+	}
+	return nil
+}
+
+func (x *Observation) GetAlignmentsRevealed() bool {
+	if x != nil {
+		return x.AlignmentsRevealed
+	}
+	return false
+}
+
+func (x *Observation) GetPendingSacrifice() *PendingSacrifice {
+	if x != nil {
+		return x.PendingSacrifice
+	}
+	return nil
+}
+
+func (x *Observation) GetPendingConcentration() *PendingConcentration {
+	if x != nil {
+		return x.PendingConcentration
+	}
+	return nil
+}
+
+func (x *Observation) GetPendingRepick() *PendingRepick {
+	if x != nil {
+		return x.PendingRepick
+	}
+	return nil
+}
+
+func (x *Observation) GetTurnCap() int32 {
+	if x != nil {
+		return x.TurnCap
+	}
+	return 0
+}
+
+func (x *Observation) GetPassRoundsCap() int32 {
+	if x != nil {
+		return x.PassRoundsCap
+	}
+	return 0
+}
+
+func (x *Observation) GetConsecutivePasses() int32 {
+	if x != nil {
+		return x.ConsecutivePasses
+	}
+	return 0
+}
+
+func (x *Observation) GetStashPerKind() int32 {
+	if x != nil {
+		return x.StashPerKind
+	}
+	return 0
+}
+
+func (x *Observation) GetGameOver() *GameOver {
+	if x != nil {
+		return x.GameOver
+	}
+	return nil
+}
+
+// ActionTaken is an action as the viewer may see it: another seat's secret choice is redacted
+// to the fact that it was made.
+type ActionTaken struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Unset when redacted.
+	Action        *Action `protobuf:"bytes,2,opt,name=action,proto3" json:"action,omitempty"`
+	Notation      string  `protobuf:"bytes,3,opt,name=notation,proto3" json:"notation,omitempty"`
+	Redacted      bool    `protobuf:"varint,4,opt,name=redacted,proto3" json:"redacted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActionTaken) Reset() {
+	*x = ActionTaken{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActionTaken) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActionTaken) ProtoMessage() {}
+
+func (x *ActionTaken) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActionTaken.ProtoReflect.Descriptor instead.
+func (*ActionTaken) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ActionTaken) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ActionTaken) GetAction() *Action {
+	if x != nil {
+		return x.Action
+	}
+	return nil
+}
+
+func (x *ActionTaken) GetNotation() string {
+	if x != nil {
+		return x.Notation
+	}
+	return ""
+}
+
+func (x *ActionTaken) GetRedacted() bool {
+	if x != nil {
+		return x.Redacted
+	}
+	return false
+}
+
+// AlignmentAssigned tells a seat the alignment the match drew for it (redacted for others).
+type AlignmentAssigned struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Alignment     Alignment              `protobuf:"varint,2,opt,name=alignment,proto3,enum=orrery.icetraders.v1.Alignment" json:"alignment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlignmentAssigned) Reset() {
+	*x = AlignmentAssigned{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlignmentAssigned) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlignmentAssigned) ProtoMessage() {}
+
+func (x *AlignmentAssigned) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlignmentAssigned.ProtoReflect.Descriptor instead.
+func (*AlignmentAssigned) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *AlignmentAssigned) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *AlignmentAssigned) GetAlignment() Alignment {
+	if x != nil {
+		return x.Alignment
+	}
+	return Alignment_ALIGNMENT_UNSPECIFIED
+}
+
+// SeatPicks is one seat's revealed opening picks and whether the stash served each.
+type SeatPicks struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	First         *Piece                 `protobuf:"bytes,2,opt,name=first,proto3" json:"first,omitempty"`
+	Second        *Piece                 `protobuf:"bytes,3,opt,name=second,proto3" json:"second,omitempty"`
+	FirstServed   bool                   `protobuf:"varint,4,opt,name=first_served,json=firstServed,proto3" json:"first_served,omitempty"`
+	SecondServed  bool                   `protobuf:"varint,5,opt,name=second_served,json=secondServed,proto3" json:"second_served,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatPicks) Reset() {
+	*x = SeatPicks{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatPicks) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatPicks) ProtoMessage() {}
+
+func (x *SeatPicks) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatPicks.ProtoReflect.Descriptor instead.
+func (*SeatPicks) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *SeatPicks) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SeatPicks) GetFirst() *Piece {
+	if x != nil {
+		return x.First
+	}
+	return nil
+}
+
+func (x *SeatPicks) GetSecond() *Piece {
+	if x != nil {
+		return x.Second
+	}
+	return nil
+}
+
+func (x *SeatPicks) GetFirstServed() bool {
+	if x != nil {
+		return x.FirstServed
+	}
+	return false
+}
+
+func (x *SeatPicks) GetSecondServed() bool {
+	if x != nil {
+		return x.SecondServed
+	}
+	return false
+}
+
+// PicksRevealed shows every seat's opening picks at once.
+type PicksRevealed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Picks         []*SeatPicks           `protobuf:"bytes,1,rep,name=picks,proto3" json:"picks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PicksRevealed) Reset() {
+	*x = PicksRevealed{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PicksRevealed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PicksRevealed) ProtoMessage() {}
+
+func (x *PicksRevealed) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PicksRevealed.ProtoReflect.Descriptor instead.
+func (*PicksRevealed) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *PicksRevealed) GetPicks() []*SeatPicks {
+	if x != nil {
+		return x.Picks
+	}
+	return nil
+}
+
+// FirstPlayer names the seat that goes first and why.
+type FirstPlayer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Connections of each seat's first pick, by seat.
+	FirstPickConnections []int32 `protobuf:"varint,2,rep,packed,name=first_pick_connections,json=firstPickConnections,proto3" json:"first_pick_connections,omitempty"`
+	// Connections of each seat's second pick, by seat.
+	SecondPickConnections []int32 `protobuf:"varint,3,rep,packed,name=second_pick_connections,json=secondPickConnections,proto3" json:"second_pick_connections,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *FirstPlayer) Reset() {
+	*x = FirstPlayer{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FirstPlayer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FirstPlayer) ProtoMessage() {}
+
+func (x *FirstPlayer) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FirstPlayer.ProtoReflect.Descriptor instead.
+func (*FirstPlayer) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *FirstPlayer) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *FirstPlayer) GetFirstPickConnections() []int32 {
+	if x != nil {
+		return x.FirstPickConnections
+	}
+	return nil
+}
+
+func (x *FirstPlayer) GetSecondPickConnections() []int32 {
+	if x != nil {
+		return x.SecondPickConnections
+	}
+	return nil
+}
+
+// Concentration is five or more ships of one color in one place.
+type Concentration struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Kind           ConcentrationKind      `protobuf:"varint,1,opt,name=kind,proto3,enum=orrery.icetraders.v1.ConcentrationKind" json:"kind,omitempty"`
+	LocationId     int32                  `protobuf:"varint,2,opt,name=location_id,json=locationId,proto3" json:"location_id,omitempty"`
+	Causer         int32                  `protobuf:"varint,3,opt,name=causer,proto3" json:"causer,omitempty"`
+	CatalystShipId int32                  `protobuf:"varint,4,opt,name=catalyst_ship_id,json=catalystShipId,proto3" json:"catalyst_ship_id,omitempty"`
+	// It happened in a hyperspace.
+	InHyperspace bool `protobuf:"varint,5,opt,name=in_hyperspace,json=inHyperspace,proto3" json:"in_hyperspace,omitempty"`
+	// What came of it, in words.
+	Effect        string `protobuf:"bytes,6,opt,name=effect,proto3" json:"effect,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Concentration) Reset() {
+	*x = Concentration{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Concentration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Concentration) ProtoMessage() {}
+
+func (x *Concentration) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Concentration.ProtoReflect.Descriptor instead.
+func (*Concentration) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *Concentration) GetKind() ConcentrationKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ConcentrationKind_CONCENTRATION_KIND_UNSPECIFIED
+}
+
+func (x *Concentration) GetLocationId() int32 {
+	if x != nil {
+		return x.LocationId
+	}
+	return 0
+}
+
+func (x *Concentration) GetCauser() int32 {
+	if x != nil {
+		return x.Causer
+	}
+	return 0
+}
+
+func (x *Concentration) GetCatalystShipId() int32 {
+	if x != nil {
+		return x.CatalystShipId
+	}
+	return 0
+}
+
+func (x *Concentration) GetInHyperspace() bool {
+	if x != nil {
+		return x.InHyperspace
+	}
+	return false
+}
+
+func (x *Concentration) GetEffect() string {
+	if x != nil {
+		return x.Effect
+	}
+	return ""
+}
+
+// HyperspaceClosed says a hyperspace emptied and is gone.
+type HyperspaceClosed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HyperspaceClosed) Reset() {
+	*x = HyperspaceClosed{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HyperspaceClosed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HyperspaceClosed) ProtoMessage() {}
+
+func (x *HyperspaceClosed) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HyperspaceClosed.ProtoReflect.Descriptor instead.
+func (*HyperspaceClosed) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *HyperspaceClosed) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+// Eliminated is a player out of the game; their remaining ships now belong to nobody.
+type Eliminated struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The credited seat, or -1 for none.
+	By            int32 `protobuf:"varint,2,opt,name=by,proto3" json:"by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Eliminated) Reset() {
+	*x = Eliminated{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Eliminated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Eliminated) ProtoMessage() {}
+
+func (x *Eliminated) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Eliminated.ProtoReflect.Descriptor instead.
+func (*Eliminated) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *Eliminated) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Eliminated) GetBy() int32 {
+	if x != nil {
+		return x.By
+	}
+	return 0
+}
+
+// AlignmentsRevealed shows every alignment, at the first elimination by another player.
+type AlignmentsRevealed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Alignments    []Alignment            `protobuf:"varint,1,rep,packed,name=alignments,proto3,enum=orrery.icetraders.v1.Alignment" json:"alignments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlignmentsRevealed) Reset() {
+	*x = AlignmentsRevealed{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlignmentsRevealed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlignmentsRevealed) ProtoMessage() {}
+
+func (x *AlignmentsRevealed) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlignmentsRevealed.ProtoReflect.Descriptor instead.
+func (*AlignmentsRevealed) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *AlignmentsRevealed) GetAlignments() []Alignment {
+	if x != nil {
+		return x.Alignments
+	}
+	return nil
+}
+
+// TurnedEvil is a Good player who eliminated a Good player.
+type TurnedEvil struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnedEvil) Reset() {
+	*x = TurnedEvil{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnedEvil) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnedEvil) ProtoMessage() {}
+
+func (x *TurnedEvil) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnedEvil.ProtoReflect.Descriptor instead.
+func (*TurnedEvil) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *TurnedEvil) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
 }
 
 // Event is one thing that happened, as a seat sees it.
 type Event struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Event_ActionTaken
+	//	*Event_AlignmentAssigned
+	//	*Event_PicksRevealed
+	//	*Event_FirstPlayer
+	//	*Event_Concentration
+	//	*Event_HyperspaceClosed
+	//	*Event_Eliminated
+	//	*Event_AlignmentsRevealed
+	//	*Event_TurnedEvil
+	//	*Event_GameOver
+	Kind          isEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[2]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -119,7 +3042,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[2]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -132,19 +3055,244 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{2}
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *Event) GetKind() isEvent_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Event) GetActionTaken() *ActionTaken {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_ActionTaken); ok {
+			return x.ActionTaken
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetAlignmentAssigned() *AlignmentAssigned {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_AlignmentAssigned); ok {
+			return x.AlignmentAssigned
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetPicksRevealed() *PicksRevealed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_PicksRevealed); ok {
+			return x.PicksRevealed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetFirstPlayer() *FirstPlayer {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_FirstPlayer); ok {
+			return x.FirstPlayer
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetConcentration() *Concentration {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Concentration); ok {
+			return x.Concentration
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetHyperspaceClosed() *HyperspaceClosed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_HyperspaceClosed); ok {
+			return x.HyperspaceClosed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetEliminated() *Eliminated {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Eliminated); ok {
+			return x.Eliminated
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetAlignmentsRevealed() *AlignmentsRevealed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_AlignmentsRevealed); ok {
+			return x.AlignmentsRevealed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetTurnedEvil() *TurnedEvil {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_TurnedEvil); ok {
+			return x.TurnedEvil
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetGameOver() *GameOver {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_GameOver); ok {
+			return x.GameOver
+		}
+	}
+	return nil
+}
+
+type isEvent_Kind interface {
+	isEvent_Kind()
+}
+
+type Event_ActionTaken struct {
+	ActionTaken *ActionTaken `protobuf:"bytes,1,opt,name=action_taken,json=actionTaken,proto3,oneof"`
+}
+
+type Event_AlignmentAssigned struct {
+	AlignmentAssigned *AlignmentAssigned `protobuf:"bytes,2,opt,name=alignment_assigned,json=alignmentAssigned,proto3,oneof"`
+}
+
+type Event_PicksRevealed struct {
+	PicksRevealed *PicksRevealed `protobuf:"bytes,3,opt,name=picks_revealed,json=picksRevealed,proto3,oneof"`
+}
+
+type Event_FirstPlayer struct {
+	FirstPlayer *FirstPlayer `protobuf:"bytes,4,opt,name=first_player,json=firstPlayer,proto3,oneof"`
+}
+
+type Event_Concentration struct {
+	Concentration *Concentration `protobuf:"bytes,5,opt,name=concentration,proto3,oneof"`
+}
+
+type Event_HyperspaceClosed struct {
+	HyperspaceClosed *HyperspaceClosed `protobuf:"bytes,6,opt,name=hyperspace_closed,json=hyperspaceClosed,proto3,oneof"`
+}
+
+type Event_Eliminated struct {
+	Eliminated *Eliminated `protobuf:"bytes,7,opt,name=eliminated,proto3,oneof"`
+}
+
+type Event_AlignmentsRevealed struct {
+	AlignmentsRevealed *AlignmentsRevealed `protobuf:"bytes,8,opt,name=alignments_revealed,json=alignmentsRevealed,proto3,oneof"`
+}
+
+type Event_TurnedEvil struct {
+	TurnedEvil *TurnedEvil `protobuf:"bytes,9,opt,name=turned_evil,json=turnedEvil,proto3,oneof"`
+}
+
+type Event_GameOver struct {
+	GameOver *GameOver `protobuf:"bytes,10,opt,name=game_over,json=gameOver,proto3,oneof"`
+}
+
+func (*Event_ActionTaken) isEvent_Kind() {}
+
+func (*Event_AlignmentAssigned) isEvent_Kind() {}
+
+func (*Event_PicksRevealed) isEvent_Kind() {}
+
+func (*Event_FirstPlayer) isEvent_Kind() {}
+
+func (*Event_Concentration) isEvent_Kind() {}
+
+func (*Event_HyperspaceClosed) isEvent_Kind() {}
+
+func (*Event_Eliminated) isEvent_Kind() {}
+
+func (*Event_AlignmentsRevealed) isEvent_Kind() {}
+
+func (*Event_TurnedEvil) isEvent_Kind() {}
+
+func (*Event_GameOver) isEvent_Kind() {}
+
+// Power is one color's technology.
+type Power struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Color         Color                  `protobuf:"varint,1,opt,name=color,proto3,enum=orrery.icetraders.v1.Color" json:"color,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Summary       string                 `protobuf:"bytes,3,opt,name=summary,proto3" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Power) Reset() {
+	*x = Power{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Power) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Power) ProtoMessage() {}
+
+func (x *Power) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Power.ProtoReflect.Descriptor instead.
+func (*Power) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *Power) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Power) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Power) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
 }
 
 // Catalog is the game's static data for clients.
 type Catalog struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Powers        []*Power               `protobuf:"bytes,1,rep,name=powers,proto3" json:"powers,omitempty"`
+	Colors        []Color                `protobuf:"varint,2,rep,packed,name=colors,proto3,enum=orrery.icetraders.v1.Color" json:"colors,omitempty"`
+	Sizes         []Size                 `protobuf:"varint,3,rep,packed,name=sizes,proto3,enum=orrery.icetraders.v1.Size" json:"sizes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Catalog) Reset() {
 	*x = Catalog{}
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[3]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -156,7 +3304,7 @@ func (x *Catalog) String() string {
 func (*Catalog) ProtoMessage() {}
 
 func (x *Catalog) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[3]
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -169,18 +3317,291 @@ func (x *Catalog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Catalog.ProtoReflect.Descriptor instead.
 func (*Catalog) Descriptor() ([]byte, []int) {
-	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{3}
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *Catalog) GetPowers() []*Power {
+	if x != nil {
+		return x.Powers
+	}
+	return nil
+}
+
+func (x *Catalog) GetColors() []Color {
+	if x != nil {
+		return x.Colors
+	}
+	return nil
+}
+
+func (x *Catalog) GetSizes() []Size {
+	if x != nil {
+		return x.Sizes
+	}
+	return nil
 }
 
 var File_orrery_icetraders_v1_icetraders_proto protoreflect.FileDescriptor
 
 const file_orrery_icetraders_v1_icetraders_proto_rawDesc = "" +
 	"\n" +
-	"%orrery/icetraders/v1/icetraders.proto\x12\x14orrery.icetraders.v1\"\b\n" +
-	"\x06Action\"\r\n" +
-	"\vObservation\"\a\n" +
-	"\x05Event\"\t\n" +
-	"\aCatalogBBZ@github.com/orrery/orrery/proto/orrery/icetraders/v1;icetradersv1b\x06proto3"
+	"%orrery/icetraders/v1/icetraders.proto\x12\x14orrery.icetraders.v1\"j\n" +
+	"\x05Piece\x121\n" +
+	"\x05color\x18\x01 \x01(\x0e2\x1b.orrery.icetraders.v1.ColorR\x05color\x12.\n" +
+	"\x04size\x18\x02 \x01(\x0e2\x1a.orrery.icetraders.v1.SizeR\x04size\"\xb4\b\n" +
+	"\x06Action\x12R\n" +
+	"\x10choose_alignment\x18\x01 \x01(\v2%.orrery.icetraders.v1.ChooseAlignmentH\x00R\x0fchooseAlignment\x12F\n" +
+	"\fchoose_picks\x18\x02 \x01(\v2!.orrery.icetraders.v1.ChoosePicksH\x00R\vchoosePicks\x126\n" +
+	"\x06repick\x18\x03 \x01(\v2\x1c.orrery.icetraders.v1.RepickH\x00R\x06repick\x12P\n" +
+	"\x10place_first_ship\x18\x04 \x01(\v2$.orrery.icetraders.v1.PlaceFirstShipH\x00R\x0eplaceFirstShip\x120\n" +
+	"\x04move\x18\x05 \x01(\v2\x1a.orrery.icetraders.v1.MoveH\x00R\x04move\x123\n" +
+	"\x05trade\x18\x06 \x01(\v2\x1b.orrery.icetraders.v1.TradeH\x00R\x05trade\x120\n" +
+	"\x04grow\x18\a \x01(\v2\x1a.orrery.icetraders.v1.GrowH\x00R\x04grow\x12:\n" +
+	"\badd_ship\x18\b \x01(\v2\x1d.orrery.icetraders.v1.AddShipH\x00R\aaddShip\x126\n" +
+	"\x06attack\x18\t \x01(\v2\x1c.orrery.icetraders.v1.AttackH\x00R\x06attack\x12<\n" +
+	"\bdiscover\x18\n" +
+	" \x01(\v2\x1e.orrery.icetraders.v1.DiscoverH\x00R\bdiscover\x12?\n" +
+	"\tsacrifice\x18\v \x01(\v2\x1f.orrery.icetraders.v1.SacrificeH\x00R\tsacrifice\x12<\n" +
+	"\bresearch\x18\f \x01(\v2\x1e.orrery.icetraders.v1.ResearchH\x00R\bresearch\x120\n" +
+	"\x04pass\x18\r \x01(\v2\x1a.orrery.icetraders.v1.PassH\x00R\x04pass\x12I\n" +
+	"\rend_sacrifice\x18\x0e \x01(\v2\".orrery.icetraders.v1.EndSacrificeH\x00R\fendSacrifice\x12B\n" +
+	"\n" +
+	"enterprise\x18\x0f \x01(\v2 .orrery.icetraders.v1.EnterpriseH\x00R\n" +
+	"enterprise\x126\n" +
+	"\x06revolt\x18\x10 \x01(\v2\x1c.orrery.icetraders.v1.RevoltH\x00R\x06revolt\x129\n" +
+	"\adecline\x18\x11 \x01(\v2\x1d.orrery.icetraders.v1.DeclineH\x00R\adeclineB\x06\n" +
+	"\x04kind\"P\n" +
+	"\x0fChooseAlignment\x12=\n" +
+	"\talignment\x18\x01 \x01(\x0e2\x1f.orrery.icetraders.v1.AlignmentR\talignment\"u\n" +
+	"\vChoosePicks\x121\n" +
+	"\x05first\x18\x01 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05first\x123\n" +
+	"\x06second\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x06second\";\n" +
+	"\x06Repick\x121\n" +
+	"\x05piece\x18\x01 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"`\n" +
+	"\x0ePlaceFirstShip\x121\n" +
+	"\x05color\x18\x01 \x01(\x0e2\x1b.orrery.icetraders.v1.ColorR\x05color\x12\x1b\n" +
+	"\tsystem_id\x18\x02 \x01(\x05R\bsystemId\"4\n" +
+	"\x04Move\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x12\x13\n" +
+	"\x05to_id\x18\x02 \x01(\x05R\x04toId\"S\n" +
+	"\x05Trade\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x121\n" +
+	"\x05piece\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"\x1f\n" +
+	"\x04Grow\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"R\n" +
+	"\aAddShip\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x12.\n" +
+	"\x04size\x18\x02 \x01(\x0e2\x1a.orrery.icetraders.v1.SizeR\x04size\">\n" +
+	"\x06Attack\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x12\x1b\n" +
+	"\ttarget_id\x18\x02 \x01(\x05R\btargetId\"#\n" +
+	"\bDiscover\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"$\n" +
+	"\tSacrifice\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"X\n" +
+	"\bResearch\x12\x19\n" +
+	"\bship_ids\x18\x01 \x03(\x05R\ashipIds\x121\n" +
+	"\x05piece\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"\x06\n" +
+	"\x04Pass\"\x0e\n" +
+	"\fEndSacrifice\"?\n" +
+	"\n" +
+	"Enterprise\x121\n" +
+	"\x05piece\x18\x01 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"!\n" +
+	"\x06Revolt\x12\x17\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"\t\n" +
+	"\aDecline\"_\n" +
+	"\x04Ship\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n" +
+	"\x05owner\x18\x02 \x01(\x05R\x05owner\x121\n" +
+	"\x05piece\x18\x03 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"\xe6\x01\n" +
+	"\x06System\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x123\n" +
+	"\x06marker\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x06marker\x12@\n" +
+	"\rsecond_marker\x18\x03 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\fsecondMarker\x120\n" +
+	"\x05ships\x18\x04 \x03(\v2\x1a.orrery.icetraders.v1.ShipR\x05ships\x12#\n" +
+	"\rconnected_ids\x18\x05 \x03(\x05R\fconnectedIds\"N\n" +
+	"\n" +
+	"Hyperspace\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x120\n" +
+	"\x05ships\x18\x02 \x03(\v2\x1a.orrery.icetraders.v1.ShipR\x05ships\"U\n" +
+	"\n" +
+	"StashCount\x121\n" +
+	"\x05piece\x18\x01 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"\xac\x04\n" +
+	"\x06Player\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12=\n" +
+	"\talignment\x18\x02 \x01(\x0e2\x1f.orrery.icetraders.v1.AlignmentR\talignment\x12)\n" +
+	"\x10alignment_chosen\x18\x03 \x01(\bR\x0falignmentChosen\x12!\n" +
+	"\fpicks_chosen\x18\x04 \x01(\bR\vpicksChosen\x12:\n" +
+	"\n" +
+	"first_pick\x18\x05 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\tfirstPick\x12<\n" +
+	"\vsecond_pick\x18\x06 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\n" +
+	"secondPick\x12\x1e\n" +
+	"\n" +
+	"eliminated\x18\a \x01(\bR\n" +
+	"eliminated\x12#\n" +
+	"\reliminated_by\x18\b \x01(\x05R\feliminatedBy\x12*\n" +
+	"\x11placed_first_ship\x18\t \x01(\bR\x0fplacedFirstShip\x12\x1d\n" +
+	"\n" +
+	"ever_large\x18\n" +
+	" \x01(\bR\teverLarge\x12\x1f\n" +
+	"\vturns_taken\x18\v \x01(\x05R\n" +
+	"turnsTaken\x12\x1f\n" +
+	"\vturned_evil\x18\f \x01(\bR\n" +
+	"turnedEvil\x12\x14\n" +
+	"\x05ships\x18\r \x01(\x05R\x05ships\x12\x1f\n" +
+	"\vlarge_ships\x18\x0e \x01(\x05R\n" +
+	"largeShips\"\x8b\x01\n" +
+	"\x10PendingSacrifice\x12;\n" +
+	"\n" +
+	"sacrificed\x18\x01 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\n" +
+	"sacrificed\x12\x1b\n" +
+	"\tuses_left\x18\x02 \x01(\x05R\busesLeft\x12\x1d\n" +
+	"\n" +
+	"uses_total\x18\x03 \x01(\x05R\tusesTotal\"\x9a\x01\n" +
+	"\x14PendingConcentration\x12;\n" +
+	"\x04kind\x18\x01 \x01(\x0e2'.orrery.icetraders.v1.ConcentrationKindR\x04kind\x12\x1b\n" +
+	"\tsystem_id\x18\x02 \x01(\x05R\bsystemId\x12(\n" +
+	"\x10catalyst_ship_id\x18\x03 \x01(\x05R\x0ecatalystShipId\"7\n" +
+	"\rPendingRepick\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
+	"\x04slot\x18\x02 \x01(\x05R\x04slot\"\xb0\x01\n" +
+	"\bGameOver\x121\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1d.orrery.icetraders.v1.EndKindR\x04kind\x12\x18\n" +
+	"\awinners\x18\x02 \x03(\x05R\awinners\x12?\n" +
+	"\n" +
+	"alignments\x18\x03 \x03(\x0e2\x1f.orrery.icetraders.v1.AlignmentR\n" +
+	"alignments\x12\x16\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xcb\a\n" +
+	"\vObservation\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
+	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
+	"\x05phase\x18\x03 \x01(\x0e2\x1b.orrery.icetraders.v1.PhaseR\x05phase\x12\x12\n" +
+	"\x04turn\x18\x04 \x01(\x05R\x04turn\x12!\n" +
+	"\fcurrent_seat\x18\x05 \x01(\x05R\vcurrentSeat\x12\x1d\n" +
+	"\n" +
+	"first_seat\x18\x06 \x01(\x05R\tfirstSeat\x12\x15\n" +
+	"\x06to_act\x18\a \x03(\x05R\x05toAct\x126\n" +
+	"\x05stash\x18\b \x03(\v2 .orrery.icetraders.v1.StashCountR\x05stash\x126\n" +
+	"\asystems\x18\t \x03(\v2\x1c.orrery.icetraders.v1.SystemR\asystems\x12B\n" +
+	"\vhyperspaces\x18\n" +
+	" \x03(\v2 .orrery.icetraders.v1.HyperspaceR\vhyperspaces\x126\n" +
+	"\aplayers\x18\v \x03(\v2\x1c.orrery.icetraders.v1.PlayerR\aplayers\x12/\n" +
+	"\x13alignments_revealed\x18\f \x01(\bR\x12alignmentsRevealed\x12S\n" +
+	"\x11pending_sacrifice\x18\r \x01(\v2&.orrery.icetraders.v1.PendingSacrificeR\x10pendingSacrifice\x12_\n" +
+	"\x15pending_concentration\x18\x0e \x01(\v2*.orrery.icetraders.v1.PendingConcentrationR\x14pendingConcentration\x12J\n" +
+	"\x0epending_repick\x18\x0f \x01(\v2#.orrery.icetraders.v1.PendingRepickR\rpendingRepick\x12\x19\n" +
+	"\bturn_cap\x18\x10 \x01(\x05R\aturnCap\x12&\n" +
+	"\x0fpass_rounds_cap\x18\x11 \x01(\x05R\rpassRoundsCap\x12-\n" +
+	"\x12consecutive_passes\x18\x12 \x01(\x05R\x11consecutivePasses\x12$\n" +
+	"\x0estash_per_kind\x18\x13 \x01(\x05R\fstashPerKind\x12;\n" +
+	"\tgame_over\x18\x14 \x01(\v2\x1e.orrery.icetraders.v1.GameOverR\bgameOver\"\x8f\x01\n" +
+	"\vActionTaken\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x124\n" +
+	"\x06action\x18\x02 \x01(\v2\x1c.orrery.icetraders.v1.ActionR\x06action\x12\x1a\n" +
+	"\bnotation\x18\x03 \x01(\tR\bnotation\x12\x1a\n" +
+	"\bredacted\x18\x04 \x01(\bR\bredacted\"f\n" +
+	"\x11AlignmentAssigned\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12=\n" +
+	"\talignment\x18\x02 \x01(\x0e2\x1f.orrery.icetraders.v1.AlignmentR\talignment\"\xcf\x01\n" +
+	"\tSeatPicks\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x121\n" +
+	"\x05first\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05first\x123\n" +
+	"\x06second\x18\x03 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x06second\x12!\n" +
+	"\ffirst_served\x18\x04 \x01(\bR\vfirstServed\x12#\n" +
+	"\rsecond_served\x18\x05 \x01(\bR\fsecondServed\"F\n" +
+	"\rPicksRevealed\x125\n" +
+	"\x05picks\x18\x01 \x03(\v2\x1f.orrery.icetraders.v1.SeatPicksR\x05picks\"\x8f\x01\n" +
+	"\vFirstPlayer\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x124\n" +
+	"\x16first_pick_connections\x18\x02 \x03(\x05R\x14firstPickConnections\x126\n" +
+	"\x17second_pick_connections\x18\x03 \x03(\x05R\x15secondPickConnections\"\xec\x01\n" +
+	"\rConcentration\x12;\n" +
+	"\x04kind\x18\x01 \x01(\x0e2'.orrery.icetraders.v1.ConcentrationKindR\x04kind\x12\x1f\n" +
+	"\vlocation_id\x18\x02 \x01(\x05R\n" +
+	"locationId\x12\x16\n" +
+	"\x06causer\x18\x03 \x01(\x05R\x06causer\x12(\n" +
+	"\x10catalyst_ship_id\x18\x04 \x01(\x05R\x0ecatalystShipId\x12#\n" +
+	"\rin_hyperspace\x18\x05 \x01(\bR\finHyperspace\x12\x16\n" +
+	"\x06effect\x18\x06 \x01(\tR\x06effect\"\"\n" +
+	"\x10HyperspaceClosed\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\"0\n" +
+	"\n" +
+	"Eliminated\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x0e\n" +
+	"\x02by\x18\x02 \x01(\x05R\x02by\"U\n" +
+	"\x12AlignmentsRevealed\x12?\n" +
+	"\n" +
+	"alignments\x18\x01 \x03(\x0e2\x1f.orrery.icetraders.v1.AlignmentR\n" +
+	"alignments\" \n" +
+	"\n" +
+	"TurnedEvil\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\"\x90\x06\n" +
+	"\x05Event\x12F\n" +
+	"\faction_taken\x18\x01 \x01(\v2!.orrery.icetraders.v1.ActionTakenH\x00R\vactionTaken\x12X\n" +
+	"\x12alignment_assigned\x18\x02 \x01(\v2'.orrery.icetraders.v1.AlignmentAssignedH\x00R\x11alignmentAssigned\x12L\n" +
+	"\x0epicks_revealed\x18\x03 \x01(\v2#.orrery.icetraders.v1.PicksRevealedH\x00R\rpicksRevealed\x12F\n" +
+	"\ffirst_player\x18\x04 \x01(\v2!.orrery.icetraders.v1.FirstPlayerH\x00R\vfirstPlayer\x12K\n" +
+	"\rconcentration\x18\x05 \x01(\v2#.orrery.icetraders.v1.ConcentrationH\x00R\rconcentration\x12U\n" +
+	"\x11hyperspace_closed\x18\x06 \x01(\v2&.orrery.icetraders.v1.HyperspaceClosedH\x00R\x10hyperspaceClosed\x12B\n" +
+	"\n" +
+	"eliminated\x18\a \x01(\v2 .orrery.icetraders.v1.EliminatedH\x00R\n" +
+	"eliminated\x12[\n" +
+	"\x13alignments_revealed\x18\b \x01(\v2(.orrery.icetraders.v1.AlignmentsRevealedH\x00R\x12alignmentsRevealed\x12C\n" +
+	"\vturned_evil\x18\t \x01(\v2 .orrery.icetraders.v1.TurnedEvilH\x00R\n" +
+	"turnedEvil\x12=\n" +
+	"\tgame_over\x18\n" +
+	" \x01(\v2\x1e.orrery.icetraders.v1.GameOverH\x00R\bgameOverB\x06\n" +
+	"\x04kind\"h\n" +
+	"\x05Power\x121\n" +
+	"\x05color\x18\x01 \x01(\x0e2\x1b.orrery.icetraders.v1.ColorR\x05color\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
+	"\asummary\x18\x03 \x01(\tR\asummary\"\xa5\x01\n" +
+	"\aCatalog\x123\n" +
+	"\x06powers\x18\x01 \x03(\v2\x1b.orrery.icetraders.v1.PowerR\x06powers\x123\n" +
+	"\x06colors\x18\x02 \x03(\x0e2\x1b.orrery.icetraders.v1.ColorR\x06colors\x120\n" +
+	"\x05sizes\x18\x03 \x03(\x0e2\x1a.orrery.icetraders.v1.SizeR\x05sizes*`\n" +
+	"\x05Color\x12\x15\n" +
+	"\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n" +
+	"\tCOLOR_RED\x10\x01\x12\x10\n" +
+	"\fCOLOR_YELLOW\x10\x02\x12\x0f\n" +
+	"\vCOLOR_GREEN\x10\x03\x12\x0e\n" +
+	"\n" +
+	"COLOR_BLUE\x10\x04*M\n" +
+	"\x04Size\x12\x14\n" +
+	"\x10SIZE_UNSPECIFIED\x10\x00\x12\x0e\n" +
+	"\n" +
+	"SIZE_SMALL\x10\x01\x12\x0f\n" +
+	"\vSIZE_MEDIUM\x10\x02\x12\x0e\n" +
+	"\n" +
+	"SIZE_LARGE\x10\x03*N\n" +
+	"\tAlignment\x12\x19\n" +
+	"\x15ALIGNMENT_UNSPECIFIED\x10\x00\x12\x12\n" +
+	"\x0eALIGNMENT_GOOD\x10\x01\x12\x12\n" +
+	"\x0eALIGNMENT_EVIL\x10\x02*\x7f\n" +
+	"\x05Phase\x12\x15\n" +
+	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fPHASE_ALIGNMENT\x10\x01\x12\x17\n" +
+	"\x13PHASE_OPENING_PICKS\x10\x02\x12\x11\n" +
+	"\rPHASE_REPICKS\x10\x03\x12\x0e\n" +
+	"\n" +
+	"PHASE_PLAY\x10\x04\x12\x0e\n" +
+	"\n" +
+	"PHASE_OVER\x10\x05*\xbf\x01\n" +
+	"\x11ConcentrationKind\x12\"\n" +
+	"\x1eCONCENTRATION_KIND_UNSPECIFIED\x10\x00\x12!\n" +
+	"\x1dCONCENTRATION_KIND_ARMAGEDDON\x10\x01\x12!\n" +
+	"\x1dCONCENTRATION_KIND_HYPERSPACE\x10\x02\x12!\n" +
+	"\x1dCONCENTRATION_KIND_ENTERPRISE\x10\x03\x12\x1d\n" +
+	"\x19CONCENTRATION_KIND_REVOLT\x10\x04*\xb7\x01\n" +
+	"\aEndKind\x12\x18\n" +
+	"\x14END_KIND_UNSPECIFIED\x10\x00\x12\x16\n" +
+	"\x12END_KIND_EVIL_WINS\x10\x01\x12\x16\n" +
+	"\x12END_KIND_GOOD_WINS\x10\x02\x12\x1a\n" +
+	"\x16END_KIND_LAST_SURVIVOR\x10\x03\x12\x18\n" +
+	"\x14END_KIND_NO_SURVIVOR\x10\x04\x12\x15\n" +
+	"\x11END_KIND_TURN_CAP\x10\x05\x12\x15\n" +
+	"\x11END_KIND_PASS_CAP\x10\x06BBZ@github.com/orrery/orrery/proto/orrery/icetraders/v1;icetradersv1b\x06proto3"
 
 var (
 	file_orrery_icetraders_v1_icetraders_proto_rawDescOnce sync.Once
@@ -194,19 +3615,135 @@ func file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP() []byte {
 	return file_orrery_icetraders_v1_icetraders_proto_rawDescData
 }
 
-var file_orrery_icetraders_v1_icetraders_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_orrery_icetraders_v1_icetraders_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_orrery_icetraders_v1_icetraders_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_orrery_icetraders_v1_icetraders_proto_goTypes = []any{
-	(*Action)(nil),      // 0: orrery.icetraders.v1.Action
-	(*Observation)(nil), // 1: orrery.icetraders.v1.Observation
-	(*Event)(nil),       // 2: orrery.icetraders.v1.Event
-	(*Catalog)(nil),     // 3: orrery.icetraders.v1.Catalog
+	(Color)(0),                   // 0: orrery.icetraders.v1.Color
+	(Size)(0),                    // 1: orrery.icetraders.v1.Size
+	(Alignment)(0),               // 2: orrery.icetraders.v1.Alignment
+	(Phase)(0),                   // 3: orrery.icetraders.v1.Phase
+	(ConcentrationKind)(0),       // 4: orrery.icetraders.v1.ConcentrationKind
+	(EndKind)(0),                 // 5: orrery.icetraders.v1.EndKind
+	(*Piece)(nil),                // 6: orrery.icetraders.v1.Piece
+	(*Action)(nil),               // 7: orrery.icetraders.v1.Action
+	(*ChooseAlignment)(nil),      // 8: orrery.icetraders.v1.ChooseAlignment
+	(*ChoosePicks)(nil),          // 9: orrery.icetraders.v1.ChoosePicks
+	(*Repick)(nil),               // 10: orrery.icetraders.v1.Repick
+	(*PlaceFirstShip)(nil),       // 11: orrery.icetraders.v1.PlaceFirstShip
+	(*Move)(nil),                 // 12: orrery.icetraders.v1.Move
+	(*Trade)(nil),                // 13: orrery.icetraders.v1.Trade
+	(*Grow)(nil),                 // 14: orrery.icetraders.v1.Grow
+	(*AddShip)(nil),              // 15: orrery.icetraders.v1.AddShip
+	(*Attack)(nil),               // 16: orrery.icetraders.v1.Attack
+	(*Discover)(nil),             // 17: orrery.icetraders.v1.Discover
+	(*Sacrifice)(nil),            // 18: orrery.icetraders.v1.Sacrifice
+	(*Research)(nil),             // 19: orrery.icetraders.v1.Research
+	(*Pass)(nil),                 // 20: orrery.icetraders.v1.Pass
+	(*EndSacrifice)(nil),         // 21: orrery.icetraders.v1.EndSacrifice
+	(*Enterprise)(nil),           // 22: orrery.icetraders.v1.Enterprise
+	(*Revolt)(nil),               // 23: orrery.icetraders.v1.Revolt
+	(*Decline)(nil),              // 24: orrery.icetraders.v1.Decline
+	(*Ship)(nil),                 // 25: orrery.icetraders.v1.Ship
+	(*System)(nil),               // 26: orrery.icetraders.v1.System
+	(*Hyperspace)(nil),           // 27: orrery.icetraders.v1.Hyperspace
+	(*StashCount)(nil),           // 28: orrery.icetraders.v1.StashCount
+	(*Player)(nil),               // 29: orrery.icetraders.v1.Player
+	(*PendingSacrifice)(nil),     // 30: orrery.icetraders.v1.PendingSacrifice
+	(*PendingConcentration)(nil), // 31: orrery.icetraders.v1.PendingConcentration
+	(*PendingRepick)(nil),        // 32: orrery.icetraders.v1.PendingRepick
+	(*GameOver)(nil),             // 33: orrery.icetraders.v1.GameOver
+	(*Observation)(nil),          // 34: orrery.icetraders.v1.Observation
+	(*ActionTaken)(nil),          // 35: orrery.icetraders.v1.ActionTaken
+	(*AlignmentAssigned)(nil),    // 36: orrery.icetraders.v1.AlignmentAssigned
+	(*SeatPicks)(nil),            // 37: orrery.icetraders.v1.SeatPicks
+	(*PicksRevealed)(nil),        // 38: orrery.icetraders.v1.PicksRevealed
+	(*FirstPlayer)(nil),          // 39: orrery.icetraders.v1.FirstPlayer
+	(*Concentration)(nil),        // 40: orrery.icetraders.v1.Concentration
+	(*HyperspaceClosed)(nil),     // 41: orrery.icetraders.v1.HyperspaceClosed
+	(*Eliminated)(nil),           // 42: orrery.icetraders.v1.Eliminated
+	(*AlignmentsRevealed)(nil),   // 43: orrery.icetraders.v1.AlignmentsRevealed
+	(*TurnedEvil)(nil),           // 44: orrery.icetraders.v1.TurnedEvil
+	(*Event)(nil),                // 45: orrery.icetraders.v1.Event
+	(*Power)(nil),                // 46: orrery.icetraders.v1.Power
+	(*Catalog)(nil),              // 47: orrery.icetraders.v1.Catalog
 }
 var file_orrery_icetraders_v1_icetraders_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	0,  // 0: orrery.icetraders.v1.Piece.color:type_name -> orrery.icetraders.v1.Color
+	1,  // 1: orrery.icetraders.v1.Piece.size:type_name -> orrery.icetraders.v1.Size
+	8,  // 2: orrery.icetraders.v1.Action.choose_alignment:type_name -> orrery.icetraders.v1.ChooseAlignment
+	9,  // 3: orrery.icetraders.v1.Action.choose_picks:type_name -> orrery.icetraders.v1.ChoosePicks
+	10, // 4: orrery.icetraders.v1.Action.repick:type_name -> orrery.icetraders.v1.Repick
+	11, // 5: orrery.icetraders.v1.Action.place_first_ship:type_name -> orrery.icetraders.v1.PlaceFirstShip
+	12, // 6: orrery.icetraders.v1.Action.move:type_name -> orrery.icetraders.v1.Move
+	13, // 7: orrery.icetraders.v1.Action.trade:type_name -> orrery.icetraders.v1.Trade
+	14, // 8: orrery.icetraders.v1.Action.grow:type_name -> orrery.icetraders.v1.Grow
+	15, // 9: orrery.icetraders.v1.Action.add_ship:type_name -> orrery.icetraders.v1.AddShip
+	16, // 10: orrery.icetraders.v1.Action.attack:type_name -> orrery.icetraders.v1.Attack
+	17, // 11: orrery.icetraders.v1.Action.discover:type_name -> orrery.icetraders.v1.Discover
+	18, // 12: orrery.icetraders.v1.Action.sacrifice:type_name -> orrery.icetraders.v1.Sacrifice
+	19, // 13: orrery.icetraders.v1.Action.research:type_name -> orrery.icetraders.v1.Research
+	20, // 14: orrery.icetraders.v1.Action.pass:type_name -> orrery.icetraders.v1.Pass
+	21, // 15: orrery.icetraders.v1.Action.end_sacrifice:type_name -> orrery.icetraders.v1.EndSacrifice
+	22, // 16: orrery.icetraders.v1.Action.enterprise:type_name -> orrery.icetraders.v1.Enterprise
+	23, // 17: orrery.icetraders.v1.Action.revolt:type_name -> orrery.icetraders.v1.Revolt
+	24, // 18: orrery.icetraders.v1.Action.decline:type_name -> orrery.icetraders.v1.Decline
+	2,  // 19: orrery.icetraders.v1.ChooseAlignment.alignment:type_name -> orrery.icetraders.v1.Alignment
+	6,  // 20: orrery.icetraders.v1.ChoosePicks.first:type_name -> orrery.icetraders.v1.Piece
+	6,  // 21: orrery.icetraders.v1.ChoosePicks.second:type_name -> orrery.icetraders.v1.Piece
+	6,  // 22: orrery.icetraders.v1.Repick.piece:type_name -> orrery.icetraders.v1.Piece
+	0,  // 23: orrery.icetraders.v1.PlaceFirstShip.color:type_name -> orrery.icetraders.v1.Color
+	6,  // 24: orrery.icetraders.v1.Trade.piece:type_name -> orrery.icetraders.v1.Piece
+	1,  // 25: orrery.icetraders.v1.AddShip.size:type_name -> orrery.icetraders.v1.Size
+	6,  // 26: orrery.icetraders.v1.Research.piece:type_name -> orrery.icetraders.v1.Piece
+	6,  // 27: orrery.icetraders.v1.Enterprise.piece:type_name -> orrery.icetraders.v1.Piece
+	6,  // 28: orrery.icetraders.v1.Ship.piece:type_name -> orrery.icetraders.v1.Piece
+	6,  // 29: orrery.icetraders.v1.System.marker:type_name -> orrery.icetraders.v1.Piece
+	6,  // 30: orrery.icetraders.v1.System.second_marker:type_name -> orrery.icetraders.v1.Piece
+	25, // 31: orrery.icetraders.v1.System.ships:type_name -> orrery.icetraders.v1.Ship
+	25, // 32: orrery.icetraders.v1.Hyperspace.ships:type_name -> orrery.icetraders.v1.Ship
+	6,  // 33: orrery.icetraders.v1.StashCount.piece:type_name -> orrery.icetraders.v1.Piece
+	2,  // 34: orrery.icetraders.v1.Player.alignment:type_name -> orrery.icetraders.v1.Alignment
+	6,  // 35: orrery.icetraders.v1.Player.first_pick:type_name -> orrery.icetraders.v1.Piece
+	6,  // 36: orrery.icetraders.v1.Player.second_pick:type_name -> orrery.icetraders.v1.Piece
+	6,  // 37: orrery.icetraders.v1.PendingSacrifice.sacrificed:type_name -> orrery.icetraders.v1.Piece
+	4,  // 38: orrery.icetraders.v1.PendingConcentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
+	5,  // 39: orrery.icetraders.v1.GameOver.kind:type_name -> orrery.icetraders.v1.EndKind
+	2,  // 40: orrery.icetraders.v1.GameOver.alignments:type_name -> orrery.icetraders.v1.Alignment
+	3,  // 41: orrery.icetraders.v1.Observation.phase:type_name -> orrery.icetraders.v1.Phase
+	28, // 42: orrery.icetraders.v1.Observation.stash:type_name -> orrery.icetraders.v1.StashCount
+	26, // 43: orrery.icetraders.v1.Observation.systems:type_name -> orrery.icetraders.v1.System
+	27, // 44: orrery.icetraders.v1.Observation.hyperspaces:type_name -> orrery.icetraders.v1.Hyperspace
+	29, // 45: orrery.icetraders.v1.Observation.players:type_name -> orrery.icetraders.v1.Player
+	30, // 46: orrery.icetraders.v1.Observation.pending_sacrifice:type_name -> orrery.icetraders.v1.PendingSacrifice
+	31, // 47: orrery.icetraders.v1.Observation.pending_concentration:type_name -> orrery.icetraders.v1.PendingConcentration
+	32, // 48: orrery.icetraders.v1.Observation.pending_repick:type_name -> orrery.icetraders.v1.PendingRepick
+	33, // 49: orrery.icetraders.v1.Observation.game_over:type_name -> orrery.icetraders.v1.GameOver
+	7,  // 50: orrery.icetraders.v1.ActionTaken.action:type_name -> orrery.icetraders.v1.Action
+	2,  // 51: orrery.icetraders.v1.AlignmentAssigned.alignment:type_name -> orrery.icetraders.v1.Alignment
+	6,  // 52: orrery.icetraders.v1.SeatPicks.first:type_name -> orrery.icetraders.v1.Piece
+	6,  // 53: orrery.icetraders.v1.SeatPicks.second:type_name -> orrery.icetraders.v1.Piece
+	37, // 54: orrery.icetraders.v1.PicksRevealed.picks:type_name -> orrery.icetraders.v1.SeatPicks
+	4,  // 55: orrery.icetraders.v1.Concentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
+	2,  // 56: orrery.icetraders.v1.AlignmentsRevealed.alignments:type_name -> orrery.icetraders.v1.Alignment
+	35, // 57: orrery.icetraders.v1.Event.action_taken:type_name -> orrery.icetraders.v1.ActionTaken
+	36, // 58: orrery.icetraders.v1.Event.alignment_assigned:type_name -> orrery.icetraders.v1.AlignmentAssigned
+	38, // 59: orrery.icetraders.v1.Event.picks_revealed:type_name -> orrery.icetraders.v1.PicksRevealed
+	39, // 60: orrery.icetraders.v1.Event.first_player:type_name -> orrery.icetraders.v1.FirstPlayer
+	40, // 61: orrery.icetraders.v1.Event.concentration:type_name -> orrery.icetraders.v1.Concentration
+	41, // 62: orrery.icetraders.v1.Event.hyperspace_closed:type_name -> orrery.icetraders.v1.HyperspaceClosed
+	42, // 63: orrery.icetraders.v1.Event.eliminated:type_name -> orrery.icetraders.v1.Eliminated
+	43, // 64: orrery.icetraders.v1.Event.alignments_revealed:type_name -> orrery.icetraders.v1.AlignmentsRevealed
+	44, // 65: orrery.icetraders.v1.Event.turned_evil:type_name -> orrery.icetraders.v1.TurnedEvil
+	33, // 66: orrery.icetraders.v1.Event.game_over:type_name -> orrery.icetraders.v1.GameOver
+	0,  // 67: orrery.icetraders.v1.Power.color:type_name -> orrery.icetraders.v1.Color
+	46, // 68: orrery.icetraders.v1.Catalog.powers:type_name -> orrery.icetraders.v1.Power
+	0,  // 69: orrery.icetraders.v1.Catalog.colors:type_name -> orrery.icetraders.v1.Color
+	1,  // 70: orrery.icetraders.v1.Catalog.sizes:type_name -> orrery.icetraders.v1.Size
+	71, // [71:71] is the sub-list for method output_type
+	71, // [71:71] is the sub-list for method input_type
+	71, // [71:71] is the sub-list for extension type_name
+	71, // [71:71] is the sub-list for extension extendee
+	0,  // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_orrery_icetraders_v1_icetraders_proto_init() }
@@ -214,18 +3751,50 @@ func file_orrery_icetraders_v1_icetraders_proto_init() {
 	if File_orrery_icetraders_v1_icetraders_proto != nil {
 		return
 	}
+	file_orrery_icetraders_v1_icetraders_proto_msgTypes[1].OneofWrappers = []any{
+		(*Action_ChooseAlignment)(nil),
+		(*Action_ChoosePicks)(nil),
+		(*Action_Repick)(nil),
+		(*Action_PlaceFirstShip)(nil),
+		(*Action_Move)(nil),
+		(*Action_Trade)(nil),
+		(*Action_Grow)(nil),
+		(*Action_AddShip)(nil),
+		(*Action_Attack)(nil),
+		(*Action_Discover)(nil),
+		(*Action_Sacrifice)(nil),
+		(*Action_Research)(nil),
+		(*Action_Pass)(nil),
+		(*Action_EndSacrifice)(nil),
+		(*Action_Enterprise)(nil),
+		(*Action_Revolt)(nil),
+		(*Action_Decline)(nil),
+	}
+	file_orrery_icetraders_v1_icetraders_proto_msgTypes[39].OneofWrappers = []any{
+		(*Event_ActionTaken)(nil),
+		(*Event_AlignmentAssigned)(nil),
+		(*Event_PicksRevealed)(nil),
+		(*Event_FirstPlayer)(nil),
+		(*Event_Concentration)(nil),
+		(*Event_HyperspaceClosed)(nil),
+		(*Event_Eliminated)(nil),
+		(*Event_AlignmentsRevealed)(nil),
+		(*Event_TurnedEvil)(nil),
+		(*Event_GameOver)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_icetraders_v1_icetraders_proto_rawDesc), len(file_orrery_icetraders_v1_icetraders_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   4,
+			NumEnums:      6,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_orrery_icetraders_v1_icetraders_proto_goTypes,
 		DependencyIndexes: file_orrery_icetraders_v1_icetraders_proto_depIdxs,
+		EnumInfos:         file_orrery_icetraders_v1_icetraders_proto_enumTypes,
 		MessageInfos:      file_orrery_icetraders_v1_icetraders_proto_msgTypes,
 	}.Build()
 	File_orrery_icetraders_v1_icetraders_proto = out.File

@@ -1,0 +1,122 @@
+package icetraders
+
+import "github.com/orrery/orrery/engine"
+
+// Action kinds. The argument layout of each is given beside it; arguments not named are zero.
+// Ships and locations (systems and hyperspaces) are named by their stable ids.
+const (
+	kindNone         uint16 = iota
+	KindAlign               // Arg0 alignment (1 good, 2 evil)
+	KindPicks               // Arg0,1 first pick color,size; Arg2,3 second pick color,size
+	KindRepick              // Arg0 color, Arg1 size
+	KindPlace               // Arg0 color (the piece is small), Arg1 system
+	KindMove                // Arg0 ship, Arg1 destination
+	KindTrade               // Arg0 ship, Arg1 color, Arg2 size
+	KindGrow                // Arg0 ship
+	KindAdd                 // Arg0 ship, Arg1 size of the new ship
+	KindAttack              // Arg0 ship, Arg1 target ship
+	KindDiscover            // Arg0 ship
+	KindSacrifice           // Arg0 ship
+	KindResearch            // Arg0,1,2 ships (ascending), Arg3 color, Arg4 size
+	KindPass                //
+	KindEndSacrifice        //
+	KindEnterprise          // Arg0 color, Arg1 size of the second marker
+	KindRevolt              // Arg0 ship
+	KindDecline             //
+	numKinds_
+)
+
+// argCount is how many leading arguments each kind uses; the rest must be zero.
+var argCount = [numKinds_]int{
+	KindAlign: 1, KindPicks: 4, KindRepick: 2, KindPlace: 2, KindMove: 2, KindTrade: 3,
+	KindGrow: 1, KindAdd: 2, KindAttack: 2, KindDiscover: 1, KindSacrifice: 1, KindResearch: 5,
+	KindEnterprise: 2, KindRevolt: 1,
+}
+
+// isPower reports whether k is a use of one color's power.
+func isPower(k uint16) bool { return k >= KindMove && k <= KindAttack }
+
+// powerColor is the color whose power action kind k uses.
+func powerColor(k uint16) Color {
+	switch k {
+	case KindMove:
+		return Yellow
+	case KindTrade:
+		return Blue
+	case KindGrow, KindAdd:
+		return Green
+	}
+	return Red
+}
+
+func act(kind uint16, args ...int) engine.Action {
+	a := engine.Action{Kind: kind}
+	for i, v := range args {
+		a.Arg[i] = int16(v)
+	}
+	return a
+}
+
+// ChooseAlignment is the secret choice of Good or Evil.
+func ChooseAlignment(al Alignment) engine.Action { return act(KindAlign, int(al)) }
+
+// ChoosePicks is the secret choice of the two opening systems.
+func ChoosePicks(first, second Piece) engine.Action {
+	return act(KindPicks, int(first.Color), int(first.Size), int(second.Color), int(second.Size))
+}
+
+// Repick replaces an unserved opening pick.
+func Repick(p Piece) engine.Action { return act(KindRepick, int(p.Color), int(p.Size)) }
+
+// Place is the first turn: a small ship of color c beside system sys.
+func Place(c Color, sys int) engine.Action { return act(KindPlace, int(c), sys) }
+
+// Move is the yellow power: ship moves to location to.
+func Move(ship, to int) engine.Action { return act(KindMove, ship, to) }
+
+// Trade is the blue power: ship becomes piece p.
+func Trade(ship int, p Piece) engine.Action { return act(KindTrade, ship, int(p.Color), int(p.Size)) }
+
+// Grow is green's first power: ship becomes the next larger piece of its color.
+func Grow(ship int) engine.Action { return act(KindGrow, ship) }
+
+// Add is green's second power: a new ship of ship's color and size z joins ship's system.
+func Add(ship int, z Size) engine.Action { return act(KindAdd, ship, int(z)) }
+
+// Attack is the red power: ship attacks target.
+func Attack(ship, target int) engine.Action { return act(KindAttack, ship, target) }
+
+// Discover turns ship upright as a new system.
+func Discover(ship int) engine.Action { return act(KindDiscover, ship) }
+
+// Sacrifice discards ship for uses of its power.
+func Sacrifice(ship int) engine.Action { return act(KindSacrifice, ship) }
+
+// Research (R&D) swaps three ships in one system, ascending ids, for piece p.
+func Research(a, b, c int, p Piece) engine.Action {
+	return act(KindResearch, a, b, c, int(p.Color), int(p.Size))
+}
+
+// Pass does nothing.
+func Pass() engine.Action { return act(KindPass) }
+
+// EndSacrifice gives up a sacrifice's remaining uses.
+func EndSacrifice() engine.Action { return act(KindEndSacrifice) }
+
+// Enterprise takes p as a system's second marker.
+func Enterprise(p Piece) engine.Action { return act(KindEnterprise, int(p.Color), int(p.Size)) }
+
+// Revolt takes ownership of ship.
+func Revolt(ship int) engine.Action { return act(KindRevolt, ship) }
+
+// Decline gives up an Enterprise or a Revolt.
+func Decline() engine.Action { return act(KindDecline) }
+
+// argPiece reads a (color, size) pair at Arg[i], Arg[i+1]; ok is false if it is not a piece.
+func argPiece(a engine.Action, i int) (Piece, bool) {
+	c, z := a.Arg[i], a.Arg[i+1]
+	if c < 0 || c >= int16(numColors) || z < int16(Small) || z > int16(Large) {
+		return Piece{}, false
+	}
+	return Piece{Color(c), Size(z)}, true
+}

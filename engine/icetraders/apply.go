@@ -1,0 +1,832 @@
+package icetraders
+
+import (
+	"fmt"
+
+	"github.com/orrery/orrery/engine"
+	pb "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+)
+
+// Apply plays a for seat. It validates in full before it changes anything, so an error leaves
+// the state as it was; error texts name only public things and the seat's own choices.
+func (s *State) Apply(seat engine.Seat, a engine.Action) error {
+	if s.phase == phaseOver {
+		return fmt.Errorf("%w: the match is over", engine.ErrGameOver)
+	}
+	if !s.owes(seat) {
+		return fmt.Errorf("%w: seat %d owes no decision now", engine.ErrNotYourTurn, seat)
+	}
+	if a.Kind == kindNone || a.Kind >= numKinds_ {
+		return illegal("unknown action kind %d", a.Kind)
+	}
+	for i := argCount[a.Kind]; i < len(a.Arg); i++ {
+		if a.Arg[i] != 0 {
+			return illegal("%s takes %d arguments", kindName(a.Kind), argCount[a.Kind])
+		}
+	}
+	sn := int(seat)
+	switch s.phase {
+	case phaseAlign:
+		return s.applyAlign(sn, a)
+	case phasePicks:
+		return s.applyPicks(sn, a)
+	case phaseRepick:
+		return s.applyRepick(sn, a)
+	}
+	switch {
+	case s.pend.kind != pb.ConcentrationKind_CONCENTRATION_KIND_UNSPECIFIED:
+		return s.applyChoice(sn, a)
+	case s.sac.active:
+		return s.applyUse(sn, a)
+	case !s.players[sn].placed:
+		return s.applyPlace(sn, a)
+	}
+	return s.applyTurn(sn, a)
+}
+
+func illegal(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{engine.ErrIllegalAction}, args...)...)
+}
+
+// ---- the opening ----
+
+// applyAlign records a secret alignment; once every seat has chosen, the picks begin.
+func (s *State) applyAlign(sn int, a engine.Action) error {
+	if a.Kind != KindAlign {
+		return illegal("choose an alignment first")
+	}
+	al := Alignment(a.Arg[0])
+	if a.Arg[0] != int16(Good) && a.Arg[0] != int16(Evil) {
+		return illegal("alignment must be good or evil")
+	}
+	s.players[sn].align = al
+	s.log(event{kind: evAction, seat: int8(sn), a: a})
+	for i := range s.players {
+		if s.players[i].align == Unknown {
+			return nil
+		}
+	}
+	s.phase = phasePicks
+	return nil
+}
+
+// applyPicks records secret opening picks; once every seat has chosen, they are revealed.
+func (s *State) applyPicks(sn int, a engine.Action) error {
+	if a.Kind != KindPicks {
+		return illegal("choose your opening picks first")
+	}
+	p1, ok1 := argPiece(a, 0)
+	p2, ok2 := argPiece(a, 2)
+	if !ok1 || !ok2 {
+		return illegal("a pick is a color and a size")
+	}
+	if p1 == p2 && s.cfg.perKind < 2 {
+		return illegal("the stash holds only one %s", p1)
+	}
+	p := &s.players[sn]
+	p.picked = true
+	p.revealed = [2]Piece{p1, p2}
+	p.picks = p.revealed
+	s.log(event{kind: evAction, seat: int8(sn), a: a})
+	for i := range s.players {
+		if !s.players[i].picked {
+			return nil
+		}
+	}
+	s.revealPicks()
+	return nil
+}
+
+// revealPicks serves first picks in seat order, then second picks; seats left unserved repick
+// (Precise resolution 7).
+func (s *State) revealPicks() {
+	for slot := 0; slot < 2; slot++ {
+		for i := range s.players {
+			p := &s.players[i]
+			if s.stash[p.picks[slot].kind()] > 0 {
+				s.serve(i, slot, p.picks[slot])
+			}
+		}
+	}
+	s.log(event{kind: evPicksRevealed})
+	s.phase = phaseRepick
+	if _, _, ok := s.repickSlot(); !ok {
+		s.startPlay()
+	}
+}
+
+// serve takes pick slot of seat from the stash as its opening system.
+func (s *State) serve(seat, slot int, p Piece) {
+	s.take(p)
+	s.players[seat].picks[slot] = p
+	s.players[seat].served[slot] = true
+	s.insertLoc(location{id: int16(2*seat + slot), marker: p})
+}
+
+func (s *State) applyRepick(sn int, a engine.Action) error {
+	if a.Kind != KindRepick {
+		return illegal("choose a piece again: the stash could not serve your pick")
+	}
+	p, ok := argPiece(a, 0)
+	if !ok {
+		return illegal("a pick is a color and a size")
+	}
+	if s.stash[p.kind()] == 0 {
+		return illegal("the stash has no %s left", p)
+	}
+	_, slot, _ := s.repickSlot()
+	s.log(event{kind: evAction, seat: int8(sn), a: a})
+	s.serve(sn, slot, p)
+	s.players[sn].repicked[slot] = true
+	if _, _, ok := s.repickSlot(); !ok {
+		s.startPlay()
+	}
+	return nil
+}
+
+// connections counts how many other opening systems the opening system (seat, slot) connects to.
+func (s *State) connections(seat, slot int) int {
+	n := 0
+	me := s.players[seat].picks[slot]
+	for i := range s.players {
+		for j := 0; j < 2; j++ {
+			if (i != seat || j != slot) && Connected(me, s.players[i].picks[j]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// firstPlayer is the seat whose first pick has the most connections; ties go to the tied
+// seat whose second pick has the most, then to the lowest seat.
+func (s *State) firstPlayer() int {
+	best := 0
+	for i := 1; i < len(s.players); i++ {
+		c1, b1 := s.connections(i, 0), s.connections(best, 0)
+		if c1 > b1 || (c1 == b1 && s.connections(i, 1) > s.connections(best, 1)) {
+			best = i
+		}
+	}
+	return best
+}
+
+func (s *State) startPlay() {
+	s.first = int8(s.firstPlayer())
+	s.cur = s.first
+	s.phase = phasePlay
+	s.log(event{kind: evFirstPlayer, seat: s.first})
+}
+
+// ---- turns ----
+
+// applyPlace is the first turn: a small ship of any color beside any system.
+func (s *State) applyPlace(sn int, a engine.Action) error {
+	if a.Kind != KindPlace {
+		return illegal("your first turn places a small ship beside a system")
+	}
+	if a.Arg[0] < 0 || a.Arg[0] >= int16(numColors) {
+		return illegal("no such color")
+	}
+	p := Piece{Color(a.Arg[0]), Small}
+	li := s.locIdx(int(a.Arg[1]))
+	if li < 0 || s.locs[li].hyper {
+		return illegal("no system sys%d", a.Arg[1])
+	}
+	if s.stash[p.kind()] == 0 {
+		return illegal("the stash has no %s", p)
+	}
+	s.log(event{kind: evAction, seat: int8(sn), a: a})
+	id := s.newShip(s.locs[li].id, sn, p)
+	s.players[sn].placed = true
+	s.concentrate(sn, id)
+	s.afterStep(sn)
+	return nil
+}
+
+// newShip takes p from the stash as a new ship of owner in location loc.
+func (s *State) newShip(loc int16, owner int, p Piece) int16 {
+	id := s.nextShp
+	s.nextShp++
+	s.take(p)
+	s.ships = append(s.ships, ship{id: id, loc: loc, owner: int8(owner), piece: p})
+	s.gain(owner, p)
+	return id
+}
+
+// ownShip finds seat's ship id, or explains why it cannot act.
+func (s *State) ownShip(sn int, id int16) (int, error) {
+	i := s.shipIdx(int(id))
+	if i < 0 {
+		return -1, illegal("no ship s%d", id)
+	}
+	if int(s.ships[i].owner) != sn {
+		return -1, illegal("ship s%d is not yours", id)
+	}
+	return i, nil
+}
+
+func (s *State) applyTurn(sn int, a engine.Action) error {
+	switch a.Kind {
+	case KindMove, KindTrade, KindGrow, KindAdd, KindAttack:
+		xi, err := s.checkPower(sn, a, false)
+		if err != nil {
+			return err
+		}
+		s.log(event{kind: evAction, seat: int8(sn), a: a})
+		s.concentrate(sn, s.doPower(sn, a, xi))
+		s.afterStep(sn)
+	case KindDiscover:
+		xi, err := s.ownShip(sn, a.Arg[0])
+		if err != nil {
+			return err
+		}
+		s.log(event{kind: evAction, seat: int8(sn), a: a})
+		x := s.ships[xi]
+		s.removeShipAt(xi)
+		s.insertLoc(location{id: s.nextLoc, marker: x.piece})
+		s.nextLoc++
+		s.closeIfEmpty(x.loc)
+		s.afterStep(sn)
+	case KindSacrifice:
+		xi, err := s.ownShip(sn, a.Arg[0])
+		if err != nil {
+			return err
+		}
+		s.log(event{kind: evAction, seat: int8(sn), a: a})
+		x := s.ships[xi]
+		s.put(x.piece)
+		s.removeShipAt(xi)
+		s.closeIfEmpty(x.loc)
+		s.sac = sacrifice{active: true, piece: x.piece, left: int8(x.piece.Size)}
+		s.afterStep(sn)
+	case KindResearch:
+		if err := s.checkResearch(sn, a); err != nil {
+			return err
+		}
+		s.log(event{kind: evAction, seat: int8(sn), a: a})
+		loc := s.ships[s.shipIdx(int(a.Arg[0]))].loc
+		for j := 0; j < 3; j++ {
+			i := s.shipIdx(int(a.Arg[j]))
+			s.put(s.ships[i].piece)
+			s.removeShipAt(i)
+		}
+		p, _ := argPiece(a, 3)
+		s.concentrate(sn, s.newShip(loc, sn, p))
+		s.afterStep(sn)
+	case KindPass:
+		s.log(event{kind: evAction, seat: int8(sn), a: a})
+		s.endAction(sn, true)
+	default:
+		return illegal("%s is not a turn action", kindName(a.Kind))
+	}
+	return nil
+}
+
+// checkResearch validates an R&D: three of sn's ships, ascending ids, in one system (not a
+// hyperspace), for a piece the stash holds once they are back.
+func (s *State) checkResearch(sn int, a engine.Action) error {
+	if !(a.Arg[0] < a.Arg[1] && a.Arg[1] < a.Arg[2]) {
+		return illegal("R&D lists three different ships by ascending id")
+	}
+	var loc int16
+	have := 0
+	p, ok := argPiece(a, 3)
+	if !ok {
+		return illegal("R&D takes a piece: a color and a size")
+	}
+	for j := 0; j < 3; j++ {
+		i, err := s.ownShip(sn, a.Arg[j])
+		if err != nil {
+			return err
+		}
+		x := &s.ships[i]
+		if j == 0 {
+			loc = x.loc
+		} else if x.loc != loc {
+			return illegal("R&D needs three ships in the same system")
+		}
+		if x.piece == p {
+			have++
+		}
+	}
+	if s.locs[s.locIdx(int(loc))].hyper {
+		return illegal("no R&D in a hyperspace")
+	}
+	if int(s.stash[p.kind()])+have == 0 {
+		return illegal("the stash has no %s", p)
+	}
+	return nil
+}
+
+// applyUse is one use of a sacrifice, or its early end.
+func (s *State) applyUse(sn int, a engine.Action) error {
+	if a.Kind == KindEndSacrifice {
+		s.log(event{kind: evAction, seat: int8(sn), a: a})
+		s.sac = sacrifice{}
+		s.endAction(sn, false)
+		return nil
+	}
+	if !isPower(a.Kind) {
+		return illegal("a sacrifice is in progress: use its %s power or end it", s.sac.piece.Color)
+	}
+	xi, err := s.checkPower(sn, a, true)
+	if err != nil {
+		return err
+	}
+	s.log(event{kind: evAction, seat: int8(sn), a: a})
+	s.sac.left--
+	s.concentrate(sn, s.doPower(sn, a, xi))
+	s.afterStep(sn)
+	return nil
+}
+
+// checkPower validates a power use by sn's ship: on a turn the ship's color or its system's
+// must give the power; in a sacrifice the sacrificed color gives it to a ship of another color.
+func (s *State) checkPower(sn int, a engine.Action, sacrificed bool) (int, error) {
+	c := powerColor(a.Kind)
+	xi, err := s.ownShip(sn, a.Arg[0])
+	if err != nil {
+		return -1, err
+	}
+	x := &s.ships[xi]
+	l := &s.locs[s.locIdx(int(x.loc))]
+	if sacrificed {
+		if c != s.sac.piece.Color {
+			return -1, illegal("the sacrifice gives the %s power, not %s", s.sac.piece.Color, c)
+		}
+		if x.piece.Color == c {
+			return -1, illegal("ship s%d is %s itself: a sacrifice powers only ships of other colors", x.id, c)
+		}
+	} else if x.piece.Color != c && !l.hasPower(c) {
+		return -1, illegal("ship s%d has no %s power: neither its color nor its system's", x.id, c)
+	}
+	switch a.Kind {
+	case KindMove:
+		di := s.locIdx(int(a.Arg[1]))
+		if di < 0 {
+			return -1, illegal("no system sys%d", a.Arg[1])
+		}
+		d := &s.locs[di]
+		switch {
+		case d.id == l.id:
+			return -1, illegal("ship s%d is already in sys%d", x.id, d.id)
+		case !l.hyper && d.hyper:
+			return -1, illegal("a ship may enter a hyperspace only from another hyperspace")
+		case !canMove(l, d):
+			return -1, illegal("sys%d is not connected to sys%d", d.id, l.id)
+		}
+	case KindTrade:
+		p, ok := argPiece(a, 1)
+		switch {
+		case !ok:
+			return -1, illegal("a trade takes a piece: a color and a size")
+		case p.Size > x.piece.Size:
+			return -1, illegal("a trade takes an equal- or smaller-sized piece")
+		case p == x.piece:
+			return -1, illegal("ship s%d is already %s", x.id, p)
+		case s.stash[p.kind()] == 0:
+			return -1, illegal("the stash has no %s", p)
+		}
+	case KindGrow:
+		if x.piece.Size == Large {
+			return -1, illegal("ship s%d is already large", x.id)
+		}
+		if next := (Piece{x.piece.Color, x.piece.Size + 1}); s.stash[next.kind()] == 0 {
+			return -1, illegal("the stash has no %s", next)
+		}
+	case KindAdd:
+		z := Size(a.Arg[1])
+		switch {
+		case l.hyper:
+			return -1, illegal("no ship may be added in a hyperspace")
+		case s.shipsAt(l.id) >= 4:
+			return -1, illegal("sys%d already holds four ships", l.id)
+		case a.Arg[1] < int16(Small) || z > x.piece.Size:
+			return -1, illegal("the new ship is no larger than ship s%d", x.id)
+		case s.stash[Piece{x.piece.Color, z}.kind()] == 0:
+			return -1, illegal("the stash has no %s", Piece{x.piece.Color, z})
+		}
+	case KindAttack:
+		ti := s.shipIdx(int(a.Arg[1]))
+		if ti < 0 {
+			return -1, illegal("no ship s%d", a.Arg[1])
+		}
+		t := &s.ships[ti]
+		switch {
+		case t.id == x.id:
+			return -1, illegal("a ship may not attack itself")
+		case t.loc != x.loc:
+			return -1, illegal("ship s%d is not in the same place as s%d", t.id, x.id)
+		case !s.canHit(x.piece, t.piece):
+			return -1, illegal("the stash has no %s to reduce ship s%d to", Piece{t.piece.Color, t.piece.Size - 1}, t.id)
+		}
+	}
+	return xi, nil
+}
+
+// doPower performs a validated power use by ship index xi and returns the catalyst it made
+// (a ship that arrived somewhere or changed color), or -1.
+func (s *State) doPower(sn int, a engine.Action, xi int) int16 {
+	x := &s.ships[xi]
+	switch a.Kind {
+	case KindMove:
+		from := x.loc
+		x.loc = a.Arg[1]
+		id := x.id
+		s.closeIfEmpty(from)
+		return id
+	case KindTrade:
+		p, _ := argPiece(a, 1)
+		old := x.piece
+		s.take(p)
+		s.put(old)
+		x.piece = p
+		s.gain(sn, p)
+		if p.Color != old.Color {
+			return x.id
+		}
+	case KindGrow:
+		next := Piece{x.piece.Color, x.piece.Size + 1}
+		s.take(next)
+		s.put(x.piece)
+		x.piece = next
+		s.gain(sn, next)
+	case KindAdd:
+		return s.newShip(x.loc, sn, Piece{x.piece.Color, Size(a.Arg[1])})
+	case KindAttack:
+		ti := s.shipIdx(int(a.Arg[1]))
+		t := &s.ships[ti]
+		s.put(t.piece)
+		if t.piece.Size <= x.piece.Size {
+			loc := t.loc
+			s.removeShipAt(ti)
+			s.closeIfEmpty(loc)
+		} else {
+			t.piece.Size--
+			s.take(t.piece)
+		}
+	}
+	return -1
+}
+
+// closeIfEmpty removes location id if it is a hyperspace with no ships left.
+func (s *State) closeIfEmpty(id int16) {
+	li := s.locIdx(int(id))
+	if li < 0 || !s.locs[li].hyper || s.shipsAt(id) > 0 {
+		return
+	}
+	s.removeLocAt(li)
+	s.log(event{kind: evHyperClosed, loc: id})
+}
+
+// applyChoice takes or declines an Enterprise or a Revolt.
+func (s *State) applyChoice(sn int, a engine.Action) error {
+	switch s.pend.kind {
+	case pb.ConcentrationKind_CONCENTRATION_KIND_ENTERPRISE:
+		if a.Kind != KindEnterprise && a.Kind != KindDecline {
+			return illegal("take the Enterprise's second marker or decline")
+		}
+		if a.Kind == KindEnterprise {
+			p, ok := argPiece(a, 0)
+			l := &s.locs[s.locIdx(int(s.pend.loc))]
+			switch {
+			case !ok:
+				return illegal("a marker is a color and a size")
+			case p.Size >= l.marker.Size:
+				return illegal("the second marker must be smaller than the system's %s marker", l.marker)
+			case s.stash[p.kind()] == 0:
+				return illegal("the stash has no %s", p)
+			}
+			s.log(event{kind: evAction, seat: int8(sn), a: a})
+			s.take(p)
+			l.second = p
+		} else {
+			s.log(event{kind: evAction, seat: int8(sn), a: a})
+		}
+	case pb.ConcentrationKind_CONCENTRATION_KIND_REVOLT:
+		if a.Kind != KindRevolt && a.Kind != KindDecline {
+			return illegal("take a ship by Revolt or decline")
+		}
+		if a.Kind == KindRevolt {
+			ti := s.shipIdx(int(a.Arg[0]))
+			switch {
+			case ti < 0:
+				return illegal("no ship s%d", a.Arg[0])
+			case s.ships[ti].loc != s.pend.loc:
+				return illegal("ship s%d is not in sys%d", a.Arg[0], s.pend.loc)
+			case s.ships[ti].id == s.pend.catalyst:
+				return illegal("the Revolt takes another ship than its catalyst")
+			case int(s.ships[ti].owner) == sn:
+				return illegal("ship s%d is already yours", a.Arg[0])
+			}
+			s.log(event{kind: evAction, seat: int8(sn), a: a})
+			s.ships[ti].owner = int8(sn)
+			s.gain(sn, s.ships[ti].piece)
+		} else {
+			s.log(event{kind: evAction, seat: int8(sn), a: a})
+		}
+	}
+	s.pend = pending{}
+	s.afterStep(sn)
+	return nil
+}
+
+// ---- concentrations ----
+
+// concentrate resolves a concentration caused by catalyst ship cat, if five or more ships of
+// its color now share its place (Precise resolution 4: checked after each single step).
+func (s *State) concentrate(sn int, cat int16) {
+	if cat < 0 {
+		return
+	}
+	xi := s.shipIdx(int(cat))
+	if xi < 0 {
+		return
+	}
+	x := s.ships[xi]
+	if s.colorAt(x.loc, x.piece.Color) < 5 {
+		return
+	}
+	li := s.locIdx(int(x.loc))
+	l := &s.locs[li]
+	ev := event{kind: evConcentration, seat: int8(sn), loc: l.id, ship: x.id, hyper: l.hyper, conc: concOf(x.piece.Color)}
+	if l.hyper {
+		// Precise resolution 5: only five red discard everything; other colors do nothing.
+		if x.piece.Color != Red {
+			ev.effect = effNothingHyper
+			s.log(ev)
+			return
+		}
+		ev.effect = effDiscardAll
+		s.log(ev)
+		s.discardShipsAt(l.id)
+		s.closeIfEmpty(l.id)
+		return
+	}
+	switch x.piece.Color {
+	case Red: // Armageddon
+		ev.effect = effArmageddon
+		s.log(ev)
+		s.discardShipsAt(l.id)
+		s.put(l.marker)
+		if l.second.Size != 0 {
+			s.put(l.second)
+		}
+		s.removeLocAt(li)
+	case Yellow: // Hyperspace
+		ev.effect = effHyperspace
+		s.log(ev)
+		s.put(l.marker)
+		if l.second.Size != 0 {
+			s.put(l.second)
+		}
+		l.hyper, l.marker, l.second = true, Piece{}, Piece{}
+	case Blue: // Enterprise, optional
+		switch {
+		case l.second.Size != 0:
+			ev.effect = effNothingDual
+		case l.marker.Size == Small:
+			ev.effect = effNothingSmall
+		case !s.stashHasSmaller(l.marker.Size):
+			ev.effect = effNothingStash
+		default:
+			ev.effect = effOffered
+			s.pend = pending{kind: ev.conc, loc: l.id, catalyst: x.id}
+		}
+		s.log(ev)
+	case Green: // Revolt, optional
+		ev.effect = effNothingRevolt
+		for i := range s.ships {
+			t := &s.ships[i]
+			if t.loc == l.id && t.id != x.id && int(t.owner) != sn {
+				ev.effect = effOffered
+				s.pend = pending{kind: ev.conc, loc: l.id, catalyst: x.id}
+				break
+			}
+		}
+		s.log(ev)
+	}
+}
+
+func concOf(c Color) pb.ConcentrationKind {
+	switch c {
+	case Red:
+		return pb.ConcentrationKind_CONCENTRATION_KIND_ARMAGEDDON
+	case Yellow:
+		return pb.ConcentrationKind_CONCENTRATION_KIND_HYPERSPACE
+	case Blue:
+		return pb.ConcentrationKind_CONCENTRATION_KIND_ENTERPRISE
+	}
+	return pb.ConcentrationKind_CONCENTRATION_KIND_REVOLT
+}
+
+func (s *State) stashHasSmaller(z Size) bool {
+	for k := 0; k < numKinds; k++ {
+		if pieceOfKind(k).Size < z && s.stash[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// discardShipsAt returns every ship in location id to the stash.
+func (s *State) discardShipsAt(id int16) {
+	j := 0
+	for i := range s.ships {
+		if s.ships[i].loc == id {
+			s.put(s.ships[i].piece)
+			continue
+		}
+		s.ships[j] = s.ships[i]
+		j++
+	}
+	s.ships = s.ships[:j]
+}
+
+// ---- the end of an action ----
+
+// afterStep ends the action unless a choice or sacrifice use is still owed.
+func (s *State) afterStep(sn int) {
+	if s.pend.kind != pb.ConcentrationKind_CONCENTRATION_KIND_UNSPECIFIED {
+		return
+	}
+	if s.sac.active {
+		if s.sac.left > 0 && s.hasUse(sn) {
+			return
+		}
+		s.sac = sacrifice{}
+	}
+	s.endAction(sn, false)
+}
+
+// endAction closes sn's turn: eliminations (checked once, after everything the action caused:
+// Precise resolution 1), then the next turn or the caps.
+func (s *State) endAction(sn int, passed bool) {
+	s.players[sn].turns++
+	s.turn++
+	if passed {
+		s.passes++
+	} else {
+		s.passes = 0
+	}
+	s.eliminate(sn)
+	if s.phase == phaseOver {
+		return
+	}
+	s.nextTurn()
+}
+
+// eliminate removes every player who lost their last large ship (or their last ship, if they
+// never had a large one), and resolves credit and the wins in Precise resolution 2's order.
+func (s *State) eliminate(actor int) {
+	var out uint8
+	for i := range s.players {
+		p := &s.players[i]
+		if p.out || !p.placed {
+			continue
+		}
+		ships, large := s.fleet(i)
+		if (p.everLarge && large == 0) || ships == 0 {
+			out |= 1 << i
+		}
+	}
+	if out == 0 {
+		return
+	}
+	credited := out&(1<<actor) == 0
+	by := int8(-1)
+	if credited {
+		by = int8(actor)
+	}
+	goodFell := false
+	for i := range s.players {
+		if out&(1<<i) == 0 {
+			continue
+		}
+		p := &s.players[i]
+		p.out, p.outBy = true, by
+		goodFell = goodFell || p.align == Good
+		for j := range s.ships {
+			if int(s.ships[j].owner) == i {
+				s.ships[j].owner = -1
+			}
+		}
+		s.log(event{kind: evEliminated, seat: int8(i), by: by})
+	}
+	if credited {
+		if !s.shown {
+			s.shown = true
+			s.log(event{kind: evRevealed, aligns: s.alignments()})
+		}
+		if s.players[actor].align == Evil {
+			s.finish(pb.EndKind_END_KIND_EVIL_WINS, 1<<actor)
+			return
+		}
+		if goodFell {
+			s.players[actor].align = Evil
+			s.players[actor].turnedEvil = true
+			s.log(event{kind: evTurnedEvil, seat: int8(actor)})
+		}
+	}
+	everEvil, evilLeft, alive := false, false, 0
+	var good, survivors uint8
+	for i := range s.players {
+		p := &s.players[i]
+		if p.align == Evil {
+			everEvil = true
+			evilLeft = evilLeft || !p.out
+		} else {
+			good |= 1 << i
+		}
+		if !p.out {
+			alive++
+			survivors |= 1 << i
+		}
+	}
+	switch {
+	case everEvil && !evilLeft:
+		s.finish(pb.EndKind_END_KIND_GOOD_WINS, good)
+	case alive == 1:
+		s.finish(pb.EndKind_END_KIND_LAST_SURVIVOR, survivors)
+	case alive == 0:
+		s.finish(pb.EndKind_END_KIND_NO_SURVIVOR, 0)
+	}
+}
+
+// alignments snapshots every seat's alignment.
+func (s *State) alignments() (al [6]Alignment) {
+	for i := range s.players {
+		al[i] = s.players[i].align
+	}
+	return al
+}
+
+// nextTurn passes the turn to the next player still in the game, unless a cap ends the match.
+func (s *State) nextTurn() {
+	alive := 0
+	var survivors uint8
+	for i := range s.players {
+		if !s.players[i].out {
+			alive++
+			survivors |= 1 << i
+		}
+	}
+	if int(s.passes) >= s.cfg.passRounds*alive {
+		s.finish(pb.EndKind_END_KIND_PASS_CAP, survivors)
+		return
+	}
+	n := int(s.cur)
+	for {
+		n = (n + 1) % len(s.players)
+		if !s.players[n].out {
+			break
+		}
+	}
+	if int(s.players[n].turns) >= s.cfg.turnCap {
+		s.finish(pb.EndKind_END_KIND_TURN_CAP, survivors)
+		return
+	}
+	s.cur = int8(n)
+}
+
+// finish ends the match; every alignment is revealed in the result.
+func (s *State) finish(kind pb.EndKind, winners uint8) {
+	s.phase = phaseOver
+	s.end = kind
+	s.winners = winners
+	s.sac = sacrifice{}
+	s.pend = pending{}
+	s.log(event{kind: evOver, aligns: s.alignments()})
+}
+
+// endDetail is the result's sentence.
+func (s *State) endDetail() string {
+	w := ""
+	for i := range s.players {
+		if s.winners&(1<<i) != 0 {
+			if w != "" {
+				w += ", "
+			}
+			w += fmt.Sprintf("seat %d", i)
+		}
+	}
+	switch s.end {
+	case pb.EndKind_END_KIND_EVIL_WINS:
+		return "Evil " + w + " eliminated another player and wins"
+	case pb.EndKind_END_KIND_GOOD_WINS:
+		if w == "" {
+			return "no Evil player is left, but no Good player either"
+		}
+		return "no Evil player is left: Good wins (" + w + ")"
+	case pb.EndKind_END_KIND_LAST_SURVIVOR:
+		return w + " is the last survivor and wins"
+	case pb.EndKind_END_KIND_NO_SURVIVOR:
+		return "the last players were eliminated together: nobody wins"
+	case pb.EndKind_END_KIND_TURN_CAP:
+		return fmt.Sprintf("turn cap of %d turns per player: a draw among %s", s.cfg.turnCap, w)
+	case pb.EndKind_END_KIND_PASS_CAP:
+		return fmt.Sprintf("%d full rounds of passes: a draw among %s", s.cfg.passRounds, w)
+	}
+	return "the match is still running"
+}

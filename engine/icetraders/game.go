@@ -1,0 +1,143 @@
+// Package icetraders is the rules engine of IceTraders, John Cooper's Icehouse space opera for
+// 2 to 6 players with secret Good and Evil alignments (rules/icetraders.md).
+package icetraders
+
+import (
+	"fmt"
+	"strconv"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/engine"
+	pb "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+)
+
+// Name is the registry key.
+const Name = "icetraders"
+
+// Option names.
+const (
+	OptStash      = "stash"
+	OptAlignment  = "alignment"
+	OptTurnCap    = "turn_cap"
+	OptPassRounds = "pass_rounds"
+)
+
+// Limits on the options. The turn cap bounds ids to int16: at most a few ships per turn.
+const (
+	maxPerKind    = 20
+	maxTurnCap    = 1000
+	maxPassRounds = 100
+)
+
+type game struct{}
+
+func init() { engine.Register(game{}) }
+
+var _ engine.Game = game{}
+
+func (game) Info() engine.Info {
+	return engine.Info{
+		Name:         Name,
+		Title:        "IceTraders",
+		MinSeats:     2,
+		MaxSeats:     6,
+		Simultaneous: true,
+		Options: []engine.Option{
+			{Name: OptStash, Default: "auto", Help: "pieces of each color and size in the stash: a number 2-20, or auto (5; 6 with 5-6 players). " +
+				"It must hold at least 3 small pieces per seat (4 x stash >= 3 x seats) so every first ship can be placed."},
+			{Name: OptAlignment, Default: "chosen", Help: "chosen: every seat secretly chooses Good or Evil; random: each seat is assigned Good or Evil by a fair coin (for ladders)"},
+			{Name: OptTurnCap, Default: "60", Help: "turns per player (1-1000) after which the match is a draw among the players left"},
+			{Name: OptPassRounds, Default: "2", Help: "full rounds in which every player passed (1-100) that end the match in a draw among the players left"},
+		},
+	}
+}
+
+func (game) Catalog() proto.Message { return catalog() }
+
+// config is a validated match configuration.
+type config struct {
+	seats       int
+	perKind     int
+	randomAlign bool
+	turnCap     int
+	passRounds  int
+}
+
+func parseConfig(cfg engine.Config) (config, error) {
+	info := game{}.Info()
+	c := config{seats: cfg.Seats}
+	if cfg.Seats < info.MinSeats || cfg.Seats > info.MaxSeats {
+		return c, fmt.Errorf("%w: icetraders takes 2 to 6 seats, not %d", engine.ErrBadOption, cfg.Seats)
+	}
+	for name := range cfg.Options {
+		known := false
+		for _, o := range info.Options {
+			known = known || o.Name == name
+		}
+		if !known {
+			return c, fmt.Errorf("%w: icetraders has no option %q", engine.ErrBadOption, name)
+		}
+	}
+	switch v := cfg.Option(info, OptStash); v {
+	case "auto":
+		c.perKind = 5
+		if cfg.Seats >= 5 {
+			c.perKind = 6
+		}
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 || n > maxPerKind {
+			return c, fmt.Errorf("%w: %s=%q: want auto or a number 2-%d", engine.ErrBadOption, OptStash, v, maxPerKind)
+		}
+		if 4*n < 3*cfg.Seats {
+			return c, fmt.Errorf("%w: %s=%d is too small for %d seats: the stash must hold 3 small pieces per seat", engine.ErrBadOption, OptStash, n, cfg.Seats)
+		}
+		c.perKind = n
+	}
+	switch v := cfg.Option(info, OptAlignment); v {
+	case "chosen":
+	case "random":
+		c.randomAlign = true
+	default:
+		return c, fmt.Errorf("%w: %s=%q: want chosen or random", engine.ErrBadOption, OptAlignment, v)
+	}
+	var err error
+	if c.turnCap, err = intOption(cfg, info, OptTurnCap, 1, maxTurnCap); err != nil {
+		return c, err
+	}
+	if c.passRounds, err = intOption(cfg, info, OptPassRounds, 1, maxPassRounds); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func intOption(cfg engine.Config, info engine.Info, name string, lo, hi int) (int, error) {
+	v := cfg.Option(info, name)
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%w: %s=%q: want a number %d-%d", engine.ErrBadOption, name, v, lo, hi)
+	}
+	return n, nil
+}
+
+func (game) New(cfg engine.Config) (engine.State, error) {
+	c, err := parseConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newState(c, cfg.Seed), nil
+}
+
+func catalog() *pb.Catalog {
+	return &pb.Catalog{
+		Powers: []*pb.Power{
+			{Color: pb.Color_COLOR_RED, Name: "Warriors", Summary: "attack another ship in the same place: discard it if no larger, else reduce it one size"},
+			{Color: pb.Color_COLOR_YELLOW, Name: "Navigators", Summary: "move to a connected system, or from a hyperspace to anywhere"},
+			{Color: pb.Color_COLOR_GREEN, Name: "Colonists", Summary: "grow one size, or add a ship of the same color and no larger size to a system of fewer than 4 ships"},
+			{Color: pb.Color_COLOR_BLUE, Name: "IceTraders", Summary: "trade for an equal- or smaller-sized piece of any color"},
+		},
+		Colors: []pb.Color{pb.Color_COLOR_RED, pb.Color_COLOR_YELLOW, pb.Color_COLOR_GREEN, pb.Color_COLOR_BLUE},
+		Sizes:  []pb.Size{pb.Size_SIZE_SMALL, pb.Size_SIZE_MEDIUM, pb.Size_SIZE_LARGE},
+	}
+}

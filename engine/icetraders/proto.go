@@ -1,0 +1,266 @@
+package icetraders
+
+import (
+	"fmt"
+	"math"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/engine"
+	pb "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+)
+
+func pieceProto(p Piece) *pb.Piece {
+	if p.Size == 0 {
+		return nil
+	}
+	return &pb.Piece{Color: pb.Color(p.Color + 1), Size: pb.Size(p.Size)}
+}
+
+func alignProto(a Alignment) pb.Alignment { return pb.Alignment(a) }
+
+// ActionProto is a as the typed Action message.
+func (s *State) ActionProto(a engine.Action) proto.Message { return actionProto(a) }
+
+// ActionToProto is a as the typed Action message, for bots and tools without a state.
+func ActionToProto(a engine.Action) *pb.Action { return actionProto(a) }
+
+func actionProto(a engine.Action) *pb.Action {
+	id := func(i int) int32 { return int32(a.Arg[i]) }
+	rawPiece := func(i int) *pb.Piece {
+		return &pb.Piece{Color: pb.Color(a.Arg[i] + 1), Size: pb.Size(a.Arg[i+1])}
+	}
+	m := &pb.Action{}
+	switch a.Kind {
+	case KindAlign:
+		m.Kind = &pb.Action_ChooseAlignment{ChooseAlignment: &pb.ChooseAlignment{Alignment: pb.Alignment(a.Arg[0])}}
+	case KindPicks:
+		m.Kind = &pb.Action_ChoosePicks{ChoosePicks: &pb.ChoosePicks{First: rawPiece(0), Second: rawPiece(2)}}
+	case KindRepick:
+		m.Kind = &pb.Action_Repick{Repick: &pb.Repick{Piece: rawPiece(0)}}
+	case KindPlace:
+		m.Kind = &pb.Action_PlaceFirstShip{PlaceFirstShip: &pb.PlaceFirstShip{Color: pb.Color(a.Arg[0] + 1), SystemId: id(1)}}
+	case KindMove:
+		m.Kind = &pb.Action_Move{Move: &pb.Move{ShipId: id(0), ToId: id(1)}}
+	case KindTrade:
+		m.Kind = &pb.Action_Trade{Trade: &pb.Trade{ShipId: id(0), Piece: rawPiece(1)}}
+	case KindGrow:
+		m.Kind = &pb.Action_Grow{Grow: &pb.Grow{ShipId: id(0)}}
+	case KindAdd:
+		m.Kind = &pb.Action_AddShip{AddShip: &pb.AddShip{ShipId: id(0), Size: pb.Size(a.Arg[1])}}
+	case KindAttack:
+		m.Kind = &pb.Action_Attack{Attack: &pb.Attack{ShipId: id(0), TargetId: id(1)}}
+	case KindDiscover:
+		m.Kind = &pb.Action_Discover{Discover: &pb.Discover{ShipId: id(0)}}
+	case KindSacrifice:
+		m.Kind = &pb.Action_Sacrifice{Sacrifice: &pb.Sacrifice{ShipId: id(0)}}
+	case KindResearch:
+		m.Kind = &pb.Action_Research{Research: &pb.Research{ShipIds: []int32{id(0), id(1), id(2)}, Piece: rawPiece(3)}}
+	case KindPass:
+		m.Kind = &pb.Action_Pass{Pass: &pb.Pass{}}
+	case KindEndSacrifice:
+		m.Kind = &pb.Action_EndSacrifice{EndSacrifice: &pb.EndSacrifice{}}
+	case KindEnterprise:
+		m.Kind = &pb.Action_Enterprise{Enterprise: &pb.Enterprise{Piece: rawPiece(0)}}
+	case KindRevolt:
+		m.Kind = &pb.Action_Revolt{Revolt: &pb.Revolt{ShipId: id(0)}}
+	case KindDecline:
+		m.Kind = &pb.Action_Decline{Decline: &pb.Decline{}}
+	}
+	return m
+}
+
+// ActionFromProto reads a typed Action message.
+func (s *State) ActionFromProto(m proto.Message) (engine.Action, error) { return ActionFromProto(m) }
+
+// ActionFromProto reads a typed Action message; malformed ones wrap engine.ErrIllegalAction.
+func ActionFromProto(m proto.Message) (engine.Action, error) {
+	bad := func(why string) (engine.Action, error) {
+		return engine.Action{}, fmt.Errorf("%w: malformed icetraders action: %s", engine.ErrIllegalAction, why)
+	}
+	pa, ok := m.(*pb.Action)
+	if !ok || pa == nil {
+		return bad(fmt.Sprintf("want *icetradersv1.Action, got %T", m))
+	}
+	var err string
+	id := func(v int32) int {
+		if v < 0 || v > math.MaxInt16 {
+			err = fmt.Sprintf("id %d out of range", v)
+			return 0
+		}
+		return int(v)
+	}
+	color := func(c pb.Color) Color {
+		if c < pb.Color_COLOR_RED || c > pb.Color_COLOR_BLUE {
+			err = fmt.Sprintf("bad color %v", c)
+			return 0
+		}
+		return Color(c - 1)
+	}
+	size := func(z pb.Size) Size {
+		if z < pb.Size_SIZE_SMALL || z > pb.Size_SIZE_LARGE {
+			err = fmt.Sprintf("bad size %v", z)
+			return 0
+		}
+		return Size(z)
+	}
+	piece := func(p *pb.Piece) Piece {
+		if p == nil {
+			err = "missing piece"
+			return Piece{}
+		}
+		return Piece{color(p.GetColor()), size(p.GetSize())}
+	}
+	var a engine.Action
+	switch k := pa.GetKind().(type) {
+	case *pb.Action_ChooseAlignment:
+		al := k.ChooseAlignment.GetAlignment()
+		if al != pb.Alignment_ALIGNMENT_GOOD && al != pb.Alignment_ALIGNMENT_EVIL {
+			return bad("alignment must be good or evil")
+		}
+		a = ChooseAlignment(Alignment(al))
+	case *pb.Action_ChoosePicks:
+		a = ChoosePicks(piece(k.ChoosePicks.GetFirst()), piece(k.ChoosePicks.GetSecond()))
+	case *pb.Action_Repick:
+		a = Repick(piece(k.Repick.GetPiece()))
+	case *pb.Action_PlaceFirstShip:
+		a = Place(color(k.PlaceFirstShip.GetColor()), id(k.PlaceFirstShip.GetSystemId()))
+	case *pb.Action_Move:
+		a = Move(id(k.Move.GetShipId()), id(k.Move.GetToId()))
+	case *pb.Action_Trade:
+		a = Trade(id(k.Trade.GetShipId()), piece(k.Trade.GetPiece()))
+	case *pb.Action_Grow:
+		a = Grow(id(k.Grow.GetShipId()))
+	case *pb.Action_AddShip:
+		a = Add(id(k.AddShip.GetShipId()), size(k.AddShip.GetSize()))
+	case *pb.Action_Attack:
+		a = Attack(id(k.Attack.GetShipId()), id(k.Attack.GetTargetId()))
+	case *pb.Action_Discover:
+		a = Discover(id(k.Discover.GetShipId()))
+	case *pb.Action_Sacrifice:
+		a = Sacrifice(id(k.Sacrifice.GetShipId()))
+	case *pb.Action_Research:
+		ids := k.Research.GetShipIds()
+		if len(ids) != 3 {
+			return bad("research lists exactly three ships")
+		}
+		a = Research(id(ids[0]), id(ids[1]), id(ids[2]), piece(k.Research.GetPiece()))
+	case *pb.Action_Pass:
+		a = Pass()
+	case *pb.Action_EndSacrifice:
+		a = EndSacrifice()
+	case *pb.Action_Enterprise:
+		a = Enterprise(piece(k.Enterprise.GetPiece()))
+	case *pb.Action_Revolt:
+		a = Revolt(id(k.Revolt.GetShipId()))
+	case *pb.Action_Decline:
+		a = Decline()
+	default:
+		return bad("no action kind set")
+	}
+	if err != "" {
+		return bad(err)
+	}
+	return a, nil
+}
+
+// Observe is seat's view: its own alignment and picks, everyone's once revealed, and the
+// public board. Observe(engine.Spectator) is the public view.
+func (s *State) Observe(seat engine.Seat) proto.Message { return s.observe(seat, false) }
+
+// ObserveAll is the omniscient view, for finished matches.
+func (s *State) ObserveAll() proto.Message { return s.observe(engine.Spectator, true) }
+
+func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
+	o := &pb.Observation{
+		Seat:               int32(viewer),
+		Seats:              int32(s.cfg.seats),
+		Phase:              pb.Phase(s.phase),
+		Turn:               s.turn,
+		CurrentSeat:        -1,
+		FirstSeat:          int32(s.first),
+		TurnCap:            int32(s.cfg.turnCap),
+		PassRoundsCap:      int32(s.cfg.passRounds),
+		ConsecutivePasses:  s.passes,
+		StashPerKind:       int32(s.cfg.perKind),
+		AlignmentsRevealed: s.shown || s.phase == phaseOver,
+	}
+	if all {
+		o.Seat = -1
+	}
+	if s.phase == phasePlay {
+		o.CurrentSeat = int32(s.cur)
+	}
+	var toAct [6]engine.Seat
+	for _, t := range s.ToAct(toAct[:0]) {
+		o.ToAct = append(o.ToAct, int32(t))
+	}
+	for k := 0; k < numKinds; k++ {
+		o.Stash = append(o.Stash, &pb.StashCount{Piece: pieceProto(pieceOfKind(k)), Count: int32(s.stash[k])})
+	}
+	shipProto := func(x *ship) *pb.Ship {
+		return &pb.Ship{Id: int32(x.id), Owner: int32(x.owner), Piece: pieceProto(x.piece)}
+	}
+	for li := range s.locs {
+		l := &s.locs[li]
+		var ships []*pb.Ship
+		for i := range s.ships {
+			if s.ships[i].loc == l.id {
+				ships = append(ships, shipProto(&s.ships[i]))
+			}
+		}
+		if l.hyper {
+			o.Hyperspaces = append(o.Hyperspaces, &pb.Hyperspace{Id: int32(l.id), Ships: ships})
+			continue
+		}
+		sys := &pb.System{Id: int32(l.id), Marker: pieceProto(l.marker), SecondMarker: pieceProto(l.second), Ships: ships}
+		for j := range s.locs {
+			if d := &s.locs[j]; d.id != l.id && canMove(l, d) {
+				sys.ConnectedIds = append(sys.ConnectedIds, int32(d.id))
+			}
+		}
+		o.Systems = append(o.Systems, sys)
+	}
+	picksShown := s.phase >= phaseRepick
+	for i := range s.players {
+		p := &s.players[i]
+		own := all || viewer == engine.Seat(i)
+		ships, large := s.fleet(i)
+		pp := &pb.Player{
+			Seat:            int32(i),
+			AlignmentChosen: p.align != Unknown,
+			PicksChosen:     p.picked,
+			Eliminated:      p.out,
+			EliminatedBy:    int32(p.outBy),
+			PlacedFirstShip: p.placed,
+			EverLarge:       p.everLarge,
+			TurnsTaken:      int32(p.turns),
+			TurnedEvil:      p.turnedEvil,
+			Ships:           int32(ships),
+			LargeShips:      int32(large),
+		}
+		if own || o.AlignmentsRevealed {
+			pp.Alignment = alignProto(p.align)
+		}
+		if own || picksShown {
+			pp.FirstPick = pieceProto(p.picks[0])
+			pp.SecondPick = pieceProto(p.picks[1])
+		}
+		o.Players = append(o.Players, pp)
+	}
+	if s.sac.active {
+		o.PendingSacrifice = &pb.PendingSacrifice{Sacrificed: pieceProto(s.sac.piece), UsesLeft: int32(s.sac.left), UsesTotal: int32(s.sac.piece.Size)}
+	}
+	if s.pend.kind != pb.ConcentrationKind_CONCENTRATION_KIND_UNSPECIFIED {
+		o.PendingConcentration = &pb.PendingConcentration{Kind: s.pend.kind, SystemId: int32(s.pend.loc), CatalystShipId: int32(s.pend.catalyst)}
+	}
+	if s.phase == phaseRepick {
+		if seat, slot, ok := s.repickSlot(); ok {
+			o.PendingRepick = &pb.PendingRepick{Seat: int32(seat), Slot: int32(slot + 1)}
+		}
+	}
+	if s.phase == phaseOver {
+		o.GameOver = s.gameOverProto()
+	}
+	return o
+}
