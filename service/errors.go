@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"strings"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -52,4 +53,13 @@ func rejectCode(err error) orreryv1.RejectCode {
 		return orreryv1.RejectCode_REJECT_CODE_MALFORMED
 	}
 	return orreryv1.RejectCode_REJECT_CODE_ILLEGAL
+}
+
+// recvStatus reports a failed Recv: bytes that do not decode are the client's fault
+// (InvalidArgument), which grpc-go reports as Internal.
+func recvStatus(err error) error {
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Internal && strings.Contains(st.Message(), "unmarshal") {
+		return status.Error(codes.InvalidArgument, "malformed message: "+st.Message())
+	}
+	return err
 }

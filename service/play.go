@@ -24,7 +24,7 @@ func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orre
 		return nil
 	}
 	if err != nil {
-		return err
+		return recvStatus(err)
 	}
 	join := first.GetJoin()
 	if join == nil {
@@ -89,7 +89,7 @@ func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orre
 		case <-v.changed:
 		case req, ok := <-answers:
 			if !ok {
-				return <-recvErr
+				return recvStatus(<-recvErr)
 			}
 			if err := stream.Send(s.handle(m, seat, req)); err != nil {
 				return err

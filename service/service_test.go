@@ -252,7 +252,9 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	// Others play on while this seat is away: its decisions wait for it.
 	ctx2, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go h.playRandom(ctx2, created, map[int]bool{seat: true})
+	played := make(chan struct{})
+	go func() { h.playRandom(ctx2, created, map[int]bool{seat: true}); close(played) }()
+	defer func() { cancel(); <-played }()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		m.mu.Lock()
@@ -374,7 +376,9 @@ func TestWatch_SpectatorSeesOnlyThePublicView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go h.playRandom(ctx, created, nil)
+	played := make(chan struct{})
+	go func() { h.playRandom(ctx, created, nil); close(played) }()
+	defer func() { <-played }()
 	var views []*orreryv1.Spectate
 	var end *orreryv1.MatchEnded
 	for end == nil {
