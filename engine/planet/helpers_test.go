@@ -1,0 +1,216 @@
+package planet
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/orrery/orrery/engine"
+	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
+)
+
+// newGame starts a match through the registry, as the service does.
+func newGame(t *testing.T, seats int, seed uint64, opts map[string]string) *state {
+	t.Helper()
+	st, err := engine.New("planet", engine.Config{Seats: seats, Seed: seed, Options: opts})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return st.(*state)
+}
+
+// playFirst applies the first legal action for the seat to act, n times.
+func playFirst(t *testing.T, s *state, n int) {
+	t.Helper()
+	var legal []engine.Action
+	for i := 0; i < n && !s.over; i++ {
+		seat := s.toAct()
+		legal = s.Legal(seat, legal[:0])
+		if err := s.Apply(seat, legal[0]); err != nil {
+			t.Fatalf("apply %s: %v", FormatAction(legal[0]), err)
+		}
+	}
+}
+
+// playTurns plays whole turns with first legal actions.
+func playTurns(t *testing.T, s *state, turns int) {
+	t.Helper()
+	playFirst(t, s, turns*int(s.seats))
+}
+
+// observe is seat's typed observation.
+func observe(s *state, seat engine.Seat) *planetv1.Observation {
+	return s.Observe(seat).(*planetv1.Observation)
+}
+
+// hab reads a habitat letter.
+func hab(c byte) Habitat {
+	if i := strings.IndexByte(".ODMFG", c); i > 0 {
+		return Habitat(i)
+	}
+	return None
+}
+
+// faceText sets face f of sf to five habitat letters, clockwise from edge 0.
+func faceText(sf *Surface, f int, letters string) {
+	for k := 0; k < 5; k++ {
+		sf[AreaOf(f, k)] = hab(letters[k])
+	}
+}
+
+// edgeToward is the edge of face f that borders face g.
+func edgeToward(t *testing.T, f, g int) int {
+	t.Helper()
+	for k, n := range Geo.FaceNeighbour[f] {
+		if n == g {
+			return k
+		}
+	}
+	t.Fatalf("faces %d and %d are not neighbours", f, g)
+	return -1
+}
+
+// blob lays x on all of face f and y on the one area of neighbour face g that borders f:
+// a 5-area region of x touching y.
+func blob(t *testing.T, sf *Surface, f, g int, x, y Habitat) {
+	t.Helper()
+	for k := 0; k < 5; k++ {
+		sf[AreaOf(f, k)] = x
+	}
+	sf[AreaOf(g, edgeToward(t, g, f))] = y
+}
+
+// bigBlob lays a 9-area region of x touching y: all of face f, and 4 areas of its neighbour g
+// (the fifth, away from f, is y).
+func bigBlob(t *testing.T, sf *Surface, f, g int, x, y Habitat) {
+	t.Helper()
+	for k := 0; k < 5; k++ {
+		sf[AreaOf(f, k)] = x
+	}
+	e := edgeToward(t, g, f)
+	for k := 0; k < 5; k++ {
+		sf[AreaOf(g, k)] = x
+	}
+	sf[AreaOf(g, (e+2)%5)] = y
+}
+
+// blobSpec is one region to lay: x touching only y, of 9 areas when big, else 5.
+type blobSpec struct {
+	x, y Habitat
+	big  bool
+}
+
+// blobs lays out separate regions, each touching only its own y, searching the faces for a
+// layout where no two of them meet; it checks the result with a Survey.
+func blobs(t *testing.T, specs ...blobSpec) Surface {
+	t.Helper()
+	var try func(i int, sf Surface) (Surface, bool)
+	try = func(i int, sf Surface) (Surface, bool) {
+		if !blobsHold(sf, specs[:i]) {
+			return sf, false
+		}
+		if i == len(specs) {
+			return sf, true
+		}
+		for f := 0; f < Faces; f++ {
+			for _, g := range Geo.FaceNeighbour[f] {
+				next := sf
+				if !blobFree(&next, f, g) {
+					continue
+				}
+				if specs[i].big {
+					bigBlob(t, &next, f, g, specs[i].x, specs[i].y)
+				} else {
+					blob(t, &next, f, g, specs[i].x, specs[i].y)
+				}
+				if out, ok := try(i+1, next); ok {
+					return out, true
+				}
+			}
+		}
+		return sf, false
+	}
+	sf, ok := try(0, Surface{})
+	if !ok {
+		t.Fatalf("no layout for %v", specs)
+	}
+	return sf
+}
+
+// blobFree reports whether faces f and g are still empty.
+func blobFree(sf *Surface, f, g int) bool {
+	for k := 0; k < 5; k++ {
+		if sf[AreaOf(f, k)] != None || sf[AreaOf(g, k)] != None {
+			return false
+		}
+	}
+	return true
+}
+
+// blobsHold reports whether sf is exactly the given separate regions and their y areas.
+func blobsHold(sf Surface, specs []blobSpec) bool {
+	var sv Survey
+	sv.Measure(&sf)
+	if sv.N != 2*len(specs) {
+		return false
+	}
+	used := make([]bool, sv.N)
+	for _, b := range specs {
+		size := int8(5)
+		if b.big {
+			size = 9
+		}
+		found := false
+		for i, r := range sv.Regions[:sv.N] {
+			if !used[i] && !found && r.Habitat == b.x && r.Size == size && r.Touch == 1<<b.y {
+				used[i], found = true, true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// cardID finds a built-in animal by name.
+func cardID(t *testing.T, name string) int16 {
+	t.Helper()
+	for i, a := range Default.Animals {
+		if a.Name == name {
+			return int16(i)
+		}
+	}
+	t.Fatalf("no animal %q", name)
+	return -1
+}
+
+// layCards replaces the laid-out animals with the named cards, all in column turn.
+func layCards(t *testing.T, s *state, turn int8, names ...string) {
+	t.Helper()
+	s.cards = s.cards[:0]
+	for _, n := range names {
+		s.cards = append(s.cards, card{id: cardID(t, n), turn: turn, owner: -1})
+	}
+}
+
+// cardState finds a laid-out card by name.
+func cardState(t *testing.T, s *state, name string) card {
+	t.Helper()
+	id := cardID(t, name)
+	for _, c := range s.cards {
+		if c.id == id {
+			return c
+		}
+	}
+	t.Fatalf("%s is not laid out", name)
+	return card{}
+}
+
+// wantErr checks that err wraps want.
+func wantErr(t *testing.T, err, want error, what string) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Errorf("%s: got %v, want %v", what, err, want)
+	}
+}
