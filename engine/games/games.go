@@ -4,5 +4,6 @@ package games
 
 import (
 	_ "github.com/orrery/orrery/engine/icetraders"
+	_ "github.com/orrery/orrery/engine/pantropia"
 	_ "github.com/orrery/orrery/engine/planet"
 )

@@ -6,6 +6,9 @@
 
 // Package orrery.pantropia.v1 holds the pantropia game's typed actions, observations, events and static
 // catalog. It has no service: engines import it without gRPC.
+//
+// Seats are counted from 0. Intersections, struts, joints and menu slots are referred to by the
+// ids listed in the Catalog.
 
 package pantropiav1
 
@@ -24,16 +27,595 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Color is a resource color (one great circle of the sphere), or black on the permanent die.
+type Color int32
+
+const (
+	Color_COLOR_UNSPECIFIED Color = 0
+	Color_COLOR_RED         Color = 1 // nitrogen
+	Color_COLOR_ORANGE      Color = 2 // radioactives
+	Color_COLOR_YELLOW      Color = 3 // solar energy
+	Color_COLOR_GREEN       Color = 4 // carbon
+	Color_COLOR_BLUE        Color = 5 // water
+	Color_COLOR_PURPLE      Color = 6 // metals
+	Color_COLOR_BLACK       Color = 7 // only on the permanent d8
+)
+
+// Enum value maps for Color.
+var (
+	Color_name = map[int32]string{
+		0: "COLOR_UNSPECIFIED",
+		1: "COLOR_RED",
+		2: "COLOR_ORANGE",
+		3: "COLOR_YELLOW",
+		4: "COLOR_GREEN",
+		5: "COLOR_BLUE",
+		6: "COLOR_PURPLE",
+		7: "COLOR_BLACK",
+	}
+	Color_value = map[string]int32{
+		"COLOR_UNSPECIFIED": 0,
+		"COLOR_RED":         1,
+		"COLOR_ORANGE":      2,
+		"COLOR_YELLOW":      3,
+		"COLOR_GREEN":       4,
+		"COLOR_BLUE":        5,
+		"COLOR_PURPLE":      6,
+		"COLOR_BLACK":       7,
+	}
+)
+
+func (x Color) Enum() *Color {
+	p := new(Color)
+	*p = x
+	return p
+}
+
+func (x Color) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Color) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_pantropia_v1_pantropia_proto_enumTypes[0].Descriptor()
+}
+
+func (Color) Type() protoreflect.EnumType {
+	return &file_orrery_pantropia_v1_pantropia_proto_enumTypes[0]
+}
+
+func (x Color) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Color.Descriptor instead.
+func (Color) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{0}
+}
+
+// Die names a swappable die.
+type Die int32
+
+const (
+	Die_DIE_UNSPECIFIED Die = 0
+	Die_DIE_D4          Die = 1
+	Die_DIE_D6          Die = 2
+	Die_DIE_D10         Die = 3
+	Die_DIE_D12         Die = 4
+	Die_DIE_D20         Die = 5
+)
+
+// Enum value maps for Die.
+var (
+	Die_name = map[int32]string{
+		0: "DIE_UNSPECIFIED",
+		1: "DIE_D4",
+		2: "DIE_D6",
+		3: "DIE_D10",
+		4: "DIE_D12",
+		5: "DIE_D20",
+	}
+	Die_value = map[string]int32{
+		"DIE_UNSPECIFIED": 0,
+		"DIE_D4":          1,
+		"DIE_D6":          2,
+		"DIE_D10":         3,
+		"DIE_D12":         4,
+		"DIE_D20":         5,
+	}
+)
+
+func (x Die) Enum() *Die {
+	p := new(Die)
+	*p = x
+	return p
+}
+
+func (x Die) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Die) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_pantropia_v1_pantropia_proto_enumTypes[1].Descriptor()
+}
+
+func (Die) Type() protoreflect.EnumType {
+	return &file_orrery_pantropia_v1_pantropia_proto_enumTypes[1]
+}
+
+func (x Die) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Die.Descriptor instead.
+func (Die) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{1}
+}
+
+// CardKind is a card of the deck. UNSPECIFIED stands for a card the viewer may not see.
+type CardKind int32
+
+const (
+	CardKind_CARD_KIND_UNSPECIFIED         CardKind = 0
+	CardKind_CARD_KIND_ORBITAL_MIRROR      CardKind = 1
+	CardKind_CARD_KIND_SOLAR_SHADE         CardKind = 2
+	CardKind_CARD_KIND_SPACE_ELEVATOR      CardKind = 3
+	CardKind_CARD_KIND_SHUTTLE             CardKind = 4
+	CardKind_CARD_KIND_AQUIFER             CardKind = 5
+	CardKind_CARD_KIND_GUIDED_COMET        CardKind = 6
+	CardKind_CARD_KIND_LUDDITE_LEGISLATION CardKind = 7
+	CardKind_CARD_KIND_TECHNOCALYPSE       CardKind = 8
+)
+
+// Enum value maps for CardKind.
+var (
+	CardKind_name = map[int32]string{
+		0: "CARD_KIND_UNSPECIFIED",
+		1: "CARD_KIND_ORBITAL_MIRROR",
+		2: "CARD_KIND_SOLAR_SHADE",
+		3: "CARD_KIND_SPACE_ELEVATOR",
+		4: "CARD_KIND_SHUTTLE",
+		5: "CARD_KIND_AQUIFER",
+		6: "CARD_KIND_GUIDED_COMET",
+		7: "CARD_KIND_LUDDITE_LEGISLATION",
+		8: "CARD_KIND_TECHNOCALYPSE",
+	}
+	CardKind_value = map[string]int32{
+		"CARD_KIND_UNSPECIFIED":         0,
+		"CARD_KIND_ORBITAL_MIRROR":      1,
+		"CARD_KIND_SOLAR_SHADE":         2,
+		"CARD_KIND_SPACE_ELEVATOR":      3,
+		"CARD_KIND_SHUTTLE":             4,
+		"CARD_KIND_AQUIFER":             5,
+		"CARD_KIND_GUIDED_COMET":        6,
+		"CARD_KIND_LUDDITE_LEGISLATION": 7,
+		"CARD_KIND_TECHNOCALYPSE":       8,
+	}
+)
+
+func (x CardKind) Enum() *CardKind {
+	p := new(CardKind)
+	*p = x
+	return p
+}
+
+func (x CardKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CardKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_pantropia_v1_pantropia_proto_enumTypes[2].Descriptor()
+}
+
+func (CardKind) Type() protoreflect.EnumType {
+	return &file_orrery_pantropia_v1_pantropia_proto_enumTypes[2]
+}
+
+func (x CardKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use CardKind.Descriptor instead.
+func (CardKind) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{2}
+}
+
+// Item is a thing on the building menu.
+type Item int32
+
+const (
+	Item_ITEM_UNSPECIFIED Item = 0
+	Item_ITEM_ATMOSPHERE  Item = 1
+	Item_ITEM_HABITAT     Item = 2
+	Item_ITEM_ARCOLOGY    Item = 3
+	Item_ITEM_SHUTTLE     Item = 4
+	Item_ITEM_CARD        Item = 5
+)
+
+// Enum value maps for Item.
+var (
+	Item_name = map[int32]string{
+		0: "ITEM_UNSPECIFIED",
+		1: "ITEM_ATMOSPHERE",
+		2: "ITEM_HABITAT",
+		3: "ITEM_ARCOLOGY",
+		4: "ITEM_SHUTTLE",
+		5: "ITEM_CARD",
+	}
+	Item_value = map[string]int32{
+		"ITEM_UNSPECIFIED": 0,
+		"ITEM_ATMOSPHERE":  1,
+		"ITEM_HABITAT":     2,
+		"ITEM_ARCOLOGY":    3,
+		"ITEM_SHUTTLE":     4,
+		"ITEM_CARD":        5,
+	}
+)
+
+func (x Item) Enum() *Item {
+	p := new(Item)
+	*p = x
+	return p
+}
+
+func (x Item) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Item) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_pantropia_v1_pantropia_proto_enumTypes[3].Descriptor()
+}
+
+func (Item) Type() protoreflect.EnumType {
+	return &file_orrery_pantropia_v1_pantropia_proto_enumTypes[3]
+}
+
+func (x Item) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Item.Descriptor instead.
+func (Item) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{3}
+}
+
+// Phase says what kind of decision the game waits for.
+type Phase int32
+
+const (
+	Phase_PHASE_UNSPECIFIED    Phase = 0
+	Phase_PHASE_SETUP          Phase = 1 // a seat places a habitat and the three rings of one strut
+	Phase_PHASE_LUDDITE_WINDOW Phase = 2 // a seat may cancel the pending card or black roll
+	Phase_PHASE_BLACK_CHOICE   Phase = 3 // the roller picks Terraforming or Pantropy
+	Phase_PHASE_MAIN           Phase = 4 // the active seat trades, builds, plays a card or ends the turn
+	Phase_PHASE_OFFER          Phase = 5 // the named seat accepts or declines an offer
+	Phase_PHASE_ORBITAL_MIRROR Phase = 6 // a seat builds a free ring
+	Phase_PHASE_SOLAR_SHADE    Phase = 7 // a seat may remove one ring
+	Phase_PHASE_TECHNOCALYPSE  Phase = 8 // a seat abandons sites or discards chips
+	Phase_PHASE_OVER           Phase = 9
+)
+
+// Enum value maps for Phase.
+var (
+	Phase_name = map[int32]string{
+		0: "PHASE_UNSPECIFIED",
+		1: "PHASE_SETUP",
+		2: "PHASE_LUDDITE_WINDOW",
+		3: "PHASE_BLACK_CHOICE",
+		4: "PHASE_MAIN",
+		5: "PHASE_OFFER",
+		6: "PHASE_ORBITAL_MIRROR",
+		7: "PHASE_SOLAR_SHADE",
+		8: "PHASE_TECHNOCALYPSE",
+		9: "PHASE_OVER",
+	}
+	Phase_value = map[string]int32{
+		"PHASE_UNSPECIFIED":    0,
+		"PHASE_SETUP":          1,
+		"PHASE_LUDDITE_WINDOW": 2,
+		"PHASE_BLACK_CHOICE":   3,
+		"PHASE_MAIN":           4,
+		"PHASE_OFFER":          5,
+		"PHASE_ORBITAL_MIRROR": 6,
+		"PHASE_SOLAR_SHADE":    7,
+		"PHASE_TECHNOCALYPSE":  8,
+		"PHASE_OVER":           9,
+	}
+)
+
+func (x Phase) Enum() *Phase {
+	p := new(Phase)
+	*p = x
+	return p
+}
+
+func (x Phase) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Phase) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_pantropia_v1_pantropia_proto_enumTypes[4].Descriptor()
+}
+
+func (Phase) Type() protoreflect.EnumType {
+	return &file_orrery_pantropia_v1_pantropia_proto_enumTypes[4]
+}
+
+func (x Phase) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Phase.Descriptor instead.
+func (Phase) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{4}
+}
+
+// EventKind is what happened.
+type EventKind int32
+
+const (
+	EventKind_EVENT_KIND_UNSPECIFIED        EventKind = 0
+	EventKind_EVENT_KIND_SETTLE             EventKind = 1  // seat, intersection, strut, chips (second habitat)
+	EventKind_EVENT_KIND_SKIP_SETUP         EventKind = 2  // seat had no legal setup placement
+	EventKind_EVENT_KIND_ROLL               EventKind = 3  // seat, color (d8), die, color2 (swappable)
+	EventKind_EVENT_KIND_PRODUCE            EventKind = 4  // seat gets chips
+	EventKind_EVENT_KIND_LUDDITE_PASS       EventKind = 5  // seat declined to react
+	EventKind_EVENT_KIND_LUDDITE            EventKind = 6  // seat played Luddite Legislation, cancelling other_seat's card or roll
+	EventKind_EVENT_KIND_TERRAFORM          EventKind = 7  // seat chose Terraforming and swapped die and die2
+	EventKind_EVENT_KIND_PANTROPY           EventKind = 8  // seat swapped menu slots slot and slot2 (count -1: no swap)
+	EventKind_EVENT_KIND_EARTH_TRADE        EventKind = 9  // seat gave chips, got chips2
+	EventKind_EVENT_KIND_OFFER              EventKind = 10 // seat offered other_seat: gives chips, takes chips2
+	EventKind_EVENT_KIND_ACCEPT             EventKind = 11 // seat accepted other_seat's offer
+	EventKind_EVENT_KIND_DECLINE            EventKind = 12 // seat declined other_seat's offer
+	EventKind_EVENT_KIND_RING               EventKind = 13 // seat placed a ring on joint; other_seat's ring was replaced (-1: none)
+	EventKind_EVENT_KIND_HABITAT            EventKind = 14
+	EventKind_EVENT_KIND_ARCOLOGY           EventKind = 15
+	EventKind_EVENT_KIND_SHUTTLE            EventKind = 16 // seat hung its shuttle at intersection
+	EventKind_EVENT_KIND_BUY_CARD           EventKind = 17 // seat paid for a card
+	EventKind_EVENT_KIND_DRAW               EventKind = 18 // seat drew card (unspecified when hidden from the viewer)
+	EventKind_EVENT_KIND_COUNTDOWN          EventKind = 19 // seat drew a Technocalypse; count is the countdown
+	EventKind_EVENT_KIND_PLAY_CARD          EventKind = 20 // seat played card (action holds its arguments)
+	EventKind_EVENT_KIND_CARD_CANCELLED     EventKind = 21 // the pending card was lost
+	EventKind_EVENT_KIND_REMOVE_RING        EventKind = 22 // seat removed other_seat's ring at joint (Solar Shade)
+	EventKind_EVENT_KIND_SHADE_SKIP         EventKind = 23
+	EventKind_EVENT_KIND_MIRROR_SKIP        EventKind = 24 // seat had no joint to build on
+	EventKind_EVENT_KIND_SHUTTLE_MOVED      EventKind = 25 // other_seat's shuttle moved to intersection
+	EventKind_EVENT_KIND_AQUIFER            EventKind = 26 // seat took chips from other_seat
+	EventKind_EVENT_KIND_COMET              EventKind = 27 // seat recolored slot to color
+	EventKind_EVENT_KIND_ELEVATOR           EventKind = 28 // seat paid chips and holds the Space Elevator
+	EventKind_EVENT_KIND_TECHNOCALYPSE      EventKind = 29 // the countdown reached its end
+	EventKind_EVENT_KIND_DEMOTE             EventKind = 30 // seat's arcology at intersection became a habitat
+	EventKind_EVENT_KIND_ABANDON            EventKind = 31 // seat's arcology site at intersection left empty
+	EventKind_EVENT_KIND_ELEVATOR_DISCARDED EventKind = 32
+	EventKind_EVENT_KIND_SHUTTLE_RETURNED   EventKind = 33 // seat's shuttle returned to supply
+	EventKind_EVENT_KIND_DISCARD            EventKind = 34 // seat discarded chips
+	EventKind_EVENT_KIND_END_TURN           EventKind = 35
+	EventKind_EVENT_KIND_GAME_OVER          EventKind = 36 // text says why
+)
+
+// Enum value maps for EventKind.
+var (
+	EventKind_name = map[int32]string{
+		0:  "EVENT_KIND_UNSPECIFIED",
+		1:  "EVENT_KIND_SETTLE",
+		2:  "EVENT_KIND_SKIP_SETUP",
+		3:  "EVENT_KIND_ROLL",
+		4:  "EVENT_KIND_PRODUCE",
+		5:  "EVENT_KIND_LUDDITE_PASS",
+		6:  "EVENT_KIND_LUDDITE",
+		7:  "EVENT_KIND_TERRAFORM",
+		8:  "EVENT_KIND_PANTROPY",
+		9:  "EVENT_KIND_EARTH_TRADE",
+		10: "EVENT_KIND_OFFER",
+		11: "EVENT_KIND_ACCEPT",
+		12: "EVENT_KIND_DECLINE",
+		13: "EVENT_KIND_RING",
+		14: "EVENT_KIND_HABITAT",
+		15: "EVENT_KIND_ARCOLOGY",
+		16: "EVENT_KIND_SHUTTLE",
+		17: "EVENT_KIND_BUY_CARD",
+		18: "EVENT_KIND_DRAW",
+		19: "EVENT_KIND_COUNTDOWN",
+		20: "EVENT_KIND_PLAY_CARD",
+		21: "EVENT_KIND_CARD_CANCELLED",
+		22: "EVENT_KIND_REMOVE_RING",
+		23: "EVENT_KIND_SHADE_SKIP",
+		24: "EVENT_KIND_MIRROR_SKIP",
+		25: "EVENT_KIND_SHUTTLE_MOVED",
+		26: "EVENT_KIND_AQUIFER",
+		27: "EVENT_KIND_COMET",
+		28: "EVENT_KIND_ELEVATOR",
+		29: "EVENT_KIND_TECHNOCALYPSE",
+		30: "EVENT_KIND_DEMOTE",
+		31: "EVENT_KIND_ABANDON",
+		32: "EVENT_KIND_ELEVATOR_DISCARDED",
+		33: "EVENT_KIND_SHUTTLE_RETURNED",
+		34: "EVENT_KIND_DISCARD",
+		35: "EVENT_KIND_END_TURN",
+		36: "EVENT_KIND_GAME_OVER",
+	}
+	EventKind_value = map[string]int32{
+		"EVENT_KIND_UNSPECIFIED":        0,
+		"EVENT_KIND_SETTLE":             1,
+		"EVENT_KIND_SKIP_SETUP":         2,
+		"EVENT_KIND_ROLL":               3,
+		"EVENT_KIND_PRODUCE":            4,
+		"EVENT_KIND_LUDDITE_PASS":       5,
+		"EVENT_KIND_LUDDITE":            6,
+		"EVENT_KIND_TERRAFORM":          7,
+		"EVENT_KIND_PANTROPY":           8,
+		"EVENT_KIND_EARTH_TRADE":        9,
+		"EVENT_KIND_OFFER":              10,
+		"EVENT_KIND_ACCEPT":             11,
+		"EVENT_KIND_DECLINE":            12,
+		"EVENT_KIND_RING":               13,
+		"EVENT_KIND_HABITAT":            14,
+		"EVENT_KIND_ARCOLOGY":           15,
+		"EVENT_KIND_SHUTTLE":            16,
+		"EVENT_KIND_BUY_CARD":           17,
+		"EVENT_KIND_DRAW":               18,
+		"EVENT_KIND_COUNTDOWN":          19,
+		"EVENT_KIND_PLAY_CARD":          20,
+		"EVENT_KIND_CARD_CANCELLED":     21,
+		"EVENT_KIND_REMOVE_RING":        22,
+		"EVENT_KIND_SHADE_SKIP":         23,
+		"EVENT_KIND_MIRROR_SKIP":        24,
+		"EVENT_KIND_SHUTTLE_MOVED":      25,
+		"EVENT_KIND_AQUIFER":            26,
+		"EVENT_KIND_COMET":              27,
+		"EVENT_KIND_ELEVATOR":           28,
+		"EVENT_KIND_TECHNOCALYPSE":      29,
+		"EVENT_KIND_DEMOTE":             30,
+		"EVENT_KIND_ABANDON":            31,
+		"EVENT_KIND_ELEVATOR_DISCARDED": 32,
+		"EVENT_KIND_SHUTTLE_RETURNED":   33,
+		"EVENT_KIND_DISCARD":            34,
+		"EVENT_KIND_END_TURN":           35,
+		"EVENT_KIND_GAME_OVER":          36,
+	}
+)
+
+func (x EventKind) Enum() *EventKind {
+	p := new(EventKind)
+	*p = x
+	return p
+}
+
+func (x EventKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (EventKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_pantropia_v1_pantropia_proto_enumTypes[5].Descriptor()
+}
+
+func (EventKind) Type() protoreflect.EnumType {
+	return &file_orrery_pantropia_v1_pantropia_proto_enumTypes[5]
+}
+
+func (x EventKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use EventKind.Descriptor instead.
+func (EventKind) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{5}
+}
+
+// Chips is a count of chips of each color.
+type Chips struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Red           int32                  `protobuf:"varint,1,opt,name=red,proto3" json:"red,omitempty"`
+	Orange        int32                  `protobuf:"varint,2,opt,name=orange,proto3" json:"orange,omitempty"`
+	Yellow        int32                  `protobuf:"varint,3,opt,name=yellow,proto3" json:"yellow,omitempty"`
+	Green         int32                  `protobuf:"varint,4,opt,name=green,proto3" json:"green,omitempty"`
+	Blue          int32                  `protobuf:"varint,5,opt,name=blue,proto3" json:"blue,omitempty"`
+	Purple        int32                  `protobuf:"varint,6,opt,name=purple,proto3" json:"purple,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Chips) Reset() {
+	*x = Chips{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Chips) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Chips) ProtoMessage() {}
+
+func (x *Chips) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Chips.ProtoReflect.Descriptor instead.
+func (*Chips) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *Chips) GetRed() int32 {
+	if x != nil {
+		return x.Red
+	}
+	return 0
+}
+
+func (x *Chips) GetOrange() int32 {
+	if x != nil {
+		return x.Orange
+	}
+	return 0
+}
+
+func (x *Chips) GetYellow() int32 {
+	if x != nil {
+		return x.Yellow
+	}
+	return 0
+}
+
+func (x *Chips) GetGreen() int32 {
+	if x != nil {
+		return x.Green
+	}
+	return 0
+}
+
+func (x *Chips) GetBlue() int32 {
+	if x != nil {
+		return x.Blue
+	}
+	return 0
+}
+
+func (x *Chips) GetPurple() int32 {
+	if x != nil {
+		return x.Purple
+	}
+	return 0
+}
+
 // Action is one move.
 type Action struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Action_Settle
+	//	*Action_React
+	//	*Action_Terraform
+	//	*Action_Pantropy
+	//	*Action_EarthTrade
+	//	*Action_Offer
+	//	*Action_Reply
+	//	*Action_Ring
+	//	*Action_Habitat
+	//	*Action_Arcology
+	//	*Action_Shuttle
+	//	*Action_BuyCard
+	//	*Action_PlayCard
+	//	*Action_RemoveRing
+	//	*Action_AbandonSite
+	//	*Action_Discard
+	//	*Action_EndTurn
+	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[0]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -45,7 +627,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[0]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -58,19 +640,1517 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{0}
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Action) GetKind() isAction_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Action) GetSettle() *Settle {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Settle); ok {
+			return x.Settle
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetReact() *React {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_React); ok {
+			return x.React
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetTerraform() *Terraform {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Terraform); ok {
+			return x.Terraform
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetPantropy() *Pantropy {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Pantropy); ok {
+			return x.Pantropy
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetEarthTrade() *EarthTrade {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_EarthTrade); ok {
+			return x.EarthTrade
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetOffer() *Offer {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Offer); ok {
+			return x.Offer
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetReply() *Reply {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Reply); ok {
+			return x.Reply
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetRing() *BuildRing {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Ring); ok {
+			return x.Ring
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetHabitat() *BuildHabitat {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Habitat); ok {
+			return x.Habitat
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetArcology() *BuildArcology {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Arcology); ok {
+			return x.Arcology
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetShuttle() *BuildShuttle {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Shuttle); ok {
+			return x.Shuttle
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetBuyCard() *BuyCard {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_BuyCard); ok {
+			return x.BuyCard
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetPlayCard() *PlayCard {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_PlayCard); ok {
+			return x.PlayCard
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetRemoveRing() *RemoveRing {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_RemoveRing); ok {
+			return x.RemoveRing
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetAbandonSite() *AbandonSite {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_AbandonSite); ok {
+			return x.AbandonSite
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDiscard() *Discard {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Discard); ok {
+			return x.Discard
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetEndTurn() *EndTurn {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_EndTurn); ok {
+			return x.EndTurn
+		}
+	}
+	return nil
+}
+
+type isAction_Kind interface {
+	isAction_Kind()
+}
+
+type Action_Settle struct {
+	Settle *Settle `protobuf:"bytes,1,opt,name=settle,proto3,oneof"`
+}
+
+type Action_React struct {
+	React *React `protobuf:"bytes,2,opt,name=react,proto3,oneof"`
+}
+
+type Action_Terraform struct {
+	Terraform *Terraform `protobuf:"bytes,3,opt,name=terraform,proto3,oneof"`
+}
+
+type Action_Pantropy struct {
+	Pantropy *Pantropy `protobuf:"bytes,4,opt,name=pantropy,proto3,oneof"`
+}
+
+type Action_EarthTrade struct {
+	EarthTrade *EarthTrade `protobuf:"bytes,5,opt,name=earth_trade,json=earthTrade,proto3,oneof"`
+}
+
+type Action_Offer struct {
+	Offer *Offer `protobuf:"bytes,6,opt,name=offer,proto3,oneof"`
+}
+
+type Action_Reply struct {
+	Reply *Reply `protobuf:"bytes,7,opt,name=reply,proto3,oneof"`
+}
+
+type Action_Ring struct {
+	Ring *BuildRing `protobuf:"bytes,8,opt,name=ring,proto3,oneof"`
+}
+
+type Action_Habitat struct {
+	Habitat *BuildHabitat `protobuf:"bytes,9,opt,name=habitat,proto3,oneof"`
+}
+
+type Action_Arcology struct {
+	Arcology *BuildArcology `protobuf:"bytes,10,opt,name=arcology,proto3,oneof"`
+}
+
+type Action_Shuttle struct {
+	Shuttle *BuildShuttle `protobuf:"bytes,11,opt,name=shuttle,proto3,oneof"`
+}
+
+type Action_BuyCard struct {
+	BuyCard *BuyCard `protobuf:"bytes,12,opt,name=buy_card,json=buyCard,proto3,oneof"`
+}
+
+type Action_PlayCard struct {
+	PlayCard *PlayCard `protobuf:"bytes,13,opt,name=play_card,json=playCard,proto3,oneof"`
+}
+
+type Action_RemoveRing struct {
+	RemoveRing *RemoveRing `protobuf:"bytes,14,opt,name=remove_ring,json=removeRing,proto3,oneof"`
+}
+
+type Action_AbandonSite struct {
+	AbandonSite *AbandonSite `protobuf:"bytes,15,opt,name=abandon_site,json=abandonSite,proto3,oneof"`
+}
+
+type Action_Discard struct {
+	Discard *Discard `protobuf:"bytes,16,opt,name=discard,proto3,oneof"`
+}
+
+type Action_EndTurn struct {
+	EndTurn *EndTurn `protobuf:"bytes,17,opt,name=end_turn,json=endTurn,proto3,oneof"`
+}
+
+func (*Action_Settle) isAction_Kind() {}
+
+func (*Action_React) isAction_Kind() {}
+
+func (*Action_Terraform) isAction_Kind() {}
+
+func (*Action_Pantropy) isAction_Kind() {}
+
+func (*Action_EarthTrade) isAction_Kind() {}
+
+func (*Action_Offer) isAction_Kind() {}
+
+func (*Action_Reply) isAction_Kind() {}
+
+func (*Action_Ring) isAction_Kind() {}
+
+func (*Action_Habitat) isAction_Kind() {}
+
+func (*Action_Arcology) isAction_Kind() {}
+
+func (*Action_Shuttle) isAction_Kind() {}
+
+func (*Action_BuyCard) isAction_Kind() {}
+
+func (*Action_PlayCard) isAction_Kind() {}
+
+func (*Action_RemoveRing) isAction_Kind() {}
+
+func (*Action_AbandonSite) isAction_Kind() {}
+
+func (*Action_Discard) isAction_Kind() {}
+
+func (*Action_EndTurn) isAction_Kind() {}
+
+// Settle places a setup habitat on an intersection and rings on the three joints of a strut
+// that touches it.
+type Settle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersection  int32                  `protobuf:"varint,1,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	Strut         int32                  `protobuf:"varint,2,opt,name=strut,proto3" json:"strut,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Settle) Reset() {
+	*x = Settle{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Settle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Settle) ProtoMessage() {}
+
+func (x *Settle) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Settle.ProtoReflect.Descriptor instead.
+func (*Settle) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Settle) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+func (x *Settle) GetStrut() int32 {
+	if x != nil {
+		return x.Strut
+	}
+	return 0
+}
+
+// React answers a Luddite Legislation window: play one (cancel) or pass.
+type React struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PlayLuddite   bool                   `protobuf:"varint,1,opt,name=play_luddite,json=playLuddite,proto3" json:"play_luddite,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *React) Reset() {
+	*x = React{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *React) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*React) ProtoMessage() {}
+
+func (x *React) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use React.ProtoReflect.Descriptor instead.
+func (*React) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *React) GetPlayLuddite() bool {
+	if x != nil {
+		return x.PlayLuddite
+	}
+	return false
+}
+
+// Terraform resolves a black roll as Terraforming: produce from the swappable die alone, then
+// exchange two swappable dice (at least one held by a seat).
+type Terraform struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	DieA          Die                    `protobuf:"varint,1,opt,name=die_a,json=dieA,proto3,enum=orrery.pantropia.v1.Die" json:"die_a,omitempty"`
+	DieB          Die                    `protobuf:"varint,2,opt,name=die_b,json=dieB,proto3,enum=orrery.pantropia.v1.Die" json:"die_b,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Terraform) Reset() {
+	*x = Terraform{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Terraform) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Terraform) ProtoMessage() {}
+
+func (x *Terraform) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Terraform.ProtoReflect.Descriptor instead.
+func (*Terraform) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Terraform) GetDieA() Die {
+	if x != nil {
+		return x.DieA
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+func (x *Terraform) GetDieB() Die {
+	if x != nil {
+		return x.DieB
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+// Pantropy resolves a black roll as Pantropy: swap the chip in slot_from (of the color rolled
+// on the swappable die) with the chip in slot_to of the roller's menu chart. none is set when
+// no slot holds the rolled color.
+type Pantropy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SlotFrom      int32                  `protobuf:"varint,1,opt,name=slot_from,json=slotFrom,proto3" json:"slot_from,omitempty"`
+	SlotTo        int32                  `protobuf:"varint,2,opt,name=slot_to,json=slotTo,proto3" json:"slot_to,omitempty"`
+	None          bool                   `protobuf:"varint,3,opt,name=none,proto3" json:"none,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Pantropy) Reset() {
+	*x = Pantropy{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Pantropy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Pantropy) ProtoMessage() {}
+
+func (x *Pantropy) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Pantropy.ProtoReflect.Descriptor instead.
+func (*Pantropy) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Pantropy) GetSlotFrom() int32 {
+	if x != nil {
+		return x.SlotFrom
+	}
+	return 0
+}
+
+func (x *Pantropy) GetSlotTo() int32 {
+	if x != nil {
+		return x.SlotTo
+	}
+	return 0
+}
+
+func (x *Pantropy) GetNone() bool {
+	if x != nil {
+		return x.None
+	}
+	return false
+}
+
+// EarthTrade gives the bank chips of one color at the seat's best rate for one chip of another.
+type EarthTrade struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Give          Color                  `protobuf:"varint,1,opt,name=give,proto3,enum=orrery.pantropia.v1.Color" json:"give,omitempty"`
+	Take          Color                  `protobuf:"varint,2,opt,name=take,proto3,enum=orrery.pantropia.v1.Color" json:"take,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EarthTrade) Reset() {
+	*x = EarthTrade{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EarthTrade) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EarthTrade) ProtoMessage() {}
+
+func (x *EarthTrade) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EarthTrade.ProtoReflect.Descriptor instead.
+func (*EarthTrade) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *EarthTrade) GetGive() Color {
+	if x != nil {
+		return x.Give
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *EarthTrade) GetTake() Color {
+	if x != nil {
+		return x.Take
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+// Offer proposes a trade from the active seat to another seat.
+type Offer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	To            int32                  `protobuf:"varint,1,opt,name=to,proto3" json:"to,omitempty"`
+	Give          *Chips                 `protobuf:"bytes,2,opt,name=give,proto3" json:"give,omitempty"`
+	Take          *Chips                 `protobuf:"bytes,3,opt,name=take,proto3" json:"take,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Offer) Reset() {
+	*x = Offer{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Offer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Offer) ProtoMessage() {}
+
+func (x *Offer) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Offer.ProtoReflect.Descriptor instead.
+func (*Offer) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Offer) GetTo() int32 {
+	if x != nil {
+		return x.To
+	}
+	return 0
+}
+
+func (x *Offer) GetGive() *Chips {
+	if x != nil {
+		return x.Give
+	}
+	return nil
+}
+
+func (x *Offer) GetTake() *Chips {
+	if x != nil {
+		return x.Take
+	}
+	return nil
+}
+
+// Reply answers an offer.
+type Reply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Accept        bool                   `protobuf:"varint,1,opt,name=accept,proto3" json:"accept,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reply) Reset() {
+	*x = Reply{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reply) ProtoMessage() {}
+
+func (x *Reply) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reply.ProtoReflect.Descriptor instead.
+func (*Reply) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Reply) GetAccept() bool {
+	if x != nil {
+		return x.Accept
+	}
+	return false
+}
+
+// BuildRing places an atmosphere ring on a joint (empty, or replacing another seat's ring).
+// During an Orbital Mirror the ring is free.
+type BuildRing struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Joint         int32                  `protobuf:"varint,1,opt,name=joint,proto3" json:"joint,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BuildRing) Reset() {
+	*x = BuildRing{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BuildRing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BuildRing) ProtoMessage() {}
+
+func (x *BuildRing) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BuildRing.ProtoReflect.Descriptor instead.
+func (*BuildRing) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *BuildRing) GetJoint() int32 {
+	if x != nil {
+		return x.Joint
+	}
+	return 0
+}
+
+// BuildHabitat places a habitat on an intersection.
+type BuildHabitat struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersection  int32                  `protobuf:"varint,1,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BuildHabitat) Reset() {
+	*x = BuildHabitat{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BuildHabitat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BuildHabitat) ProtoMessage() {}
+
+func (x *BuildHabitat) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BuildHabitat.ProtoReflect.Descriptor instead.
+func (*BuildHabitat) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *BuildHabitat) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+// BuildArcology replaces one of the seat's habitats with an arcology.
+type BuildArcology struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersection  int32                  `protobuf:"varint,1,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BuildArcology) Reset() {
+	*x = BuildArcology{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BuildArcology) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BuildArcology) ProtoMessage() {}
+
+func (x *BuildArcology) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BuildArcology.ProtoReflect.Descriptor instead.
+func (*BuildArcology) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *BuildArcology) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+// BuildShuttle hangs the seat's shuttle on a structure.
+type BuildShuttle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersection  int32                  `protobuf:"varint,1,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BuildShuttle) Reset() {
+	*x = BuildShuttle{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BuildShuttle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BuildShuttle) ProtoMessage() {}
+
+func (x *BuildShuttle) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BuildShuttle.ProtoReflect.Descriptor instead.
+func (*BuildShuttle) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *BuildShuttle) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+// BuyCard draws the top card of the deck.
+type BuyCard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BuyCard) Reset() {
+	*x = BuyCard{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BuyCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BuyCard) ProtoMessage() {}
+
+func (x *BuyCard) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BuyCard.ProtoReflect.Descriptor instead.
+func (*BuyCard) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{13}
+}
+
+// PlayCard plays a card from the hand. The fields that matter depend on the card:
+// Shuttle: shuttle_owner and intersection; Aquifer: color; Guided Comet: slot and color.
+type PlayCard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Card          CardKind               `protobuf:"varint,1,opt,name=card,proto3,enum=orrery.pantropia.v1.CardKind" json:"card,omitempty"`
+	ShuttleOwner  int32                  `protobuf:"varint,2,opt,name=shuttle_owner,json=shuttleOwner,proto3" json:"shuttle_owner,omitempty"`
+	Intersection  int32                  `protobuf:"varint,3,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	Color         Color                  `protobuf:"varint,4,opt,name=color,proto3,enum=orrery.pantropia.v1.Color" json:"color,omitempty"`
+	Slot          int32                  `protobuf:"varint,5,opt,name=slot,proto3" json:"slot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayCard) Reset() {
+	*x = PlayCard{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayCard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayCard) ProtoMessage() {}
+
+func (x *PlayCard) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayCard.ProtoReflect.Descriptor instead.
+func (*PlayCard) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *PlayCard) GetCard() CardKind {
+	if x != nil {
+		return x.Card
+	}
+	return CardKind_CARD_KIND_UNSPECIFIED
+}
+
+func (x *PlayCard) GetShuttleOwner() int32 {
+	if x != nil {
+		return x.ShuttleOwner
+	}
+	return 0
+}
+
+func (x *PlayCard) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+func (x *PlayCard) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *PlayCard) GetSlot() int32 {
+	if x != nil {
+		return x.Slot
+	}
+	return 0
+}
+
+// RemoveRing is a Solar Shade removal, or skip to remove nothing.
+type RemoveRing struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Joint         int32                  `protobuf:"varint,1,opt,name=joint,proto3" json:"joint,omitempty"`
+	Skip          bool                   `protobuf:"varint,2,opt,name=skip,proto3" json:"skip,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveRing) Reset() {
+	*x = RemoveRing{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveRing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveRing) ProtoMessage() {}
+
+func (x *RemoveRing) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveRing.ProtoReflect.Descriptor instead.
+func (*RemoveRing) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *RemoveRing) GetJoint() int32 {
+	if x != nil {
+		return x.Joint
+	}
+	return 0
+}
+
+func (x *RemoveRing) GetSkip() bool {
+	if x != nil {
+		return x.Skip
+	}
+	return false
+}
+
+// AbandonSite leaves one of the seat's arcology sites empty at a Technocalypse, when the seat
+// lacks habitat pieces to demote them all.
+type AbandonSite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersection  int32                  `protobuf:"varint,1,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbandonSite) Reset() {
+	*x = AbandonSite{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbandonSite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbandonSite) ProtoMessage() {}
+
+func (x *AbandonSite) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbandonSite.ProtoReflect.Descriptor instead.
+func (*AbandonSite) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *AbandonSite) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+// Discard throws away count chips of one color at a Technocalypse.
+type Discard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Color         Color                  `protobuf:"varint,1,opt,name=color,proto3,enum=orrery.pantropia.v1.Color" json:"color,omitempty"`
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Discard) Reset() {
+	*x = Discard{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Discard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Discard) ProtoMessage() {}
+
+func (x *Discard) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Discard.ProtoReflect.Descriptor instead.
+func (*Discard) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *Discard) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Discard) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+// EndTurn passes the permanent die.
+type EndTurn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndTurn) Reset() {
+	*x = EndTurn{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndTurn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndTurn) ProtoMessage() {}
+
+func (x *EndTurn) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndTurn.ProtoReflect.Descriptor instead.
+func (*EndTurn) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{18}
+}
+
+// Structure is a habitat or arcology on an intersection.
+type Structure struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersection  int32                  `protobuf:"varint,1,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	Owner         int32                  `protobuf:"varint,2,opt,name=owner,proto3" json:"owner,omitempty"`
+	Arcology      bool                   `protobuf:"varint,3,opt,name=arcology,proto3" json:"arcology,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Structure) Reset() {
+	*x = Structure{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Structure) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Structure) ProtoMessage() {}
+
+func (x *Structure) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Structure.ProtoReflect.Descriptor instead.
+func (*Structure) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Structure) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+func (x *Structure) GetOwner() int32 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+func (x *Structure) GetArcology() bool {
+	if x != nil {
+		return x.Arcology
+	}
+	return false
+}
+
+// Player is what everyone knows about one seat.
+type Player struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Seat           int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Chips          *Chips                 `protobuf:"bytes,2,opt,name=chips,proto3" json:"chips,omitempty"`
+	Rings          int32                  `protobuf:"varint,3,opt,name=rings,proto3" json:"rings,omitempty"`                                   // rings on the sphere
+	HabitatsLeft   int32                  `protobuf:"varint,4,opt,name=habitats_left,json=habitatsLeft,proto3" json:"habitats_left,omitempty"` // in supply
+	ArcologiesLeft int32                  `protobuf:"varint,5,opt,name=arcologies_left,json=arcologiesLeft,proto3" json:"arcologies_left,omitempty"`
+	RingsLeft      int32                  `protobuf:"varint,6,opt,name=rings_left,json=ringsLeft,proto3" json:"rings_left,omitempty"`
+	// The intersection the seat's shuttle hangs from, or -1 while it is in supply.
+	ShuttleAt int32 `protobuf:"varint,7,opt,name=shuttle_at,json=shuttleAt,proto3" json:"shuttle_at,omitempty"`
+	HandSize  int32 `protobuf:"varint,8,opt,name=hand_size,json=handSize,proto3" json:"hand_size,omitempty"`
+	// The menu chart: the color of each slot, in the Catalog's slot order.
+	Menu []Color `protobuf:"varint,9,rep,packed,name=menu,proto3,enum=orrery.pantropia.v1.Color" json:"menu,omitempty"`
+	// The swappable die the seat holds.
+	Die           Die  `protobuf:"varint,10,opt,name=die,proto3,enum=orrery.pantropia.v1.Die" json:"die,omitempty"`
+	SpaceElevator bool `protobuf:"varint,11,opt,name=space_elevator,json=spaceElevator,proto3" json:"space_elevator,omitempty"`
+	// The best Earth rate for each color, in color order red..purple.
+	EarthRates    []int32 `protobuf:"varint,12,rep,packed,name=earth_rates,json=earthRates,proto3" json:"earth_rates,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Player) Reset() {
+	*x = Player{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Player) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Player) ProtoMessage() {}
+
+func (x *Player) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Player.ProtoReflect.Descriptor instead.
+func (*Player) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *Player) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Player) GetChips() *Chips {
+	if x != nil {
+		return x.Chips
+	}
+	return nil
+}
+
+func (x *Player) GetRings() int32 {
+	if x != nil {
+		return x.Rings
+	}
+	return 0
+}
+
+func (x *Player) GetHabitatsLeft() int32 {
+	if x != nil {
+		return x.HabitatsLeft
+	}
+	return 0
+}
+
+func (x *Player) GetArcologiesLeft() int32 {
+	if x != nil {
+		return x.ArcologiesLeft
+	}
+	return 0
+}
+
+func (x *Player) GetRingsLeft() int32 {
+	if x != nil {
+		return x.RingsLeft
+	}
+	return 0
+}
+
+func (x *Player) GetShuttleAt() int32 {
+	if x != nil {
+		return x.ShuttleAt
+	}
+	return 0
+}
+
+func (x *Player) GetHandSize() int32 {
+	if x != nil {
+		return x.HandSize
+	}
+	return 0
+}
+
+func (x *Player) GetMenu() []Color {
+	if x != nil {
+		return x.Menu
+	}
+	return nil
+}
+
+func (x *Player) GetDie() Die {
+	if x != nil {
+		return x.Die
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+func (x *Player) GetSpaceElevator() bool {
+	if x != nil {
+		return x.SpaceElevator
+	}
+	return false
+}
+
+func (x *Player) GetEarthRates() []int32 {
+	if x != nil {
+		return x.EarthRates
+	}
+	return nil
+}
+
+// Roll is the last roll of the dice.
+type Roll struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Permanent     Color                  `protobuf:"varint,2,opt,name=permanent,proto3,enum=orrery.pantropia.v1.Color" json:"permanent,omitempty"` // the d8: a color or black
+	Die           Die                    `protobuf:"varint,3,opt,name=die,proto3,enum=orrery.pantropia.v1.Die" json:"die,omitempty"`               // the swappable die rolled with it
+	Swappable     Color                  `protobuf:"varint,4,opt,name=swappable,proto3,enum=orrery.pantropia.v1.Color" json:"swappable,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Roll) Reset() {
+	*x = Roll{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Roll) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Roll) ProtoMessage() {}
+
+func (x *Roll) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Roll.ProtoReflect.Descriptor instead.
+func (*Roll) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Roll) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Roll) GetPermanent() Color {
+	if x != nil {
+		return x.Permanent
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Roll) GetDie() Die {
+	if x != nil {
+		return x.Die
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+func (x *Roll) GetSwappable() Color {
+	if x != nil {
+		return x.Swappable
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+// OpenOffer is an offer waiting for its reply.
+type OpenOffer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	From          int32                  `protobuf:"varint,1,opt,name=from,proto3" json:"from,omitempty"`
+	To            int32                  `protobuf:"varint,2,opt,name=to,proto3" json:"to,omitempty"`
+	Give          *Chips                 `protobuf:"bytes,3,opt,name=give,proto3" json:"give,omitempty"` // what from gives
+	Take          *Chips                 `protobuf:"bytes,4,opt,name=take,proto3" json:"take,omitempty"` // what from takes
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenOffer) Reset() {
+	*x = OpenOffer{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenOffer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenOffer) ProtoMessage() {}
+
+func (x *OpenOffer) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenOffer.ProtoReflect.Descriptor instead.
+func (*OpenOffer) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *OpenOffer) GetFrom() int32 {
+	if x != nil {
+		return x.From
+	}
+	return 0
+}
+
+func (x *OpenOffer) GetTo() int32 {
+	if x != nil {
+		return x.To
+	}
+	return 0
+}
+
+func (x *OpenOffer) GetGive() *Chips {
+	if x != nil {
+		return x.Give
+	}
+	return nil
+}
+
+func (x *OpenOffer) GetTake() *Chips {
+	if x != nil {
+		return x.Take
+	}
+	return nil
 }
 
 // Observation is one seat's view (or the spectator's public view).
 type Observation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Seat     int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"` // the viewer; -1 for the spectator
+	Phase    Phase                  `protobuf:"varint,2,opt,name=phase,proto3,enum=orrery.pantropia.v1.Phase" json:"phase,omitempty"`
+	Active   int32                  `protobuf:"varint,3,opt,name=active,proto3" json:"active,omitempty"`            // whose turn it is
+	Awaiting []int32                `protobuf:"varint,4,rep,packed,name=awaiting,proto3" json:"awaiting,omitempty"` // the seats that owe a decision now
+	Turn     int32                  `protobuf:"varint,5,opt,name=turn,proto3" json:"turn,omitempty"`                // turns completed
+	TurnCap  int32                  `protobuf:"varint,6,opt,name=turn_cap,json=turnCap,proto3" json:"turn_cap,omitempty"`
+	// The owner of the ring on each joint, in joint id order; -1 for an empty joint.
+	Joints     []int32      `protobuf:"varint,7,rep,packed,name=joints,proto3" json:"joints,omitempty"`
+	Structures []*Structure `protobuf:"bytes,8,rep,name=structures,proto3" json:"structures,omitempty"`
+	Players    []*Player    `protobuf:"bytes,9,rep,name=players,proto3" json:"players,omitempty"`
+	// The viewer's own hand (empty for the spectator); others' hands are counts in Player.
+	Hand                 []CardKind `protobuf:"varint,10,rep,packed,name=hand,proto3,enum=orrery.pantropia.v1.CardKind" json:"hand,omitempty"`
+	Reserve              []Die      `protobuf:"varint,11,rep,packed,name=reserve,proto3,enum=orrery.pantropia.v1.Die" json:"reserve,omitempty"` // the swappable dice no seat holds
+	LastRoll             *Roll      `protobuf:"bytes,12,opt,name=last_roll,json=lastRoll,proto3" json:"last_roll,omitempty"`
+	DeckSize             int32      `protobuf:"varint,13,opt,name=deck_size,json=deckSize,proto3" json:"deck_size,omitempty"`
+	TechnocalypsesInDeck int32      `protobuf:"varint,14,opt,name=technocalypses_in_deck,json=technocalypsesInDeck,proto3" json:"technocalypses_in_deck,omitempty"`
+	Countdown            int32      `protobuf:"varint,15,opt,name=countdown,proto3" json:"countdown,omitempty"` // Technocalypse cards face up
+	TechnocalypseReserve int32      `protobuf:"varint,16,opt,name=technocalypse_reserve,json=technocalypseReserve,proto3" json:"technocalypse_reserve,omitempty"`
+	LostCards            int32      `protobuf:"varint,17,opt,name=lost_cards,json=lostCards,proto3" json:"lost_cards,omitempty"`
+	CardPlayed           bool       `protobuf:"varint,18,opt,name=card_played,json=cardPlayed,proto3" json:"card_played,omitempty"` // the active seat has played its card this turn
+	OffersMade           int32      `protobuf:"varint,19,opt,name=offers_made,json=offersMade,proto3" json:"offers_made,omitempty"` // offers the active seat made this turn
+	OffersPerTurn        int32      `protobuf:"varint,20,opt,name=offers_per_turn,json=offersPerTurn,proto3" json:"offers_per_turn,omitempty"`
+	Offer                *OpenOffer `protobuf:"bytes,21,opt,name=offer,proto3" json:"offer,omitempty"` // the offer waiting for a reply, if any
+	// A Luddite window: the card (with its arguments) or black roll that may be cancelled.
+	PendingCard  *Action `protobuf:"bytes,22,opt,name=pending_card,json=pendingCard,proto3" json:"pending_card,omitempty"`
+	PendingBlack bool    `protobuf:"varint,23,opt,name=pending_black,json=pendingBlack,proto3" json:"pending_black,omitempty"`
+	PendingBy    int32   `protobuf:"varint,24,opt,name=pending_by,json=pendingBy,proto3" json:"pending_by,omitempty"`
+	// Orbital Mirror: free rings the current builder still owes (3 for the player, 1 for others).
+	MirrorLeft int32 `protobuf:"varint,25,opt,name=mirror_left,json=mirrorLeft,proto3" json:"mirror_left,omitempty"`
+	// Technocalypse: sites each seat still has to abandon and chips each still has to discard.
+	AbandonLeft []int32 `protobuf:"varint,26,rep,packed,name=abandon_left,json=abandonLeft,proto3" json:"abandon_left,omitempty"`
+	DiscardLeft []int32 `protobuf:"varint,27,rep,packed,name=discard_left,json=discardLeft,proto3" json:"discard_left,omitempty"`
+	EmptyJoints int32   `protobuf:"varint,28,opt,name=empty_joints,json=emptyJoints,proto3" json:"empty_joints,omitempty"`
+	StallTurns  int32   `protobuf:"varint,29,opt,name=stall_turns,json=stallTurns,proto3" json:"stall_turns,omitempty"` // turns since an empty joint was last filled
+	// The item of each menu slot, in slot order (the Catalog lists the default slots).
+	MenuItems     []Item `protobuf:"varint,30,rep,packed,name=menu_items,json=menuItems,proto3,enum=orrery.pantropia.v1.Item" json:"menu_items,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Observation) Reset() {
 	*x = Observation{}
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[1]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -82,7 +2162,7 @@ func (x *Observation) String() string {
 func (*Observation) ProtoMessage() {}
 
 func (x *Observation) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[1]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -95,19 +2175,247 @@ func (x *Observation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Observation.ProtoReflect.Descriptor instead.
 func (*Observation) Descriptor() ([]byte, []int) {
-	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{1}
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{23}
 }
 
-// Event is one thing that happened, as a seat sees it.
+func (x *Observation) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Observation) GetPhase() Phase {
+	if x != nil {
+		return x.Phase
+	}
+	return Phase_PHASE_UNSPECIFIED
+}
+
+func (x *Observation) GetActive() int32 {
+	if x != nil {
+		return x.Active
+	}
+	return 0
+}
+
+func (x *Observation) GetAwaiting() []int32 {
+	if x != nil {
+		return x.Awaiting
+	}
+	return nil
+}
+
+func (x *Observation) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Observation) GetTurnCap() int32 {
+	if x != nil {
+		return x.TurnCap
+	}
+	return 0
+}
+
+func (x *Observation) GetJoints() []int32 {
+	if x != nil {
+		return x.Joints
+	}
+	return nil
+}
+
+func (x *Observation) GetStructures() []*Structure {
+	if x != nil {
+		return x.Structures
+	}
+	return nil
+}
+
+func (x *Observation) GetPlayers() []*Player {
+	if x != nil {
+		return x.Players
+	}
+	return nil
+}
+
+func (x *Observation) GetHand() []CardKind {
+	if x != nil {
+		return x.Hand
+	}
+	return nil
+}
+
+func (x *Observation) GetReserve() []Die {
+	if x != nil {
+		return x.Reserve
+	}
+	return nil
+}
+
+func (x *Observation) GetLastRoll() *Roll {
+	if x != nil {
+		return x.LastRoll
+	}
+	return nil
+}
+
+func (x *Observation) GetDeckSize() int32 {
+	if x != nil {
+		return x.DeckSize
+	}
+	return 0
+}
+
+func (x *Observation) GetTechnocalypsesInDeck() int32 {
+	if x != nil {
+		return x.TechnocalypsesInDeck
+	}
+	return 0
+}
+
+func (x *Observation) GetCountdown() int32 {
+	if x != nil {
+		return x.Countdown
+	}
+	return 0
+}
+
+func (x *Observation) GetTechnocalypseReserve() int32 {
+	if x != nil {
+		return x.TechnocalypseReserve
+	}
+	return 0
+}
+
+func (x *Observation) GetLostCards() int32 {
+	if x != nil {
+		return x.LostCards
+	}
+	return 0
+}
+
+func (x *Observation) GetCardPlayed() bool {
+	if x != nil {
+		return x.CardPlayed
+	}
+	return false
+}
+
+func (x *Observation) GetOffersMade() int32 {
+	if x != nil {
+		return x.OffersMade
+	}
+	return 0
+}
+
+func (x *Observation) GetOffersPerTurn() int32 {
+	if x != nil {
+		return x.OffersPerTurn
+	}
+	return 0
+}
+
+func (x *Observation) GetOffer() *OpenOffer {
+	if x != nil {
+		return x.Offer
+	}
+	return nil
+}
+
+func (x *Observation) GetPendingCard() *Action {
+	if x != nil {
+		return x.PendingCard
+	}
+	return nil
+}
+
+func (x *Observation) GetPendingBlack() bool {
+	if x != nil {
+		return x.PendingBlack
+	}
+	return false
+}
+
+func (x *Observation) GetPendingBy() int32 {
+	if x != nil {
+		return x.PendingBy
+	}
+	return 0
+}
+
+func (x *Observation) GetMirrorLeft() int32 {
+	if x != nil {
+		return x.MirrorLeft
+	}
+	return 0
+}
+
+func (x *Observation) GetAbandonLeft() []int32 {
+	if x != nil {
+		return x.AbandonLeft
+	}
+	return nil
+}
+
+func (x *Observation) GetDiscardLeft() []int32 {
+	if x != nil {
+		return x.DiscardLeft
+	}
+	return nil
+}
+
+func (x *Observation) GetEmptyJoints() int32 {
+	if x != nil {
+		return x.EmptyJoints
+	}
+	return 0
+}
+
+func (x *Observation) GetStallTurns() int32 {
+	if x != nil {
+		return x.StallTurns
+	}
+	return 0
+}
+
+func (x *Observation) GetMenuItems() []Item {
+	if x != nil {
+		return x.MenuItems
+	}
+	return nil
+}
+
+// Event is one thing that happened, as a seat sees it. Which fields matter depends on kind.
 type Event struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          EventKind              `protobuf:"varint,1,opt,name=kind,proto3,enum=orrery.pantropia.v1.EventKind" json:"kind,omitempty"`
+	Seat          int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	OtherSeat     int32                  `protobuf:"varint,3,opt,name=other_seat,json=otherSeat,proto3" json:"other_seat,omitempty"`
+	Intersection  int32                  `protobuf:"varint,4,opt,name=intersection,proto3" json:"intersection,omitempty"`
+	Strut         int32                  `protobuf:"varint,5,opt,name=strut,proto3" json:"strut,omitempty"`
+	Joint         int32                  `protobuf:"varint,6,opt,name=joint,proto3" json:"joint,omitempty"`
+	Color         Color                  `protobuf:"varint,7,opt,name=color,proto3,enum=orrery.pantropia.v1.Color" json:"color,omitempty"`
+	Color2        Color                  `protobuf:"varint,8,opt,name=color2,proto3,enum=orrery.pantropia.v1.Color" json:"color2,omitempty"`
+	Die           Die                    `protobuf:"varint,9,opt,name=die,proto3,enum=orrery.pantropia.v1.Die" json:"die,omitempty"`
+	Die2          Die                    `protobuf:"varint,10,opt,name=die2,proto3,enum=orrery.pantropia.v1.Die" json:"die2,omitempty"`
+	Card          CardKind               `protobuf:"varint,11,opt,name=card,proto3,enum=orrery.pantropia.v1.CardKind" json:"card,omitempty"`
+	Chips         *Chips                 `protobuf:"bytes,12,opt,name=chips,proto3" json:"chips,omitempty"`
+	Chips2        *Chips                 `protobuf:"bytes,13,opt,name=chips2,proto3" json:"chips2,omitempty"`
+	Slot          int32                  `protobuf:"varint,14,opt,name=slot,proto3" json:"slot,omitempty"`
+	Slot2         int32                  `protobuf:"varint,15,opt,name=slot2,proto3" json:"slot2,omitempty"`
+	Count         int32                  `protobuf:"varint,16,opt,name=count,proto3" json:"count,omitempty"`
+	Action        *Action                `protobuf:"bytes,17,opt,name=action,proto3" json:"action,omitempty"`
+	Text          string                 `protobuf:"bytes,18,opt,name=text,proto3" json:"text,omitempty"` // a readable sentence
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[2]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -119,7 +2427,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[2]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -132,19 +2440,583 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{2}
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{24}
 }
 
-// Catalog is the game's static data for clients.
+func (x *Event) GetKind() EventKind {
+	if x != nil {
+		return x.Kind
+	}
+	return EventKind_EVENT_KIND_UNSPECIFIED
+}
+
+func (x *Event) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Event) GetOtherSeat() int32 {
+	if x != nil {
+		return x.OtherSeat
+	}
+	return 0
+}
+
+func (x *Event) GetIntersection() int32 {
+	if x != nil {
+		return x.Intersection
+	}
+	return 0
+}
+
+func (x *Event) GetStrut() int32 {
+	if x != nil {
+		return x.Strut
+	}
+	return 0
+}
+
+func (x *Event) GetJoint() int32 {
+	if x != nil {
+		return x.Joint
+	}
+	return 0
+}
+
+func (x *Event) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Event) GetColor2() Color {
+	if x != nil {
+		return x.Color2
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Event) GetDie() Die {
+	if x != nil {
+		return x.Die
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+func (x *Event) GetDie2() Die {
+	if x != nil {
+		return x.Die2
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+func (x *Event) GetCard() CardKind {
+	if x != nil {
+		return x.Card
+	}
+	return CardKind_CARD_KIND_UNSPECIFIED
+}
+
+func (x *Event) GetChips() *Chips {
+	if x != nil {
+		return x.Chips
+	}
+	return nil
+}
+
+func (x *Event) GetChips2() *Chips {
+	if x != nil {
+		return x.Chips2
+	}
+	return nil
+}
+
+func (x *Event) GetSlot() int32 {
+	if x != nil {
+		return x.Slot
+	}
+	return 0
+}
+
+func (x *Event) GetSlot2() int32 {
+	if x != nil {
+		return x.Slot2
+	}
+	return 0
+}
+
+func (x *Event) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *Event) GetAction() *Action {
+	if x != nil {
+		return x.Action
+	}
+	return nil
+}
+
+func (x *Event) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+// Intersection is a vertex of the sphere, where two great circles cross.
+type Intersection struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	X             float64                `protobuf:"fixed64,2,opt,name=x,proto3" json:"x,omitempty"`
+	Y             float64                `protobuf:"fixed64,3,opt,name=y,proto3" json:"y,omitempty"`
+	Z             float64                `protobuf:"fixed64,4,opt,name=z,proto3" json:"z,omitempty"`
+	ColorA        Color                  `protobuf:"varint,5,opt,name=color_a,json=colorA,proto3,enum=orrery.pantropia.v1.Color" json:"color_a,omitempty"`
+	ColorB        Color                  `protobuf:"varint,6,opt,name=color_b,json=colorB,proto3,enum=orrery.pantropia.v1.Color" json:"color_b,omitempty"`
+	Struts        []int32                `protobuf:"varint,7,rep,packed,name=struts,proto3" json:"struts,omitempty"`
+	Neighbors     []int32                `protobuf:"varint,8,rep,packed,name=neighbors,proto3" json:"neighbors,omitempty"` // intersections one strut away
+	Antipode      int32                  `protobuf:"varint,9,opt,name=antipode,proto3" json:"antipode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Intersection) Reset() {
+	*x = Intersection{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Intersection) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Intersection) ProtoMessage() {}
+
+func (x *Intersection) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Intersection.ProtoReflect.Descriptor instead.
+func (*Intersection) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *Intersection) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Intersection) GetX() float64 {
+	if x != nil {
+		return x.X
+	}
+	return 0
+}
+
+func (x *Intersection) GetY() float64 {
+	if x != nil {
+		return x.Y
+	}
+	return 0
+}
+
+func (x *Intersection) GetZ() float64 {
+	if x != nil {
+		return x.Z
+	}
+	return 0
+}
+
+func (x *Intersection) GetColorA() Color {
+	if x != nil {
+		return x.ColorA
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Intersection) GetColorB() Color {
+	if x != nil {
+		return x.ColorB
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Intersection) GetStruts() []int32 {
+	if x != nil {
+		return x.Struts
+	}
+	return nil
+}
+
+func (x *Intersection) GetNeighbors() []int32 {
+	if x != nil {
+		return x.Neighbors
+	}
+	return nil
+}
+
+func (x *Intersection) GetAntipode() int32 {
+	if x != nil {
+		return x.Antipode
+	}
+	return 0
+}
+
+// Strut is an edge of the sphere, on one great circle.
+type Strut struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Color         Color                  `protobuf:"varint,2,opt,name=color,proto3,enum=orrery.pantropia.v1.Color" json:"color,omitempty"`
+	A             int32                  `protobuf:"varint,3,opt,name=a,proto3" json:"a,omitempty"` // the intersection at joint 3*id
+	B             int32                  `protobuf:"varint,4,opt,name=b,proto3" json:"b,omitempty"` // the intersection at joint 3*id+2
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Strut) Reset() {
+	*x = Strut{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Strut) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Strut) ProtoMessage() {}
+
+func (x *Strut) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Strut.ProtoReflect.Descriptor instead.
+func (*Strut) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *Strut) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Strut) GetColor() Color {
+	if x != nil {
+		return x.Color
+	}
+	return Color_COLOR_UNSPECIFIED
+}
+
+func (x *Strut) GetA() int32 {
+	if x != nil {
+		return x.A
+	}
+	return 0
+}
+
+func (x *Strut) GetB() int32 {
+	if x != nil {
+		return x.B
+	}
+	return 0
+}
+
+// Joint is a place for one ring: joint 3*s+k is the k-th joint of strut s from its end a.
+type Joint struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Strut         int32                  `protobuf:"varint,2,opt,name=strut,proto3" json:"strut,omitempty"`
+	X             float64                `protobuf:"fixed64,3,opt,name=x,proto3" json:"x,omitempty"`
+	Y             float64                `protobuf:"fixed64,4,opt,name=y,proto3" json:"y,omitempty"`
+	Z             float64                `protobuf:"fixed64,5,opt,name=z,proto3" json:"z,omitempty"`
+	Neighbors     []int32                `protobuf:"varint,6,rep,packed,name=neighbors,proto3" json:"neighbors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Joint) Reset() {
+	*x = Joint{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Joint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Joint) ProtoMessage() {}
+
+func (x *Joint) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Joint.ProtoReflect.Descriptor instead.
+func (*Joint) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *Joint) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Joint) GetStrut() int32 {
+	if x != nil {
+		return x.Strut
+	}
+	return 0
+}
+
+func (x *Joint) GetX() float64 {
+	if x != nil {
+		return x.X
+	}
+	return 0
+}
+
+func (x *Joint) GetY() float64 {
+	if x != nil {
+		return x.Y
+	}
+	return 0
+}
+
+func (x *Joint) GetZ() float64 {
+	if x != nil {
+		return x.Z
+	}
+	return 0
+}
+
+func (x *Joint) GetNeighbors() []int32 {
+	if x != nil {
+		return x.Neighbors
+	}
+	return nil
+}
+
+// Slot is one chip place on the menu chart.
+type Slot struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Item          Item                   `protobuf:"varint,2,opt,name=item,proto3,enum=orrery.pantropia.v1.Item" json:"item,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"` // its notation, such as "hab.2"
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Slot) Reset() {
+	*x = Slot{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Slot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Slot) ProtoMessage() {}
+
+func (x *Slot) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Slot.ProtoReflect.Descriptor instead.
+func (*Slot) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *Slot) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Slot) GetItem() Item {
+	if x != nil {
+		return x.Item
+	}
+	return Item_ITEM_UNSPECIFIED
+}
+
+func (x *Slot) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// DieFaces is a swappable die's default face table.
+type DieFaces struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Die           Die                    `protobuf:"varint,1,opt,name=die,proto3,enum=orrery.pantropia.v1.Die" json:"die,omitempty"`
+	Faces         *Chips                 `protobuf:"bytes,2,opt,name=faces,proto3" json:"faces,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DieFaces) Reset() {
+	*x = DieFaces{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DieFaces) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DieFaces) ProtoMessage() {}
+
+func (x *DieFaces) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DieFaces.ProtoReflect.Descriptor instead.
+func (*DieFaces) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *DieFaces) GetDie() Die {
+	if x != nil {
+		return x.Die
+	}
+	return Die_DIE_UNSPECIFIED
+}
+
+func (x *DieFaces) GetFaces() *Chips {
+	if x != nil {
+		return x.Faces
+	}
+	return nil
+}
+
+// DeckEntry is a card and its default count.
+type DeckEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Card          CardKind               `protobuf:"varint,1,opt,name=card,proto3,enum=orrery.pantropia.v1.CardKind" json:"card,omitempty"`
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeckEntry) Reset() {
+	*x = DeckEntry{}
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeckEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeckEntry) ProtoMessage() {}
+
+func (x *DeckEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeckEntry.ProtoReflect.Descriptor instead.
+func (*DeckEntry) Descriptor() ([]byte, []int) {
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *DeckEntry) GetCard() CardKind {
+	if x != nil {
+		return x.Card
+	}
+	return CardKind_CARD_KIND_UNSPECIFIED
+}
+
+func (x *DeckEntry) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+// Catalog is the game's static data for clients: the sphere, the menu slots and the defaults.
 type Catalog struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intersections []*Intersection        `protobuf:"bytes,1,rep,name=intersections,proto3" json:"intersections,omitempty"`
+	Struts        []*Strut               `protobuf:"bytes,2,rep,name=struts,proto3" json:"struts,omitempty"`
+	Joints        []*Joint               `protobuf:"bytes,3,rep,name=joints,proto3" json:"joints,omitempty"`
+	Slots         []*Slot                `protobuf:"bytes,4,rep,name=slots,proto3" json:"slots,omitempty"`
+	// The printed menu chart, one color per slot.
+	DefaultMenu   []Color      `protobuf:"varint,5,rep,packed,name=default_menu,json=defaultMenu,proto3,enum=orrery.pantropia.v1.Color" json:"default_menu,omitempty"`
+	DefaultDice   []*DieFaces  `protobuf:"bytes,6,rep,name=default_dice,json=defaultDice,proto3" json:"default_dice,omitempty"`
+	DefaultDeck   []*DeckEntry `protobuf:"bytes,7,rep,name=default_deck,json=defaultDeck,proto3" json:"default_deck,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Catalog) Reset() {
 	*x = Catalog{}
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[3]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -156,7 +3028,7 @@ func (x *Catalog) String() string {
 func (*Catalog) ProtoMessage() {}
 
 func (x *Catalog) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[3]
+	mi := &file_orrery_pantropia_v1_pantropia_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -169,18 +3041,360 @@ func (x *Catalog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Catalog.ProtoReflect.Descriptor instead.
 func (*Catalog) Descriptor() ([]byte, []int) {
-	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{3}
+	return file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *Catalog) GetIntersections() []*Intersection {
+	if x != nil {
+		return x.Intersections
+	}
+	return nil
+}
+
+func (x *Catalog) GetStruts() []*Strut {
+	if x != nil {
+		return x.Struts
+	}
+	return nil
+}
+
+func (x *Catalog) GetJoints() []*Joint {
+	if x != nil {
+		return x.Joints
+	}
+	return nil
+}
+
+func (x *Catalog) GetSlots() []*Slot {
+	if x != nil {
+		return x.Slots
+	}
+	return nil
+}
+
+func (x *Catalog) GetDefaultMenu() []Color {
+	if x != nil {
+		return x.DefaultMenu
+	}
+	return nil
+}
+
+func (x *Catalog) GetDefaultDice() []*DieFaces {
+	if x != nil {
+		return x.DefaultDice
+	}
+	return nil
+}
+
+func (x *Catalog) GetDefaultDeck() []*DeckEntry {
+	if x != nil {
+		return x.DefaultDeck
+	}
+	return nil
 }
 
 var File_orrery_pantropia_v1_pantropia_proto protoreflect.FileDescriptor
 
 const file_orrery_pantropia_v1_pantropia_proto_rawDesc = "" +
 	"\n" +
-	"#orrery/pantropia/v1/pantropia.proto\x12\x13orrery.pantropia.v1\"\b\n" +
-	"\x06Action\"\r\n" +
-	"\vObservation\"\a\n" +
-	"\x05Event\"\t\n" +
-	"\aCatalogB@Z>github.com/orrery/orrery/proto/orrery/pantropia/v1;pantropiav1b\x06proto3"
+	"#orrery/pantropia/v1/pantropia.proto\x12\x13orrery.pantropia.v1\"\x8b\x01\n" +
+	"\x05Chips\x12\x10\n" +
+	"\x03red\x18\x01 \x01(\x05R\x03red\x12\x16\n" +
+	"\x06orange\x18\x02 \x01(\x05R\x06orange\x12\x16\n" +
+	"\x06yellow\x18\x03 \x01(\x05R\x06yellow\x12\x14\n" +
+	"\x05green\x18\x04 \x01(\x05R\x05green\x12\x12\n" +
+	"\x04blue\x18\x05 \x01(\x05R\x04blue\x12\x16\n" +
+	"\x06purple\x18\x06 \x01(\x05R\x06purple\"\x93\b\n" +
+	"\x06Action\x125\n" +
+	"\x06settle\x18\x01 \x01(\v2\x1b.orrery.pantropia.v1.SettleH\x00R\x06settle\x122\n" +
+	"\x05react\x18\x02 \x01(\v2\x1a.orrery.pantropia.v1.ReactH\x00R\x05react\x12>\n" +
+	"\tterraform\x18\x03 \x01(\v2\x1e.orrery.pantropia.v1.TerraformH\x00R\tterraform\x12;\n" +
+	"\bpantropy\x18\x04 \x01(\v2\x1d.orrery.pantropia.v1.PantropyH\x00R\bpantropy\x12B\n" +
+	"\vearth_trade\x18\x05 \x01(\v2\x1f.orrery.pantropia.v1.EarthTradeH\x00R\n" +
+	"earthTrade\x122\n" +
+	"\x05offer\x18\x06 \x01(\v2\x1a.orrery.pantropia.v1.OfferH\x00R\x05offer\x122\n" +
+	"\x05reply\x18\a \x01(\v2\x1a.orrery.pantropia.v1.ReplyH\x00R\x05reply\x124\n" +
+	"\x04ring\x18\b \x01(\v2\x1e.orrery.pantropia.v1.BuildRingH\x00R\x04ring\x12=\n" +
+	"\ahabitat\x18\t \x01(\v2!.orrery.pantropia.v1.BuildHabitatH\x00R\ahabitat\x12@\n" +
+	"\barcology\x18\n" +
+	" \x01(\v2\".orrery.pantropia.v1.BuildArcologyH\x00R\barcology\x12=\n" +
+	"\ashuttle\x18\v \x01(\v2!.orrery.pantropia.v1.BuildShuttleH\x00R\ashuttle\x129\n" +
+	"\bbuy_card\x18\f \x01(\v2\x1c.orrery.pantropia.v1.BuyCardH\x00R\abuyCard\x12<\n" +
+	"\tplay_card\x18\r \x01(\v2\x1d.orrery.pantropia.v1.PlayCardH\x00R\bplayCard\x12B\n" +
+	"\vremove_ring\x18\x0e \x01(\v2\x1f.orrery.pantropia.v1.RemoveRingH\x00R\n" +
+	"removeRing\x12E\n" +
+	"\fabandon_site\x18\x0f \x01(\v2 .orrery.pantropia.v1.AbandonSiteH\x00R\vabandonSite\x128\n" +
+	"\adiscard\x18\x10 \x01(\v2\x1c.orrery.pantropia.v1.DiscardH\x00R\adiscard\x129\n" +
+	"\bend_turn\x18\x11 \x01(\v2\x1c.orrery.pantropia.v1.EndTurnH\x00R\aendTurnB\x06\n" +
+	"\x04kind\"B\n" +
+	"\x06Settle\x12\"\n" +
+	"\fintersection\x18\x01 \x01(\x05R\fintersection\x12\x14\n" +
+	"\x05strut\x18\x02 \x01(\x05R\x05strut\"*\n" +
+	"\x05React\x12!\n" +
+	"\fplay_luddite\x18\x01 \x01(\bR\vplayLuddite\"i\n" +
+	"\tTerraform\x12-\n" +
+	"\x05die_a\x18\x01 \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x04dieA\x12-\n" +
+	"\x05die_b\x18\x02 \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x04dieB\"T\n" +
+	"\bPantropy\x12\x1b\n" +
+	"\tslot_from\x18\x01 \x01(\x05R\bslotFrom\x12\x17\n" +
+	"\aslot_to\x18\x02 \x01(\x05R\x06slotTo\x12\x12\n" +
+	"\x04none\x18\x03 \x01(\bR\x04none\"l\n" +
+	"\n" +
+	"EarthTrade\x12.\n" +
+	"\x04give\x18\x01 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x04give\x12.\n" +
+	"\x04take\x18\x02 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x04take\"w\n" +
+	"\x05Offer\x12\x0e\n" +
+	"\x02to\x18\x01 \x01(\x05R\x02to\x12.\n" +
+	"\x04give\x18\x02 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04give\x12.\n" +
+	"\x04take\x18\x03 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04take\"\x1f\n" +
+	"\x05Reply\x12\x16\n" +
+	"\x06accept\x18\x01 \x01(\bR\x06accept\"!\n" +
+	"\tBuildRing\x12\x14\n" +
+	"\x05joint\x18\x01 \x01(\x05R\x05joint\"2\n" +
+	"\fBuildHabitat\x12\"\n" +
+	"\fintersection\x18\x01 \x01(\x05R\fintersection\"3\n" +
+	"\rBuildArcology\x12\"\n" +
+	"\fintersection\x18\x01 \x01(\x05R\fintersection\"2\n" +
+	"\fBuildShuttle\x12\"\n" +
+	"\fintersection\x18\x01 \x01(\x05R\fintersection\"\t\n" +
+	"\aBuyCard\"\xcc\x01\n" +
+	"\bPlayCard\x121\n" +
+	"\x04card\x18\x01 \x01(\x0e2\x1d.orrery.pantropia.v1.CardKindR\x04card\x12#\n" +
+	"\rshuttle_owner\x18\x02 \x01(\x05R\fshuttleOwner\x12\"\n" +
+	"\fintersection\x18\x03 \x01(\x05R\fintersection\x120\n" +
+	"\x05color\x18\x04 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x05color\x12\x12\n" +
+	"\x04slot\x18\x05 \x01(\x05R\x04slot\"6\n" +
+	"\n" +
+	"RemoveRing\x12\x14\n" +
+	"\x05joint\x18\x01 \x01(\x05R\x05joint\x12\x12\n" +
+	"\x04skip\x18\x02 \x01(\bR\x04skip\"1\n" +
+	"\vAbandonSite\x12\"\n" +
+	"\fintersection\x18\x01 \x01(\x05R\fintersection\"Q\n" +
+	"\aDiscard\x120\n" +
+	"\x05color\x18\x01 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x05color\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"\t\n" +
+	"\aEndTurn\"a\n" +
+	"\tStructure\x12\"\n" +
+	"\fintersection\x18\x01 \x01(\x05R\fintersection\x12\x14\n" +
+	"\x05owner\x18\x02 \x01(\x05R\x05owner\x12\x1a\n" +
+	"\barcology\x18\x03 \x01(\bR\barcology\"\xb1\x03\n" +
+	"\x06Player\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x120\n" +
+	"\x05chips\x18\x02 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x05chips\x12\x14\n" +
+	"\x05rings\x18\x03 \x01(\x05R\x05rings\x12#\n" +
+	"\rhabitats_left\x18\x04 \x01(\x05R\fhabitatsLeft\x12'\n" +
+	"\x0farcologies_left\x18\x05 \x01(\x05R\x0earcologiesLeft\x12\x1d\n" +
+	"\n" +
+	"rings_left\x18\x06 \x01(\x05R\tringsLeft\x12\x1d\n" +
+	"\n" +
+	"shuttle_at\x18\a \x01(\x05R\tshuttleAt\x12\x1b\n" +
+	"\thand_size\x18\b \x01(\x05R\bhandSize\x12.\n" +
+	"\x04menu\x18\t \x03(\x0e2\x1a.orrery.pantropia.v1.ColorR\x04menu\x12*\n" +
+	"\x03die\x18\n" +
+	" \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x03die\x12%\n" +
+	"\x0espace_elevator\x18\v \x01(\bR\rspaceElevator\x12\x1f\n" +
+	"\vearth_rates\x18\f \x03(\x05R\n" +
+	"earthRates\"\xba\x01\n" +
+	"\x04Roll\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x128\n" +
+	"\tpermanent\x18\x02 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\tpermanent\x12*\n" +
+	"\x03die\x18\x03 \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x03die\x128\n" +
+	"\tswappable\x18\x04 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\tswappable\"\x8f\x01\n" +
+	"\tOpenOffer\x12\x12\n" +
+	"\x04from\x18\x01 \x01(\x05R\x04from\x12\x0e\n" +
+	"\x02to\x18\x02 \x01(\x05R\x02to\x12.\n" +
+	"\x04give\x18\x03 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04give\x12.\n" +
+	"\x04take\x18\x04 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04take\"\xb2\t\n" +
+	"\vObservation\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x120\n" +
+	"\x05phase\x18\x02 \x01(\x0e2\x1a.orrery.pantropia.v1.PhaseR\x05phase\x12\x16\n" +
+	"\x06active\x18\x03 \x01(\x05R\x06active\x12\x1a\n" +
+	"\bawaiting\x18\x04 \x03(\x05R\bawaiting\x12\x12\n" +
+	"\x04turn\x18\x05 \x01(\x05R\x04turn\x12\x19\n" +
+	"\bturn_cap\x18\x06 \x01(\x05R\aturnCap\x12\x16\n" +
+	"\x06joints\x18\a \x03(\x05R\x06joints\x12>\n" +
+	"\n" +
+	"structures\x18\b \x03(\v2\x1e.orrery.pantropia.v1.StructureR\n" +
+	"structures\x125\n" +
+	"\aplayers\x18\t \x03(\v2\x1b.orrery.pantropia.v1.PlayerR\aplayers\x121\n" +
+	"\x04hand\x18\n" +
+	" \x03(\x0e2\x1d.orrery.pantropia.v1.CardKindR\x04hand\x122\n" +
+	"\areserve\x18\v \x03(\x0e2\x18.orrery.pantropia.v1.DieR\areserve\x126\n" +
+	"\tlast_roll\x18\f \x01(\v2\x19.orrery.pantropia.v1.RollR\blastRoll\x12\x1b\n" +
+	"\tdeck_size\x18\r \x01(\x05R\bdeckSize\x124\n" +
+	"\x16technocalypses_in_deck\x18\x0e \x01(\x05R\x14technocalypsesInDeck\x12\x1c\n" +
+	"\tcountdown\x18\x0f \x01(\x05R\tcountdown\x123\n" +
+	"\x15technocalypse_reserve\x18\x10 \x01(\x05R\x14technocalypseReserve\x12\x1d\n" +
+	"\n" +
+	"lost_cards\x18\x11 \x01(\x05R\tlostCards\x12\x1f\n" +
+	"\vcard_played\x18\x12 \x01(\bR\n" +
+	"cardPlayed\x12\x1f\n" +
+	"\voffers_made\x18\x13 \x01(\x05R\n" +
+	"offersMade\x12&\n" +
+	"\x0foffers_per_turn\x18\x14 \x01(\x05R\roffersPerTurn\x124\n" +
+	"\x05offer\x18\x15 \x01(\v2\x1e.orrery.pantropia.v1.OpenOfferR\x05offer\x12>\n" +
+	"\fpending_card\x18\x16 \x01(\v2\x1b.orrery.pantropia.v1.ActionR\vpendingCard\x12#\n" +
+	"\rpending_black\x18\x17 \x01(\bR\fpendingBlack\x12\x1d\n" +
+	"\n" +
+	"pending_by\x18\x18 \x01(\x05R\tpendingBy\x12\x1f\n" +
+	"\vmirror_left\x18\x19 \x01(\x05R\n" +
+	"mirrorLeft\x12!\n" +
+	"\fabandon_left\x18\x1a \x03(\x05R\vabandonLeft\x12!\n" +
+	"\fdiscard_left\x18\x1b \x03(\x05R\vdiscardLeft\x12!\n" +
+	"\fempty_joints\x18\x1c \x01(\x05R\vemptyJoints\x12\x1f\n" +
+	"\vstall_turns\x18\x1d \x01(\x05R\n" +
+	"stallTurns\x128\n" +
+	"\n" +
+	"menu_items\x18\x1e \x03(\x0e2\x19.orrery.pantropia.v1.ItemR\tmenuItems\"\xa0\x05\n" +
+	"\x05Event\x122\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1e.orrery.pantropia.v1.EventKindR\x04kind\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x1d\n" +
+	"\n" +
+	"other_seat\x18\x03 \x01(\x05R\totherSeat\x12\"\n" +
+	"\fintersection\x18\x04 \x01(\x05R\fintersection\x12\x14\n" +
+	"\x05strut\x18\x05 \x01(\x05R\x05strut\x12\x14\n" +
+	"\x05joint\x18\x06 \x01(\x05R\x05joint\x120\n" +
+	"\x05color\x18\a \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x05color\x122\n" +
+	"\x06color2\x18\b \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x06color2\x12*\n" +
+	"\x03die\x18\t \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x03die\x12,\n" +
+	"\x04die2\x18\n" +
+	" \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x04die2\x121\n" +
+	"\x04card\x18\v \x01(\x0e2\x1d.orrery.pantropia.v1.CardKindR\x04card\x120\n" +
+	"\x05chips\x18\f \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x05chips\x122\n" +
+	"\x06chips2\x18\r \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x06chips2\x12\x12\n" +
+	"\x04slot\x18\x0e \x01(\x05R\x04slot\x12\x14\n" +
+	"\x05slot2\x18\x0f \x01(\x05R\x05slot2\x12\x14\n" +
+	"\x05count\x18\x10 \x01(\x05R\x05count\x123\n" +
+	"\x06action\x18\x11 \x01(\v2\x1b.orrery.pantropia.v1.ActionR\x06action\x12\x12\n" +
+	"\x04text\x18\x12 \x01(\tR\x04text\"\x84\x02\n" +
+	"\fIntersection\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\f\n" +
+	"\x01x\x18\x02 \x01(\x01R\x01x\x12\f\n" +
+	"\x01y\x18\x03 \x01(\x01R\x01y\x12\f\n" +
+	"\x01z\x18\x04 \x01(\x01R\x01z\x123\n" +
+	"\acolor_a\x18\x05 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x06colorA\x123\n" +
+	"\acolor_b\x18\x06 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x06colorB\x12\x16\n" +
+	"\x06struts\x18\a \x03(\x05R\x06struts\x12\x1c\n" +
+	"\tneighbors\x18\b \x03(\x05R\tneighbors\x12\x1a\n" +
+	"\bantipode\x18\t \x01(\x05R\bantipode\"e\n" +
+	"\x05Strut\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x120\n" +
+	"\x05color\x18\x02 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\x05color\x12\f\n" +
+	"\x01a\x18\x03 \x01(\x05R\x01a\x12\f\n" +
+	"\x01b\x18\x04 \x01(\x05R\x01b\"u\n" +
+	"\x05Joint\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n" +
+	"\x05strut\x18\x02 \x01(\x05R\x05strut\x12\f\n" +
+	"\x01x\x18\x03 \x01(\x01R\x01x\x12\f\n" +
+	"\x01y\x18\x04 \x01(\x01R\x01y\x12\f\n" +
+	"\x01z\x18\x05 \x01(\x01R\x01z\x12\x1c\n" +
+	"\tneighbors\x18\x06 \x03(\x05R\tneighbors\"Y\n" +
+	"\x04Slot\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12-\n" +
+	"\x04item\x18\x02 \x01(\x0e2\x19.orrery.pantropia.v1.ItemR\x04item\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"h\n" +
+	"\bDieFaces\x12*\n" +
+	"\x03die\x18\x01 \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x03die\x120\n" +
+	"\x05faces\x18\x02 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x05faces\"T\n" +
+	"\tDeckEntry\x121\n" +
+	"\x04card\x18\x01 \x01(\x0e2\x1d.orrery.pantropia.v1.CardKindR\x04card\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"\xaf\x03\n" +
+	"\aCatalog\x12G\n" +
+	"\rintersections\x18\x01 \x03(\v2!.orrery.pantropia.v1.IntersectionR\rintersections\x122\n" +
+	"\x06struts\x18\x02 \x03(\v2\x1a.orrery.pantropia.v1.StrutR\x06struts\x122\n" +
+	"\x06joints\x18\x03 \x03(\v2\x1a.orrery.pantropia.v1.JointR\x06joints\x12/\n" +
+	"\x05slots\x18\x04 \x03(\v2\x19.orrery.pantropia.v1.SlotR\x05slots\x12=\n" +
+	"\fdefault_menu\x18\x05 \x03(\x0e2\x1a.orrery.pantropia.v1.ColorR\vdefaultMenu\x12@\n" +
+	"\fdefault_dice\x18\x06 \x03(\v2\x1d.orrery.pantropia.v1.DieFacesR\vdefaultDice\x12A\n" +
+	"\fdefault_deck\x18\a \x03(\v2\x1e.orrery.pantropia.v1.DeckEntryR\vdefaultDeck*\x95\x01\n" +
+	"\x05Color\x12\x15\n" +
+	"\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n" +
+	"\tCOLOR_RED\x10\x01\x12\x10\n" +
+	"\fCOLOR_ORANGE\x10\x02\x12\x10\n" +
+	"\fCOLOR_YELLOW\x10\x03\x12\x0f\n" +
+	"\vCOLOR_GREEN\x10\x04\x12\x0e\n" +
+	"\n" +
+	"COLOR_BLUE\x10\x05\x12\x10\n" +
+	"\fCOLOR_PURPLE\x10\x06\x12\x0f\n" +
+	"\vCOLOR_BLACK\x10\a*Y\n" +
+	"\x03Die\x12\x13\n" +
+	"\x0fDIE_UNSPECIFIED\x10\x00\x12\n" +
+	"\n" +
+	"\x06DIE_D4\x10\x01\x12\n" +
+	"\n" +
+	"\x06DIE_D6\x10\x02\x12\v\n" +
+	"\aDIE_D10\x10\x03\x12\v\n" +
+	"\aDIE_D12\x10\x04\x12\v\n" +
+	"\aDIE_D20\x10\x05*\x86\x02\n" +
+	"\bCardKind\x12\x19\n" +
+	"\x15CARD_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18CARD_KIND_ORBITAL_MIRROR\x10\x01\x12\x19\n" +
+	"\x15CARD_KIND_SOLAR_SHADE\x10\x02\x12\x1c\n" +
+	"\x18CARD_KIND_SPACE_ELEVATOR\x10\x03\x12\x15\n" +
+	"\x11CARD_KIND_SHUTTLE\x10\x04\x12\x15\n" +
+	"\x11CARD_KIND_AQUIFER\x10\x05\x12\x1a\n" +
+	"\x16CARD_KIND_GUIDED_COMET\x10\x06\x12!\n" +
+	"\x1dCARD_KIND_LUDDITE_LEGISLATION\x10\a\x12\x1b\n" +
+	"\x17CARD_KIND_TECHNOCALYPSE\x10\b*w\n" +
+	"\x04Item\x12\x14\n" +
+	"\x10ITEM_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fITEM_ATMOSPHERE\x10\x01\x12\x10\n" +
+	"\fITEM_HABITAT\x10\x02\x12\x11\n" +
+	"\rITEM_ARCOLOGY\x10\x03\x12\x10\n" +
+	"\fITEM_SHUTTLE\x10\x04\x12\r\n" +
+	"\tITEM_CARD\x10\x05*\xdc\x01\n" +
+	"\x05Phase\x12\x15\n" +
+	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x0f\n" +
+	"\vPHASE_SETUP\x10\x01\x12\x18\n" +
+	"\x14PHASE_LUDDITE_WINDOW\x10\x02\x12\x16\n" +
+	"\x12PHASE_BLACK_CHOICE\x10\x03\x12\x0e\n" +
+	"\n" +
+	"PHASE_MAIN\x10\x04\x12\x0f\n" +
+	"\vPHASE_OFFER\x10\x05\x12\x18\n" +
+	"\x14PHASE_ORBITAL_MIRROR\x10\x06\x12\x15\n" +
+	"\x11PHASE_SOLAR_SHADE\x10\a\x12\x17\n" +
+	"\x13PHASE_TECHNOCALYPSE\x10\b\x12\x0e\n" +
+	"\n" +
+	"PHASE_OVER\x10\t*\xc2\a\n" +
+	"\tEventKind\x12\x1a\n" +
+	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11EVENT_KIND_SETTLE\x10\x01\x12\x19\n" +
+	"\x15EVENT_KIND_SKIP_SETUP\x10\x02\x12\x13\n" +
+	"\x0fEVENT_KIND_ROLL\x10\x03\x12\x16\n" +
+	"\x12EVENT_KIND_PRODUCE\x10\x04\x12\x1b\n" +
+	"\x17EVENT_KIND_LUDDITE_PASS\x10\x05\x12\x16\n" +
+	"\x12EVENT_KIND_LUDDITE\x10\x06\x12\x18\n" +
+	"\x14EVENT_KIND_TERRAFORM\x10\a\x12\x17\n" +
+	"\x13EVENT_KIND_PANTROPY\x10\b\x12\x1a\n" +
+	"\x16EVENT_KIND_EARTH_TRADE\x10\t\x12\x14\n" +
+	"\x10EVENT_KIND_OFFER\x10\n" +
+	"\x12\x15\n" +
+	"\x11EVENT_KIND_ACCEPT\x10\v\x12\x16\n" +
+	"\x12EVENT_KIND_DECLINE\x10\f\x12\x13\n" +
+	"\x0fEVENT_KIND_RING\x10\r\x12\x16\n" +
+	"\x12EVENT_KIND_HABITAT\x10\x0e\x12\x17\n" +
+	"\x13EVENT_KIND_ARCOLOGY\x10\x0f\x12\x16\n" +
+	"\x12EVENT_KIND_SHUTTLE\x10\x10\x12\x17\n" +
+	"\x13EVENT_KIND_BUY_CARD\x10\x11\x12\x13\n" +
+	"\x0fEVENT_KIND_DRAW\x10\x12\x12\x18\n" +
+	"\x14EVENT_KIND_COUNTDOWN\x10\x13\x12\x18\n" +
+	"\x14EVENT_KIND_PLAY_CARD\x10\x14\x12\x1d\n" +
+	"\x19EVENT_KIND_CARD_CANCELLED\x10\x15\x12\x1a\n" +
+	"\x16EVENT_KIND_REMOVE_RING\x10\x16\x12\x19\n" +
+	"\x15EVENT_KIND_SHADE_SKIP\x10\x17\x12\x1a\n" +
+	"\x16EVENT_KIND_MIRROR_SKIP\x10\x18\x12\x1c\n" +
+	"\x18EVENT_KIND_SHUTTLE_MOVED\x10\x19\x12\x16\n" +
+	"\x12EVENT_KIND_AQUIFER\x10\x1a\x12\x14\n" +
+	"\x10EVENT_KIND_COMET\x10\x1b\x12\x17\n" +
+	"\x13EVENT_KIND_ELEVATOR\x10\x1c\x12\x1c\n" +
+	"\x18EVENT_KIND_TECHNOCALYPSE\x10\x1d\x12\x15\n" +
+	"\x11EVENT_KIND_DEMOTE\x10\x1e\x12\x16\n" +
+	"\x12EVENT_KIND_ABANDON\x10\x1f\x12!\n" +
+	"\x1dEVENT_KIND_ELEVATOR_DISCARDED\x10 \x12\x1f\n" +
+	"\x1bEVENT_KIND_SHUTTLE_RETURNED\x10!\x12\x16\n" +
+	"\x12EVENT_KIND_DISCARD\x10\"\x12\x17\n" +
+	"\x13EVENT_KIND_END_TURN\x10#\x12\x18\n" +
+	"\x14EVENT_KIND_GAME_OVER\x10$B@Z>github.com/orrery/orrery/proto/orrery/pantropia/v1;pantropiav1b\x06proto3"
 
 var (
 	file_orrery_pantropia_v1_pantropia_proto_rawDescOnce sync.Once
@@ -194,19 +3408,120 @@ func file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP() []byte {
 	return file_orrery_pantropia_v1_pantropia_proto_rawDescData
 }
 
-var file_orrery_pantropia_v1_pantropia_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_orrery_pantropia_v1_pantropia_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_orrery_pantropia_v1_pantropia_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_orrery_pantropia_v1_pantropia_proto_goTypes = []any{
-	(*Action)(nil),      // 0: orrery.pantropia.v1.Action
-	(*Observation)(nil), // 1: orrery.pantropia.v1.Observation
-	(*Event)(nil),       // 2: orrery.pantropia.v1.Event
-	(*Catalog)(nil),     // 3: orrery.pantropia.v1.Catalog
+	(Color)(0),            // 0: orrery.pantropia.v1.Color
+	(Die)(0),              // 1: orrery.pantropia.v1.Die
+	(CardKind)(0),         // 2: orrery.pantropia.v1.CardKind
+	(Item)(0),             // 3: orrery.pantropia.v1.Item
+	(Phase)(0),            // 4: orrery.pantropia.v1.Phase
+	(EventKind)(0),        // 5: orrery.pantropia.v1.EventKind
+	(*Chips)(nil),         // 6: orrery.pantropia.v1.Chips
+	(*Action)(nil),        // 7: orrery.pantropia.v1.Action
+	(*Settle)(nil),        // 8: orrery.pantropia.v1.Settle
+	(*React)(nil),         // 9: orrery.pantropia.v1.React
+	(*Terraform)(nil),     // 10: orrery.pantropia.v1.Terraform
+	(*Pantropy)(nil),      // 11: orrery.pantropia.v1.Pantropy
+	(*EarthTrade)(nil),    // 12: orrery.pantropia.v1.EarthTrade
+	(*Offer)(nil),         // 13: orrery.pantropia.v1.Offer
+	(*Reply)(nil),         // 14: orrery.pantropia.v1.Reply
+	(*BuildRing)(nil),     // 15: orrery.pantropia.v1.BuildRing
+	(*BuildHabitat)(nil),  // 16: orrery.pantropia.v1.BuildHabitat
+	(*BuildArcology)(nil), // 17: orrery.pantropia.v1.BuildArcology
+	(*BuildShuttle)(nil),  // 18: orrery.pantropia.v1.BuildShuttle
+	(*BuyCard)(nil),       // 19: orrery.pantropia.v1.BuyCard
+	(*PlayCard)(nil),      // 20: orrery.pantropia.v1.PlayCard
+	(*RemoveRing)(nil),    // 21: orrery.pantropia.v1.RemoveRing
+	(*AbandonSite)(nil),   // 22: orrery.pantropia.v1.AbandonSite
+	(*Discard)(nil),       // 23: orrery.pantropia.v1.Discard
+	(*EndTurn)(nil),       // 24: orrery.pantropia.v1.EndTurn
+	(*Structure)(nil),     // 25: orrery.pantropia.v1.Structure
+	(*Player)(nil),        // 26: orrery.pantropia.v1.Player
+	(*Roll)(nil),          // 27: orrery.pantropia.v1.Roll
+	(*OpenOffer)(nil),     // 28: orrery.pantropia.v1.OpenOffer
+	(*Observation)(nil),   // 29: orrery.pantropia.v1.Observation
+	(*Event)(nil),         // 30: orrery.pantropia.v1.Event
+	(*Intersection)(nil),  // 31: orrery.pantropia.v1.Intersection
+	(*Strut)(nil),         // 32: orrery.pantropia.v1.Strut
+	(*Joint)(nil),         // 33: orrery.pantropia.v1.Joint
+	(*Slot)(nil),          // 34: orrery.pantropia.v1.Slot
+	(*DieFaces)(nil),      // 35: orrery.pantropia.v1.DieFaces
+	(*DeckEntry)(nil),     // 36: orrery.pantropia.v1.DeckEntry
+	(*Catalog)(nil),       // 37: orrery.pantropia.v1.Catalog
 }
 var file_orrery_pantropia_v1_pantropia_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	8,  // 0: orrery.pantropia.v1.Action.settle:type_name -> orrery.pantropia.v1.Settle
+	9,  // 1: orrery.pantropia.v1.Action.react:type_name -> orrery.pantropia.v1.React
+	10, // 2: orrery.pantropia.v1.Action.terraform:type_name -> orrery.pantropia.v1.Terraform
+	11, // 3: orrery.pantropia.v1.Action.pantropy:type_name -> orrery.pantropia.v1.Pantropy
+	12, // 4: orrery.pantropia.v1.Action.earth_trade:type_name -> orrery.pantropia.v1.EarthTrade
+	13, // 5: orrery.pantropia.v1.Action.offer:type_name -> orrery.pantropia.v1.Offer
+	14, // 6: orrery.pantropia.v1.Action.reply:type_name -> orrery.pantropia.v1.Reply
+	15, // 7: orrery.pantropia.v1.Action.ring:type_name -> orrery.pantropia.v1.BuildRing
+	16, // 8: orrery.pantropia.v1.Action.habitat:type_name -> orrery.pantropia.v1.BuildHabitat
+	17, // 9: orrery.pantropia.v1.Action.arcology:type_name -> orrery.pantropia.v1.BuildArcology
+	18, // 10: orrery.pantropia.v1.Action.shuttle:type_name -> orrery.pantropia.v1.BuildShuttle
+	19, // 11: orrery.pantropia.v1.Action.buy_card:type_name -> orrery.pantropia.v1.BuyCard
+	20, // 12: orrery.pantropia.v1.Action.play_card:type_name -> orrery.pantropia.v1.PlayCard
+	21, // 13: orrery.pantropia.v1.Action.remove_ring:type_name -> orrery.pantropia.v1.RemoveRing
+	22, // 14: orrery.pantropia.v1.Action.abandon_site:type_name -> orrery.pantropia.v1.AbandonSite
+	23, // 15: orrery.pantropia.v1.Action.discard:type_name -> orrery.pantropia.v1.Discard
+	24, // 16: orrery.pantropia.v1.Action.end_turn:type_name -> orrery.pantropia.v1.EndTurn
+	1,  // 17: orrery.pantropia.v1.Terraform.die_a:type_name -> orrery.pantropia.v1.Die
+	1,  // 18: orrery.pantropia.v1.Terraform.die_b:type_name -> orrery.pantropia.v1.Die
+	0,  // 19: orrery.pantropia.v1.EarthTrade.give:type_name -> orrery.pantropia.v1.Color
+	0,  // 20: orrery.pantropia.v1.EarthTrade.take:type_name -> orrery.pantropia.v1.Color
+	6,  // 21: orrery.pantropia.v1.Offer.give:type_name -> orrery.pantropia.v1.Chips
+	6,  // 22: orrery.pantropia.v1.Offer.take:type_name -> orrery.pantropia.v1.Chips
+	2,  // 23: orrery.pantropia.v1.PlayCard.card:type_name -> orrery.pantropia.v1.CardKind
+	0,  // 24: orrery.pantropia.v1.PlayCard.color:type_name -> orrery.pantropia.v1.Color
+	0,  // 25: orrery.pantropia.v1.Discard.color:type_name -> orrery.pantropia.v1.Color
+	6,  // 26: orrery.pantropia.v1.Player.chips:type_name -> orrery.pantropia.v1.Chips
+	0,  // 27: orrery.pantropia.v1.Player.menu:type_name -> orrery.pantropia.v1.Color
+	1,  // 28: orrery.pantropia.v1.Player.die:type_name -> orrery.pantropia.v1.Die
+	0,  // 29: orrery.pantropia.v1.Roll.permanent:type_name -> orrery.pantropia.v1.Color
+	1,  // 30: orrery.pantropia.v1.Roll.die:type_name -> orrery.pantropia.v1.Die
+	0,  // 31: orrery.pantropia.v1.Roll.swappable:type_name -> orrery.pantropia.v1.Color
+	6,  // 32: orrery.pantropia.v1.OpenOffer.give:type_name -> orrery.pantropia.v1.Chips
+	6,  // 33: orrery.pantropia.v1.OpenOffer.take:type_name -> orrery.pantropia.v1.Chips
+	4,  // 34: orrery.pantropia.v1.Observation.phase:type_name -> orrery.pantropia.v1.Phase
+	25, // 35: orrery.pantropia.v1.Observation.structures:type_name -> orrery.pantropia.v1.Structure
+	26, // 36: orrery.pantropia.v1.Observation.players:type_name -> orrery.pantropia.v1.Player
+	2,  // 37: orrery.pantropia.v1.Observation.hand:type_name -> orrery.pantropia.v1.CardKind
+	1,  // 38: orrery.pantropia.v1.Observation.reserve:type_name -> orrery.pantropia.v1.Die
+	27, // 39: orrery.pantropia.v1.Observation.last_roll:type_name -> orrery.pantropia.v1.Roll
+	28, // 40: orrery.pantropia.v1.Observation.offer:type_name -> orrery.pantropia.v1.OpenOffer
+	7,  // 41: orrery.pantropia.v1.Observation.pending_card:type_name -> orrery.pantropia.v1.Action
+	3,  // 42: orrery.pantropia.v1.Observation.menu_items:type_name -> orrery.pantropia.v1.Item
+	5,  // 43: orrery.pantropia.v1.Event.kind:type_name -> orrery.pantropia.v1.EventKind
+	0,  // 44: orrery.pantropia.v1.Event.color:type_name -> orrery.pantropia.v1.Color
+	0,  // 45: orrery.pantropia.v1.Event.color2:type_name -> orrery.pantropia.v1.Color
+	1,  // 46: orrery.pantropia.v1.Event.die:type_name -> orrery.pantropia.v1.Die
+	1,  // 47: orrery.pantropia.v1.Event.die2:type_name -> orrery.pantropia.v1.Die
+	2,  // 48: orrery.pantropia.v1.Event.card:type_name -> orrery.pantropia.v1.CardKind
+	6,  // 49: orrery.pantropia.v1.Event.chips:type_name -> orrery.pantropia.v1.Chips
+	6,  // 50: orrery.pantropia.v1.Event.chips2:type_name -> orrery.pantropia.v1.Chips
+	7,  // 51: orrery.pantropia.v1.Event.action:type_name -> orrery.pantropia.v1.Action
+	0,  // 52: orrery.pantropia.v1.Intersection.color_a:type_name -> orrery.pantropia.v1.Color
+	0,  // 53: orrery.pantropia.v1.Intersection.color_b:type_name -> orrery.pantropia.v1.Color
+	0,  // 54: orrery.pantropia.v1.Strut.color:type_name -> orrery.pantropia.v1.Color
+	3,  // 55: orrery.pantropia.v1.Slot.item:type_name -> orrery.pantropia.v1.Item
+	1,  // 56: orrery.pantropia.v1.DieFaces.die:type_name -> orrery.pantropia.v1.Die
+	6,  // 57: orrery.pantropia.v1.DieFaces.faces:type_name -> orrery.pantropia.v1.Chips
+	2,  // 58: orrery.pantropia.v1.DeckEntry.card:type_name -> orrery.pantropia.v1.CardKind
+	31, // 59: orrery.pantropia.v1.Catalog.intersections:type_name -> orrery.pantropia.v1.Intersection
+	32, // 60: orrery.pantropia.v1.Catalog.struts:type_name -> orrery.pantropia.v1.Strut
+	33, // 61: orrery.pantropia.v1.Catalog.joints:type_name -> orrery.pantropia.v1.Joint
+	34, // 62: orrery.pantropia.v1.Catalog.slots:type_name -> orrery.pantropia.v1.Slot
+	0,  // 63: orrery.pantropia.v1.Catalog.default_menu:type_name -> orrery.pantropia.v1.Color
+	35, // 64: orrery.pantropia.v1.Catalog.default_dice:type_name -> orrery.pantropia.v1.DieFaces
+	36, // 65: orrery.pantropia.v1.Catalog.default_deck:type_name -> orrery.pantropia.v1.DeckEntry
+	66, // [66:66] is the sub-list for method output_type
+	66, // [66:66] is the sub-list for method input_type
+	66, // [66:66] is the sub-list for extension type_name
+	66, // [66:66] is the sub-list for extension extendee
+	0,  // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_orrery_pantropia_v1_pantropia_proto_init() }
@@ -214,18 +3529,38 @@ func file_orrery_pantropia_v1_pantropia_proto_init() {
 	if File_orrery_pantropia_v1_pantropia_proto != nil {
 		return
 	}
+	file_orrery_pantropia_v1_pantropia_proto_msgTypes[1].OneofWrappers = []any{
+		(*Action_Settle)(nil),
+		(*Action_React)(nil),
+		(*Action_Terraform)(nil),
+		(*Action_Pantropy)(nil),
+		(*Action_EarthTrade)(nil),
+		(*Action_Offer)(nil),
+		(*Action_Reply)(nil),
+		(*Action_Ring)(nil),
+		(*Action_Habitat)(nil),
+		(*Action_Arcology)(nil),
+		(*Action_Shuttle)(nil),
+		(*Action_BuyCard)(nil),
+		(*Action_PlayCard)(nil),
+		(*Action_RemoveRing)(nil),
+		(*Action_AbandonSite)(nil),
+		(*Action_Discard)(nil),
+		(*Action_EndTurn)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_pantropia_v1_pantropia_proto_rawDesc), len(file_orrery_pantropia_v1_pantropia_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   4,
+			NumEnums:      6,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_orrery_pantropia_v1_pantropia_proto_goTypes,
 		DependencyIndexes: file_orrery_pantropia_v1_pantropia_proto_depIdxs,
+		EnumInfos:         file_orrery_pantropia_v1_pantropia_proto_enumTypes,
 		MessageInfos:      file_orrery_pantropia_v1_pantropia_proto_msgTypes,
 	}.Build()
 	File_orrery_pantropia_v1_pantropia_proto = out.File

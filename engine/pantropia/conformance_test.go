@@ -1,0 +1,122 @@
+package pantropia
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/enginetest"
+)
+
+func TestConformance(t *testing.T) {
+	seeds := 6
+	enginetest.Run(t, enginetest.Suite{
+		Game:    "pantropia",
+		Seeds:   seeds,
+		Options: map[string]string{"turn_cap": "60"},
+		Perturb: perturb,
+		Check:   checkConservation,
+	})
+}
+
+// perturb deals the cards seat may not see anew: every other seat's hand (keeping its size)
+// and the whole deck order (Technocalypse cards stay in the deck, as they never reach a hand).
+func perturb(st engine.State, seat engine.Seat, r *rand.Rand) engine.State {
+	s := st.(*state)
+	var pool []Card
+	for p := int8(0); p < s.seats; p++ {
+		if engine.Seat(p) == seat {
+			continue
+		}
+		for k := OrbitalMirror; k < numCards; k++ {
+			for i := int8(0); i < s.pl[p].hand[k]; i++ {
+				pool = append(pool, k)
+			}
+		}
+	}
+	technos := 0
+	for i := int8(0); i < s.deckN; i++ {
+		if s.deck[i] == Technocalypse {
+			technos++
+		} else {
+			pool = append(pool, s.deck[i])
+		}
+	}
+	if len(pool) == 0 && technos == 0 {
+		return nil
+	}
+	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	for p := int8(0); p < s.seats; p++ {
+		if engine.Seat(p) == seat {
+			continue
+		}
+		n := s.pl[p].handSize()
+		s.pl[p].hand = [numCards]int8{}
+		for i := 0; i < n; i++ {
+			s.pl[p].hand[pool[0]]++
+			pool = pool[1:]
+		}
+	}
+	deck := append(pool, make([]Card, technos)...)
+	for i := len(pool); i < len(deck); i++ {
+		deck[i] = Technocalypse
+	}
+	r.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	copy(s.deck[:], deck)
+	return s
+}
+
+// checkConservation checks that pieces and cards are conserved after every action.
+func checkConservation(t *testing.T, st engine.State) {
+	t.Helper()
+	s := st.(*state)
+	var rings [maxSeats]int16
+	for _, o := range s.joints {
+		if o >= 0 {
+			rings[o]++
+		}
+	}
+	var hab, arc [maxSeats]int8
+	for x, o := range s.site {
+		if o < 0 {
+			continue
+		}
+		if s.arco[x] {
+			arc[o]++
+		} else {
+			hab[o]++
+		}
+	}
+	cards := int(s.reserve) + int(s.countdown) + int(s.lost) + int(s.deckN)
+	if s.elevator >= 0 {
+		cards++
+	}
+	if s.phase == PhaseWindow && !s.pendBlack {
+		cards++
+	}
+	for p := int8(0); p < s.seats; p++ {
+		pl := &s.pl[p]
+		if pl.rings != rings[p] || pl.habitats != hab[p] || pl.arcologies != arc[p] {
+			t.Fatalf("p%d counts rings %d/%d habitats %d/%d arcologies %d/%d", p, pl.rings, rings[p], pl.habitats, hab[p], pl.arcologies, arc[p])
+		}
+		if pl.habitats > supplyHabitats || pl.arcologies > supplyArcologies {
+			t.Fatalf("p%d beyond supply", p)
+		}
+		for c, n := range pl.chips {
+			if n < 0 {
+				t.Fatalf("p%d has %d %s", p, n, Color(c))
+			}
+		}
+		if pl.shuttle >= 0 && s.site[pl.shuttle] < 0 {
+			t.Fatalf("p%d shuttle hangs at empty i%d", p, pl.shuttle)
+		}
+		cards += pl.handSize()
+	}
+	want := 0
+	for _, n := range s.cfg.deck {
+		want += int(n)
+	}
+	if cards != want {
+		t.Fatalf("%d cards accounted for, want %d", cards, want)
+	}
+}

@@ -1,0 +1,231 @@
+package pantropia
+
+import "github.com/orrery/orrery/engine"
+
+// Legal lists seat's actions in a stable order. Every listed action passes validate.
+func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
+	if s.phase == PhaseOver || seat < 0 || int(seat) >= int(s.seats) || int8(seat) != s.decider() {
+		return buf
+	}
+	p := int8(seat)
+	switch s.phase {
+	case PhaseSetup:
+		for x := 0; x < NumIntersections; x++ {
+			for _, st := range Geo.Intersections[x].Struts {
+				if s.setupSite(x, int(st)) {
+					buf = append(buf, Settle(x, int(st)))
+				}
+			}
+		}
+	case PhaseWindow:
+		if s.pl[p].hand[Luddite] > 0 {
+			buf = append(buf, React(true))
+		}
+		buf = append(buf, React(false))
+	case PhaseBlack:
+		for a := 0; a < NumDice; a++ {
+			for b := a + 1; b < NumDice; b++ {
+				if s.dieHolder[a] >= 0 || s.dieHolder[b] >= 0 {
+					buf = append(buf, Terraform(a, b))
+				}
+			}
+		}
+		buf = s.pantropyLegal(p, buf)
+	case PhaseMain:
+		buf = s.mainLegal(p, buf)
+	case PhaseOffer:
+		buf = append(buf, Reply(true), Reply(false))
+	case PhaseMirror:
+		var t [NumJoints]bool
+		s.ringTargets(p, &t)
+		for j, ok := range t {
+			if ok {
+				buf = append(buf, Ring(j))
+			}
+		}
+	case PhaseShade:
+		buf = append(buf, Remove(-1))
+		for j, o := range s.joints {
+			if o >= 0 {
+				buf = append(buf, Remove(j))
+			}
+		}
+	case PhaseTechno:
+		if s.abandon[p] > 0 {
+			for x := range s.site {
+				if s.site[x] == p && s.arco[x] {
+					buf = append(buf, Abandon(x))
+				}
+			}
+			break
+		}
+		for c := Color(0); c < NumColors; c++ {
+			for n := int32(1); n <= s.pl[p].chips[c] && n <= int32(s.discard[p]); n++ {
+				buf = append(buf, Discard(c, int(n)))
+			}
+		}
+	}
+	return buf
+}
+
+// pantropyLegal lists the swaps of a slot of the rolled color with a slot of another color,
+// or the one "none" when no such swap exists (resolution 4).
+func (s *state) pantropyLegal(p int8, buf []engine.Action) []engine.Action {
+	c := s.lastRoll.swappable
+	m := &s.pl[p].menu
+	n := len(buf)
+	for from := 0; from < s.cfg.slots; from++ {
+		if m[from] != c {
+			continue
+		}
+		for to := 0; to < s.cfg.slots; to++ {
+			if m[to] != c {
+				buf = append(buf, Pantropy(from, to))
+			}
+		}
+	}
+	if len(buf) == n {
+		buf = append(buf, PantropyNone())
+	}
+	return buf
+}
+
+func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
+	me := &s.pl[p]
+	for c := Color(0); c < NumColors; c++ {
+		if me.chips[c] >= s.earthRate(p, c) {
+			for d := Color(0); d < NumColors; d++ {
+				if d != c {
+					buf = append(buf, Earth(c, d))
+				}
+			}
+		}
+	}
+	if int(s.offersMade) < s.cfg.offersPerTurn {
+		buf = s.offerLegal(p, buf)
+	}
+	if me.rings < supplyRings && s.canPay(p, s.cost(p, ItemAtmosphere)) {
+		var t [NumJoints]bool
+		s.ringTargets(p, &t)
+		for j, ok := range t {
+			if ok {
+				buf = append(buf, Ring(j))
+			}
+		}
+	}
+	if me.habitats < supplyHabitats && s.canPay(p, s.cost(p, ItemHabitat)) {
+		for x := 0; x < NumIntersections; x++ {
+			if s.habitatSite(p, x) {
+				buf = append(buf, Habitat(x))
+			}
+		}
+	}
+	if me.arcologies < supplyArcologies && s.canPay(p, s.cost(p, ItemArcology)) {
+		for x := 0; x < NumIntersections; x++ {
+			if s.site[x] == p && !s.arco[x] {
+				buf = append(buf, Arcology(x))
+			}
+		}
+	}
+	if me.shuttle < 0 && s.canPay(p, s.cost(p, ItemShuttle)) {
+		for x := 0; x < NumIntersections; x++ {
+			if s.site[x] >= 0 {
+				buf = append(buf, BuildShuttle(x))
+			}
+		}
+	}
+	if s.deckN > 0 && s.canPay(p, s.cost(p, ItemCard)) {
+		buf = append(buf, Buy())
+	}
+	if !s.cardPlayed {
+		buf = s.playLegal(p, buf)
+	}
+	return append(buf, End())
+}
+
+// offerLegal lists a bounded, useful family of offers: one chip for one, two for one and one
+// for two, of single colors each side, with every other seat that holds what is asked.
+// Apply accepts any other valid offer too.
+func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
+	me := &s.pl[p]
+	for q := int8(0); q < s.seats; q++ {
+		if q == p {
+			continue
+		}
+		them := &s.pl[q]
+		for x := Color(0); x < NumColors; x++ {
+			if me.chips[x] < 1 {
+				continue
+			}
+			for y := Color(0); y < NumColors; y++ {
+				if y == x || them.chips[y] < 1 {
+					continue
+				}
+				var give, take [NumColors]int16
+				give[x], take[y] = 1, 1
+				buf = append(buf, Offer(int(q), give, take))
+				if me.chips[x] >= 2 {
+					give[x] = 2
+					buf = append(buf, Offer(int(q), give, take))
+					give[x] = 1
+				}
+				if them.chips[y] >= 2 {
+					take[y] = 2
+					buf = append(buf, Offer(int(q), give, take))
+				}
+			}
+		}
+	}
+	return buf
+}
+
+func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {
+	me := &s.pl[p]
+	for k := OrbitalMirror; k < Luddite; k++ {
+		if me.hand[k] == 0 {
+			continue
+		}
+		switch k {
+		case OrbitalMirror, SolarShade:
+			buf = append(buf, Play(k))
+		case SpaceElevator:
+			if s.canPay(p, [NumColors]int32{1, 1, 1, 1, 1, 1}) {
+				buf = append(buf, Play(k))
+			}
+		case ShuttleCard:
+			for q := int8(0); q < s.seats; q++ {
+				if !s.shuttleMovable(p, q) {
+					continue
+				}
+				for x := 0; x < NumIntersections; x++ {
+					if s.site[x] >= 0 && int8(x) != s.pl[q].shuttle {
+						buf = append(buf, PlayShuttle(int(q), x))
+					}
+				}
+			}
+		case Aquifer:
+			for c := Color(0); c < NumColors; c++ {
+				buf = append(buf, PlayAquifer(c))
+			}
+		case GuidedComet:
+			for slot := 0; slot < s.cfg.slots; slot++ {
+				for c := Color(0); c < NumColors; c++ {
+					if c != me.menu[slot] {
+						buf = append(buf, PlayComet(slot, c))
+					}
+				}
+			}
+		}
+	}
+	return buf
+}
+
+// shuttleMovable reports whether p's Shuttle card may move q's shuttle: p's own shuttle
+// anywhere on the sphere, another's only off one of p's structures.
+func (s *state) shuttleMovable(p, q int8) bool {
+	at := s.pl[q].shuttle
+	if at < 0 {
+		return false
+	}
+	return q == p || s.site[at] == p
+}

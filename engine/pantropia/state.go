@@ -1,0 +1,299 @@
+// Package pantropia is the PanTropia engine: Settlers of Catan on a Hoberman sphere, with
+// swappable dice, Pantropy and Terraforming, and a deck of reactions.
+package pantropia
+
+import (
+	"math/rand/v2"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/engine"
+)
+
+func init() { engine.Register(game{}) }
+
+type game struct{}
+
+func (game) Info() engine.Info {
+	return engine.Info{
+		Name:     "pantropia",
+		Title:    "PanTropia",
+		MinSeats: 3,
+		MaxSeats: 4,
+		Options:  options,
+	}
+}
+
+func (game) New(cfg engine.Config) (engine.State, error) {
+	c, err := newConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newState(c, cfg.Seed), nil
+}
+
+func (game) Catalog() proto.Message { return catalog() }
+
+// Phase is what kind of decision the game waits for; +1... the numbers match the proto Phase.
+type Phase int8
+
+const (
+	phaseNone Phase = iota
+	PhaseSetup
+	PhaseWindow
+	PhaseBlack
+	PhaseMain
+	PhaseOffer
+	PhaseMirror
+	PhaseShade
+	PhaseTechno
+	PhaseOver
+)
+
+var phaseNames = [...]string{"none", "setup", "luddite window", "black roll", "main", "offer", "orbital mirror", "solar shade", "technocalypse", "over"}
+
+// player is one seat's pieces, chips, hand and menu chart.
+type player struct {
+	chips      [NumColors]int32
+	rings      int16 // on the sphere
+	habitats   int8  // on the sphere
+	arcologies int8  // on the sphere
+	shuttle    int8  // the intersection it hangs from, -1 in supply
+	hand       [numCards]int8
+	menu       [maxSlots]Color
+}
+
+func (p *player) handSize() int {
+	n := 0
+	for _, k := range p.hand {
+		n += int(k)
+	}
+	return n
+}
+
+func (p *player) total() int32 {
+	var n int32
+	for _, c := range p.chips {
+		n += c
+	}
+	return n
+}
+
+// offer is an open trade offer from the active seat.
+type offer struct {
+	to   int8
+	give [NumColors]int16
+	take [NumColors]int16
+}
+
+type roll struct {
+	seat      int8
+	permanent Color // Black on a black face
+	die       int8
+	swappable Color
+	valid     bool
+}
+
+// state is a game in progress. Everything but the event log is a fixed-size value, so Clone is
+// a copy; the log is append-only and shared between clones up to their common length.
+type state struct {
+	cfg   *config
+	rng   rand.PCG
+	phase Phase
+	seats int8
+
+	active     int8  // whose turn it is
+	turn       int32 // turns completed
+	lastFill   int32 // the turn in which an empty joint was last filled
+	setupStep  int8
+	cardPlayed bool
+	offersMade int8
+
+	joints [NumJoints]int8        // ring owner, -1 empty
+	site   [NumIntersections]int8 // structure owner, -1 empty
+	arco   [NumIntersections]bool
+	pl     [maxSeats]player
+
+	dieHolder [NumDice]int8 // seat, or -1 in reserve
+	deck      [maxDeck]Card // deck[0] is the top
+	deckN     int8
+	reserve   int8 // Technocalypse cards in reserve
+	countdown int8
+	lost      int8
+	elevator  int8 // the seat with the face-up Space Elevator, -1 none
+	lastRoll  roll
+
+	offer offer
+
+	// A Luddite window: the pending card play (zero for a black roll), who triggered it and
+	// who is asked now.
+	pending   engine.Action
+	pendBlack bool
+	windowBy  int8
+	windowAt  int8
+
+	cur        int8 // the seat deciding in the mirror, shade and technocalypse phases
+	mirrorLeft int8
+	shadeDone  int8
+	abandon    [maxSeats]int8
+	discard    [maxSeats]int16
+
+	reason engine.EndReason
+	detail string
+
+	events []event
+}
+
+var _ engine.State = (*state)(nil)
+
+func newState(c *config, seed uint64) *state {
+	s := &state{cfg: c, seats: int8(c.seats), rng: *engine.NewRand(seed), elevator: -1}
+	for i := range s.joints {
+		s.joints[i] = -1
+	}
+	for i := range s.site {
+		s.site[i] = -1
+	}
+	for i := range s.pl {
+		s.pl[i].shuttle = -1
+		s.pl[i].menu = c.menu
+	}
+	for d := range s.dieHolder {
+		s.dieHolder[d] = -1
+		if d < c.seats {
+			s.dieHolder[d] = int8(d)
+		}
+	}
+	for k := OrbitalMirror; k < Technocalypse; k++ {
+		for i := int8(0); i < c.deck[k]; i++ {
+			s.deck[s.deckN] = k
+			s.deckN++
+		}
+	}
+	s.reserve = c.deck[Technocalypse]
+	s.shuffleDeck()
+	s.phase = PhaseSetup
+	s.skipBlockedSetup()
+	return s
+}
+
+func (s *state) intN(n int) int { return int(s.rng.Uint64() % uint64(n)) }
+
+func (s *state) shuffleDeck() {
+	for i := int(s.deckN) - 1; i > 0; i-- {
+		j := s.intN(i + 1)
+		s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+	}
+}
+
+func (s *state) Seats() int { return int(s.seats) }
+
+func (s *state) next(seat int8) int8 { return (seat + 1) % s.seats }
+
+// setupSeat is who places at the current setup step: seat order, then back (the snake).
+func (s *state) setupSeat() int8 {
+	if s.setupStep < s.seats {
+		return s.setupStep
+	}
+	return 2*s.seats - 1 - s.setupStep
+}
+
+// decider is the one seat that owes the decision now, -1 when the game is over.
+func (s *state) decider() int8 {
+	switch s.phase {
+	case PhaseSetup:
+		return s.setupSeat()
+	case PhaseWindow:
+		return s.windowAt
+	case PhaseBlack, PhaseMain:
+		return s.active
+	case PhaseOffer:
+		return s.offer.to
+	case PhaseMirror, PhaseShade, PhaseTechno:
+		return s.cur
+	}
+	return -1
+}
+
+func (s *state) ToAct(buf []engine.Seat) []engine.Seat {
+	if d := s.decider(); d >= 0 {
+		buf = append(buf, engine.Seat(d))
+	}
+	return buf
+}
+
+func (s *state) Terminal() bool { return s.phase == PhaseOver }
+
+func (s *state) Result() engine.Result {
+	r := engine.Result{Scores: make([]float64, s.seats), Reason: s.reason, Detail: s.detail}
+	for i := 0; i < int(s.seats); i++ {
+		r.Scores[i] = float64(s.pl[i].rings)
+	}
+	r.Ranks = engine.RanksByScore(r.Scores)
+	return r
+}
+
+func (s *state) Clone() engine.State {
+	c := *s
+	c.events = s.events[:len(s.events):len(s.events)]
+	return &c
+}
+
+func (s *state) EventCount() int { return len(s.events) }
+
+// dieOf is the swappable die seat holds, -1 if none.
+func (s *state) dieOf(seat int8) int8 {
+	for d, h := range s.dieHolder {
+		if h == seat {
+			return int8(d)
+		}
+	}
+	return -1
+}
+
+func (s *state) emptyJoints() int {
+	n := 0
+	for _, o := range s.joints {
+		if o < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// cost is what item costs seat at its menu chart.
+func (s *state) cost(seat int8, item int) (c [NumColors]int32) {
+	p := &s.pl[seat]
+	f := int(s.cfg.itemFirst[item])
+	for k := f; k < f+int(s.cfg.itemSlots[item]); k++ {
+		c[p.menu[k]]++
+	}
+	return c
+}
+
+func (s *state) canPay(seat int8, c [NumColors]int32) bool {
+	for i, n := range c {
+		if s.pl[seat].chips[i] < n {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *state) pay(seat int8, c [NumColors]int32) {
+	for i, n := range c {
+		s.pl[seat].chips[i] -= n
+	}
+}
+
+// earthRate is seat's best rate for giving color c to Earth: 5, or 3 with the Space Elevator
+// or with its shuttle hanging at an intersection of color c.
+func (s *state) earthRate(seat int8, c Color) int32 {
+	if s.elevator == seat {
+		return betterRate
+	}
+	if at := s.pl[seat].shuttle; at >= 0 && Geo.Touches(int(at), c) {
+		return betterRate
+	}
+	return earthRate
+}
