@@ -10,7 +10,7 @@ import (
 func (s *state) MarshalBinary() ([]byte, error) {
 	b := make([]byte, 0, 1024+len(s.events)*8+len(s.cards)*8)
 	b = binary.BigEndian.AppendUint64(b, s.d.hash)
-	b = append(b, flag(s.opt.beginners), flag(s.opt.mystery), flag(s.opt.rotate), byte(s.opt.ahead), byte(s.opt.lastTurn))
+	b = append(b, bit(s.opt.beginners), bit(s.opt.mystery), bit(s.opt.rotate), byte(s.opt.ahead), byte(s.opt.lastTurn))
 	b = append(b, byte(s.seats), byte(s.turn), byte(s.first), byte(s.picks))
 	rng, err := s.rng.AppendBinary(b)
 	if err != nil {
@@ -50,11 +50,11 @@ func (s *state) MarshalBinary() ([]byte, error) {
 	b = binary.BigEndian.AppendUint32(b, uint32(len(s.cards)))
 	for _, c := range s.cards {
 		i16(c.id)
-		b = append(b, byte(c.turn), flag(c.faceDown), byte(c.owner), flag(c.returned))
+		b = append(b, byte(c.turn), bit(c.faceDown), byte(c.owner), bit(c.returned))
 		i16(c.seq)
 	}
 	i16(s.won)
-	b = append(b, flag(s.over), byte(s.result.Reason))
+	b = append(b, bit(s.over), byte(s.result.Reason))
 	for i := range s.result.Ranks {
 		b = append(b, byte(s.result.Ranks[i]))
 		b = binary.BigEndian.AppendUint64(b, math.Float64bits(s.result.Scores[i]))
@@ -68,7 +68,7 @@ func (s *state) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
-func flag(v bool) byte {
+func bit(v bool) byte {
 	if v {
 		return 1
 	}
