@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/orrery/orrery/bots"
+	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/bots/random"
 )
 
@@ -24,6 +25,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{Game: AnyGame, Name: "random", Help: "uniform seeded pick among the legal actions", New: random.New},
+		{Game: "planet", Name: "greedy", Help: "tries every placement against the animals to come and its objective", New: planetbot.NewGreedy},
 	}
 }
 
