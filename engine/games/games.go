@@ -3,6 +3,7 @@
 package games
 
 import (
+	_ "github.com/orrery/orrery/engine/fccatan"
 	_ "github.com/orrery/orrery/engine/icetraders"
 	_ "github.com/orrery/orrery/engine/pantropia"
 	_ "github.com/orrery/orrery/engine/planet"

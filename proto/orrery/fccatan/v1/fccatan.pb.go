@@ -4,8 +4,12 @@
 // 	protoc        (unknown)
 // source: orrery/fccatan/v1/fccatan.proto
 
-// Package orrery.fccatan.v1 holds the fccatan game's typed actions, observations, events and static
-// catalog. It has no service: engines import it without gRPC.
+// Package orrery.fccatan.v1 holds Full-Contact Catan's typed actions, observations, events and
+// static catalog. It has no service: engines import it without gRPC.
+//
+// Units: positions are centimetres from the field's bottom-left corner (y grows up the field),
+// velocities centimetres per second, durations milliseconds. A seat is a team; an avatar is one
+// of the team's players, numbered from 0 within the team.
 
 package fccatanv1
 
@@ -24,16 +28,1294 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// Action is one move.
-type Action struct {
+// Resource is a ball's colour.
+type Resource int32
+
+const (
+	Resource_RESOURCE_UNSPECIFIED Resource = 0
+	Resource_RESOURCE_WOOD        Resource = 1
+	Resource_RESOURCE_BRICK       Resource = 2
+	Resource_RESOURCE_ORE         Resource = 3
+	Resource_RESOURCE_SHEEP       Resource = 4
+)
+
+// Enum value maps for Resource.
+var (
+	Resource_name = map[int32]string{
+		0: "RESOURCE_UNSPECIFIED",
+		1: "RESOURCE_WOOD",
+		2: "RESOURCE_BRICK",
+		3: "RESOURCE_ORE",
+		4: "RESOURCE_SHEEP",
+	}
+	Resource_value = map[string]int32{
+		"RESOURCE_UNSPECIFIED": 0,
+		"RESOURCE_WOOD":        1,
+		"RESOURCE_BRICK":       2,
+		"RESOURCE_ORE":         3,
+		"RESOURCE_SHEEP":       4,
+	}
+)
+
+func (x Resource) Enum() *Resource {
+	p := new(Resource)
+	*p = x
+	return p
+}
+
+func (x Resource) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Resource) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_fccatan_v1_fccatan_proto_enumTypes[0].Descriptor()
+}
+
+func (Resource) Type() protoreflect.EnumType {
+	return &file_orrery_fccatan_v1_fccatan_proto_enumTypes[0]
+}
+
+func (x Resource) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Resource.Descriptor instead.
+func (Resource) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{0}
+}
+
+// Card is a development card.
+type Card int32
+
+const (
+	Card_CARD_UNSPECIFIED    Card = 0
+	Card_CARD_VICTORY_POINT  Card = 1
+	Card_CARD_YEAR_OF_PLENTY Card = 2
+	Card_CARD_MONOPOLY       Card = 3
+	Card_CARD_ROBBER         Card = 4
+	Card_CARD_BARBARIANS     Card = 5
+)
+
+// Enum value maps for Card.
+var (
+	Card_name = map[int32]string{
+		0: "CARD_UNSPECIFIED",
+		1: "CARD_VICTORY_POINT",
+		2: "CARD_YEAR_OF_PLENTY",
+		3: "CARD_MONOPOLY",
+		4: "CARD_ROBBER",
+		5: "CARD_BARBARIANS",
+	}
+	Card_value = map[string]int32{
+		"CARD_UNSPECIFIED":    0,
+		"CARD_VICTORY_POINT":  1,
+		"CARD_YEAR_OF_PLENTY": 2,
+		"CARD_MONOPOLY":       3,
+		"CARD_ROBBER":         4,
+		"CARD_BARBARIANS":     5,
+	}
+)
+
+func (x Card) Enum() *Card {
+	p := new(Card)
+	*p = x
+	return p
+}
+
+func (x Card) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Card) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_fccatan_v1_fccatan_proto_enumTypes[1].Descriptor()
+}
+
+func (Card) Type() protoreflect.EnumType {
+	return &file_orrery_fccatan_v1_fccatan_proto_enumTypes[1]
+}
+
+func (x Card) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Card.Descriptor instead.
+func (Card) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{1}
+}
+
+// Building is what stands in a hoop.
+type Building int32
+
+const (
+	Building_BUILDING_UNSPECIFIED Building = 0
+	Building_BUILDING_SETTLEMENT  Building = 1
+	Building_BUILDING_CITY        Building = 2
+)
+
+// Enum value maps for Building.
+var (
+	Building_name = map[int32]string{
+		0: "BUILDING_UNSPECIFIED",
+		1: "BUILDING_SETTLEMENT",
+		2: "BUILDING_CITY",
+	}
+	Building_value = map[string]int32{
+		"BUILDING_UNSPECIFIED": 0,
+		"BUILDING_SETTLEMENT":  1,
+		"BUILDING_CITY":        2,
+	}
+)
+
+func (x Building) Enum() *Building {
+	p := new(Building)
+	*p = x
+	return p
+}
+
+func (x Building) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Building) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_fccatan_v1_fccatan_proto_enumTypes[2].Descriptor()
+}
+
+func (Building) Type() protoreflect.EnumType {
+	return &file_orrery_fccatan_v1_fccatan_proto_enumTypes[2]
+}
+
+func (x Building) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Building.Descriptor instead.
+func (Building) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{2}
+}
+
+// Phase is what the match is waiting for.
+type Phase int32
+
+const (
+	Phase_PHASE_UNSPECIFIED Phase = 0
+	// Teams, in seat order, pick a start hoop and name their knights.
+	Phase_PHASE_SETUP Phase = 1
+	// Teams with several settlements or cities place their players for the round.
+	Phase_PHASE_DEPLOY Phase = 2
+	// A tick of a round: every team sends its intents.
+	Phase_PHASE_TICK Phase = 3
+	// Market: every team makes one trade offer or passes.
+	Phase_PHASE_OFFER Phase = 4
+	// Market: every team answers the offers made to it.
+	Phase_PHASE_REPLY Phase = 5
+	// Market: every team declares its purchases.
+	Phase_PHASE_BUY Phase = 6
+	// Market: the buyer of a card decides its effect (Year of Plenty, Monopoly, Barbarians).
+	Phase_PHASE_CARD_CHOICE Phase = 7
+	// Market: the Robber was drawn; teams choose what to discard.
+	Phase_PHASE_DISCARD Phase = 8
+	// The match is over.
+	Phase_PHASE_OVER Phase = 9
+)
+
+// Enum value maps for Phase.
+var (
+	Phase_name = map[int32]string{
+		0: "PHASE_UNSPECIFIED",
+		1: "PHASE_SETUP",
+		2: "PHASE_DEPLOY",
+		3: "PHASE_TICK",
+		4: "PHASE_OFFER",
+		5: "PHASE_REPLY",
+		6: "PHASE_BUY",
+		7: "PHASE_CARD_CHOICE",
+		8: "PHASE_DISCARD",
+		9: "PHASE_OVER",
+	}
+	Phase_value = map[string]int32{
+		"PHASE_UNSPECIFIED": 0,
+		"PHASE_SETUP":       1,
+		"PHASE_DEPLOY":      2,
+		"PHASE_TICK":        3,
+		"PHASE_OFFER":       4,
+		"PHASE_REPLY":       5,
+		"PHASE_BUY":         6,
+		"PHASE_CARD_CHOICE": 7,
+		"PHASE_DISCARD":     8,
+		"PHASE_OVER":        9,
+	}
+)
+
+func (x Phase) Enum() *Phase {
+	p := new(Phase)
+	*p = x
+	return p
+}
+
+func (x Phase) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Phase) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_fccatan_v1_fccatan_proto_enumTypes[3].Descriptor()
+}
+
+func (Phase) Type() protoreflect.EnumType {
+	return &file_orrery_fccatan_v1_fccatan_proto_enumTypes[3]
+}
+
+func (x Phase) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Phase.Descriptor instead.
+func (Phase) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{3}
+}
+
+// PurchaseKind is one thing a team buys from the bank (or a marker handed over).
+type PurchaseKind int32
+
+const (
+	PurchaseKind_PURCHASE_KIND_UNSPECIFIED PurchaseKind = 0
+	PurchaseKind_PURCHASE_KIND_SETTLEMENT  PurchaseKind = 1
+	PurchaseKind_PURCHASE_KIND_CITY        PurchaseKind = 2
+	PurchaseKind_PURCHASE_KIND_KNIGHT      PurchaseKind = 3
+	PurchaseKind_PURCHASE_KIND_CARD        PurchaseKind = 4
+	// Hands an unplaced settlement marker from one avatar to another (no cost).
+	PurchaseKind_PURCHASE_KIND_HANDOVER PurchaseKind = 5
+)
+
+// Enum value maps for PurchaseKind.
+var (
+	PurchaseKind_name = map[int32]string{
+		0: "PURCHASE_KIND_UNSPECIFIED",
+		1: "PURCHASE_KIND_SETTLEMENT",
+		2: "PURCHASE_KIND_CITY",
+		3: "PURCHASE_KIND_KNIGHT",
+		4: "PURCHASE_KIND_CARD",
+		5: "PURCHASE_KIND_HANDOVER",
+	}
+	PurchaseKind_value = map[string]int32{
+		"PURCHASE_KIND_UNSPECIFIED": 0,
+		"PURCHASE_KIND_SETTLEMENT":  1,
+		"PURCHASE_KIND_CITY":        2,
+		"PURCHASE_KIND_KNIGHT":      3,
+		"PURCHASE_KIND_CARD":        4,
+		"PURCHASE_KIND_HANDOVER":    5,
+	}
+)
+
+func (x PurchaseKind) Enum() *PurchaseKind {
+	p := new(PurchaseKind)
+	*p = x
+	return p
+}
+
+func (x PurchaseKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PurchaseKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_fccatan_v1_fccatan_proto_enumTypes[4].Descriptor()
+}
+
+func (PurchaseKind) Type() protoreflect.EnumType {
+	return &file_orrery_fccatan_v1_fccatan_proto_enumTypes[4]
+}
+
+func (x PurchaseKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PurchaseKind.Descriptor instead.
+func (PurchaseKind) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{4}
+}
+
+// Vec is a point (centimetres) or a velocity (centimetres per second).
+type Vec struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	X             int32                  `protobuf:"varint,1,opt,name=x,proto3" json:"x,omitempty"`
+	Y             int32                  `protobuf:"varint,2,opt,name=y,proto3" json:"y,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Vec) Reset() {
+	*x = Vec{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Vec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Vec) ProtoMessage() {}
+
+func (x *Vec) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Vec.ProtoReflect.Descriptor instead.
+func (*Vec) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *Vec) GetX() int32 {
+	if x != nil {
+		return x.X
+	}
+	return 0
+}
+
+func (x *Vec) GetY() int32 {
+	if x != nil {
+		return x.Y
+	}
+	return 0
+}
+
+// Resources counts balls by resource.
+type Resources struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Wood          int32                  `protobuf:"varint,1,opt,name=wood,proto3" json:"wood,omitempty"`
+	Brick         int32                  `protobuf:"varint,2,opt,name=brick,proto3" json:"brick,omitempty"`
+	Ore           int32                  `protobuf:"varint,3,opt,name=ore,proto3" json:"ore,omitempty"`
+	Sheep         int32                  `protobuf:"varint,4,opt,name=sheep,proto3" json:"sheep,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Resources) Reset() {
+	*x = Resources{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Resources) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Resources) ProtoMessage() {}
+
+func (x *Resources) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Resources.ProtoReflect.Descriptor instead.
+func (*Resources) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Resources) GetWood() int32 {
+	if x != nil {
+		return x.Wood
+	}
+	return 0
+}
+
+func (x *Resources) GetBrick() int32 {
+	if x != nil {
+		return x.Brick
+	}
+	return 0
+}
+
+func (x *Resources) GetOre() int32 {
+	if x != nil {
+		return x.Ore
+	}
+	return 0
+}
+
+func (x *Resources) GetSheep() int32 {
+	if x != nil {
+		return x.Sheep
+	}
+	return 0
+}
+
+// AvatarRef names one player: a team (seat) and an avatar within it.
+type AvatarRef struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Avatar        int32                  `protobuf:"varint,2,opt,name=avatar,proto3" json:"avatar,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AvatarRef) Reset() {
+	*x = AvatarRef{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AvatarRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AvatarRef) ProtoMessage() {}
+
+func (x *AvatarRef) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AvatarRef.ProtoReflect.Descriptor instead.
+func (*AvatarRef) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *AvatarRef) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *AvatarRef) GetAvatar() int32 {
+	if x != nil {
+		return x.Avatar
+	}
+	return 0
+}
+
+// Stay keeps an avatar where it is.
+type Stay struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Stay) Reset() {
+	*x = Stay{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Stay) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Stay) ProtoMessage() {}
+
+func (x *Stay) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Stay.ProtoReflect.Descriptor instead.
+func (*Stay) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{3}
+}
+
+// AvatarIntent is one avatar's standing order for the ticks to come.
+type AvatarIntent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Motion:
+	//
+	//	*AvatarIntent_Stay
+	//	*AvatarIntent_Target
+	//	*AvatarIntent_Velocity
+	Motion isAvatarIntent_Motion `protobuf_oneof:"motion"`
+	// Pick up a ball from the nearest pile within reach, when allowed.
+	PickUp bool `protobuf:"varint,4,opt,name=pick_up,json=pickUp,proto3" json:"pick_up,omitempty"`
+	// Place a carried settlement marker in the hoop the avatar stands in, when free.
+	Place bool `protobuf:"varint,5,opt,name=place,proto3" json:"place,omitempty"`
+	// Knights only: tag an untagged opponent within reach.
+	Tag bool `protobuf:"varint,6,opt,name=tag,proto3" json:"tag,omitempty"`
+	// Whom to tag; unset tags the nearest opponent within reach.
+	TagTarget *AvatarRef `protobuf:"bytes,7,opt,name=tag_target,json=tagTarget,proto3" json:"tag_target,omitempty"`
+	// Published ruleset only: throw the carried ball to teammate throw_to within range.
+	Throw         bool  `protobuf:"varint,8,opt,name=throw,proto3" json:"throw,omitempty"`
+	ThrowTo       int32 `protobuf:"varint,9,opt,name=throw_to,json=throwTo,proto3" json:"throw_to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AvatarIntent) Reset() {
+	*x = AvatarIntent{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AvatarIntent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AvatarIntent) ProtoMessage() {}
+
+func (x *AvatarIntent) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AvatarIntent.ProtoReflect.Descriptor instead.
+func (*AvatarIntent) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *AvatarIntent) GetMotion() isAvatarIntent_Motion {
+	if x != nil {
+		return x.Motion
+	}
+	return nil
+}
+
+func (x *AvatarIntent) GetStay() *Stay {
+	if x != nil {
+		if x, ok := x.Motion.(*AvatarIntent_Stay); ok {
+			return x.Stay
+		}
+	}
+	return nil
+}
+
+func (x *AvatarIntent) GetTarget() *Vec {
+	if x != nil {
+		if x, ok := x.Motion.(*AvatarIntent_Target); ok {
+			return x.Target
+		}
+	}
+	return nil
+}
+
+func (x *AvatarIntent) GetVelocity() *Vec {
+	if x != nil {
+		if x, ok := x.Motion.(*AvatarIntent_Velocity); ok {
+			return x.Velocity
+		}
+	}
+	return nil
+}
+
+func (x *AvatarIntent) GetPickUp() bool {
+	if x != nil {
+		return x.PickUp
+	}
+	return false
+}
+
+func (x *AvatarIntent) GetPlace() bool {
+	if x != nil {
+		return x.Place
+	}
+	return false
+}
+
+func (x *AvatarIntent) GetTag() bool {
+	if x != nil {
+		return x.Tag
+	}
+	return false
+}
+
+func (x *AvatarIntent) GetTagTarget() *AvatarRef {
+	if x != nil {
+		return x.TagTarget
+	}
+	return nil
+}
+
+func (x *AvatarIntent) GetThrow() bool {
+	if x != nil {
+		return x.Throw
+	}
+	return false
+}
+
+func (x *AvatarIntent) GetThrowTo() int32 {
+	if x != nil {
+		return x.ThrowTo
+	}
+	return 0
+}
+
+type isAvatarIntent_Motion interface {
+	isAvatarIntent_Motion()
+}
+
+type AvatarIntent_Stay struct {
+	// Stand still.
+	Stay *Stay `protobuf:"bytes,1,opt,name=stay,proto3,oneof"`
+}
+
+type AvatarIntent_Target struct {
+	// Run toward this point at top speed, stopping on it.
+	Target *Vec `protobuf:"bytes,2,opt,name=target,proto3,oneof"`
+}
+
+type AvatarIntent_Velocity struct {
+	// Run at this velocity (scaled down to the top speed if faster).
+	Velocity *Vec `protobuf:"bytes,3,opt,name=velocity,proto3,oneof"`
+}
+
+func (*AvatarIntent_Stay) isAvatarIntent_Motion() {}
+
+func (*AvatarIntent_Target) isAvatarIntent_Motion() {}
+
+func (*AvatarIntent_Velocity) isAvatarIntent_Motion() {}
+
+// Intents are a team's orders for a tick, one per avatar in avatar order.
+type Intents struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Avatars       []*AvatarIntent        `protobuf:"bytes,1,rep,name=avatars,proto3" json:"avatars,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Intents) Reset() {
+	*x = Intents{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Intents) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Intents) ProtoMessage() {}
+
+func (x *Intents) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Intents.ProtoReflect.Descriptor instead.
+func (*Intents) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Intents) GetAvatars() []*AvatarIntent {
+	if x != nil {
+		return x.Avatars
+	}
+	return nil
+}
+
+// Setup picks a free start hoop and names the knights.
+type Setup struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Hoop          int32                  `protobuf:"varint,1,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	Knights       []int32                `protobuf:"varint,2,rep,packed,name=knights,proto3" json:"knights,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Setup) Reset() {
+	*x = Setup{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Setup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Setup) ProtoMessage() {}
+
+func (x *Setup) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Setup.ProtoReflect.Descriptor instead.
+func (*Setup) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Setup) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+func (x *Setup) GetKnights() []int32 {
+	if x != nil {
+		return x.Knights
+	}
+	return nil
+}
+
+// Deploy places each avatar (in avatar order) in a hoop holding one of the team's buildings.
+type Deploy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Hoops         []int32                `protobuf:"varint,1,rep,packed,name=hoops,proto3" json:"hoops,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Deploy) Reset() {
+	*x = Deploy{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Deploy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Deploy) ProtoMessage() {}
+
+func (x *Deploy) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Deploy.ProtoReflect.Descriptor instead.
+func (*Deploy) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Deploy) GetHoops() []int32 {
+	if x != nil {
+		return x.Hoops
+	}
+	return nil
+}
+
+// Pass makes no offer, accepts no offer, buys nothing.
+type Pass struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Pass) Reset() {
+	*x = Pass{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Pass) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Pass) ProtoMessage() {}
+
+func (x *Pass) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Pass.ProtoReflect.Descriptor instead.
+func (*Pass) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{8}
+}
+
+// Offer proposes a trade to another team: the offerer gives `give` for `want`.
+type Offer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ToSeat        int32                  `protobuf:"varint,1,opt,name=to_seat,json=toSeat,proto3" json:"to_seat,omitempty"`
+	Give          *Resources             `protobuf:"bytes,2,opt,name=give,proto3" json:"give,omitempty"`
+	Want          *Resources             `protobuf:"bytes,3,opt,name=want,proto3" json:"want,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Offer) Reset() {
+	*x = Offer{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Offer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Offer) ProtoMessage() {}
+
+func (x *Offer) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Offer.ProtoReflect.Descriptor instead.
+func (*Offer) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Offer) GetToSeat() int32 {
+	if x != nil {
+		return x.ToSeat
+	}
+	return 0
+}
+
+func (x *Offer) GetGive() *Resources {
+	if x != nil {
+		return x.Give
+	}
+	return nil
+}
+
+func (x *Offer) GetWant() *Resources {
+	if x != nil {
+		return x.Want
+	}
+	return nil
+}
+
+// Reply accepts the offers made by these seats; the others are declined.
+type Reply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AcceptFrom    []int32                `protobuf:"varint,1,rep,packed,name=accept_from,json=acceptFrom,proto3" json:"accept_from,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reply) Reset() {
+	*x = Reply{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reply) ProtoMessage() {}
+
+func (x *Reply) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reply.ProtoReflect.Descriptor instead.
+func (*Reply) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Reply) GetAcceptFrom() []int32 {
+	if x != nil {
+		return x.AcceptFrom
+	}
+	return nil
+}
+
+// Purchase is one item of a purchase declaration.
+type Purchase struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  PurchaseKind           `protobuf:"varint,1,opt,name=kind,proto3,enum=orrery.fccatan.v1.PurchaseKind" json:"kind,omitempty"`
+	// Settlement: who carries the marker. Knight: who becomes a knight. Handover: the giver.
+	Avatar int32 `protobuf:"varint,2,opt,name=avatar,proto3" json:"avatar,omitempty"`
+	// City: the hoop of the settlement to upgrade.
+	Hoop int32 `protobuf:"varint,3,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	// Handover: the receiver.
+	ToAvatar int32 `protobuf:"varint,4,opt,name=to_avatar,json=toAvatar,proto3" json:"to_avatar,omitempty"`
+	// City in the published ruleset: RESOURCE_ORE pays ore instead of sheep.
+	PayWith       Resource `protobuf:"varint,5,opt,name=pay_with,json=payWith,proto3,enum=orrery.fccatan.v1.Resource" json:"pay_with,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Purchase) Reset() {
+	*x = Purchase{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Purchase) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Purchase) ProtoMessage() {}
+
+func (x *Purchase) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Purchase.ProtoReflect.Descriptor instead.
+func (*Purchase) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Purchase) GetKind() PurchaseKind {
+	if x != nil {
+		return x.Kind
+	}
+	return PurchaseKind_PURCHASE_KIND_UNSPECIFIED
+}
+
+func (x *Purchase) GetAvatar() int32 {
+	if x != nil {
+		return x.Avatar
+	}
+	return 0
+}
+
+func (x *Purchase) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+func (x *Purchase) GetToAvatar() int32 {
+	if x != nil {
+		return x.ToAvatar
+	}
+	return 0
+}
+
+func (x *Purchase) GetPayWith() Resource {
+	if x != nil {
+		return x.PayWith
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+// Buy declares purchases in order; cards resolve first, the rest is rechecked in this order.
+type Buy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Purchases     []*Purchase            `protobuf:"bytes,1,rep,name=purchases,proto3" json:"purchases,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Buy) Reset() {
+	*x = Buy{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Buy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Buy) ProtoMessage() {}
+
+func (x *Buy) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Buy.ProtoReflect.Descriptor instead.
+func (*Buy) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *Buy) GetPurchases() []*Purchase {
+	if x != nil {
+		return x.Purchases
+	}
+	return nil
+}
+
+// YearOfPlenty takes these balls (three, or all there are) from the piles.
+type YearOfPlenty struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Take          *Resources             `protobuf:"bytes,1,opt,name=take,proto3" json:"take,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *YearOfPlenty) Reset() {
+	*x = YearOfPlenty{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *YearOfPlenty) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*YearOfPlenty) ProtoMessage() {}
+
+func (x *YearOfPlenty) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use YearOfPlenty.ProtoReflect.Descriptor instead.
+func (*YearOfPlenty) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *YearOfPlenty) GetTake() *Resources {
+	if x != nil {
+		return x.Take
+	}
+	return nil
+}
+
+// Monopoly names the resource every other team hands over.
+type Monopoly struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Resource      Resource               `protobuf:"varint,1,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Monopoly) Reset() {
+	*x = Monopoly{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Monopoly) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Monopoly) ProtoMessage() {}
+
+func (x *Monopoly) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Monopoly.ProtoReflect.Descriptor instead.
+func (*Monopoly) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *Monopoly) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+// Discard is a team's answer to the Robber.
+type Discard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Discard       *Resources             `protobuf:"bytes,1,opt,name=discard,proto3" json:"discard,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Discard) Reset() {
+	*x = Discard{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Discard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Discard) ProtoMessage() {}
+
+func (x *Discard) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Discard.ProtoReflect.Descriptor instead.
+func (*Discard) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Discard) GetDiscard() *Resources {
+	if x != nil {
+		return x.Discard
+	}
+	return nil
+}
+
+// Barbarians names the hoop whose building is removed or downgraded.
+type Barbarians struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Hoop          int32                  `protobuf:"varint,1,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Barbarians) Reset() {
+	*x = Barbarians{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Barbarians) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Barbarians) ProtoMessage() {}
+
+func (x *Barbarians) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Barbarians.ProtoReflect.Descriptor instead.
+func (*Barbarians) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Barbarians) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+// Action is one decision of a team.
+type Action struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Action_Pass
+	//	*Action_Setup
+	//	*Action_Deploy
+	//	*Action_Intents
+	//	*Action_Offer
+	//	*Action_Reply
+	//	*Action_Buy
+	//	*Action_YearOfPlenty
+	//	*Action_Monopoly
+	//	*Action_Discard
+	//	*Action_Barbarians
+	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[0]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -45,7 +1327,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[0]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -58,19 +1340,836 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{0}
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{17}
 }
 
-// Observation is one seat's view (or the spectator's public view).
-type Observation struct {
+func (x *Action) GetKind() isAction_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Action) GetPass() *Pass {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Pass); ok {
+			return x.Pass
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetSetup() *Setup {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Setup); ok {
+			return x.Setup
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDeploy() *Deploy {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Deploy); ok {
+			return x.Deploy
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetIntents() *Intents {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Intents); ok {
+			return x.Intents
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetOffer() *Offer {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Offer); ok {
+			return x.Offer
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetReply() *Reply {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Reply); ok {
+			return x.Reply
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetBuy() *Buy {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Buy); ok {
+			return x.Buy
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetYearOfPlenty() *YearOfPlenty {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_YearOfPlenty); ok {
+			return x.YearOfPlenty
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetMonopoly() *Monopoly {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Monopoly); ok {
+			return x.Monopoly
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDiscard() *Discard {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Discard); ok {
+			return x.Discard
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetBarbarians() *Barbarians {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Barbarians); ok {
+			return x.Barbarians
+		}
+	}
+	return nil
+}
+
+type isAction_Kind interface {
+	isAction_Kind()
+}
+
+type Action_Pass struct {
+	Pass *Pass `protobuf:"bytes,1,opt,name=pass,proto3,oneof"`
+}
+
+type Action_Setup struct {
+	Setup *Setup `protobuf:"bytes,2,opt,name=setup,proto3,oneof"`
+}
+
+type Action_Deploy struct {
+	Deploy *Deploy `protobuf:"bytes,3,opt,name=deploy,proto3,oneof"`
+}
+
+type Action_Intents struct {
+	Intents *Intents `protobuf:"bytes,4,opt,name=intents,proto3,oneof"`
+}
+
+type Action_Offer struct {
+	Offer *Offer `protobuf:"bytes,5,opt,name=offer,proto3,oneof"`
+}
+
+type Action_Reply struct {
+	Reply *Reply `protobuf:"bytes,6,opt,name=reply,proto3,oneof"`
+}
+
+type Action_Buy struct {
+	Buy *Buy `protobuf:"bytes,7,opt,name=buy,proto3,oneof"`
+}
+
+type Action_YearOfPlenty struct {
+	YearOfPlenty *YearOfPlenty `protobuf:"bytes,8,opt,name=year_of_plenty,json=yearOfPlenty,proto3,oneof"`
+}
+
+type Action_Monopoly struct {
+	Monopoly *Monopoly `protobuf:"bytes,9,opt,name=monopoly,proto3,oneof"`
+}
+
+type Action_Discard struct {
+	Discard *Discard `protobuf:"bytes,10,opt,name=discard,proto3,oneof"`
+}
+
+type Action_Barbarians struct {
+	Barbarians *Barbarians `protobuf:"bytes,11,opt,name=barbarians,proto3,oneof"`
+}
+
+func (*Action_Pass) isAction_Kind() {}
+
+func (*Action_Setup) isAction_Kind() {}
+
+func (*Action_Deploy) isAction_Kind() {}
+
+func (*Action_Intents) isAction_Kind() {}
+
+func (*Action_Offer) isAction_Kind() {}
+
+func (*Action_Reply) isAction_Kind() {}
+
+func (*Action_Buy) isAction_Kind() {}
+
+func (*Action_YearOfPlenty) isAction_Kind() {}
+
+func (*Action_Monopoly) isAction_Kind() {}
+
+func (*Action_Discard) isAction_Kind() {}
+
+func (*Action_Barbarians) isAction_Kind() {}
+
+// Costs is what the bank charges in a ruleset.
+type Costs struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Settlement *Resources             `protobuf:"bytes,1,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	City       *Resources             `protobuf:"bytes,2,opt,name=city,proto3" json:"city,omitempty"`
+	Knight     *Resources             `protobuf:"bytes,3,opt,name=knight,proto3" json:"knight,omitempty"`
+	Card       *Resources             `protobuf:"bytes,4,opt,name=card,proto3" json:"card,omitempty"`
+	// The published city asks one sheep or one ore besides `city`.
+	CitySheepOrOre bool `protobuf:"varint,5,opt,name=city_sheep_or_ore,json=citySheepOrOre,proto3" json:"city_sheep_or_ore,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *Costs) Reset() {
+	*x = Costs{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Costs) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Costs) ProtoMessage() {}
+
+func (x *Costs) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Costs.ProtoReflect.Descriptor instead.
+func (*Costs) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *Costs) GetSettlement() *Resources {
+	if x != nil {
+		return x.Settlement
+	}
+	return nil
+}
+
+func (x *Costs) GetCity() *Resources {
+	if x != nil {
+		return x.City
+	}
+	return nil
+}
+
+func (x *Costs) GetKnight() *Resources {
+	if x != nil {
+		return x.Knight
+	}
+	return nil
+}
+
+func (x *Costs) GetCard() *Resources {
+	if x != nil {
+		return x.Card
+	}
+	return nil
+}
+
+func (x *Costs) GetCitySheepOrOre() bool {
+	if x != nil {
+		return x.CitySheepOrOre
+	}
+	return false
+}
+
+// Rules are the match's settings.
+type Rules struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ruleset       string                 `protobuf:"bytes,1,opt,name=ruleset,proto3" json:"ruleset,omitempty"`
+	WinVp         int32                  `protobuf:"varint,2,opt,name=win_vp,json=winVp,proto3" json:"win_vp,omitempty"`
+	TicksPerRound int32                  `protobuf:"varint,3,opt,name=ticks_per_round,json=ticksPerRound,proto3" json:"ticks_per_round,omitempty"`
+	TickMs        int32                  `protobuf:"varint,4,opt,name=tick_ms,json=tickMs,proto3" json:"tick_ms,omitempty"`
+	TopSpeedCmS   int32                  `protobuf:"varint,5,opt,name=top_speed_cm_s,json=topSpeedCmS,proto3" json:"top_speed_cm_s,omitempty"`
+	ReachCm       int32                  `protobuf:"varint,6,opt,name=reach_cm,json=reachCm,proto3" json:"reach_cm,omitempty"`
+	MaxRounds     int32                  `protobuf:"varint,7,opt,name=max_rounds,json=maxRounds,proto3" json:"max_rounds,omitempty"`
+	IdleMarkets   int32                  `protobuf:"varint,8,opt,name=idle_markets,json=idleMarkets,proto3" json:"idle_markets,omitempty"`
+	TradeSteps    int32                  `protobuf:"varint,9,opt,name=trade_steps,json=tradeSteps,proto3" json:"trade_steps,omitempty"`
+	Throwing      bool                   `protobuf:"varint,10,opt,name=throwing,proto3" json:"throwing,omitempty"`
+	ThrowRangeCm  int32                  `protobuf:"varint,11,opt,name=throw_range_cm,json=throwRangeCm,proto3" json:"throw_range_cm,omitempty"`
+	Costs         *Costs                 `protobuf:"bytes,12,opt,name=costs,proto3" json:"costs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Rules) Reset() {
+	*x = Rules{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Rules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Rules) ProtoMessage() {}
+
+func (x *Rules) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Rules.ProtoReflect.Descriptor instead.
+func (*Rules) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Rules) GetRuleset() string {
+	if x != nil {
+		return x.Ruleset
+	}
+	return ""
+}
+
+func (x *Rules) GetWinVp() int32 {
+	if x != nil {
+		return x.WinVp
+	}
+	return 0
+}
+
+func (x *Rules) GetTicksPerRound() int32 {
+	if x != nil {
+		return x.TicksPerRound
+	}
+	return 0
+}
+
+func (x *Rules) GetTickMs() int32 {
+	if x != nil {
+		return x.TickMs
+	}
+	return 0
+}
+
+func (x *Rules) GetTopSpeedCmS() int32 {
+	if x != nil {
+		return x.TopSpeedCmS
+	}
+	return 0
+}
+
+func (x *Rules) GetReachCm() int32 {
+	if x != nil {
+		return x.ReachCm
+	}
+	return 0
+}
+
+func (x *Rules) GetMaxRounds() int32 {
+	if x != nil {
+		return x.MaxRounds
+	}
+	return 0
+}
+
+func (x *Rules) GetIdleMarkets() int32 {
+	if x != nil {
+		return x.IdleMarkets
+	}
+	return 0
+}
+
+func (x *Rules) GetTradeSteps() int32 {
+	if x != nil {
+		return x.TradeSteps
+	}
+	return 0
+}
+
+func (x *Rules) GetThrowing() bool {
+	if x != nil {
+		return x.Throwing
+	}
+	return false
+}
+
+func (x *Rules) GetThrowRangeCm() int32 {
+	if x != nil {
+		return x.ThrowRangeCm
+	}
+	return 0
+}
+
+func (x *Rules) GetCosts() *Costs {
+	if x != nil {
+		return x.Costs
+	}
+	return nil
+}
+
+// Avatar is one player on the field.
+type Avatar struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Index    int32                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Knight   bool                   `protobuf:"varint,2,opt,name=knight,proto3" json:"knight,omitempty"`
+	Position *Vec                   `protobuf:"bytes,3,opt,name=position,proto3" json:"position,omitempty"`
+	Velocity *Vec                   `protobuf:"bytes,4,opt,name=velocity,proto3" json:"velocity,omitempty"`
+	// The ball carried, or RESOURCE_UNSPECIFIED.
+	Carrying Resource `protobuf:"varint,5,opt,name=carrying,proto3,enum=orrery.fccatan.v1.Resource" json:"carrying,omitempty"`
+	// Has collected (picked up or taken) a ball this round.
+	Collected bool `protobuf:"varint,6,opt,name=collected,proto3" json:"collected,omitempty"`
+	// Tagged: frozen until the whistle.
+	Frozen bool `protobuf:"varint,7,opt,name=frozen,proto3" json:"frozen,omitempty"`
+	// Unplaced settlement markers carried.
+	Markers int32 `protobuf:"varint,8,opt,name=markers,proto3" json:"markers,omitempty"`
+	// The standing intent: only in the avatar's own team's view.
+	Intent        *AvatarIntent `protobuf:"bytes,9,opt,name=intent,proto3" json:"intent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Avatar) Reset() {
+	*x = Avatar{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Avatar) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Avatar) ProtoMessage() {}
+
+func (x *Avatar) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Avatar.ProtoReflect.Descriptor instead.
+func (*Avatar) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *Avatar) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *Avatar) GetKnight() bool {
+	if x != nil {
+		return x.Knight
+	}
+	return false
+}
+
+func (x *Avatar) GetPosition() *Vec {
+	if x != nil {
+		return x.Position
+	}
+	return nil
+}
+
+func (x *Avatar) GetVelocity() *Vec {
+	if x != nil {
+		return x.Velocity
+	}
+	return nil
+}
+
+func (x *Avatar) GetCarrying() Resource {
+	if x != nil {
+		return x.Carrying
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+func (x *Avatar) GetCollected() bool {
+	if x != nil {
+		return x.Collected
+	}
+	return false
+}
+
+func (x *Avatar) GetFrozen() bool {
+	if x != nil {
+		return x.Frozen
+	}
+	return false
+}
+
+func (x *Avatar) GetMarkers() int32 {
+	if x != nil {
+		return x.Markers
+	}
+	return 0
+}
+
+func (x *Avatar) GetIntent() *AvatarIntent {
+	if x != nil {
+		return x.Intent
+	}
+	return nil
+}
+
+// Team is one seat.
+type Team struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Seat      int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Vp        int32                  `protobuf:"varint,2,opt,name=vp,proto3" json:"vp,omitempty"`
+	Resources *Resources             `protobuf:"bytes,3,opt,name=resources,proto3" json:"resources,omitempty"`
+	Avatars   []*Avatar              `protobuf:"bytes,4,rep,name=avatars,proto3" json:"avatars,omitempty"`
+	// Cards bought, in order.
+	Cards     []Card `protobuf:"varint,5,rep,packed,name=cards,proto3,enum=orrery.fccatan.v1.Card" json:"cards,omitempty"`
+	StartHoop int32  `protobuf:"varint,6,opt,name=start_hoop,json=startHoop,proto3" json:"start_hoop,omitempty"`
+	// Purchases the team made in the last market, in order (bought, not dropped).
+	LastPurchases []PurchaseKind `protobuf:"varint,7,rep,packed,name=last_purchases,json=lastPurchases,proto3,enum=orrery.fccatan.v1.PurchaseKind" json:"last_purchases,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Team) Reset() {
+	*x = Team{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Team) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Team) ProtoMessage() {}
+
+func (x *Team) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Team.ProtoReflect.Descriptor instead.
+func (*Team) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Team) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Team) GetVp() int32 {
+	if x != nil {
+		return x.Vp
+	}
+	return 0
+}
+
+func (x *Team) GetResources() *Resources {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+func (x *Team) GetAvatars() []*Avatar {
+	if x != nil {
+		return x.Avatars
+	}
+	return nil
+}
+
+func (x *Team) GetCards() []Card {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *Team) GetStartHoop() int32 {
+	if x != nil {
+		return x.StartHoop
+	}
+	return 0
+}
+
+func (x *Team) GetLastPurchases() []PurchaseKind {
+	if x != nil {
+		return x.LastPurchases
+	}
+	return nil
+}
+
+// Pile is a pile of balls now.
+type Pile struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Resource      Resource               `protobuf:"varint,2,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	Balls         int32                  `protobuf:"varint,3,opt,name=balls,proto3" json:"balls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Pile) Reset() {
+	*x = Pile{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Pile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Pile) ProtoMessage() {}
+
+func (x *Pile) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Pile.ProtoReflect.Descriptor instead.
+func (*Pile) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Pile) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Pile) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+func (x *Pile) GetBalls() int32 {
+	if x != nil {
+		return x.Balls
+	}
+	return 0
+}
+
+// HoopState is what a hoop holds now.
+type HoopState struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// The owner's seat, or -1 when empty.
+	Owner         int32    `protobuf:"varint,2,opt,name=owner,proto3" json:"owner,omitempty"`
+	Building      Building `protobuf:"varint,3,opt,name=building,proto3,enum=orrery.fccatan.v1.Building" json:"building,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HoopState) Reset() {
+	*x = HoopState{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HoopState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HoopState) ProtoMessage() {}
+
+func (x *HoopState) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HoopState.ProtoReflect.Descriptor instead.
+func (*HoopState) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *HoopState) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *HoopState) GetOwner() int32 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+func (x *HoopState) GetBuilding() Building {
+	if x != nil {
+		return x.Building
+	}
+	return Building_BUILDING_UNSPECIFIED
+}
+
+// TradeOffer is an offer seen by the two teams it involves.
+type TradeOffer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	FromSeat      int32                  `protobuf:"varint,1,opt,name=from_seat,json=fromSeat,proto3" json:"from_seat,omitempty"`
+	ToSeat        int32                  `protobuf:"varint,2,opt,name=to_seat,json=toSeat,proto3" json:"to_seat,omitempty"`
+	Give          *Resources             `protobuf:"bytes,3,opt,name=give,proto3" json:"give,omitempty"`
+	Want          *Resources             `protobuf:"bytes,4,opt,name=want,proto3" json:"want,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TradeOffer) Reset() {
+	*x = TradeOffer{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TradeOffer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TradeOffer) ProtoMessage() {}
+
+func (x *TradeOffer) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TradeOffer.ProtoReflect.Descriptor instead.
+func (*TradeOffer) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *TradeOffer) GetFromSeat() int32 {
+	if x != nil {
+		return x.FromSeat
+	}
+	return 0
+}
+
+func (x *TradeOffer) GetToSeat() int32 {
+	if x != nil {
+		return x.ToSeat
+	}
+	return 0
+}
+
+func (x *TradeOffer) GetGive() *Resources {
+	if x != nil {
+		return x.Give
+	}
+	return nil
+}
+
+func (x *TradeOffer) GetWant() *Resources {
+	if x != nil {
+		return x.Want
+	}
+	return nil
+}
+
+// Observation is one seat's view (or the spectator's public view). Everything on the field is
+// public; trade offers are shown only to the two teams involved, and intents only to their team.
+type Observation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The viewer, -1 for the spectator.
+	Seat  int32  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Phase Phase  `protobuf:"varint,2,opt,name=phase,proto3,enum=orrery.fccatan.v1.Phase" json:"phase,omitempty"`
+	Rules *Rules `protobuf:"bytes,3,opt,name=rules,proto3" json:"rules,omitempty"`
+	// 1-based; 0 during setup.
+	Round int32 `protobuf:"varint,4,opt,name=round,proto3" json:"round,omitempty"`
+	// Ticks played in this round.
+	Tick       int32 `protobuf:"varint,5,opt,name=tick,proto3" json:"tick,omitempty"`
+	TimeLeftMs int32 `protobuf:"varint,6,opt,name=time_left_ms,json=timeLeftMs,proto3" json:"time_left_ms,omitempty"`
+	// Market trade step, 1-based, in PHASE_OFFER and PHASE_REPLY.
+	TradeStep int32        `protobuf:"varint,7,opt,name=trade_step,json=tradeStep,proto3" json:"trade_step,omitempty"`
+	Teams     []*Team      `protobuf:"bytes,8,rep,name=teams,proto3" json:"teams,omitempty"`
+	Piles     []*Pile      `protobuf:"bytes,9,rep,name=piles,proto3" json:"piles,omitempty"`
+	Hoops     []*HoopState `protobuf:"bytes,10,rep,name=hoops,proto3" json:"hoops,omitempty"`
+	// Offers waiting for an answer that the viewer is part of.
+	Offers []*TradeOffer `protobuf:"bytes,11,rep,name=offers,proto3" json:"offers,omitempty"`
+	// PHASE_CARD_CHOICE: the card to decide and its buyer. PHASE_DISCARD: CARD_ROBBER.
+	PendingCard Card  `protobuf:"varint,12,opt,name=pending_card,json=pendingCard,proto3,enum=orrery.fccatan.v1.Card" json:"pending_card,omitempty"`
+	PendingSeat int32 `protobuf:"varint,13,opt,name=pending_seat,json=pendingSeat,proto3" json:"pending_seat,omitempty"`
+	// PHASE_DISCARD: how many balls each team must discard, by seat.
+	Discards []int32 `protobuf:"varint,14,rep,packed,name=discards,proto3" json:"discards,omitempty"`
+	DeckLeft int32   `protobuf:"varint,15,opt,name=deck_left,json=deckLeft,proto3" json:"deck_left,omitempty"`
+	// Markets in a row in which nobody bought anything.
+	IdleMarkets int32 `protobuf:"varint,16,opt,name=idle_markets,json=idleMarkets,proto3" json:"idle_markets,omitempty"`
+	// PHASE_SETUP: the seat choosing now.
+	SetupSeat int32 `protobuf:"varint,17,opt,name=setup_seat,json=setupSeat,proto3" json:"setup_seat,omitempty"`
+	// Whether the viewer has already answered the current simultaneous step.
+	Submitted     bool `protobuf:"varint,18,opt,name=submitted,proto3" json:"submitted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Observation) Reset() {
 	*x = Observation{}
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[1]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -82,7 +2181,7 @@ func (x *Observation) String() string {
 func (*Observation) ProtoMessage() {}
 
 func (x *Observation) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[1]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -95,19 +2194,165 @@ func (x *Observation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Observation.ProtoReflect.Descriptor instead.
 func (*Observation) Descriptor() ([]byte, []int) {
-	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{1}
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *Observation) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Observation) GetPhase() Phase {
+	if x != nil {
+		return x.Phase
+	}
+	return Phase_PHASE_UNSPECIFIED
+}
+
+func (x *Observation) GetRules() *Rules {
+	if x != nil {
+		return x.Rules
+	}
+	return nil
+}
+
+func (x *Observation) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+func (x *Observation) GetTick() int32 {
+	if x != nil {
+		return x.Tick
+	}
+	return 0
+}
+
+func (x *Observation) GetTimeLeftMs() int32 {
+	if x != nil {
+		return x.TimeLeftMs
+	}
+	return 0
+}
+
+func (x *Observation) GetTradeStep() int32 {
+	if x != nil {
+		return x.TradeStep
+	}
+	return 0
+}
+
+func (x *Observation) GetTeams() []*Team {
+	if x != nil {
+		return x.Teams
+	}
+	return nil
+}
+
+func (x *Observation) GetPiles() []*Pile {
+	if x != nil {
+		return x.Piles
+	}
+	return nil
+}
+
+func (x *Observation) GetHoops() []*HoopState {
+	if x != nil {
+		return x.Hoops
+	}
+	return nil
+}
+
+func (x *Observation) GetOffers() []*TradeOffer {
+	if x != nil {
+		return x.Offers
+	}
+	return nil
+}
+
+func (x *Observation) GetPendingCard() Card {
+	if x != nil {
+		return x.PendingCard
+	}
+	return Card_CARD_UNSPECIFIED
+}
+
+func (x *Observation) GetPendingSeat() int32 {
+	if x != nil {
+		return x.PendingSeat
+	}
+	return 0
+}
+
+func (x *Observation) GetDiscards() []int32 {
+	if x != nil {
+		return x.Discards
+	}
+	return nil
+}
+
+func (x *Observation) GetDeckLeft() int32 {
+	if x != nil {
+		return x.DeckLeft
+	}
+	return 0
+}
+
+func (x *Observation) GetIdleMarkets() int32 {
+	if x != nil {
+		return x.IdleMarkets
+	}
+	return 0
+}
+
+func (x *Observation) GetSetupSeat() int32 {
+	if x != nil {
+		return x.SetupSeat
+	}
+	return 0
+}
+
+func (x *Observation) GetSubmitted() bool {
+	if x != nil {
+		return x.Submitted
+	}
+	return false
 }
 
 // Event is one thing that happened, as a seat sees it.
 type Event struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Round int32                  `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
+	Tick  int32                  `protobuf:"varint,2,opt,name=tick,proto3" json:"tick,omitempty"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*Event_Setup
+	//	*Event_RoundStarted
+	//	*Event_PickedUp
+	//	*Event_Delivered
+	//	*Event_Tagged
+	//	*Event_BallReturned
+	//	*Event_Placed
+	//	*Event_Thrown
+	//	*Event_Whistle
+	//	*Event_OffersMade
+	//	*Event_TradesSettled
+	//	*Event_Bought
+	//	*Event_CardDrawn
+	//	*Event_CardEffect
+	//	*Event_GameEnded
+	Kind          isEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[2]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -119,7 +2364,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[2]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -132,19 +2377,1514 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{2}
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{26}
 }
 
-// Catalog is the game's static data for clients.
+func (x *Event) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+func (x *Event) GetTick() int32 {
+	if x != nil {
+		return x.Tick
+	}
+	return 0
+}
+
+func (x *Event) GetKind() isEvent_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *Event) GetSetup() *SetupChosen {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Setup); ok {
+			return x.Setup
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetRoundStarted() *RoundStarted {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_RoundStarted); ok {
+			return x.RoundStarted
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetPickedUp() *PickedUp {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_PickedUp); ok {
+			return x.PickedUp
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetDelivered() *Delivered {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Delivered); ok {
+			return x.Delivered
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetTagged() *Tagged {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Tagged); ok {
+			return x.Tagged
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetBallReturned() *BallReturned {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_BallReturned); ok {
+			return x.BallReturned
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetPlaced() *Placed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Placed); ok {
+			return x.Placed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetThrown() *Thrown {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Thrown); ok {
+			return x.Thrown
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetWhistle() *Whistle {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Whistle); ok {
+			return x.Whistle
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetOffersMade() *OffersMade {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_OffersMade); ok {
+			return x.OffersMade
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetTradesSettled() *TradesSettled {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_TradesSettled); ok {
+			return x.TradesSettled
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetBought() *Bought {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Bought); ok {
+			return x.Bought
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetCardDrawn() *CardDrawn {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_CardDrawn); ok {
+			return x.CardDrawn
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetCardEffect() *CardEffect {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_CardEffect); ok {
+			return x.CardEffect
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetGameEnded() *GameEnded {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_GameEnded); ok {
+			return x.GameEnded
+		}
+	}
+	return nil
+}
+
+type isEvent_Kind interface {
+	isEvent_Kind()
+}
+
+type Event_Setup struct {
+	Setup *SetupChosen `protobuf:"bytes,3,opt,name=setup,proto3,oneof"`
+}
+
+type Event_RoundStarted struct {
+	RoundStarted *RoundStarted `protobuf:"bytes,4,opt,name=round_started,json=roundStarted,proto3,oneof"`
+}
+
+type Event_PickedUp struct {
+	PickedUp *PickedUp `protobuf:"bytes,5,opt,name=picked_up,json=pickedUp,proto3,oneof"`
+}
+
+type Event_Delivered struct {
+	Delivered *Delivered `protobuf:"bytes,6,opt,name=delivered,proto3,oneof"`
+}
+
+type Event_Tagged struct {
+	Tagged *Tagged `protobuf:"bytes,7,opt,name=tagged,proto3,oneof"`
+}
+
+type Event_BallReturned struct {
+	BallReturned *BallReturned `protobuf:"bytes,8,opt,name=ball_returned,json=ballReturned,proto3,oneof"`
+}
+
+type Event_Placed struct {
+	Placed *Placed `protobuf:"bytes,9,opt,name=placed,proto3,oneof"`
+}
+
+type Event_Thrown struct {
+	Thrown *Thrown `protobuf:"bytes,10,opt,name=thrown,proto3,oneof"`
+}
+
+type Event_Whistle struct {
+	Whistle *Whistle `protobuf:"bytes,11,opt,name=whistle,proto3,oneof"`
+}
+
+type Event_OffersMade struct {
+	OffersMade *OffersMade `protobuf:"bytes,12,opt,name=offers_made,json=offersMade,proto3,oneof"`
+}
+
+type Event_TradesSettled struct {
+	TradesSettled *TradesSettled `protobuf:"bytes,13,opt,name=trades_settled,json=tradesSettled,proto3,oneof"`
+}
+
+type Event_Bought struct {
+	Bought *Bought `protobuf:"bytes,14,opt,name=bought,proto3,oneof"`
+}
+
+type Event_CardDrawn struct {
+	CardDrawn *CardDrawn `protobuf:"bytes,15,opt,name=card_drawn,json=cardDrawn,proto3,oneof"`
+}
+
+type Event_CardEffect struct {
+	CardEffect *CardEffect `protobuf:"bytes,16,opt,name=card_effect,json=cardEffect,proto3,oneof"`
+}
+
+type Event_GameEnded struct {
+	GameEnded *GameEnded `protobuf:"bytes,17,opt,name=game_ended,json=gameEnded,proto3,oneof"`
+}
+
+func (*Event_Setup) isEvent_Kind() {}
+
+func (*Event_RoundStarted) isEvent_Kind() {}
+
+func (*Event_PickedUp) isEvent_Kind() {}
+
+func (*Event_Delivered) isEvent_Kind() {}
+
+func (*Event_Tagged) isEvent_Kind() {}
+
+func (*Event_BallReturned) isEvent_Kind() {}
+
+func (*Event_Placed) isEvent_Kind() {}
+
+func (*Event_Thrown) isEvent_Kind() {}
+
+func (*Event_Whistle) isEvent_Kind() {}
+
+func (*Event_OffersMade) isEvent_Kind() {}
+
+func (*Event_TradesSettled) isEvent_Kind() {}
+
+func (*Event_Bought) isEvent_Kind() {}
+
+func (*Event_CardDrawn) isEvent_Kind() {}
+
+func (*Event_CardEffect) isEvent_Kind() {}
+
+func (*Event_GameEnded) isEvent_Kind() {}
+
+// SetupChosen: a team took its start hoop and named its knights.
+type SetupChosen struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Hoop          int32                  `protobuf:"varint,2,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	Knights       []int32                `protobuf:"varint,3,rep,packed,name=knights,proto3" json:"knights,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetupChosen) Reset() {
+	*x = SetupChosen{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetupChosen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetupChosen) ProtoMessage() {}
+
+func (x *SetupChosen) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetupChosen.ProtoReflect.Descriptor instead.
+func (*SetupChosen) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *SetupChosen) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SetupChosen) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+func (x *SetupChosen) GetKnights() []int32 {
+	if x != nil {
+		return x.Knights
+	}
+	return nil
+}
+
+// RoundStarted: the players stand in their hoops.
+type RoundStarted struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Round         int32                  `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RoundStarted) Reset() {
+	*x = RoundStarted{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoundStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoundStarted) ProtoMessage() {}
+
+func (x *RoundStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
+func (*RoundStarted) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *RoundStarted) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+// PickedUp: a player took a ball from a pile.
+type PickedUp struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        *AvatarRef             `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Pile          int32                  `protobuf:"varint,2,opt,name=pile,proto3" json:"pile,omitempty"`
+	Resource      Resource               `protobuf:"varint,3,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PickedUp) Reset() {
+	*x = PickedUp{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PickedUp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PickedUp) ProtoMessage() {}
+
+func (x *PickedUp) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PickedUp.ProtoReflect.Descriptor instead.
+func (*PickedUp) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *PickedUp) GetPlayer() *AvatarRef {
+	if x != nil {
+		return x.Player
+	}
+	return nil
+}
+
+func (x *PickedUp) GetPile() int32 {
+	if x != nil {
+		return x.Pile
+	}
+	return 0
+}
+
+func (x *PickedUp) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+// Delivered: a carrier entered its team's city; the ball is collected.
+type Delivered struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        *AvatarRef             `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Hoop          int32                  `protobuf:"varint,2,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	Resource      Resource               `protobuf:"varint,3,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Delivered) Reset() {
+	*x = Delivered{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Delivered) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Delivered) ProtoMessage() {}
+
+func (x *Delivered) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Delivered.ProtoReflect.Descriptor instead.
+func (*Delivered) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *Delivered) GetPlayer() *AvatarRef {
+	if x != nil {
+		return x.Player
+	}
+	return nil
+}
+
+func (x *Delivered) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+func (x *Delivered) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+// Tagged: a knight froze a player, taking its ball if it could.
+type Tagged struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Knight *AvatarRef             `protobuf:"bytes,1,opt,name=knight,proto3" json:"knight,omitempty"`
+	Player *AvatarRef             `protobuf:"bytes,2,opt,name=player,proto3" json:"player,omitempty"`
+	// The ball taken by the knight, or RESOURCE_UNSPECIFIED.
+	Taken         Resource `protobuf:"varint,3,opt,name=taken,proto3,enum=orrery.fccatan.v1.Resource" json:"taken,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tagged) Reset() {
+	*x = Tagged{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tagged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tagged) ProtoMessage() {}
+
+func (x *Tagged) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tagged.ProtoReflect.Descriptor instead.
+func (*Tagged) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *Tagged) GetKnight() *AvatarRef {
+	if x != nil {
+		return x.Knight
+	}
+	return nil
+}
+
+func (x *Tagged) GetPlayer() *AvatarRef {
+	if x != nil {
+		return x.Player
+	}
+	return nil
+}
+
+func (x *Tagged) GetTaken() Resource {
+	if x != nil {
+		return x.Taken
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+// BallReturned: a ball went back to a pile (whistle, tag, spending, discard).
+type BallReturned struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Resource      Resource               `protobuf:"varint,1,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	Pile          int32                  `protobuf:"varint,2,opt,name=pile,proto3" json:"pile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BallReturned) Reset() {
+	*x = BallReturned{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BallReturned) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BallReturned) ProtoMessage() {}
+
+func (x *BallReturned) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BallReturned.ProtoReflect.Descriptor instead.
+func (*BallReturned) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *BallReturned) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+func (x *BallReturned) GetPile() int32 {
+	if x != nil {
+		return x.Pile
+	}
+	return 0
+}
+
+// Placed: a settlement marker was placed in a hoop.
+type Placed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        *AvatarRef             `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Hoop          int32                  `protobuf:"varint,2,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Placed) Reset() {
+	*x = Placed{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Placed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Placed) ProtoMessage() {}
+
+func (x *Placed) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Placed.ProtoReflect.Descriptor instead.
+func (*Placed) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *Placed) GetPlayer() *AvatarRef {
+	if x != nil {
+		return x.Player
+	}
+	return nil
+}
+
+func (x *Placed) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+// Thrown: a ball passed between teammates (published ruleset).
+type Thrown struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	From          *AvatarRef             `protobuf:"bytes,1,opt,name=from,proto3" json:"from,omitempty"`
+	To            *AvatarRef             `protobuf:"bytes,2,opt,name=to,proto3" json:"to,omitempty"`
+	Resource      Resource               `protobuf:"varint,3,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Thrown) Reset() {
+	*x = Thrown{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Thrown) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Thrown) ProtoMessage() {}
+
+func (x *Thrown) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Thrown.ProtoReflect.Descriptor instead.
+func (*Thrown) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *Thrown) GetFrom() *AvatarRef {
+	if x != nil {
+		return x.From
+	}
+	return nil
+}
+
+func (x *Thrown) GetTo() *AvatarRef {
+	if x != nil {
+		return x.To
+	}
+	return nil
+}
+
+func (x *Thrown) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+// Whistle: the round ended.
+type Whistle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Round         int32                  `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Whistle) Reset() {
+	*x = Whistle{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Whistle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Whistle) ProtoMessage() {}
+
+func (x *Whistle) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Whistle.ProtoReflect.Descriptor instead.
+func (*Whistle) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *Whistle) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+// OffersMade: the offers of one trade step that the viewer is part of.
+type OffersMade struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TradeStep     int32                  `protobuf:"varint,1,opt,name=trade_step,json=tradeStep,proto3" json:"trade_step,omitempty"`
+	Offers        []*TradeOffer          `protobuf:"bytes,2,rep,name=offers,proto3" json:"offers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OffersMade) Reset() {
+	*x = OffersMade{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OffersMade) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OffersMade) ProtoMessage() {}
+
+func (x *OffersMade) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OffersMade.ProtoReflect.Descriptor instead.
+func (*OffersMade) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *OffersMade) GetTradeStep() int32 {
+	if x != nil {
+		return x.TradeStep
+	}
+	return 0
+}
+
+func (x *OffersMade) GetOffers() []*TradeOffer {
+	if x != nil {
+		return x.Offers
+	}
+	return nil
+}
+
+// TradesSettled: the accepted trades of a step (public) and, for the viewer's own offers, the
+// declined and failed ones.
+type TradesSettled struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	TradeStep int32                  `protobuf:"varint,1,opt,name=trade_step,json=tradeStep,proto3" json:"trade_step,omitempty"`
+	Accepted  []*TradeOffer          `protobuf:"bytes,2,rep,name=accepted,proto3" json:"accepted,omitempty"`
+	Declined  []*TradeOffer          `protobuf:"bytes,3,rep,name=declined,proto3" json:"declined,omitempty"`
+	// Accepted but no longer affordable by one side.
+	Failed        []*TradeOffer `protobuf:"bytes,4,rep,name=failed,proto3" json:"failed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TradesSettled) Reset() {
+	*x = TradesSettled{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TradesSettled) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TradesSettled) ProtoMessage() {}
+
+func (x *TradesSettled) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TradesSettled.ProtoReflect.Descriptor instead.
+func (*TradesSettled) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *TradesSettled) GetTradeStep() int32 {
+	if x != nil {
+		return x.TradeStep
+	}
+	return 0
+}
+
+func (x *TradesSettled) GetAccepted() []*TradeOffer {
+	if x != nil {
+		return x.Accepted
+	}
+	return nil
+}
+
+func (x *TradesSettled) GetDeclined() []*TradeOffer {
+	if x != nil {
+		return x.Declined
+	}
+	return nil
+}
+
+func (x *TradesSettled) GetFailed() []*TradeOffer {
+	if x != nil {
+		return x.Failed
+	}
+	return nil
+}
+
+// Bought: a team's purchase succeeded or was dropped.
+type Bought struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Purchase      *Purchase              `protobuf:"bytes,2,opt,name=purchase,proto3" json:"purchase,omitempty"`
+	Dropped       bool                   `protobuf:"varint,3,opt,name=dropped,proto3" json:"dropped,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Bought) Reset() {
+	*x = Bought{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Bought) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Bought) ProtoMessage() {}
+
+func (x *Bought) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Bought.ProtoReflect.Descriptor instead.
+func (*Bought) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *Bought) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Bought) GetPurchase() *Purchase {
+	if x != nil {
+		return x.Purchase
+	}
+	return nil
+}
+
+func (x *Bought) GetDropped() bool {
+	if x != nil {
+		return x.Dropped
+	}
+	return false
+}
+
+// CardDrawn: a team drew a development card.
+type CardDrawn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Card          Card                   `protobuf:"varint,2,opt,name=card,proto3,enum=orrery.fccatan.v1.Card" json:"card,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardDrawn) Reset() {
+	*x = CardDrawn{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardDrawn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardDrawn) ProtoMessage() {}
+
+func (x *CardDrawn) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardDrawn.ProtoReflect.Descriptor instead.
+func (*CardDrawn) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *CardDrawn) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *CardDrawn) GetCard() Card {
+	if x != nil {
+		return x.Card
+	}
+	return Card_CARD_UNSPECIFIED
+}
+
+// CardEffect: what a card did; `resources` is what the seat gained (Year of Plenty, Monopoly)
+// or discarded (Robber).
+type CardEffect struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Seat      int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Card      Card                   `protobuf:"varint,2,opt,name=card,proto3,enum=orrery.fccatan.v1.Card" json:"card,omitempty"`
+	Resources *Resources             `protobuf:"bytes,3,opt,name=resources,proto3" json:"resources,omitempty"`
+	// Barbarians: the hoop hit and its owner; -1 when the card was wasted.
+	Hoop          int32 `protobuf:"varint,4,opt,name=hoop,proto3" json:"hoop,omitempty"`
+	Victim        int32 `protobuf:"varint,5,opt,name=victim,proto3" json:"victim,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardEffect) Reset() {
+	*x = CardEffect{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardEffect) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardEffect) ProtoMessage() {}
+
+func (x *CardEffect) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardEffect.ProtoReflect.Descriptor instead.
+func (*CardEffect) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *CardEffect) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *CardEffect) GetCard() Card {
+	if x != nil {
+		return x.Card
+	}
+	return Card_CARD_UNSPECIFIED
+}
+
+func (x *CardEffect) GetResources() *Resources {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+func (x *CardEffect) GetHoop() int32 {
+	if x != nil {
+		return x.Hoop
+	}
+	return 0
+}
+
+func (x *CardEffect) GetVictim() int32 {
+	if x != nil {
+		return x.Victim
+	}
+	return 0
+}
+
+// GameEnded: the final VP.
+type GameEnded struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Vp            []int32                `protobuf:"varint,1,rep,packed,name=vp,proto3" json:"vp,omitempty"`
+	Winners       []int32                `protobuf:"varint,2,rep,packed,name=winners,proto3" json:"winners,omitempty"`
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameEnded) Reset() {
+	*x = GameEnded{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameEnded) ProtoMessage() {}
+
+func (x *GameEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
+func (*GameEnded) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *GameEnded) GetVp() []int32 {
+	if x != nil {
+		return x.Vp
+	}
+	return nil
+}
+
+func (x *GameEnded) GetWinners() []int32 {
+	if x != nil {
+		return x.Winners
+	}
+	return nil
+}
+
+func (x *GameEnded) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// Hoop is a hula hoop on the field.
+type Hoop struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Id       int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Center   *Vec                   `protobuf:"bytes,2,opt,name=center,proto3" json:"center,omitempty"`
+	RadiusCm int32                  `protobuf:"varint,3,opt,name=radius_cm,json=radiusCm,proto3" json:"radius_cm,omitempty"`
+	// Start hoops along the bottom of the field, one per team's starting city.
+	Start         bool `protobuf:"varint,4,opt,name=start,proto3" json:"start,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Hoop) Reset() {
+	*x = Hoop{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Hoop) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Hoop) ProtoMessage() {}
+
+func (x *Hoop) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Hoop.ProtoReflect.Descriptor instead.
+func (*Hoop) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *Hoop) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Hoop) GetCenter() *Vec {
+	if x != nil {
+		return x.Center
+	}
+	return nil
+}
+
+func (x *Hoop) GetRadiusCm() int32 {
+	if x != nil {
+		return x.RadiusCm
+	}
+	return 0
+}
+
+func (x *Hoop) GetStart() bool {
+	if x != nil {
+		return x.Start
+	}
+	return false
+}
+
+// PileSpot is where a pile of one resource stands.
+type PileSpot struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Resource      Resource               `protobuf:"varint,2,opt,name=resource,proto3,enum=orrery.fccatan.v1.Resource" json:"resource,omitempty"`
+	Position      *Vec                   `protobuf:"bytes,3,opt,name=position,proto3" json:"position,omitempty"`
+	InitialBalls  int32                  `protobuf:"varint,4,opt,name=initial_balls,json=initialBalls,proto3" json:"initial_balls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PileSpot) Reset() {
+	*x = PileSpot{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PileSpot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PileSpot) ProtoMessage() {}
+
+func (x *PileSpot) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PileSpot.ProtoReflect.Descriptor instead.
+func (*PileSpot) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *PileSpot) GetId() int32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *PileSpot) GetResource() Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return Resource_RESOURCE_UNSPECIFIED
+}
+
+func (x *PileSpot) GetPosition() *Vec {
+	if x != nil {
+		return x.Position
+	}
+	return nil
+}
+
+func (x *PileSpot) GetInitialBalls() int32 {
+	if x != nil {
+		return x.InitialBalls
+	}
+	return 0
+}
+
+// FieldMap is a field with its hoops and piles.
+type FieldMap struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Name             string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	WidthCm          int32                  `protobuf:"varint,2,opt,name=width_cm,json=widthCm,proto3" json:"width_cm,omitempty"`
+	HeightCm         int32                  `protobuf:"varint,3,opt,name=height_cm,json=heightCm,proto3" json:"height_cm,omitempty"`
+	Hoops            []*Hoop                `protobuf:"bytes,4,rep,name=hoops,proto3" json:"hoops,omitempty"`
+	Piles            []*PileSpot            `protobuf:"bytes,5,rep,name=piles,proto3" json:"piles,omitempty"`
+	PileCapacity     int32                  `protobuf:"varint,6,opt,name=pile_capacity,json=pileCapacity,proto3" json:"pile_capacity,omitempty"`
+	BallsPerResource int32                  `protobuf:"varint,7,opt,name=balls_per_resource,json=ballsPerResource,proto3" json:"balls_per_resource,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *FieldMap) Reset() {
+	*x = FieldMap{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldMap) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldMap) ProtoMessage() {}
+
+func (x *FieldMap) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldMap.ProtoReflect.Descriptor instead.
+func (*FieldMap) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *FieldMap) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *FieldMap) GetWidthCm() int32 {
+	if x != nil {
+		return x.WidthCm
+	}
+	return 0
+}
+
+func (x *FieldMap) GetHeightCm() int32 {
+	if x != nil {
+		return x.HeightCm
+	}
+	return 0
+}
+
+func (x *FieldMap) GetHoops() []*Hoop {
+	if x != nil {
+		return x.Hoops
+	}
+	return nil
+}
+
+func (x *FieldMap) GetPiles() []*PileSpot {
+	if x != nil {
+		return x.Piles
+	}
+	return nil
+}
+
+func (x *FieldMap) GetPileCapacity() int32 {
+	if x != nil {
+		return x.PileCapacity
+	}
+	return 0
+}
+
+func (x *FieldMap) GetBallsPerResource() int32 {
+	if x != nil {
+		return x.BallsPerResource
+	}
+	return 0
+}
+
+// RulesetInfo names a ruleset and its costs.
+type RulesetInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	WinVp         int32                  `protobuf:"varint,2,opt,name=win_vp,json=winVp,proto3" json:"win_vp,omitempty"`
+	RoundSeconds  int32                  `protobuf:"varint,3,opt,name=round_seconds,json=roundSeconds,proto3" json:"round_seconds,omitempty"`
+	Throwing      bool                   `protobuf:"varint,4,opt,name=throwing,proto3" json:"throwing,omitempty"`
+	Costs         *Costs                 `protobuf:"bytes,5,opt,name=costs,proto3" json:"costs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RulesetInfo) Reset() {
+	*x = RulesetInfo{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RulesetInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RulesetInfo) ProtoMessage() {}
+
+func (x *RulesetInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RulesetInfo.ProtoReflect.Descriptor instead.
+func (*RulesetInfo) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *RulesetInfo) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *RulesetInfo) GetWinVp() int32 {
+	if x != nil {
+		return x.WinVp
+	}
+	return 0
+}
+
+func (x *RulesetInfo) GetRoundSeconds() int32 {
+	if x != nil {
+		return x.RoundSeconds
+	}
+	return 0
+}
+
+func (x *RulesetInfo) GetThrowing() bool {
+	if x != nil {
+		return x.Throwing
+	}
+	return false
+}
+
+func (x *RulesetInfo) GetCosts() *Costs {
+	if x != nil {
+		return x.Costs
+	}
+	return nil
+}
+
+// DeckEntry is one kind of development card and how many the deck holds.
+type DeckEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Card          Card                   `protobuf:"varint,1,opt,name=card,proto3,enum=orrery.fccatan.v1.Card" json:"card,omitempty"`
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeckEntry) Reset() {
+	*x = DeckEntry{}
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeckEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeckEntry) ProtoMessage() {}
+
+func (x *DeckEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeckEntry.ProtoReflect.Descriptor instead.
+func (*DeckEntry) Descriptor() ([]byte, []int) {
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *DeckEntry) GetCard() Card {
+	if x != nil {
+		return x.Card
+	}
+	return Card_CARD_UNSPECIFIED
+}
+
+func (x *DeckEntry) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+// Catalog is the game's static data for clients: the maps to draw, the rulesets, the deck.
 type Catalog struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
+	Maps          []*FieldMap            `protobuf:"bytes,1,rep,name=maps,proto3" json:"maps,omitempty"`
+	Rulesets      []*RulesetInfo         `protobuf:"bytes,2,rep,name=rulesets,proto3" json:"rulesets,omitempty"`
+	Deck          []*DeckEntry           `protobuf:"bytes,3,rep,name=deck,proto3" json:"deck,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Catalog) Reset() {
 	*x = Catalog{}
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[3]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -156,7 +3896,7 @@ func (x *Catalog) String() string {
 func (*Catalog) ProtoMessage() {}
 
 func (x *Catalog) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[3]
+	mi := &file_orrery_fccatan_v1_fccatan_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -169,18 +3909,338 @@ func (x *Catalog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Catalog.ProtoReflect.Descriptor instead.
 func (*Catalog) Descriptor() ([]byte, []int) {
-	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{3}
+	return file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *Catalog) GetMaps() []*FieldMap {
+	if x != nil {
+		return x.Maps
+	}
+	return nil
+}
+
+func (x *Catalog) GetRulesets() []*RulesetInfo {
+	if x != nil {
+		return x.Rulesets
+	}
+	return nil
+}
+
+func (x *Catalog) GetDeck() []*DeckEntry {
+	if x != nil {
+		return x.Deck
+	}
+	return nil
 }
 
 var File_orrery_fccatan_v1_fccatan_proto protoreflect.FileDescriptor
 
 const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\n" +
-	"\x1forrery/fccatan/v1/fccatan.proto\x12\x11orrery.fccatan.v1\"\b\n" +
-	"\x06Action\"\r\n" +
-	"\vObservation\"\a\n" +
-	"\x05Event\"\t\n" +
-	"\aCatalogB<Z:github.com/orrery/orrery/proto/orrery/fccatan/v1;fccatanv1b\x06proto3"
+	"\x1forrery/fccatan/v1/fccatan.proto\x12\x11orrery.fccatan.v1\"!\n" +
+	"\x03Vec\x12\f\n" +
+	"\x01x\x18\x01 \x01(\x05R\x01x\x12\f\n" +
+	"\x01y\x18\x02 \x01(\x05R\x01y\"]\n" +
+	"\tResources\x12\x12\n" +
+	"\x04wood\x18\x01 \x01(\x05R\x04wood\x12\x14\n" +
+	"\x05brick\x18\x02 \x01(\x05R\x05brick\x12\x10\n" +
+	"\x03ore\x18\x03 \x01(\x05R\x03ore\x12\x14\n" +
+	"\x05sheep\x18\x04 \x01(\x05R\x05sheep\"7\n" +
+	"\tAvatarRef\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x16\n" +
+	"\x06avatar\x18\x02 \x01(\x05R\x06avatar\"\x06\n" +
+	"\x04Stay\"\xde\x02\n" +
+	"\fAvatarIntent\x12-\n" +
+	"\x04stay\x18\x01 \x01(\v2\x17.orrery.fccatan.v1.StayH\x00R\x04stay\x120\n" +
+	"\x06target\x18\x02 \x01(\v2\x16.orrery.fccatan.v1.VecH\x00R\x06target\x124\n" +
+	"\bvelocity\x18\x03 \x01(\v2\x16.orrery.fccatan.v1.VecH\x00R\bvelocity\x12\x17\n" +
+	"\apick_up\x18\x04 \x01(\bR\x06pickUp\x12\x14\n" +
+	"\x05place\x18\x05 \x01(\bR\x05place\x12\x10\n" +
+	"\x03tag\x18\x06 \x01(\bR\x03tag\x12;\n" +
+	"\n" +
+	"tag_target\x18\a \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\ttagTarget\x12\x14\n" +
+	"\x05throw\x18\b \x01(\bR\x05throw\x12\x19\n" +
+	"\bthrow_to\x18\t \x01(\x05R\athrowToB\b\n" +
+	"\x06motion\"D\n" +
+	"\aIntents\x129\n" +
+	"\aavatars\x18\x01 \x03(\v2\x1f.orrery.fccatan.v1.AvatarIntentR\aavatars\"5\n" +
+	"\x05Setup\x12\x12\n" +
+	"\x04hoop\x18\x01 \x01(\x05R\x04hoop\x12\x18\n" +
+	"\aknights\x18\x02 \x03(\x05R\aknights\"\x1e\n" +
+	"\x06Deploy\x12\x14\n" +
+	"\x05hoops\x18\x01 \x03(\x05R\x05hoops\"\x06\n" +
+	"\x04Pass\"\x84\x01\n" +
+	"\x05Offer\x12\x17\n" +
+	"\ato_seat\x18\x01 \x01(\x05R\x06toSeat\x120\n" +
+	"\x04give\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04give\x120\n" +
+	"\x04want\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04want\"(\n" +
+	"\x05Reply\x12\x1f\n" +
+	"\vaccept_from\x18\x01 \x03(\x05R\n" +
+	"acceptFrom\"\xc0\x01\n" +
+	"\bPurchase\x123\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1f.orrery.fccatan.v1.PurchaseKindR\x04kind\x12\x16\n" +
+	"\x06avatar\x18\x02 \x01(\x05R\x06avatar\x12\x12\n" +
+	"\x04hoop\x18\x03 \x01(\x05R\x04hoop\x12\x1b\n" +
+	"\tto_avatar\x18\x04 \x01(\x05R\btoAvatar\x126\n" +
+	"\bpay_with\x18\x05 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\apayWith\"@\n" +
+	"\x03Buy\x129\n" +
+	"\tpurchases\x18\x01 \x03(\v2\x1b.orrery.fccatan.v1.PurchaseR\tpurchases\"@\n" +
+	"\fYearOfPlenty\x120\n" +
+	"\x04take\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04take\"C\n" +
+	"\bMonopoly\x127\n" +
+	"\bresource\x18\x01 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\"A\n" +
+	"\aDiscard\x126\n" +
+	"\adiscard\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\adiscard\" \n" +
+	"\n" +
+	"Barbarians\x12\x12\n" +
+	"\x04hoop\x18\x01 \x01(\x05R\x04hoop\"\xeb\x04\n" +
+	"\x06Action\x12-\n" +
+	"\x04pass\x18\x01 \x01(\v2\x17.orrery.fccatan.v1.PassH\x00R\x04pass\x120\n" +
+	"\x05setup\x18\x02 \x01(\v2\x18.orrery.fccatan.v1.SetupH\x00R\x05setup\x123\n" +
+	"\x06deploy\x18\x03 \x01(\v2\x19.orrery.fccatan.v1.DeployH\x00R\x06deploy\x126\n" +
+	"\aintents\x18\x04 \x01(\v2\x1a.orrery.fccatan.v1.IntentsH\x00R\aintents\x120\n" +
+	"\x05offer\x18\x05 \x01(\v2\x18.orrery.fccatan.v1.OfferH\x00R\x05offer\x120\n" +
+	"\x05reply\x18\x06 \x01(\v2\x18.orrery.fccatan.v1.ReplyH\x00R\x05reply\x12*\n" +
+	"\x03buy\x18\a \x01(\v2\x16.orrery.fccatan.v1.BuyH\x00R\x03buy\x12G\n" +
+	"\x0eyear_of_plenty\x18\b \x01(\v2\x1f.orrery.fccatan.v1.YearOfPlentyH\x00R\fyearOfPlenty\x129\n" +
+	"\bmonopoly\x18\t \x01(\v2\x1b.orrery.fccatan.v1.MonopolyH\x00R\bmonopoly\x126\n" +
+	"\adiscard\x18\n" +
+	" \x01(\v2\x1a.orrery.fccatan.v1.DiscardH\x00R\adiscard\x12?\n" +
+	"\n" +
+	"barbarians\x18\v \x01(\v2\x1d.orrery.fccatan.v1.BarbariansH\x00R\n" +
+	"barbariansB\x06\n" +
+	"\x04kind\"\x8a\x02\n" +
+	"\x05Costs\x12<\n" +
+	"\n" +
+	"settlement\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\n" +
+	"settlement\x120\n" +
+	"\x04city\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04city\x124\n" +
+	"\x06knight\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x06knight\x120\n" +
+	"\x04card\x18\x04 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04card\x12)\n" +
+	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\x8e\x03\n" +
+	"\x05Rules\x12\x18\n" +
+	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x15\n" +
+	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12&\n" +
+	"\x0fticks_per_round\x18\x03 \x01(\x05R\rticksPerRound\x12\x17\n" +
+	"\atick_ms\x18\x04 \x01(\x05R\x06tickMs\x12#\n" +
+	"\x0etop_speed_cm_s\x18\x05 \x01(\x05R\vtopSpeedCmS\x12\x19\n" +
+	"\breach_cm\x18\x06 \x01(\x05R\areachCm\x12\x1d\n" +
+	"\n" +
+	"max_rounds\x18\a \x01(\x05R\tmaxRounds\x12!\n" +
+	"\fidle_markets\x18\b \x01(\x05R\vidleMarkets\x12\x1f\n" +
+	"\vtrade_steps\x18\t \x01(\x05R\n" +
+	"tradeSteps\x12\x1a\n" +
+	"\bthrowing\x18\n" +
+	" \x01(\bR\bthrowing\x12$\n" +
+	"\x0ethrow_range_cm\x18\v \x01(\x05R\fthrowRangeCm\x12.\n" +
+	"\x05costs\x18\f \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\"\xe0\x02\n" +
+	"\x06Avatar\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x16\n" +
+	"\x06knight\x18\x02 \x01(\bR\x06knight\x122\n" +
+	"\bposition\x18\x03 \x01(\v2\x16.orrery.fccatan.v1.VecR\bposition\x122\n" +
+	"\bvelocity\x18\x04 \x01(\v2\x16.orrery.fccatan.v1.VecR\bvelocity\x127\n" +
+	"\bcarrying\x18\x05 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bcarrying\x12\x1c\n" +
+	"\tcollected\x18\x06 \x01(\bR\tcollected\x12\x16\n" +
+	"\x06frozen\x18\a \x01(\bR\x06frozen\x12\x18\n" +
+	"\amarkers\x18\b \x01(\x05R\amarkers\x127\n" +
+	"\x06intent\x18\t \x01(\v2\x1f.orrery.fccatan.v1.AvatarIntentR\x06intent\"\xb1\x02\n" +
+	"\x04Team\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x0e\n" +
+	"\x02vp\x18\x02 \x01(\x05R\x02vp\x12:\n" +
+	"\tresources\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\tresources\x123\n" +
+	"\aavatars\x18\x04 \x03(\v2\x19.orrery.fccatan.v1.AvatarR\aavatars\x12-\n" +
+	"\x05cards\x18\x05 \x03(\x0e2\x17.orrery.fccatan.v1.CardR\x05cards\x12\x1d\n" +
+	"\n" +
+	"start_hoop\x18\x06 \x01(\x05R\tstartHoop\x12F\n" +
+	"\x0elast_purchases\x18\a \x03(\x0e2\x1f.orrery.fccatan.v1.PurchaseKindR\rlastPurchases\"e\n" +
+	"\x04Pile\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x127\n" +
+	"\bresource\x18\x02 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\x12\x14\n" +
+	"\x05balls\x18\x03 \x01(\x05R\x05balls\"j\n" +
+	"\tHoopState\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n" +
+	"\x05owner\x18\x02 \x01(\x05R\x05owner\x127\n" +
+	"\bbuilding\x18\x03 \x01(\x0e2\x1b.orrery.fccatan.v1.BuildingR\bbuilding\"\xa6\x01\n" +
+	"\n" +
+	"TradeOffer\x12\x1b\n" +
+	"\tfrom_seat\x18\x01 \x01(\x05R\bfromSeat\x12\x17\n" +
+	"\ato_seat\x18\x02 \x01(\x05R\x06toSeat\x120\n" +
+	"\x04give\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04give\x120\n" +
+	"\x04want\x18\x04 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04want\"\xad\x05\n" +
+	"\vObservation\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12.\n" +
+	"\x05phase\x18\x02 \x01(\x0e2\x18.orrery.fccatan.v1.PhaseR\x05phase\x12.\n" +
+	"\x05rules\x18\x03 \x01(\v2\x18.orrery.fccatan.v1.RulesR\x05rules\x12\x14\n" +
+	"\x05round\x18\x04 \x01(\x05R\x05round\x12\x12\n" +
+	"\x04tick\x18\x05 \x01(\x05R\x04tick\x12 \n" +
+	"\ftime_left_ms\x18\x06 \x01(\x05R\n" +
+	"timeLeftMs\x12\x1d\n" +
+	"\n" +
+	"trade_step\x18\a \x01(\x05R\ttradeStep\x12-\n" +
+	"\x05teams\x18\b \x03(\v2\x17.orrery.fccatan.v1.TeamR\x05teams\x12-\n" +
+	"\x05piles\x18\t \x03(\v2\x17.orrery.fccatan.v1.PileR\x05piles\x122\n" +
+	"\x05hoops\x18\n" +
+	" \x03(\v2\x1c.orrery.fccatan.v1.HoopStateR\x05hoops\x125\n" +
+	"\x06offers\x18\v \x03(\v2\x1d.orrery.fccatan.v1.TradeOfferR\x06offers\x12:\n" +
+	"\fpending_card\x18\f \x01(\x0e2\x17.orrery.fccatan.v1.CardR\vpendingCard\x12!\n" +
+	"\fpending_seat\x18\r \x01(\x05R\vpendingSeat\x12\x1a\n" +
+	"\bdiscards\x18\x0e \x03(\x05R\bdiscards\x12\x1b\n" +
+	"\tdeck_left\x18\x0f \x01(\x05R\bdeckLeft\x12!\n" +
+	"\fidle_markets\x18\x10 \x01(\x05R\vidleMarkets\x12\x1d\n" +
+	"\n" +
+	"setup_seat\x18\x11 \x01(\x05R\tsetupSeat\x12\x1c\n" +
+	"\tsubmitted\x18\x12 \x01(\bR\tsubmitted\"\xd4\a\n" +
+	"\x05Event\x12\x14\n" +
+	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x12\n" +
+	"\x04tick\x18\x02 \x01(\x05R\x04tick\x126\n" +
+	"\x05setup\x18\x03 \x01(\v2\x1e.orrery.fccatan.v1.SetupChosenH\x00R\x05setup\x12F\n" +
+	"\rround_started\x18\x04 \x01(\v2\x1f.orrery.fccatan.v1.RoundStartedH\x00R\froundStarted\x12:\n" +
+	"\tpicked_up\x18\x05 \x01(\v2\x1b.orrery.fccatan.v1.PickedUpH\x00R\bpickedUp\x12<\n" +
+	"\tdelivered\x18\x06 \x01(\v2\x1c.orrery.fccatan.v1.DeliveredH\x00R\tdelivered\x123\n" +
+	"\x06tagged\x18\a \x01(\v2\x19.orrery.fccatan.v1.TaggedH\x00R\x06tagged\x12F\n" +
+	"\rball_returned\x18\b \x01(\v2\x1f.orrery.fccatan.v1.BallReturnedH\x00R\fballReturned\x123\n" +
+	"\x06placed\x18\t \x01(\v2\x19.orrery.fccatan.v1.PlacedH\x00R\x06placed\x123\n" +
+	"\x06thrown\x18\n" +
+	" \x01(\v2\x19.orrery.fccatan.v1.ThrownH\x00R\x06thrown\x126\n" +
+	"\awhistle\x18\v \x01(\v2\x1a.orrery.fccatan.v1.WhistleH\x00R\awhistle\x12@\n" +
+	"\voffers_made\x18\f \x01(\v2\x1d.orrery.fccatan.v1.OffersMadeH\x00R\n" +
+	"offersMade\x12I\n" +
+	"\x0etrades_settled\x18\r \x01(\v2 .orrery.fccatan.v1.TradesSettledH\x00R\rtradesSettled\x123\n" +
+	"\x06bought\x18\x0e \x01(\v2\x19.orrery.fccatan.v1.BoughtH\x00R\x06bought\x12=\n" +
+	"\n" +
+	"card_drawn\x18\x0f \x01(\v2\x1c.orrery.fccatan.v1.CardDrawnH\x00R\tcardDrawn\x12@\n" +
+	"\vcard_effect\x18\x10 \x01(\v2\x1d.orrery.fccatan.v1.CardEffectH\x00R\n" +
+	"cardEffect\x12=\n" +
+	"\n" +
+	"game_ended\x18\x11 \x01(\v2\x1c.orrery.fccatan.v1.GameEndedH\x00R\tgameEndedB\x06\n" +
+	"\x04kind\"O\n" +
+	"\vSetupChosen\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
+	"\x04hoop\x18\x02 \x01(\x05R\x04hoop\x12\x18\n" +
+	"\aknights\x18\x03 \x03(\x05R\aknights\"$\n" +
+	"\fRoundStarted\x12\x14\n" +
+	"\x05round\x18\x01 \x01(\x05R\x05round\"\x8d\x01\n" +
+	"\bPickedUp\x124\n" +
+	"\x06player\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x06player\x12\x12\n" +
+	"\x04pile\x18\x02 \x01(\x05R\x04pile\x127\n" +
+	"\bresource\x18\x03 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\"\x8e\x01\n" +
+	"\tDelivered\x124\n" +
+	"\x06player\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x06player\x12\x12\n" +
+	"\x04hoop\x18\x02 \x01(\x05R\x04hoop\x127\n" +
+	"\bresource\x18\x03 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\"\xa7\x01\n" +
+	"\x06Tagged\x124\n" +
+	"\x06knight\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x06knight\x124\n" +
+	"\x06player\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x06player\x121\n" +
+	"\x05taken\x18\x03 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\x05taken\"[\n" +
+	"\fBallReturned\x127\n" +
+	"\bresource\x18\x01 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\x12\x12\n" +
+	"\x04pile\x18\x02 \x01(\x05R\x04pile\"R\n" +
+	"\x06Placed\x124\n" +
+	"\x06player\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x06player\x12\x12\n" +
+	"\x04hoop\x18\x02 \x01(\x05R\x04hoop\"\xa1\x01\n" +
+	"\x06Thrown\x120\n" +
+	"\x04from\x18\x01 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x04from\x12,\n" +
+	"\x02to\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.AvatarRefR\x02to\x127\n" +
+	"\bresource\x18\x03 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\"\x1f\n" +
+	"\aWhistle\x12\x14\n" +
+	"\x05round\x18\x01 \x01(\x05R\x05round\"b\n" +
+	"\n" +
+	"OffersMade\x12\x1d\n" +
+	"\n" +
+	"trade_step\x18\x01 \x01(\x05R\ttradeStep\x125\n" +
+	"\x06offers\x18\x02 \x03(\v2\x1d.orrery.fccatan.v1.TradeOfferR\x06offers\"\xdb\x01\n" +
+	"\rTradesSettled\x12\x1d\n" +
+	"\n" +
+	"trade_step\x18\x01 \x01(\x05R\ttradeStep\x129\n" +
+	"\baccepted\x18\x02 \x03(\v2\x1d.orrery.fccatan.v1.TradeOfferR\baccepted\x129\n" +
+	"\bdeclined\x18\x03 \x03(\v2\x1d.orrery.fccatan.v1.TradeOfferR\bdeclined\x125\n" +
+	"\x06failed\x18\x04 \x03(\v2\x1d.orrery.fccatan.v1.TradeOfferR\x06failed\"o\n" +
+	"\x06Bought\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x127\n" +
+	"\bpurchase\x18\x02 \x01(\v2\x1b.orrery.fccatan.v1.PurchaseR\bpurchase\x12\x18\n" +
+	"\adropped\x18\x03 \x01(\bR\adropped\"L\n" +
+	"\tCardDrawn\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12+\n" +
+	"\x04card\x18\x02 \x01(\x0e2\x17.orrery.fccatan.v1.CardR\x04card\"\xb5\x01\n" +
+	"\n" +
+	"CardEffect\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12+\n" +
+	"\x04card\x18\x02 \x01(\x0e2\x17.orrery.fccatan.v1.CardR\x04card\x12:\n" +
+	"\tresources\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\tresources\x12\x12\n" +
+	"\x04hoop\x18\x04 \x01(\x05R\x04hoop\x12\x16\n" +
+	"\x06victim\x18\x05 \x01(\x05R\x06victim\"M\n" +
+	"\tGameEnded\x12\x0e\n" +
+	"\x02vp\x18\x01 \x03(\x05R\x02vp\x12\x18\n" +
+	"\awinners\x18\x02 \x03(\x05R\awinners\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"y\n" +
+	"\x04Hoop\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x12.\n" +
+	"\x06center\x18\x02 \x01(\v2\x16.orrery.fccatan.v1.VecR\x06center\x12\x1b\n" +
+	"\tradius_cm\x18\x03 \x01(\x05R\bradiusCm\x12\x14\n" +
+	"\x05start\x18\x04 \x01(\bR\x05start\"\xac\x01\n" +
+	"\bPileSpot\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x05R\x02id\x127\n" +
+	"\bresource\x18\x02 \x01(\x0e2\x1b.orrery.fccatan.v1.ResourceR\bresource\x122\n" +
+	"\bposition\x18\x03 \x01(\v2\x16.orrery.fccatan.v1.VecR\bposition\x12#\n" +
+	"\rinitial_balls\x18\x04 \x01(\x05R\finitialBalls\"\x8b\x02\n" +
+	"\bFieldMap\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
+	"\bwidth_cm\x18\x02 \x01(\x05R\awidthCm\x12\x1b\n" +
+	"\theight_cm\x18\x03 \x01(\x05R\bheightCm\x12-\n" +
+	"\x05hoops\x18\x04 \x03(\v2\x17.orrery.fccatan.v1.HoopR\x05hoops\x121\n" +
+	"\x05piles\x18\x05 \x03(\v2\x1b.orrery.fccatan.v1.PileSpotR\x05piles\x12#\n" +
+	"\rpile_capacity\x18\x06 \x01(\x05R\fpileCapacity\x12,\n" +
+	"\x12balls_per_resource\x18\a \x01(\x05R\x10ballsPerResource\"\xa9\x01\n" +
+	"\vRulesetInfo\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x15\n" +
+	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12#\n" +
+	"\rround_seconds\x18\x03 \x01(\x05R\froundSeconds\x12\x1a\n" +
+	"\bthrowing\x18\x04 \x01(\bR\bthrowing\x12.\n" +
+	"\x05costs\x18\x05 \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\"N\n" +
+	"\tDeckEntry\x12+\n" +
+	"\x04card\x18\x01 \x01(\x0e2\x17.orrery.fccatan.v1.CardR\x04card\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"\xa8\x01\n" +
+	"\aCatalog\x12/\n" +
+	"\x04maps\x18\x01 \x03(\v2\x1b.orrery.fccatan.v1.FieldMapR\x04maps\x12:\n" +
+	"\brulesets\x18\x02 \x03(\v2\x1e.orrery.fccatan.v1.RulesetInfoR\brulesets\x120\n" +
+	"\x04deck\x18\x03 \x03(\v2\x1c.orrery.fccatan.v1.DeckEntryR\x04deck*q\n" +
+	"\bResource\x12\x18\n" +
+	"\x14RESOURCE_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rRESOURCE_WOOD\x10\x01\x12\x12\n" +
+	"\x0eRESOURCE_BRICK\x10\x02\x12\x10\n" +
+	"\fRESOURCE_ORE\x10\x03\x12\x12\n" +
+	"\x0eRESOURCE_SHEEP\x10\x04*\x86\x01\n" +
+	"\x04Card\x12\x14\n" +
+	"\x10CARD_UNSPECIFIED\x10\x00\x12\x16\n" +
+	"\x12CARD_VICTORY_POINT\x10\x01\x12\x17\n" +
+	"\x13CARD_YEAR_OF_PLENTY\x10\x02\x12\x11\n" +
+	"\rCARD_MONOPOLY\x10\x03\x12\x0f\n" +
+	"\vCARD_ROBBER\x10\x04\x12\x13\n" +
+	"\x0fCARD_BARBARIANS\x10\x05*P\n" +
+	"\bBuilding\x12\x18\n" +
+	"\x14BUILDING_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13BUILDING_SETTLEMENT\x10\x01\x12\x11\n" +
+	"\rBUILDING_CITY\x10\x02*\xbc\x01\n" +
+	"\x05Phase\x12\x15\n" +
+	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x0f\n" +
+	"\vPHASE_SETUP\x10\x01\x12\x10\n" +
+	"\fPHASE_DEPLOY\x10\x02\x12\x0e\n" +
+	"\n" +
+	"PHASE_TICK\x10\x03\x12\x0f\n" +
+	"\vPHASE_OFFER\x10\x04\x12\x0f\n" +
+	"\vPHASE_REPLY\x10\x05\x12\r\n" +
+	"\tPHASE_BUY\x10\x06\x12\x15\n" +
+	"\x11PHASE_CARD_CHOICE\x10\a\x12\x11\n" +
+	"\rPHASE_DISCARD\x10\b\x12\x0e\n" +
+	"\n" +
+	"PHASE_OVER\x10\t*\xb1\x01\n" +
+	"\fPurchaseKind\x12\x1d\n" +
+	"\x19PURCHASE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18PURCHASE_KIND_SETTLEMENT\x10\x01\x12\x16\n" +
+	"\x12PURCHASE_KIND_CITY\x10\x02\x12\x18\n" +
+	"\x14PURCHASE_KIND_KNIGHT\x10\x03\x12\x16\n" +
+	"\x12PURCHASE_KIND_CARD\x10\x04\x12\x1a\n" +
+	"\x16PURCHASE_KIND_HANDOVER\x10\x05B<Z:github.com/orrery/orrery/proto/orrery/fccatan/v1;fccatanv1b\x06proto3"
 
 var (
 	file_orrery_fccatan_v1_fccatan_proto_rawDescOnce sync.Once
@@ -194,19 +4254,162 @@ func file_orrery_fccatan_v1_fccatan_proto_rawDescGZIP() []byte {
 	return file_orrery_fccatan_v1_fccatan_proto_rawDescData
 }
 
-var file_orrery_fccatan_v1_fccatan_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_orrery_fccatan_v1_fccatan_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_orrery_fccatan_v1_fccatan_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_orrery_fccatan_v1_fccatan_proto_goTypes = []any{
-	(*Action)(nil),      // 0: orrery.fccatan.v1.Action
-	(*Observation)(nil), // 1: orrery.fccatan.v1.Observation
-	(*Event)(nil),       // 2: orrery.fccatan.v1.Event
-	(*Catalog)(nil),     // 3: orrery.fccatan.v1.Catalog
+	(Resource)(0),         // 0: orrery.fccatan.v1.Resource
+	(Card)(0),             // 1: orrery.fccatan.v1.Card
+	(Building)(0),         // 2: orrery.fccatan.v1.Building
+	(Phase)(0),            // 3: orrery.fccatan.v1.Phase
+	(PurchaseKind)(0),     // 4: orrery.fccatan.v1.PurchaseKind
+	(*Vec)(nil),           // 5: orrery.fccatan.v1.Vec
+	(*Resources)(nil),     // 6: orrery.fccatan.v1.Resources
+	(*AvatarRef)(nil),     // 7: orrery.fccatan.v1.AvatarRef
+	(*Stay)(nil),          // 8: orrery.fccatan.v1.Stay
+	(*AvatarIntent)(nil),  // 9: orrery.fccatan.v1.AvatarIntent
+	(*Intents)(nil),       // 10: orrery.fccatan.v1.Intents
+	(*Setup)(nil),         // 11: orrery.fccatan.v1.Setup
+	(*Deploy)(nil),        // 12: orrery.fccatan.v1.Deploy
+	(*Pass)(nil),          // 13: orrery.fccatan.v1.Pass
+	(*Offer)(nil),         // 14: orrery.fccatan.v1.Offer
+	(*Reply)(nil),         // 15: orrery.fccatan.v1.Reply
+	(*Purchase)(nil),      // 16: orrery.fccatan.v1.Purchase
+	(*Buy)(nil),           // 17: orrery.fccatan.v1.Buy
+	(*YearOfPlenty)(nil),  // 18: orrery.fccatan.v1.YearOfPlenty
+	(*Monopoly)(nil),      // 19: orrery.fccatan.v1.Monopoly
+	(*Discard)(nil),       // 20: orrery.fccatan.v1.Discard
+	(*Barbarians)(nil),    // 21: orrery.fccatan.v1.Barbarians
+	(*Action)(nil),        // 22: orrery.fccatan.v1.Action
+	(*Costs)(nil),         // 23: orrery.fccatan.v1.Costs
+	(*Rules)(nil),         // 24: orrery.fccatan.v1.Rules
+	(*Avatar)(nil),        // 25: orrery.fccatan.v1.Avatar
+	(*Team)(nil),          // 26: orrery.fccatan.v1.Team
+	(*Pile)(nil),          // 27: orrery.fccatan.v1.Pile
+	(*HoopState)(nil),     // 28: orrery.fccatan.v1.HoopState
+	(*TradeOffer)(nil),    // 29: orrery.fccatan.v1.TradeOffer
+	(*Observation)(nil),   // 30: orrery.fccatan.v1.Observation
+	(*Event)(nil),         // 31: orrery.fccatan.v1.Event
+	(*SetupChosen)(nil),   // 32: orrery.fccatan.v1.SetupChosen
+	(*RoundStarted)(nil),  // 33: orrery.fccatan.v1.RoundStarted
+	(*PickedUp)(nil),      // 34: orrery.fccatan.v1.PickedUp
+	(*Delivered)(nil),     // 35: orrery.fccatan.v1.Delivered
+	(*Tagged)(nil),        // 36: orrery.fccatan.v1.Tagged
+	(*BallReturned)(nil),  // 37: orrery.fccatan.v1.BallReturned
+	(*Placed)(nil),        // 38: orrery.fccatan.v1.Placed
+	(*Thrown)(nil),        // 39: orrery.fccatan.v1.Thrown
+	(*Whistle)(nil),       // 40: orrery.fccatan.v1.Whistle
+	(*OffersMade)(nil),    // 41: orrery.fccatan.v1.OffersMade
+	(*TradesSettled)(nil), // 42: orrery.fccatan.v1.TradesSettled
+	(*Bought)(nil),        // 43: orrery.fccatan.v1.Bought
+	(*CardDrawn)(nil),     // 44: orrery.fccatan.v1.CardDrawn
+	(*CardEffect)(nil),    // 45: orrery.fccatan.v1.CardEffect
+	(*GameEnded)(nil),     // 46: orrery.fccatan.v1.GameEnded
+	(*Hoop)(nil),          // 47: orrery.fccatan.v1.Hoop
+	(*PileSpot)(nil),      // 48: orrery.fccatan.v1.PileSpot
+	(*FieldMap)(nil),      // 49: orrery.fccatan.v1.FieldMap
+	(*RulesetInfo)(nil),   // 50: orrery.fccatan.v1.RulesetInfo
+	(*DeckEntry)(nil),     // 51: orrery.fccatan.v1.DeckEntry
+	(*Catalog)(nil),       // 52: orrery.fccatan.v1.Catalog
 }
 var file_orrery_fccatan_v1_fccatan_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	8,  // 0: orrery.fccatan.v1.AvatarIntent.stay:type_name -> orrery.fccatan.v1.Stay
+	5,  // 1: orrery.fccatan.v1.AvatarIntent.target:type_name -> orrery.fccatan.v1.Vec
+	5,  // 2: orrery.fccatan.v1.AvatarIntent.velocity:type_name -> orrery.fccatan.v1.Vec
+	7,  // 3: orrery.fccatan.v1.AvatarIntent.tag_target:type_name -> orrery.fccatan.v1.AvatarRef
+	9,  // 4: orrery.fccatan.v1.Intents.avatars:type_name -> orrery.fccatan.v1.AvatarIntent
+	6,  // 5: orrery.fccatan.v1.Offer.give:type_name -> orrery.fccatan.v1.Resources
+	6,  // 6: orrery.fccatan.v1.Offer.want:type_name -> orrery.fccatan.v1.Resources
+	4,  // 7: orrery.fccatan.v1.Purchase.kind:type_name -> orrery.fccatan.v1.PurchaseKind
+	0,  // 8: orrery.fccatan.v1.Purchase.pay_with:type_name -> orrery.fccatan.v1.Resource
+	16, // 9: orrery.fccatan.v1.Buy.purchases:type_name -> orrery.fccatan.v1.Purchase
+	6,  // 10: orrery.fccatan.v1.YearOfPlenty.take:type_name -> orrery.fccatan.v1.Resources
+	0,  // 11: orrery.fccatan.v1.Monopoly.resource:type_name -> orrery.fccatan.v1.Resource
+	6,  // 12: orrery.fccatan.v1.Discard.discard:type_name -> orrery.fccatan.v1.Resources
+	13, // 13: orrery.fccatan.v1.Action.pass:type_name -> orrery.fccatan.v1.Pass
+	11, // 14: orrery.fccatan.v1.Action.setup:type_name -> orrery.fccatan.v1.Setup
+	12, // 15: orrery.fccatan.v1.Action.deploy:type_name -> orrery.fccatan.v1.Deploy
+	10, // 16: orrery.fccatan.v1.Action.intents:type_name -> orrery.fccatan.v1.Intents
+	14, // 17: orrery.fccatan.v1.Action.offer:type_name -> orrery.fccatan.v1.Offer
+	15, // 18: orrery.fccatan.v1.Action.reply:type_name -> orrery.fccatan.v1.Reply
+	17, // 19: orrery.fccatan.v1.Action.buy:type_name -> orrery.fccatan.v1.Buy
+	18, // 20: orrery.fccatan.v1.Action.year_of_plenty:type_name -> orrery.fccatan.v1.YearOfPlenty
+	19, // 21: orrery.fccatan.v1.Action.monopoly:type_name -> orrery.fccatan.v1.Monopoly
+	20, // 22: orrery.fccatan.v1.Action.discard:type_name -> orrery.fccatan.v1.Discard
+	21, // 23: orrery.fccatan.v1.Action.barbarians:type_name -> orrery.fccatan.v1.Barbarians
+	6,  // 24: orrery.fccatan.v1.Costs.settlement:type_name -> orrery.fccatan.v1.Resources
+	6,  // 25: orrery.fccatan.v1.Costs.city:type_name -> orrery.fccatan.v1.Resources
+	6,  // 26: orrery.fccatan.v1.Costs.knight:type_name -> orrery.fccatan.v1.Resources
+	6,  // 27: orrery.fccatan.v1.Costs.card:type_name -> orrery.fccatan.v1.Resources
+	23, // 28: orrery.fccatan.v1.Rules.costs:type_name -> orrery.fccatan.v1.Costs
+	5,  // 29: orrery.fccatan.v1.Avatar.position:type_name -> orrery.fccatan.v1.Vec
+	5,  // 30: orrery.fccatan.v1.Avatar.velocity:type_name -> orrery.fccatan.v1.Vec
+	0,  // 31: orrery.fccatan.v1.Avatar.carrying:type_name -> orrery.fccatan.v1.Resource
+	9,  // 32: orrery.fccatan.v1.Avatar.intent:type_name -> orrery.fccatan.v1.AvatarIntent
+	6,  // 33: orrery.fccatan.v1.Team.resources:type_name -> orrery.fccatan.v1.Resources
+	25, // 34: orrery.fccatan.v1.Team.avatars:type_name -> orrery.fccatan.v1.Avatar
+	1,  // 35: orrery.fccatan.v1.Team.cards:type_name -> orrery.fccatan.v1.Card
+	4,  // 36: orrery.fccatan.v1.Team.last_purchases:type_name -> orrery.fccatan.v1.PurchaseKind
+	0,  // 37: orrery.fccatan.v1.Pile.resource:type_name -> orrery.fccatan.v1.Resource
+	2,  // 38: orrery.fccatan.v1.HoopState.building:type_name -> orrery.fccatan.v1.Building
+	6,  // 39: orrery.fccatan.v1.TradeOffer.give:type_name -> orrery.fccatan.v1.Resources
+	6,  // 40: orrery.fccatan.v1.TradeOffer.want:type_name -> orrery.fccatan.v1.Resources
+	3,  // 41: orrery.fccatan.v1.Observation.phase:type_name -> orrery.fccatan.v1.Phase
+	24, // 42: orrery.fccatan.v1.Observation.rules:type_name -> orrery.fccatan.v1.Rules
+	26, // 43: orrery.fccatan.v1.Observation.teams:type_name -> orrery.fccatan.v1.Team
+	27, // 44: orrery.fccatan.v1.Observation.piles:type_name -> orrery.fccatan.v1.Pile
+	28, // 45: orrery.fccatan.v1.Observation.hoops:type_name -> orrery.fccatan.v1.HoopState
+	29, // 46: orrery.fccatan.v1.Observation.offers:type_name -> orrery.fccatan.v1.TradeOffer
+	1,  // 47: orrery.fccatan.v1.Observation.pending_card:type_name -> orrery.fccatan.v1.Card
+	32, // 48: orrery.fccatan.v1.Event.setup:type_name -> orrery.fccatan.v1.SetupChosen
+	33, // 49: orrery.fccatan.v1.Event.round_started:type_name -> orrery.fccatan.v1.RoundStarted
+	34, // 50: orrery.fccatan.v1.Event.picked_up:type_name -> orrery.fccatan.v1.PickedUp
+	35, // 51: orrery.fccatan.v1.Event.delivered:type_name -> orrery.fccatan.v1.Delivered
+	36, // 52: orrery.fccatan.v1.Event.tagged:type_name -> orrery.fccatan.v1.Tagged
+	37, // 53: orrery.fccatan.v1.Event.ball_returned:type_name -> orrery.fccatan.v1.BallReturned
+	38, // 54: orrery.fccatan.v1.Event.placed:type_name -> orrery.fccatan.v1.Placed
+	39, // 55: orrery.fccatan.v1.Event.thrown:type_name -> orrery.fccatan.v1.Thrown
+	40, // 56: orrery.fccatan.v1.Event.whistle:type_name -> orrery.fccatan.v1.Whistle
+	41, // 57: orrery.fccatan.v1.Event.offers_made:type_name -> orrery.fccatan.v1.OffersMade
+	42, // 58: orrery.fccatan.v1.Event.trades_settled:type_name -> orrery.fccatan.v1.TradesSettled
+	43, // 59: orrery.fccatan.v1.Event.bought:type_name -> orrery.fccatan.v1.Bought
+	44, // 60: orrery.fccatan.v1.Event.card_drawn:type_name -> orrery.fccatan.v1.CardDrawn
+	45, // 61: orrery.fccatan.v1.Event.card_effect:type_name -> orrery.fccatan.v1.CardEffect
+	46, // 62: orrery.fccatan.v1.Event.game_ended:type_name -> orrery.fccatan.v1.GameEnded
+	7,  // 63: orrery.fccatan.v1.PickedUp.player:type_name -> orrery.fccatan.v1.AvatarRef
+	0,  // 64: orrery.fccatan.v1.PickedUp.resource:type_name -> orrery.fccatan.v1.Resource
+	7,  // 65: orrery.fccatan.v1.Delivered.player:type_name -> orrery.fccatan.v1.AvatarRef
+	0,  // 66: orrery.fccatan.v1.Delivered.resource:type_name -> orrery.fccatan.v1.Resource
+	7,  // 67: orrery.fccatan.v1.Tagged.knight:type_name -> orrery.fccatan.v1.AvatarRef
+	7,  // 68: orrery.fccatan.v1.Tagged.player:type_name -> orrery.fccatan.v1.AvatarRef
+	0,  // 69: orrery.fccatan.v1.Tagged.taken:type_name -> orrery.fccatan.v1.Resource
+	0,  // 70: orrery.fccatan.v1.BallReturned.resource:type_name -> orrery.fccatan.v1.Resource
+	7,  // 71: orrery.fccatan.v1.Placed.player:type_name -> orrery.fccatan.v1.AvatarRef
+	7,  // 72: orrery.fccatan.v1.Thrown.from:type_name -> orrery.fccatan.v1.AvatarRef
+	7,  // 73: orrery.fccatan.v1.Thrown.to:type_name -> orrery.fccatan.v1.AvatarRef
+	0,  // 74: orrery.fccatan.v1.Thrown.resource:type_name -> orrery.fccatan.v1.Resource
+	29, // 75: orrery.fccatan.v1.OffersMade.offers:type_name -> orrery.fccatan.v1.TradeOffer
+	29, // 76: orrery.fccatan.v1.TradesSettled.accepted:type_name -> orrery.fccatan.v1.TradeOffer
+	29, // 77: orrery.fccatan.v1.TradesSettled.declined:type_name -> orrery.fccatan.v1.TradeOffer
+	29, // 78: orrery.fccatan.v1.TradesSettled.failed:type_name -> orrery.fccatan.v1.TradeOffer
+	16, // 79: orrery.fccatan.v1.Bought.purchase:type_name -> orrery.fccatan.v1.Purchase
+	1,  // 80: orrery.fccatan.v1.CardDrawn.card:type_name -> orrery.fccatan.v1.Card
+	1,  // 81: orrery.fccatan.v1.CardEffect.card:type_name -> orrery.fccatan.v1.Card
+	6,  // 82: orrery.fccatan.v1.CardEffect.resources:type_name -> orrery.fccatan.v1.Resources
+	5,  // 83: orrery.fccatan.v1.Hoop.center:type_name -> orrery.fccatan.v1.Vec
+	0,  // 84: orrery.fccatan.v1.PileSpot.resource:type_name -> orrery.fccatan.v1.Resource
+	5,  // 85: orrery.fccatan.v1.PileSpot.position:type_name -> orrery.fccatan.v1.Vec
+	47, // 86: orrery.fccatan.v1.FieldMap.hoops:type_name -> orrery.fccatan.v1.Hoop
+	48, // 87: orrery.fccatan.v1.FieldMap.piles:type_name -> orrery.fccatan.v1.PileSpot
+	23, // 88: orrery.fccatan.v1.RulesetInfo.costs:type_name -> orrery.fccatan.v1.Costs
+	1,  // 89: orrery.fccatan.v1.DeckEntry.card:type_name -> orrery.fccatan.v1.Card
+	49, // 90: orrery.fccatan.v1.Catalog.maps:type_name -> orrery.fccatan.v1.FieldMap
+	50, // 91: orrery.fccatan.v1.Catalog.rulesets:type_name -> orrery.fccatan.v1.RulesetInfo
+	51, // 92: orrery.fccatan.v1.Catalog.deck:type_name -> orrery.fccatan.v1.DeckEntry
+	93, // [93:93] is the sub-list for method output_type
+	93, // [93:93] is the sub-list for method input_type
+	93, // [93:93] is the sub-list for extension type_name
+	93, // [93:93] is the sub-list for extension extendee
+	0,  // [0:93] is the sub-list for field type_name
 }
 
 func init() { file_orrery_fccatan_v1_fccatan_proto_init() }
@@ -214,18 +4417,54 @@ func file_orrery_fccatan_v1_fccatan_proto_init() {
 	if File_orrery_fccatan_v1_fccatan_proto != nil {
 		return
 	}
+	file_orrery_fccatan_v1_fccatan_proto_msgTypes[4].OneofWrappers = []any{
+		(*AvatarIntent_Stay)(nil),
+		(*AvatarIntent_Target)(nil),
+		(*AvatarIntent_Velocity)(nil),
+	}
+	file_orrery_fccatan_v1_fccatan_proto_msgTypes[17].OneofWrappers = []any{
+		(*Action_Pass)(nil),
+		(*Action_Setup)(nil),
+		(*Action_Deploy)(nil),
+		(*Action_Intents)(nil),
+		(*Action_Offer)(nil),
+		(*Action_Reply)(nil),
+		(*Action_Buy)(nil),
+		(*Action_YearOfPlenty)(nil),
+		(*Action_Monopoly)(nil),
+		(*Action_Discard)(nil),
+		(*Action_Barbarians)(nil),
+	}
+	file_orrery_fccatan_v1_fccatan_proto_msgTypes[26].OneofWrappers = []any{
+		(*Event_Setup)(nil),
+		(*Event_RoundStarted)(nil),
+		(*Event_PickedUp)(nil),
+		(*Event_Delivered)(nil),
+		(*Event_Tagged)(nil),
+		(*Event_BallReturned)(nil),
+		(*Event_Placed)(nil),
+		(*Event_Thrown)(nil),
+		(*Event_Whistle)(nil),
+		(*Event_OffersMade)(nil),
+		(*Event_TradesSettled)(nil),
+		(*Event_Bought)(nil),
+		(*Event_CardDrawn)(nil),
+		(*Event_CardEffect)(nil),
+		(*Event_GameEnded)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_fccatan_v1_fccatan_proto_rawDesc), len(file_orrery_fccatan_v1_fccatan_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   4,
+			NumEnums:      5,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_orrery_fccatan_v1_fccatan_proto_goTypes,
 		DependencyIndexes: file_orrery_fccatan_v1_fccatan_proto_depIdxs,
+		EnumInfos:         file_orrery_fccatan_v1_fccatan_proto_enumTypes,
 		MessageInfos:      file_orrery_fccatan_v1_fccatan_proto_msgTypes,
 	}.Build()
 	File_orrery_fccatan_v1_fccatan_proto = out.File

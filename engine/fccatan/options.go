@@ -1,0 +1,247 @@
+package fccatan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// Ruleset names.
+const (
+	RulesetSeed      = "seed"      // the seed's revision: 5 VP, 20 s rounds, no throwing
+	RulesetPublished = "published" // the later revision: 8 VP, 8 s rounds, throwing, new costs
+)
+
+// Purchase kinds, in the order of the costs table.
+const (
+	buySettlement = iota + 1
+	buyCity
+	buyKnight
+	buyCard
+	buyHandover
+)
+
+var purchaseNames = [...]string{"", "settlement", "city", "knight", "card", "marker"}
+
+// costs is what the bank charges, by purchase kind and resource.
+type costs [buyCard + 1][numRes]int8
+
+var rulesetCosts = map[string]costs{
+	// The seed's costs table.
+	RulesetSeed: {
+		buySettlement: {Wood: 2, Brick: 2},
+		buyCity:       {Wood: 1, Brick: 1, Ore: 1, Sheep: 1},
+		buyKnight:     {Brick: 2, Sheep: 1},
+		buyCard:       {Wood: 2, Ore: 1},
+	},
+	// The published revision: city = 2 wood + 2 brick + 1 sheep-or-ore (the sheep or ore is
+	// chosen per purchase), knight = 2 ore, card = 2 sheep.
+	RulesetPublished: {
+		buySettlement: {Wood: 2, Brick: 2},
+		buyCity:       {Wood: 2, Brick: 2},
+		buyKnight:     {Ore: 2},
+		buyCard:       {Sheep: 2},
+	},
+}
+
+var options = []engine.Option{
+	{Name: "ruleset", Default: RulesetSeed, Help: "seed (5 VP, 20 s rounds, no throwing) or published (8 VP, 8 s rounds, throwing, new costs)"},
+	{Name: "map", Default: "default", Help: "the field: hoops and piles (embedded data)"},
+	{Name: "team_size", Default: "4", Help: "players per team, 3 or 4: one number for every team, or one per seat (\"4,4,3\")"},
+	{Name: "knights", Default: "2", Help: "starting knights each team names at setup, or \"any\" to let each team choose how many"},
+	{Name: "round_seconds", Default: "auto", Help: "length of a round in seconds; auto is 20 (seed) or 8 (published)"},
+	{Name: "tick_rate", Default: "10", Help: "ticks per second, a divisor of 1000"},
+	{Name: "win_vp", Default: "auto", Help: "VP that win, checked after each market; auto is 5 (seed) or 8 (published)"},
+	{Name: "top_speed_cm_s", Default: "600", Help: "every player's top speed, cm per second"},
+	{Name: "reach_cm", Default: "100", Help: "reach for picking up a ball and for a knight's tag, cm"},
+	{Name: "max_rounds", Default: "40", Help: "safety cap: the game ends after this many rounds, most VP winning"},
+	{Name: "idle_markets", Default: "8", Help: "the game also ends after this many markets in a row in which no team bought anything"},
+	{Name: "trade_steps", Default: "2", Help: "offer-and-reply steps in each market"},
+	{Name: "throw_range_cm", Default: "1000", Help: "published ruleset: how far a ball may be thrown to a teammate, cm"},
+	{Name: "market_seconds", Default: "60", Help: "real time: wall-clock length of a market, shared among its steps"},
+	{Name: "choice_seconds", Default: "10", Help: "real time: wall-clock time for setup, deployment and card decisions"},
+}
+
+// config is a match's settings, immutable once built and shared by clones.
+type config struct {
+	ruleset        string
+	field          *Field
+	teams          int
+	teamSize       [maxTeams]int8
+	bonusVP        [maxTeams]int8 // the seed's 1 VP for a team of 3 among teams of 4
+	knights        int            // -1: any number
+	ticksPerRound  int
+	tickMS         int
+	speed, reach   int32
+	step           int32 // the most a player runs in one tick, cm
+	winVP          int
+	maxRounds      int
+	idleMarkets    int
+	tradeSteps     int
+	throwing       bool
+	throwRange     int32
+	marketMS       int
+	choiceMS       int
+	costs          costs
+	citySheepOrOre bool
+}
+
+func intOption(cfg engine.Config, name string, lo, hi int) (int, error) {
+	v := cfg.Option(gameInfo, name)
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%w: fccatan option %s=%q: want an integer in %d..%d", engine.ErrBadOption, name, v, lo, hi)
+	}
+	return n, nil
+}
+
+func newConfig(cfg engine.Config) (*config, error) {
+	c := &config{teams: cfg.Seats}
+	if cfg.Seats < 3 || cfg.Seats > maxTeams {
+		return nil, fmt.Errorf("%w: fccatan takes 3 or 4 teams, not %d", engine.ErrBadOption, cfg.Seats)
+	}
+	for name := range cfg.Options {
+		known := false
+		for _, o := range options {
+			known = known || o.Name == name
+		}
+		if !known {
+			return nil, fmt.Errorf("%w: fccatan has no option %q", engine.ErrBadOption, name)
+		}
+	}
+	c.ruleset = cfg.Option(gameInfo, "ruleset")
+	cs, ok := rulesetCosts[c.ruleset]
+	if !ok {
+		return nil, fmt.Errorf("%w: fccatan option ruleset=%q: want seed or published", engine.ErrBadOption, c.ruleset)
+	}
+	c.costs = cs
+	published := c.ruleset == RulesetPublished
+	c.citySheepOrOre, c.throwing = published, published
+	m := cfg.Option(gameInfo, "map")
+	if c.field = fields[m]; c.field == nil {
+		return nil, fmt.Errorf("%w: fccatan option map=%q: known maps are %s", engine.ErrBadOption, m, fieldNames())
+	}
+	if err := c.parseTeamSizes(cfg.Option(gameInfo, "team_size")); err != nil {
+		return nil, err
+	}
+	if k := cfg.Option(gameInfo, "knights"); k == "any" {
+		c.knights = -1
+	} else {
+		n, err := intOption(cfg, "knights", 0, 3)
+		if err != nil {
+			return nil, err
+		}
+		c.knights = n
+	}
+	seconds := 20
+	if published {
+		seconds = 8
+	}
+	if cfg.Option(gameInfo, "round_seconds") != "auto" {
+		n, err := intOption(cfg, "round_seconds", 1, 600)
+		if err != nil {
+			return nil, err
+		}
+		seconds = n
+	}
+	rate, err := intOption(cfg, "tick_rate", 1, 100)
+	if err != nil {
+		return nil, err
+	}
+	if 1000%rate != 0 {
+		return nil, fmt.Errorf("%w: fccatan option tick_rate=%d: want a divisor of 1000", engine.ErrBadOption, rate)
+	}
+	c.tickMS = 1000 / rate
+	c.ticksPerRound = seconds * rate
+	c.winVP = 5
+	if published {
+		c.winVP = 8
+	}
+	if cfg.Option(gameInfo, "win_vp") != "auto" {
+		if c.winVP, err = intOption(cfg, "win_vp", 1, 100); err != nil {
+			return nil, err
+		}
+	}
+	speed, err := intOption(cfg, "top_speed_cm_s", 1, 5000)
+	if err != nil {
+		return nil, err
+	}
+	reach, err := intOption(cfg, "reach_cm", 1, 1000)
+	if err != nil {
+		return nil, err
+	}
+	c.speed, c.reach = int32(speed), int32(reach)
+	c.step = int32(speed * c.tickMS / 1000)
+	if c.step < 1 {
+		return nil, fmt.Errorf("%w: fccatan: top speed %d cm/s runs less than 1 cm a tick", engine.ErrBadOption, speed)
+	}
+	if c.maxRounds, err = intOption(cfg, "max_rounds", 1, 1000); err != nil {
+		return nil, err
+	}
+	if c.idleMarkets, err = intOption(cfg, "idle_markets", 1, 1000); err != nil {
+		return nil, err
+	}
+	if c.tradeSteps, err = intOption(cfg, "trade_steps", 0, 8); err != nil {
+		return nil, err
+	}
+	tr, err := intOption(cfg, "throw_range_cm", 0, 10000)
+	if err != nil {
+		return nil, err
+	}
+	c.throwRange = int32(tr)
+	ms, err := intOption(cfg, "market_seconds", 1, 3600)
+	if err != nil {
+		return nil, err
+	}
+	c.marketMS = ms * 1000
+	cs2, err := intOption(cfg, "choice_seconds", 1, 3600)
+	if err != nil {
+		return nil, err
+	}
+	c.choiceMS = cs2 * 1000
+	return c, nil
+}
+
+// parseTeamSizes reads "4" or "4,3,4" and grants the seed's bonus VP to a team of 3 in a game
+// of 4-player teams.
+func (c *config) parseTeamSizes(v string) error {
+	parts := strings.Split(v, ",")
+	if len(parts) != 1 && len(parts) != c.teams {
+		return fmt.Errorf("%w: fccatan option team_size=%q: want one size or %d", engine.ErrBadOption, v, c.teams)
+	}
+	largest := int8(0)
+	for t := 0; t < c.teams; t++ {
+		p := parts[0]
+		if len(parts) > 1 {
+			p = parts[t]
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 3 || n > maxAvatars {
+			return fmt.Errorf("%w: fccatan option team_size=%q: sizes are 3 or 4", engine.ErrBadOption, v)
+		}
+		c.teamSize[t] = int8(n)
+		largest = max(largest, int8(n))
+	}
+	for t := 0; t < c.teams; t++ {
+		if c.teamSize[t] == 3 && largest == 4 {
+			c.bonusVP[t] = 1
+		}
+	}
+	return nil
+}
+
+// TickInterval is the wall-clock length of one tick under options (nil: the defaults), for a
+// server that ticks a match in real time before it has a state.
+func TickInterval(opts map[string]string) (time.Duration, error) {
+	rate, err := intOption(engine.Config{Options: opts}, "tick_rate", 1, 100)
+	if err != nil {
+		return 0, err
+	}
+	if 1000%rate != 0 {
+		return 0, fmt.Errorf("%w: fccatan option tick_rate=%d: want a divisor of 1000", engine.ErrBadOption, rate)
+	}
+	return time.Duration(1000/rate) * time.Millisecond, nil
+}
