@@ -318,7 +318,7 @@ func parseData(b []byte, base *Data) (*Data, error) {
 			return nil, fmt.Errorf("the layout has %d columns, want %d (turns %d to %d)", len(f.Layout), len(d.Layout), FirstAnimalTurn, TurnsPerGame)
 		}
 		for i, n := range f.Layout {
-			if n < 0 || n > 45 {
+			if n < 0 {
 				return nil, fmt.Errorf("layout: turn %d has %d cards", i+FirstAnimalTurn, n)
 			}
 			d.Layout[i] = n

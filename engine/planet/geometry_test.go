@@ -3,6 +3,11 @@ package planet
 import (
 	"math"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/engine"
+	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 )
 
 // TestGeometry_DodecahedronFaceGraph: 12 faces, each with 5 distinct neighbours, symmetric,
@@ -117,3 +122,27 @@ func TestGeometry_ClockwiseFromOutside(t *testing.T) {
 }
 
 func near(a, b Vec) bool { d := a.sub(b); return d.dot(d) < 1e-12 }
+
+// TestCatalog_GeometryForClients: the catalog carries the dodecahedron, its areas with corners
+// and neighbours, and the built-in data set, so a client can draw the planets.
+func TestCatalog_GeometryForClients(t *testing.T) {
+	g, err := engine.Lookup("planet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.Catalog().(*planetv1.Catalog)
+	if len(c.Vertices) != Vertices || len(c.Faces) != Faces || len(c.Areas) != Areas {
+		t.Errorf("catalog has %d vertices, %d faces, %d areas", len(c.Vertices), len(c.Faces), len(c.Areas))
+	}
+	for _, a := range c.Areas {
+		if len(a.Corners) != 3 || len(a.Neighbours) != 3 || a.Id != a.Face*5+a.Edge {
+			t.Errorf("area %d: %d corners, %d neighbours, face %d edge %d", a.Id, len(a.Corners), len(a.Neighbours), a.Face, a.Edge)
+		}
+	}
+	if len(c.Tiles) != 50 || len(c.Animals) != 45 || len(c.Objectives) != 5 || len(c.Layout) != 10 {
+		t.Errorf("catalog data: %d tiles, %d animals, %d objectives, %d layout columns", len(c.Tiles), len(c.Animals), len(c.Objectives), len(c.Layout))
+	}
+	if _, err := proto.Marshal(c); err != nil {
+		t.Error(err)
+	}
+}

@@ -833,3 +833,27 @@ func TestHidden_PerturbationKeepsEveryView(t *testing.T) {
 		}
 	}
 }
+
+// TestHidden_OmniscientOnlyShowsAll: ObserveAll, for finished matches, shows every objective and
+// every face-down stack that the public view hides.
+func TestHidden_OmniscientOnlyShowsAll(t *testing.T) {
+	s := newGame(t, 3, 4, map[string]string{OptCap: "2"})
+	playTurns(t, s, 2)
+	all := s.ObserveAll().(*planetv1.Observation)
+	pub := observe(s, engine.Spectator)
+	for _, st := range all.Stacks {
+		if st.Number <= TileStacks && len(st.Tiles) != int(st.Size) {
+			t.Errorf("omniscient stack %d shows %d of %d tiles", st.Number, len(st.Tiles), st.Size)
+		}
+	}
+	for _, st := range pub.Stacks {
+		if st.Number <= TileStacks && len(st.Tiles) != 0 {
+			t.Errorf("public stack %d shows its tiles", st.Number)
+		}
+	}
+	for _, p := range all.Planets {
+		if p.Objective == nil {
+			t.Errorf("omniscient view hides seat %d's objective", p.Seat)
+		}
+	}
+}
