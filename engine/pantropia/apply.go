@@ -495,6 +495,12 @@ func (s *state) startTurn(seat int8) {
 			break
 		}
 	}
+	s.resolveRoll(seat, perm, d, sw)
+}
+
+// resolveRoll resolves the roll of the permanent die (a color or black) with the swappable
+// die d: production, or a Luddite window and then the roller's choice on black.
+func (s *state) resolveRoll(seat int8, perm Color, d int8, sw Color) {
 	s.lastRoll = roll{seat: seat, permanent: perm, die: d, swappable: sw, valid: true}
 	s.log(event{kind: evRoll, seat: seat, a: int16(perm), b: int16(d), c: int16(sw)})
 	if perm == Black {
