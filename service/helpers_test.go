@@ -15,15 +15,15 @@ import (
 
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
-	_ "github.com/orrery/orrery/engine/planet"
+	_ "github.com/orrery/orrery/engine/icetraders"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/store"
 )
 
 // testGame is the game the server tests play: turn-based, with hidden information.
-const testGame = "planet"
+const testGame = "icetraders"
 
-const testSeats = 3
+const testSeats = 4
 
 type harness struct {
 	t      *testing.T
@@ -155,9 +155,9 @@ func nextDecision(t *testing.T, stream grpc.BidiStreamingClient[orreryv1.PlayReq
 		}
 		switch m := resp.GetMsg().(type) {
 		case *orreryv1.PlayResponse_Decision:
-			return m.Decision, events
-		case *orreryv1.PlayResponse_Event:
-			events = append(events, m.Event)
+			return m.Decision, append(events, m.Decision.GetEvents()...)
+		case *orreryv1.PlayResponse_Events:
+			events = append(events, m.Events.GetEvents()...)
 		case *orreryv1.PlayResponse_Ended:
 			t.Fatalf("match ended while waiting for a decision")
 		}

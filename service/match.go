@@ -380,10 +380,8 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 		v.replaced = true
 		return v
 	}
-	v.events = m.eventsLocked(seat, cursor)
-	v.cursor = cursor + int64(len(v.events))
+	v.events, v.cursor = m.deliverLocked(seat, cursor)
 	if seat != engine.Spectator {
-		m.seats[seat].delivered = v.cursor
 		if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
 			v.decision = m.decisionLocked(seat, p)
 		}
@@ -394,6 +392,22 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 		v.ended = m.endedLocked()
 	}
 	return v
+}
+
+// deliver is seat's events from cursor on, marked delivered, and the new cursor.
+func (m *match) deliver(seat engine.Seat, cursor int64) ([]*orreryv1.Event, int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.deliverLocked(seat, cursor)
+}
+
+func (m *match) deliverLocked(seat engine.Seat, cursor int64) ([]*orreryv1.Event, int64) {
+	evs := m.eventsLocked(seat, cursor)
+	cursor += int64(len(evs))
+	if seat != engine.Spectator {
+		m.seats[seat].delivered = cursor
+	}
+	return evs, cursor
 }
 
 func (m *match) decisionLocked(seat engine.Seat, p *pending) *orreryv1.Decision {

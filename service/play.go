@@ -66,16 +66,17 @@ func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orre
 		if v.replaced {
 			return errReplaced
 		}
-		for _, e := range v.events {
-			if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Event{Event: e}}); err != nil {
+		cursor = v.cursor
+		if len(v.events) > 0 && v.decision == nil {
+			if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events}}}); err != nil {
 				return err
 			}
 		}
-		cursor = v.cursor
 		if v.ended != nil {
 			return stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}})
 		}
 		if v.decision != nil {
+			v.decision.Events = v.events
 			if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: v.decision}}); err != nil {
 				return err
 			}
@@ -91,7 +92,12 @@ func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orre
 			if !ok {
 				return recvStatus(<-recvErr)
 			}
-			if err := stream.Send(s.handle(m, seat, req)); err != nil {
+			resp := s.handle(m, seat, req)
+			if acc := resp.GetAccepted(); acc != nil {
+				// The events the action caused ride on its acknowledgement: one message.
+				acc.Events, cursor = m.deliver(seat, cursor)
+			}
+			if err := stream.Send(resp); err != nil {
 				return err
 			}
 		}
@@ -171,8 +177,8 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 			}
 			ply = v.ply
 		}
-		for _, e := range v.events {
-			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_Event{Event: e}}); err != nil {
+		if len(v.events) > 0 {
+			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_Events{Events: &orreryv1.EventBatch{Events: v.events}}}); err != nil {
 				return err
 			}
 		}

@@ -21,8 +21,8 @@ import (
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/sdk"
 	"github.com/orrery/orrery/engine"
+	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
 	"github.com/orrery/orrery/proto/wire"
 	"github.com/orrery/orrery/service/store"
 )
@@ -180,7 +180,7 @@ func TestAnswer_RejectionsLeaveTheMatchUnchanged(t *testing.T) {
 		return b
 	}
 	state := before()
-	otherGame := &orreryv1.Action{Game: &orreryv1.Action_Icetraders{Icetraders: &icetradersv1.Action{}}}
+	otherGame := &orreryv1.Action{Game: &orreryv1.Action_Planet{Planet: &planetv1.Action{}}}
 	cases := []struct {
 		name string
 		ans  *orreryv1.Answer

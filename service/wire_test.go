@@ -20,9 +20,12 @@ import (
 // rawCodec sends bytes as they are, to put garbage on the wire.
 type rawCodec struct{}
 
-func (rawCodec) Marshal(v any) ([]byte, error)      { return *(v.(*[]byte)), nil }
-func (rawCodec) Unmarshal(data []byte, v any) error { *(v.(*[]byte)) = append([]byte(nil), data...); return nil }
-func (rawCodec) Name() string                       { return "proto" } // the server decodes as protobuf
+func (rawCodec) Marshal(v any) ([]byte, error) { return *(v.(*[]byte)), nil }
+func (rawCodec) Unmarshal(data []byte, v any) error {
+	*(v.(*[]byte)) = append([]byte(nil), data...)
+	return nil
+}
+func (rawCodec) Name() string { return "proto" } // the server decodes as protobuf
 
 var _ encoding.Codec = rawCodec{}
 

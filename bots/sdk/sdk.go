@@ -111,12 +111,10 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 			if *seen < 0 {
 				*seen = 0
 			}
-		case *orreryv1.PlayResponse_Event:
-			*seen = msg.Event.GetSeq() + 1
-			if o.OnEvent != nil {
-				o.OnEvent(msg.Event)
-			}
+		case *orreryv1.PlayResponse_Events:
+			events(msg.Events.GetEvents(), seen, o)
 		case *orreryv1.PlayResponse_Decision:
+			events(msg.Decision.GetEvents(), seen, o)
 			current = msg.Decision
 			ans := bot.Act(current)
 			if ans == nil {
@@ -126,6 +124,8 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 			if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
 				return nil, progressed, recvErr(stream)
 			}
+		case *orreryv1.PlayResponse_Accepted:
+			events(msg.Accepted.GetEvents(), seen, o)
 		case *orreryv1.PlayResponse_Rejected:
 			rej := msg.Rejected
 			if o.OnRejected != nil {
@@ -154,6 +154,15 @@ func recvErr(stream grpc.BidiStreamingClient[orreryv1.PlayRequest, orreryv1.Play
 				return errNoEnd
 			}
 			return err
+		}
+	}
+}
+
+func events(evs []*orreryv1.Event, seen *int64, o Options) {
+	for _, e := range evs {
+		*seen = e.GetSeq() + 1
+		if o.OnEvent != nil {
+			o.OnEvent(e)
 		}
 	}
 }

@@ -1505,7 +1505,7 @@ type PlayResponse struct {
 	//	*PlayResponse_Decision
 	//	*PlayResponse_Accepted
 	//	*PlayResponse_Rejected
-	//	*PlayResponse_Event
+	//	*PlayResponse_Events
 	//	*PlayResponse_Ended
 	Msg           isPlayResponse_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
@@ -1585,10 +1585,10 @@ func (x *PlayResponse) GetRejected() *ActionRejected {
 	return nil
 }
 
-func (x *PlayResponse) GetEvent() *Event {
+func (x *PlayResponse) GetEvents() *EventBatch {
 	if x != nil {
-		if x, ok := x.Msg.(*PlayResponse_Event); ok {
-			return x.Event
+		if x, ok := x.Msg.(*PlayResponse_Events); ok {
+			return x.Events
 		}
 	}
 	return nil
@@ -1623,8 +1623,9 @@ type PlayResponse_Rejected struct {
 	Rejected *ActionRejected `protobuf:"bytes,4,opt,name=rejected,proto3,oneof"`
 }
 
-type PlayResponse_Event struct {
-	Event *Event `protobuf:"bytes,5,opt,name=event,proto3,oneof"`
+type PlayResponse_Events struct {
+	// Events the seat has not yet seen, when no decision carries them.
+	Events *EventBatch `protobuf:"bytes,5,opt,name=events,proto3,oneof"`
 }
 
 type PlayResponse_Ended struct {
@@ -1639,7 +1640,7 @@ func (*PlayResponse_Accepted) isPlayResponse_Msg() {}
 
 func (*PlayResponse_Rejected) isPlayResponse_Msg() {}
 
-func (*PlayResponse_Event) isPlayResponse_Msg() {}
+func (*PlayResponse_Events) isPlayResponse_Msg() {}
 
 func (*PlayResponse_Ended) isPlayResponse_Msg() {}
 
@@ -1763,7 +1764,10 @@ type Decision struct {
 	// Actions applied so far in the match.
 	Ply int64 `protobuf:"varint,8,opt,name=ply,proto3" json:"ply,omitempty"`
 	// The seat that owes this decision.
-	Seat          int32 `protobuf:"varint,9,opt,name=seat,proto3" json:"seat,omitempty"`
+	Seat int32 `protobuf:"varint,9,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Events the seat has not yet seen, in order, delivered with the decision they lead to so
+	// that one message carries both.
+	Events        []*Event `protobuf:"bytes,10,rep,name=events,proto3" json:"events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1861,11 +1865,20 @@ func (x *Decision) GetSeat() int32 {
 	return 0
 }
 
+func (x *Decision) GetEvents() []*Event {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
 // ActionAccepted confirms an answer was applied.
 type ActionAccepted struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	DecisionId    string                 `protobuf:"bytes,1,opt,name=decision_id,json=decisionId,proto3" json:"decision_id,omitempty"`
-	Notation      string                 `protobuf:"bytes,2,opt,name=notation,proto3" json:"notation,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	DecisionId string                 `protobuf:"bytes,1,opt,name=decision_id,json=decisionId,proto3" json:"decision_id,omitempty"`
+	Notation   string                 `protobuf:"bytes,2,opt,name=notation,proto3" json:"notation,omitempty"`
+	// The events the action caused (and any before them the seat had not yet seen), in order.
+	Events        []*Event `protobuf:"bytes,3,rep,name=events,proto3" json:"events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1912,6 +1925,13 @@ func (x *ActionAccepted) GetNotation() string {
 		return x.Notation
 	}
 	return ""
+}
+
+func (x *ActionAccepted) GetEvents() []*Event {
+	if x != nil {
+		return x.Events
+	}
+	return nil
 }
 
 // ActionRejected says an answer was not applied; the decision stands until its deadline.
@@ -1975,6 +1995,51 @@ func (x *ActionRejected) GetReason() string {
 	return ""
 }
 
+// EventBatch is events in order.
+type EventBatch struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Events        []*Event               `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EventBatch) Reset() {
+	*x = EventBatch{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EventBatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EventBatch) ProtoMessage() {}
+
+func (x *EventBatch) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
+func (*EventBatch) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *EventBatch) GetEvents() []*Event {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
 // Event is one thing that happened in a match, as the receiving seat may see it.
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1991,7 +2056,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2003,7 +2068,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2016,7 +2081,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Event) GetSeq() int64 {
@@ -2078,7 +2143,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2090,7 +2155,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2103,7 +2168,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SeatTimedOut) GetSeat() int32 {
@@ -2134,7 +2199,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2146,7 +2211,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2159,7 +2224,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Result) GetRanks() []int32 {
@@ -2203,7 +2268,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2215,7 +2280,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2228,7 +2293,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MatchEnded) GetResult() *Result {
@@ -2264,7 +2329,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2276,7 +2341,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2289,7 +2354,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *WatchRequest) GetMatchId() string {
@@ -2312,7 +2377,7 @@ type WatchResponse struct {
 	// Types that are valid to be assigned to Msg:
 	//
 	//	*WatchResponse_View
-	//	*WatchResponse_Event
+	//	*WatchResponse_Events
 	//	*WatchResponse_Ended
 	Msg           isWatchResponse_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
@@ -2321,7 +2386,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2333,7 +2398,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2346,7 +2411,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *WatchResponse) GetMsg() isWatchResponse_Msg {
@@ -2365,10 +2430,10 @@ func (x *WatchResponse) GetView() *Spectate {
 	return nil
 }
 
-func (x *WatchResponse) GetEvent() *Event {
+func (x *WatchResponse) GetEvents() *EventBatch {
 	if x != nil {
-		if x, ok := x.Msg.(*WatchResponse_Event); ok {
-			return x.Event
+		if x, ok := x.Msg.(*WatchResponse_Events); ok {
+			return x.Events
 		}
 	}
 	return nil
@@ -2391,8 +2456,8 @@ type WatchResponse_View struct {
 	View *Spectate `protobuf:"bytes,1,opt,name=view,proto3,oneof"`
 }
 
-type WatchResponse_Event struct {
-	Event *Event `protobuf:"bytes,2,opt,name=event,proto3,oneof"`
+type WatchResponse_Events struct {
+	Events *EventBatch `protobuf:"bytes,2,opt,name=events,proto3,oneof"`
 }
 
 type WatchResponse_Ended struct {
@@ -2401,7 +2466,7 @@ type WatchResponse_Ended struct {
 
 func (*WatchResponse_View) isWatchResponse_Msg() {}
 
-func (*WatchResponse_Event) isWatchResponse_Msg() {}
+func (*WatchResponse_Events) isWatchResponse_Msg() {}
 
 func (*WatchResponse_Ended) isWatchResponse_Msg() {}
 
@@ -2417,7 +2482,7 @@ type Spectate struct {
 
 func (x *Spectate) Reset() {
 	*x = Spectate{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2429,7 +2494,7 @@ func (x *Spectate) String() string {
 func (*Spectate) ProtoMessage() {}
 
 func (x *Spectate) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2442,7 +2507,7 @@ func (x *Spectate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spectate.ProtoReflect.Descriptor instead.
 func (*Spectate) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Spectate) GetObservation() *Observation {
@@ -2480,7 +2545,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2492,7 +2557,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2505,7 +2570,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SeatInfo) GetSeat() int32 {
@@ -2565,7 +2630,7 @@ type MatchSummary struct {
 
 func (x *MatchSummary) Reset() {
 	*x = MatchSummary{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2577,7 +2642,7 @@ func (x *MatchSummary) String() string {
 func (*MatchSummary) ProtoMessage() {}
 
 func (x *MatchSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2590,7 +2655,7 @@ func (x *MatchSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchSummary.ProtoReflect.Descriptor instead.
 func (*MatchSummary) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *MatchSummary) GetMatchId() string {
@@ -2694,7 +2759,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2706,7 +2771,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2719,7 +2784,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -2739,7 +2804,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2751,7 +2816,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2764,7 +2829,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -2793,7 +2858,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2805,7 +2870,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2818,7 +2883,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -2867,7 +2932,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2879,7 +2944,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2892,7 +2957,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -2919,7 +2984,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2931,7 +2996,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2944,7 +3009,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -2968,7 +3033,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2980,7 +3045,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3058,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3040,7 +3105,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3052,7 +3117,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3065,7 +3130,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3198,13 +3263,13 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"legalIndex\x12+\n" +
 	"\x06action\x18\x03 \x01(\v2\x11.orrery.v1.ActionH\x00R\x06action\x12\x1c\n" +
 	"\bnotation\x18\x04 \x01(\tH\x00R\bnotationB\b\n" +
-	"\x06choice\"\xc0\x02\n" +
+	"\x06choice\"\xc7\x02\n" +
 	"\fPlayResponse\x12+\n" +
 	"\x06joined\x18\x01 \x01(\v2\x11.orrery.v1.JoinedH\x00R\x06joined\x121\n" +
 	"\bdecision\x18\x02 \x01(\v2\x13.orrery.v1.DecisionH\x00R\bdecision\x127\n" +
 	"\baccepted\x18\x03 \x01(\v2\x19.orrery.v1.ActionAcceptedH\x00R\baccepted\x127\n" +
-	"\brejected\x18\x04 \x01(\v2\x19.orrery.v1.ActionRejectedH\x00R\brejected\x12(\n" +
-	"\x05event\x18\x05 \x01(\v2\x10.orrery.v1.EventH\x00R\x05event\x12-\n" +
+	"\brejected\x18\x04 \x01(\v2\x19.orrery.v1.ActionRejectedH\x00R\brejected\x12/\n" +
+	"\x06events\x18\x05 \x01(\v2\x15.orrery.v1.EventBatchH\x00R\x06events\x12-\n" +
 	"\x05ended\x18\x06 \x01(\v2\x15.orrery.v1.MatchEndedH\x00R\x05endedB\x05\n" +
 	"\x03msg\"\xdd\x02\n" +
 	"\x06Joined\x12\x19\n" +
@@ -3218,7 +3283,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\b \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdf\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x89\x03\n" +
 	"\bDecision\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x126\n" +
@@ -3229,16 +3294,22 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0elegal_notation\x18\x06 \x03(\tR\rlegalNotation\x12\x12\n" +
 	"\x04text\x18\a \x01(\tR\x04text\x12\x10\n" +
 	"\x03ply\x18\b \x01(\x03R\x03ply\x12\x12\n" +
-	"\x04seat\x18\t \x01(\x05R\x04seat\"M\n" +
+	"\x04seat\x18\t \x01(\x05R\x04seat\x12(\n" +
+	"\x06events\x18\n" +
+	" \x03(\v2\x10.orrery.v1.EventR\x06events\"w\n" +
 	"\x0eActionAccepted\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x1a\n" +
-	"\bnotation\x18\x02 \x01(\tR\bnotation\"t\n" +
+	"\bnotation\x18\x02 \x01(\tR\bnotation\x12(\n" +
+	"\x06events\x18\x03 \x03(\v2\x10.orrery.v1.EventR\x06events\"t\n" +
 	"\x0eActionRejected\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12)\n" +
 	"\x04code\x18\x02 \x01(\x0e2\x15.orrery.v1.RejectCodeR\x04code\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x85\x01\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"6\n" +
+	"\n" +
+	"EventBatch\x12(\n" +
+	"\x06events\x18\x01 \x03(\v2\x10.orrery.v1.EventR\x06events\"\x85\x01\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12*\n" +
 	"\x04game\x18\x02 \x01(\v2\x14.orrery.v1.GameEventH\x00R\x04game\x126\n" +
@@ -3260,10 +3331,10 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\fWatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
 	"\n" +
-	"from_event\x18\x02 \x01(\x03R\tfromEvent\"\x9a\x01\n" +
+	"from_event\x18\x02 \x01(\x03R\tfromEvent\"\xa1\x01\n" +
 	"\rWatchResponse\x12)\n" +
-	"\x04view\x18\x01 \x01(\v2\x13.orrery.v1.SpectateH\x00R\x04view\x12(\n" +
-	"\x05event\x18\x02 \x01(\v2\x10.orrery.v1.EventH\x00R\x05event\x12-\n" +
+	"\x04view\x18\x01 \x01(\v2\x13.orrery.v1.SpectateH\x00R\x04view\x12/\n" +
+	"\x06events\x18\x02 \x01(\v2\x15.orrery.v1.EventBatchH\x00R\x06events\x12-\n" +
 	"\x05ended\x18\x03 \x01(\v2\x15.orrery.v1.MatchEndedH\x00R\x05endedB\x05\n" +
 	"\x03msg\"j\n" +
 	"\bSpectate\x128\n" +
@@ -3367,7 +3438,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3393,69 +3464,70 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*Decision)(nil),              // 21: orrery.v1.Decision
 	(*ActionAccepted)(nil),        // 22: orrery.v1.ActionAccepted
 	(*ActionRejected)(nil),        // 23: orrery.v1.ActionRejected
-	(*Event)(nil),                 // 24: orrery.v1.Event
-	(*SeatTimedOut)(nil),          // 25: orrery.v1.SeatTimedOut
-	(*Result)(nil),                // 26: orrery.v1.Result
-	(*MatchEnded)(nil),            // 27: orrery.v1.MatchEnded
-	(*WatchRequest)(nil),          // 28: orrery.v1.WatchRequest
-	(*WatchResponse)(nil),         // 29: orrery.v1.WatchResponse
-	(*Spectate)(nil),              // 30: orrery.v1.Spectate
-	(*SeatInfo)(nil),              // 31: orrery.v1.SeatInfo
-	(*MatchSummary)(nil),          // 32: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 33: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 34: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 35: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 36: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 37: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 38: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 39: orrery.v1.GetReplayResponse
-	nil,                           // 40: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 41: orrery.v1.Joined.OptionsEntry
-	nil,                           // 42: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 43: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 44: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 45: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 46: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 47: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 48: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 49: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 50: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 51: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 52: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 53: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 54: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 55: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 56: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 57: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 58: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 59: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 60: google.protobuf.Timestamp
+	(*EventBatch)(nil),            // 24: orrery.v1.EventBatch
+	(*Event)(nil),                 // 25: orrery.v1.Event
+	(*SeatTimedOut)(nil),          // 26: orrery.v1.SeatTimedOut
+	(*Result)(nil),                // 27: orrery.v1.Result
+	(*MatchEnded)(nil),            // 28: orrery.v1.MatchEnded
+	(*WatchRequest)(nil),          // 29: orrery.v1.WatchRequest
+	(*WatchResponse)(nil),         // 30: orrery.v1.WatchResponse
+	(*Spectate)(nil),              // 31: orrery.v1.Spectate
+	(*SeatInfo)(nil),              // 32: orrery.v1.SeatInfo
+	(*MatchSummary)(nil),          // 33: orrery.v1.MatchSummary
+	(*GetMatchRequest)(nil),       // 34: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 35: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 36: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 37: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 38: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 39: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 40: orrery.v1.GetReplayResponse
+	nil,                           // 41: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 42: orrery.v1.Joined.OptionsEntry
+	nil,                           // 43: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 44: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 45: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 46: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 47: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 48: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 49: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 50: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 51: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 52: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 53: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 54: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 55: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 56: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 57: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 58: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 59: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 60: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 61: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	43, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	44, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	45, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	46, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	47, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	48, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	49, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	50, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	51, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	52, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	53, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	54, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	55, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	56, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	57, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	58, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	44, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	45, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	46, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	47, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	48, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	49, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	50, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	51, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	52, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	53, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	54, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	55, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	56, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	57, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	58, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	59, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	59, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	59, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	59, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	59, // 22: orrery.v1.Clock.tick:type_name -> google.protobuf.Duration
-	40, // 23: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	60, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	60, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	60, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	60, // 22: orrery.v1.Clock.tick:type_name -> google.protobuf.Duration
+	41, // 23: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 24: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 25: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 26: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
@@ -3466,61 +3538,64 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	21, // 31: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
 	22, // 32: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
 	23, // 33: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	24, // 34: orrery.v1.PlayResponse.event:type_name -> orrery.v1.Event
-	27, // 35: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	41, // 36: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	24, // 34: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
+	28, // 35: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	42, // 36: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
 	12, // 37: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
 	0,  // 38: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	60, // 39: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	59, // 40: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	61, // 39: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	60, // 40: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
 	5,  // 41: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
 	4,  // 42: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	1,  // 43: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	6,  // 44: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	25, // 45: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 46: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 47: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	26, // 48: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	30, // 49: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	24, // 50: orrery.v1.WatchResponse.event:type_name -> orrery.v1.Event
-	27, // 51: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 52: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	59, // 53: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	42, // 54: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 55: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	60, // 56: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	60, // 57: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	26, // 58: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	31, // 59: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 60: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 61: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	32, // 62: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 63: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	32, // 64: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 65: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 66: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	32, // 67: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	38, // 68: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	24, // 69: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 70: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 71: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 72: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	28, // 73: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	33, // 74: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	35, // 75: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	37, // 76: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 77: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 78: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	19, // 79: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	29, // 80: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	34, // 81: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	36, // 82: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	39, // 83: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	77, // [77:84] is the sub-list for method output_type
-	70, // [70:77] is the sub-list for method input_type
-	70, // [70:70] is the sub-list for extension type_name
-	70, // [70:70] is the sub-list for extension extendee
-	0,  // [0:70] is the sub-list for field type_name
+	25, // 43: orrery.v1.Decision.events:type_name -> orrery.v1.Event
+	25, // 44: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 45: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	25, // 46: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 47: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	26, // 48: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 49: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 50: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	27, // 51: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	31, // 52: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	24, // 53: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	28, // 54: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 55: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	60, // 56: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	43, // 57: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 58: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	61, // 59: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	61, // 60: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	27, // 61: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	32, // 62: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 63: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 64: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	33, // 65: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 66: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	33, // 67: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 68: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 69: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	33, // 70: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	39, // 71: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	25, // 72: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 73: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 74: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 75: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	29, // 76: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	34, // 77: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	36, // 78: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	38, // 79: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 80: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 81: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	19, // 82: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	30, // 83: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	35, // 84: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	37, // 85: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	40, // 86: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	80, // [80:87] is the sub-list for method output_type
+	73, // [73:80] is the sub-list for method input_type
+	73, // [73:73] is the sub-list for extension type_name
+	73, // [73:73] is the sub-list for extension extendee
+	0,  // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -3568,16 +3643,16 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayResponse_Decision)(nil),
 		(*PlayResponse_Accepted)(nil),
 		(*PlayResponse_Rejected)(nil),
-		(*PlayResponse_Event)(nil),
+		(*PlayResponse_Events)(nil),
 		(*PlayResponse_Ended)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[20].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[21].OneofWrappers = []any{
 		(*Event_Game)(nil),
 		(*Event_TimedOut)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[25].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[26].OneofWrappers = []any{
 		(*WatchResponse_View)(nil),
-		(*WatchResponse_Event)(nil),
+		(*WatchResponse_Events)(nil),
 		(*WatchResponse_Ended)(nil),
 	}
 	type x struct{}
@@ -3586,7 +3661,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

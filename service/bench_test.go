@@ -1,0 +1,272 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/random"
+	"github.com/orrery/orrery/bots/sdk"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+)
+
+// loopback serves an arena on a real TCP port on 127.0.0.1, chosen at run time.
+func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
+	tb.Helper()
+	srv, err := New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gs := NewGRPCServer(srv, GRPCOptions{})
+	go gs.Serve(lis)
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		conn.Close()
+		srv.Close()
+		gs.Stop()
+	})
+	return srv, conn
+}
+
+// BenchmarkDecisionRoundTrip is one decision answered over loopback gRPC: the server sends a
+// decision (typed observation, typed legal list, text) and the events before it, the bot
+// answers by index, the server applies it, acknowledges, and sends the next decision. Matches
+// of two random seats run back to back; creating a match and joining its seats are not timed.
+func BenchmarkDecisionRoundTrip(b *testing.B) {
+	_, conn := loopback(b, Config{})
+	client := orreryv1.NewArenaServiceClient(conn)
+	ctx := context.Background()
+	var decisions atomic.Int64
+	var size atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := uint64(0); decisions.Load() < int64(b.N); n++ {
+		b.StopTimer()
+		created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2, Seed: &n,
+			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var wg, joined sync.WaitGroup
+		start := make(chan struct{})
+		for i, s := range created.GetSeats() {
+			r := random.New(n*7 + uint64(i))
+			bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
+				<-start
+				if decisions.Add(1) == 50 {
+					size.Store(int64(proto.Size(d)))
+				}
+				return r.Act(d)
+			})
+			wg.Add(1)
+			joined.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := sdk.Play(ctx, conn, s.GetToken(), bot, sdk.Options{OnJoined: func(*orreryv1.Joined) { joined.Done() }}); err != nil {
+					b.Error(err)
+				}
+			}()
+		}
+		joined.Wait()
+		b.StartTimer()
+		close(start)
+		wg.Wait()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
+	b.ReportMetric(float64(size.Load()), "decision-bytes")
+}
+
+// echoCodec passes bytes through untouched, so the echo measures gRPC alone.
+type echoCodec struct{}
+
+func (echoCodec) Marshal(v any) ([]byte, error)      { return *(v.(*[]byte)), nil }
+func (echoCodec) Unmarshal(data []byte, v any) error { *(v.(*[]byte)) = append((*(v.(*[]byte)))[:0], data...); return nil }
+func (echoCodec) Name() string                       { return "echo" }
+
+// typicalDecision is a mid-game decision of testGame, as the server would send it.
+func typicalDecision(tb testing.TB) *orreryv1.Decision {
+	st, _ := engine.New(testGame, engine.Config{Seats: 2, Seed: 1})
+	var toAct []engine.Seat
+	var legal []engine.Action
+	for ply := 0; ply < 12; ply++ {
+		next := st.Clone()
+		toAct = next.ToAct(toAct[:0])
+		legal = next.Legal(toAct[0], legal[:0])
+		if err := next.Apply(toAct[0], legal[len(legal)/2]); err != nil {
+			tb.Fatal(err)
+		}
+		if next.Terminal() {
+			break
+		}
+		st = next
+	}
+	toAct = st.ToAct(toAct[:0])
+	legal = st.Legal(toAct[0], legal[:0])
+	d := wire.Decision(st, toAct[0], legal, 12)
+	d.DecisionId = "d12"
+	return d
+}
+
+// echoServer serves one bidirectional stream method that answers every request with reply.
+func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerStream) error) (*grpc.ClientConn, *grpc.StreamDesc) {
+	desc := grpc.ServiceDesc{
+		ServiceName: "orrery.bench.Echo",
+		HandlerType: (*any)(nil),
+		Streams: []grpc.StreamDesc{{StreamName: "Echo", ServerStreams: true, ClientStreams: true,
+			Handler: func(_ any, stream grpc.ServerStream) error { return handler(stream) }}},
+	}
+	gs := grpc.NewServer(opt)
+	gs.RegisterService(&desc, struct{}{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	go gs.Serve(lis)
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { conn.Close(); gs.Stop() })
+	return conn, &desc.Streams[0]
+}
+
+// BenchmarkRawEcho is the baseline for BenchmarkDecisionRoundTrip: a bare bidirectional gRPC
+// stream over loopback, with the protocol's own messages and codec but no arena behind it.
+// The client sends an Answer; the server replies at once with a ready-made Decision of
+// typical size. One round trip per iteration.
+func BenchmarkRawEcho(b *testing.B) {
+	reply := &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: typicalDecision(b)}}
+	conn, desc := echoServer(b, grpc.EmptyServerOption{}, func(stream grpc.ServerStream) error {
+		var req orreryv1.PlayRequest
+		for {
+			if err := stream.RecvMsg(&req); err != nil {
+				return nil
+			}
+			if err := stream.SendMsg(reply); err != nil {
+				return err
+			}
+		}
+	})
+	cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ans := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{DecisionId: "d12", Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 3}}}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := cs.SendMsg(ans); err != nil {
+			b.Fatal(err)
+		}
+		var in orreryv1.PlayResponse
+		if err := cs.RecvMsg(&in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(proto.Size(reply)), "msg-bytes")
+}
+
+// BenchmarkRawEchoBytes is the floor: the same sizes as opaque bytes, no protobuf at all.
+func BenchmarkRawEchoBytes(b *testing.B) {
+	msg, _ := proto.Marshal(typicalDecision(b))
+	conn, desc := echoServer(b, grpc.ForceServerCodec(echoCodec{}), func(stream grpc.ServerStream) error {
+		var buf []byte
+		for {
+			if err := stream.RecvMsg(&buf); err != nil {
+				return nil
+			}
+			if err := stream.SendMsg(&msg); err != nil {
+				return err
+			}
+		}
+	})
+	cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo", grpc.ForceCodec(echoCodec{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ans := []byte{0x12, 0x06, 0x0a, 0x02, 'd', '1', 0x10, 0x03}
+	var in []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := cs.SendMsg(&ans); err != nil {
+			b.Fatal(err)
+		}
+		if err := cs.RecvMsg(&in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(msg)), "msg-bytes")
+}
+
+// TestConcurrency_ThousandMatches runs 1,000 simultaneous matches of random bots in one
+// server process and reports decisions per second; goleak (TestMain) checks nothing leaks.
+func TestConcurrency_ThousandMatches(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 100
+	}
+	_, conn := loopback(t, Config{})
+	client := orreryv1.NewArenaServiceClient(conn)
+	ctx := context.Background()
+	created := make([]*orreryv1.CreateMatchResponse, n)
+	for i := range created {
+		s := uint64(i)
+		var err error
+		created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
+			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var decisions atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	errs := make(chan error, n*4)
+	for i, c := range created {
+		for j, s := range c.GetSeats() {
+			r := random.New(uint64(i*4 + j))
+			bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { decisions.Add(1); return r.Act(d) })
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				end, err := sdk.Play(ctx, conn, s.GetToken(), bot, sdk.Options{})
+				if err == nil && end.GetResult() == nil {
+					err = fmt.Errorf("match %s ended without a result", c.GetMatchId())
+				}
+				if err != nil {
+					errs <- err
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("%d simultaneous matches: %d decisions in %v = %.0f decisions/s (GOMAXPROCS=%d)",
+		n, decisions.Load(), elapsed.Round(time.Millisecond), float64(decisions.Load())/elapsed.Seconds(), runtime.GOMAXPROCS(0))
+}
