@@ -100,9 +100,12 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 // echoCodec passes bytes through untouched, so the echo measures gRPC alone.
 type echoCodec struct{}
 
-func (echoCodec) Marshal(v any) ([]byte, error)      { return *(v.(*[]byte)), nil }
-func (echoCodec) Unmarshal(data []byte, v any) error { *(v.(*[]byte)) = append((*(v.(*[]byte)))[:0], data...); return nil }
-func (echoCodec) Name() string                       { return "echo" }
+func (echoCodec) Marshal(v any) ([]byte, error) { return *(v.(*[]byte)), nil }
+func (echoCodec) Unmarshal(data []byte, v any) error {
+	*(v.(*[]byte)) = append((*(v.(*[]byte)))[:0], data...)
+	return nil
+}
+func (echoCodec) Name() string { return "echo" }
 
 // typicalDecision is a mid-game decision of testGame, as the server would send it.
 func typicalDecision(tb testing.TB) *orreryv1.Decision {
