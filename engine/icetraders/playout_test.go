@@ -119,6 +119,7 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 			}
 			if step%5 == 0 {
 				checkHiddenDeep(t, s, r)
+				checkDeterminize(t, s)
 			}
 			seat, a := deepPick(s, r, Color(g%4))
 			if err := s.Apply(seat, a); err != nil {
@@ -294,6 +295,30 @@ func checkHiddenDeep(t *testing.T, s *State, r *rand.Rand) {
 			if (e1 == nil) != (e2 == nil) || (e1 != nil && e1.Error() != e2.Error()) {
 				t.Fatalf("seat %d: %s answered %v vs %v", seat, FormatAction(a), e1, e2)
 			}
+		}
+	}
+}
+
+// checkDeterminize rebuilds the state from the acting seat's observation: the rebuilt state
+// shows that seat the same observation and lists the same legal actions.
+func checkDeterminize(t *testing.T, s *State) {
+	t.Helper()
+	seat := s.ToAct(nil)[0]
+	o := s.observe(seat, false)
+	d, err := FromObservation(o, nil)
+	if err != nil {
+		t.Fatalf("FromObservation: %v", err)
+	}
+	if got := d.observe(seat, false); !proto.Equal(got, o) {
+		t.Fatalf("rebuilt observation differs:\n%s\n---\n%s", RenderObservation(o), RenderObservation(got))
+	}
+	la, lb := s.Legal(seat, nil), d.Legal(seat, nil)
+	if len(la) != len(lb) {
+		t.Fatalf("rebuilt state lists %d actions, want %d", len(lb), len(la))
+	}
+	for i := range la {
+		if la[i] != lb[i] {
+			t.Fatalf("rebuilt legal action %d: %s, want %s", i, FormatAction(lb[i]), FormatAction(la[i]))
 		}
 	}
 }
