@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/orrery/orrery/bots"
+	icetradersbot "github.com/orrery/orrery/bots/icetraders"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/bots/random"
 )
@@ -25,6 +26,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{Game: AnyGame, Name: "random", Help: "uniform seeded pick among the legal actions", New: random.New},
+		{Game: "icetraders", Name: "greedy", Help: "chooses Evil and simulates each action one ply: hunts lone ships, guards its last critical ship", New: icetradersbot.NewGreedy},
 		{Game: "planet", Name: "greedy", Help: "tries every placement against the animals to come and its objective", New: planetbot.NewGreedy},
 	}
 }
