@@ -413,6 +413,7 @@ func (m *match) deliverLocked(seat engine.Seat, cursor int64) ([]*orreryv1.Event
 func (m *match) decisionLocked(seat engine.Seat, p *pending) *orreryv1.Decision {
 	d := wire.Decision(m.st, seat, p.legal, int64(len(m.steps)))
 	d.DecisionId = p.id
+	d.MatchId = m.id
 	d.Deadline = timestamppb.New(p.deadline)
 	d.TimeBank = durationpb.New(p.bank)
 	return d
@@ -430,7 +431,7 @@ func (m *match) spectateLocked() *orreryv1.Spectate {
 }
 
 func (m *match) endedLocked() *orreryv1.MatchEnded {
-	return &orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash}
+	return &orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash, MatchId: m.id}
 }
 
 // eventsLocked is seat's view of the events numbered from cursor on.

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"google.golang.org/grpc"
@@ -14,10 +15,18 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
+// PlayStream is the server side of a Play stream.
+type PlayStream = grpc.BidiStreamingServer[orreryv1.PlayRequest, orreryv1.PlayResponse]
+
+// LadderServer serves Play streams that open with a LadderJoin. The ladder plugs in here.
+type LadderServer interface {
+	ServeLadder(stream PlayStream, join *orreryv1.LadderJoin) error
+}
+
 // Play is one seat's stream. The first request joins with a seat token; the server then
 // sends what the seat has missed, its current decision, and everything after, and applies its
 // answers. Failures inside the match are ActionRejected messages; the stream goes on.
-func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orreryv1.PlayResponse]) error {
+func (s *Server) Play(stream PlayStream) error {
 	ctx := stream.Context()
 	first, err := stream.Recv()
 	if errors.Is(err, io.EOF) {
@@ -26,58 +35,130 @@ func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orre
 	if err != nil {
 		return recvStatus(err)
 	}
+	if lj := first.GetLadder(); lj != nil {
+		if s.cfg.Ladder == nil {
+			return status.Error(codes.FailedPrecondition, "this server runs no ladder")
+		}
+		return s.cfg.Ladder.ServeLadder(stream, lj)
+	}
 	join := first.GetJoin()
 	if join == nil {
 		return errNoJoin
 	}
-	if join.GetToken() == "" {
-		return errEmptyToken
-	}
-	s.mu.Lock()
-	ref, ok := s.byToken[hashToken(join.GetToken())]
-	s.mu.Unlock()
-	if !ok {
-		return errBadToken
-	}
-	m, seat := ref.m, ref.seat
-	gen := m.connect(seat)
-	defer m.disconnect(seat, gen)
-
-	m.mu.Lock()
-	cursor := m.seats[seat].delivered
-	m.mu.Unlock()
-	if join.EventsSeen != nil {
-		if cursor = join.GetEventsSeen(); cursor < 0 {
-			return status.Errorf(codes.InvalidArgument, "join: events_seen %d is negative", cursor)
-		}
-	}
-	joined := &orreryv1.Joined{
-		MatchId: m.id, Seat: int32(seat), Game: m.game, Seats: int32(len(m.seats)), Options: m.cfg.Options,
-		SeedHash: m.seedHash, Clock: clockProto(m.clock), TimeoutPolicy: m.policy,
-	}
-	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: joined}}); err != nil {
+	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
+	if err != nil {
 		return err
 	}
+	defer seat.Detach()
+	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: seat.Joined()}}); err != nil {
+		return err
+	}
+	answers := make(chan *orreryv1.PlayRequest)
+	recvErr := make(chan error, 1)
+	go func() {
+		defer close(answers)
+		for {
+			req, err := stream.Recv()
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				recvErr <- recvStatus(err)
+				return
+			}
+			select {
+			case answers <- req:
+			case <-ctx.Done():
+				recvErr <- ctx.Err()
+				return
+			}
+		}
+	}()
+	err = seat.Run(ctx, answers, stream.Send)
+	if errors.Is(err, errStreamClosed) {
+		return <-recvErr
+	}
+	return err
+}
 
-	answers, recvErr := receive(ctx, stream)
+// errStreamClosed says the bot closed its side of the stream.
+var errStreamClosed = errors.New("stream closed by the client")
+
+// Seat is one connected seat of a match, driven by Run. Play drives one; the ladder drives
+// many over a single stream.
+type Seat struct {
+	srv    *Server
+	m      *match
+	seat   engine.Seat
+	gen    int64
+	cursor int64
+}
+
+// Attach connects to the seat that token names, replacing any older connection of it.
+// eventsSeen, if set, is how many events the bot has already seen.
+func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
+	if token == "" {
+		return nil, errEmptyToken
+	}
+	s.mu.Lock()
+	ref, ok := s.byToken[hashToken(token)]
+	s.mu.Unlock()
+	if !ok {
+		return nil, errBadToken
+	}
+	if eventsSeen != nil && *eventsSeen < 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "join: events_seen %d is negative", *eventsSeen)
+	}
+	m := ref.m
+	st := &Seat{srv: s, m: m, seat: ref.seat, gen: m.connect(ref.seat)}
+	m.mu.Lock()
+	st.cursor = m.seats[ref.seat].delivered
+	m.mu.Unlock()
+	if eventsSeen != nil {
+		st.cursor = *eventsSeen
+	}
+	return st, nil
+}
+
+// MatchID is the seat's match.
+func (st *Seat) MatchID() string { return st.m.id }
+
+// Detach marks the seat disconnected, unless a newer connection has replaced it.
+func (st *Seat) Detach() { st.m.disconnect(st.seat, st.gen) }
+
+// Joined is the confirmation a bot gets on joining.
+func (st *Seat) Joined() *orreryv1.Joined {
+	m := st.m
+	return &orreryv1.Joined{
+		MatchId: m.id, Seat: int32(st.seat), Game: m.game, Seats: int32(len(m.seats)), Options: m.cfg.Options,
+		SeedHash: m.seedHash, Clock: clockProto(m.clock), TimeoutPolicy: m.policy,
+	}
+}
+
+// Run sends the seat what it has missed, each decision it owes and the events as they come,
+// and applies the answers that arrive on answers, until the match ends (nil), the answers
+// channel closes (errStreamClosed), a send fails, or ctx ends.
+func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error {
+	m, s := st.m, st.srv
 	sent := ""
 	for {
-		v := m.viewFor(seat, gen, cursor, sent, 0)
+		v := m.viewFor(st.seat, st.gen, st.cursor, sent, 0)
 		if v.replaced {
 			return errReplaced
 		}
-		cursor = v.cursor
+		st.cursor = v.cursor
 		if len(v.events) > 0 && v.decision == nil {
-			if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events}}}); err != nil {
+			if err := send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events, MatchId: m.id}}}); err != nil {
 				return err
 			}
 		}
 		if v.ended != nil {
-			return stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}})
+			v.ended.Seat = int32(st.seat)
+			return send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}})
 		}
 		if v.decision != nil {
 			v.decision.Events = v.events
-			if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: v.decision}}); err != nil {
+			if err := send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: v.decision}}); err != nil {
 				return err
 			}
 			sent = v.decision.GetDecisionId()
@@ -90,14 +171,14 @@ func (s *Server) Play(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orre
 		case <-v.changed:
 		case req, ok := <-answers:
 			if !ok {
-				return recvStatus(<-recvErr)
+				return errStreamClosed
 			}
-			resp := s.handle(m, seat, req)
+			resp := s.handle(m, st.seat, req)
 			if acc := resp.GetAccepted(); acc != nil {
 				// The events the action caused ride on its acknowledgement: one message.
-				acc.Events, cursor = m.deliver(seat, cursor)
+				acc.Events, st.cursor = m.deliver(st.seat, st.cursor)
 			}
-			if err := stream.Send(resp); err != nil {
+			if err := send(resp); err != nil {
 				return err
 			}
 		}
@@ -114,44 +195,23 @@ func (s *Server) handle(m *match, seat engine.Seat, req *orreryv1.PlayRequest) *
 		}
 		s.metrics.Rejects.WithLabelValues(m.game, orreryv1.RejectCode_REJECT_CODE_MALFORMED.String()).Inc()
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
-			Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, Reason: reason,
+			Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, Reason: reason, MatchId: m.id,
+		}}}
+	}
+	if id := ans.GetMatchId(); id != "" && id != m.id {
+		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
+			DecisionId: ans.GetDecisionId(), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
+			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", id, m.id),
 		}}}
 	}
 	notation, rej := m.answer(seat, ans)
 	if rej != nil {
+		rej.MatchId = m.id
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
 	}
 	return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Accepted{Accepted: &orreryv1.ActionAccepted{
-		DecisionId: ans.GetDecisionId(), Notation: notation,
+		DecisionId: ans.GetDecisionId(), Notation: notation, MatchId: m.id,
 	}}}
-}
-
-// receive reads a stream's requests on its own goroutine, so the send loop can wait on the
-// match and the bot at once. The channel closes when the stream ends; recvErr then holds
-// nil for a clean close or the error.
-func receive[Req any](ctx context.Context, stream interface{ Recv() (*Req, error) }) (<-chan *Req, <-chan error) {
-	out := make(chan *Req, 8)
-	errc := make(chan error, 1)
-	go func() {
-		defer close(out)
-		for {
-			req, err := stream.Recv()
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					err = nil
-				}
-				errc <- err
-				return
-			}
-			select {
-			case out <- req:
-			case <-ctx.Done():
-				errc <- ctx.Err()
-				return
-			}
-		}
-	}()
-	return out, errc
 }
 
 // Watch streams the public view of a match: a view after each change, the public events,

@@ -39,6 +39,8 @@ type Config struct {
 	Retain int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
+	Ladder LadderServer
 }
 
 // Server implements orrery.v1.ArenaService.

@@ -40,7 +40,7 @@ func TestPlay_FullMatchEndsWithVerifiableReplay(t *testing.T) {
 	}
 	ends := h.playRandom(ctx, created, nil)
 	for i, e := range ends {
-		if !proto.Equal(e, ends[0]) {
+		if !proto.Equal(e.GetResult(), ends[0].GetResult()) || e.GetSeed() != ends[0].GetSeed() || e.GetSeat() != int32(i) {
 			t.Errorf("seat %d saw a different end: %v vs %v", i, e, ends[0])
 		}
 	}
@@ -318,12 +318,13 @@ func TestTimeout_RandomPolicyPlaysForSilentSeat(t *testing.T) {
 	r, _ := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()})
 	timedOut := 0
 	for _, s := range r.GetSteps() {
-		if s.GetTimedOut() == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM {
-			timedOut++
-			if s.GetSeat() != 0 {
-				t.Errorf("seat %d timed out but it was playing", s.GetSeat())
-			}
+		if s.GetSeat() != 0 {
+			continue // a playing seat may time out too on a loaded machine: 2ms is short
 		}
+		if s.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM {
+			t.Errorf("seat 0 never connected, yet its step %q is not marked as timed out", s.GetNotation())
+		}
+		timedOut++
 	}
 	if timedOut == 0 {
 		t.Errorf("no step in the replay is marked as timed out")

@@ -1256,6 +1256,7 @@ type PlayRequest struct {
 	//
 	//	*PlayRequest_Join
 	//	*PlayRequest_Answer
+	//	*PlayRequest_Ladder
 	Msg           isPlayRequest_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1316,6 +1317,15 @@ func (x *PlayRequest) GetAnswer() *Answer {
 	return nil
 }
 
+func (x *PlayRequest) GetLadder() *LadderJoin {
+	if x != nil {
+		if x, ok := x.Msg.(*PlayRequest_Ladder); ok {
+			return x.Ladder
+		}
+	}
+	return nil
+}
+
 type isPlayRequest_Msg interface {
 	isPlayRequest_Msg()
 }
@@ -1330,9 +1340,73 @@ type PlayRequest_Answer struct {
 	Answer *Answer `protobuf:"bytes,2,opt,name=answer,proto3,oneof"`
 }
 
+type PlayRequest_Ladder struct {
+	// The first message of a ladder bot: enter the ladder queue (see LadderService).
+	Ladder *LadderJoin `protobuf:"bytes,3,opt,name=ladder,proto3,oneof"`
+}
+
 func (*PlayRequest_Join) isPlayRequest_Msg() {}
 
 func (*PlayRequest_Answer) isPlayRequest_Msg() {}
+
+func (*PlayRequest_Ladder) isPlayRequest_Msg() {}
+
+// LadderJoin enters the ladder as a registered bot, authorised by the call's
+// "authorization: bearer <api key>" metadata. The stream then carries decisions of every
+// match the ladder seats the bot in, each message naming its match.
+type LadderJoin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The games to queue for; empty means every game.
+	Games []string `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
+	// At most this many matches at once (default 1).
+	MaxMatches    int32 `protobuf:"varint,2,opt,name=max_matches,json=maxMatches,proto3" json:"max_matches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LadderJoin) Reset() {
+	*x = LadderJoin{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LadderJoin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LadderJoin) ProtoMessage() {}
+
+func (x *LadderJoin) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LadderJoin.ProtoReflect.Descriptor instead.
+func (*LadderJoin) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *LadderJoin) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+func (x *LadderJoin) GetMaxMatches() int32 {
+	if x != nil {
+		return x.MaxMatches
+	}
+	return 0
+}
 
 // Join claims a seat with its token. Joining again after a dropped stream resumes the seat.
 type Join struct {
@@ -1347,7 +1421,7 @@ type Join struct {
 
 func (x *Join) Reset() {
 	*x = Join{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[13]
+	mi := &file_orrery_v1_arena_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1359,7 +1433,7 @@ func (x *Join) String() string {
 func (*Join) ProtoMessage() {}
 
 func (x *Join) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[13]
+	mi := &file_orrery_v1_arena_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1372,7 +1446,7 @@ func (x *Join) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Join.ProtoReflect.Descriptor instead.
 func (*Join) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{13}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Join) GetToken() string {
@@ -1393,6 +1467,8 @@ func (x *Join) GetEventsSeen() int64 {
 type Answer struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	DecisionId string                 `protobuf:"bytes,1,opt,name=decision_id,json=decisionId,proto3" json:"decision_id,omitempty"`
+	// The match the decision belongs to; required on ladder streams, optional otherwise.
+	MatchId string `protobuf:"bytes,5,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	// Types that are valid to be assigned to Choice:
 	//
 	//	*Answer_LegalIndex
@@ -1405,7 +1481,7 @@ type Answer struct {
 
 func (x *Answer) Reset() {
 	*x = Answer{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1417,7 +1493,7 @@ func (x *Answer) String() string {
 func (*Answer) ProtoMessage() {}
 
 func (x *Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1430,12 +1506,19 @@ func (x *Answer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Answer.ProtoReflect.Descriptor instead.
 func (*Answer) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{14}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Answer) GetDecisionId() string {
 	if x != nil {
 		return x.DecisionId
+	}
+	return ""
+}
+
+func (x *Answer) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
 	}
 	return ""
 }
@@ -1514,7 +1597,7 @@ type PlayResponse struct {
 
 func (x *PlayResponse) Reset() {
 	*x = PlayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1526,7 +1609,7 @@ func (x *PlayResponse) String() string {
 func (*PlayResponse) ProtoMessage() {}
 
 func (x *PlayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1539,7 +1622,7 @@ func (x *PlayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayResponse.ProtoReflect.Descriptor instead.
 func (*PlayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PlayResponse) GetMsg() isPlayResponse_Msg {
@@ -1661,7 +1744,7 @@ type Joined struct {
 
 func (x *Joined) Reset() {
 	*x = Joined{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1673,7 +1756,7 @@ func (x *Joined) String() string {
 func (*Joined) ProtoMessage() {}
 
 func (x *Joined) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1686,7 +1769,7 @@ func (x *Joined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Joined.ProtoReflect.Descriptor instead.
 func (*Joined) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Joined) GetMatchId() string {
@@ -1768,13 +1851,14 @@ type Decision struct {
 	// Events the seat has not yet seen, in order, delivered with the decision they lead to so
 	// that one message carries both.
 	Events        []*Event `protobuf:"bytes,10,rep,name=events,proto3" json:"events,omitempty"`
+	MatchId       string   `protobuf:"bytes,11,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Decision) Reset() {
 	*x = Decision{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1786,7 +1870,7 @@ func (x *Decision) String() string {
 func (*Decision) ProtoMessage() {}
 
 func (x *Decision) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +1883,7 @@ func (x *Decision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Decision.ProtoReflect.Descriptor instead.
 func (*Decision) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Decision) GetDecisionId() string {
@@ -1872,6 +1956,13 @@ func (x *Decision) GetEvents() []*Event {
 	return nil
 }
 
+func (x *Decision) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
 // ActionAccepted confirms an answer was applied.
 type ActionAccepted struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1879,13 +1970,14 @@ type ActionAccepted struct {
 	Notation   string                 `protobuf:"bytes,2,opt,name=notation,proto3" json:"notation,omitempty"`
 	// The events the action caused (and any before them the seat had not yet seen), in order.
 	Events        []*Event `protobuf:"bytes,3,rep,name=events,proto3" json:"events,omitempty"`
+	MatchId       string   `protobuf:"bytes,4,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ActionAccepted) Reset() {
 	*x = ActionAccepted{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1897,7 +1989,7 @@ func (x *ActionAccepted) String() string {
 func (*ActionAccepted) ProtoMessage() {}
 
 func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1910,7 +2002,7 @@ func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionAccepted.ProtoReflect.Descriptor instead.
 func (*ActionAccepted) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ActionAccepted) GetDecisionId() string {
@@ -1934,19 +2026,27 @@ func (x *ActionAccepted) GetEvents() []*Event {
 	return nil
 }
 
+func (x *ActionAccepted) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
 // ActionRejected says an answer was not applied; the decision stands until its deadline.
 type ActionRejected struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	DecisionId    string                 `protobuf:"bytes,1,opt,name=decision_id,json=decisionId,proto3" json:"decision_id,omitempty"`
 	Code          RejectCode             `protobuf:"varint,2,opt,name=code,proto3,enum=orrery.v1.RejectCode" json:"code,omitempty"`
 	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	MatchId       string                 `protobuf:"bytes,4,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ActionRejected) Reset() {
 	*x = ActionRejected{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1958,7 +2058,7 @@ func (x *ActionRejected) String() string {
 func (*ActionRejected) ProtoMessage() {}
 
 func (x *ActionRejected) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1971,7 +2071,7 @@ func (x *ActionRejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionRejected.ProtoReflect.Descriptor instead.
 func (*ActionRejected) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ActionRejected) GetDecisionId() string {
@@ -1995,17 +2095,25 @@ func (x *ActionRejected) GetReason() string {
 	return ""
 }
 
+func (x *ActionRejected) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
 // EventBatch is events in order.
 type EventBatch struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Events        []*Event               `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	MatchId       string                 `protobuf:"bytes,2,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2017,7 +2125,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2030,7 +2138,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -2038,6 +2146,13 @@ func (x *EventBatch) GetEvents() []*Event {
 		return x.Events
 	}
 	return nil
+}
+
+func (x *EventBatch) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
 }
 
 // Event is one thing that happened in a match, as the receiving seat may see it.
@@ -2056,7 +2171,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2068,7 +2183,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2081,7 +2196,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Event) GetSeq() int64 {
@@ -2143,7 +2258,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2155,7 +2270,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2168,7 +2283,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SeatTimedOut) GetSeat() int32 {
@@ -2199,7 +2314,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2326,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2224,7 +2339,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Result) GetRanks() []int32 {
@@ -2260,15 +2375,18 @@ type MatchEnded struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Result *Result                `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
 	// The seed, revealed: its SHA-256 is the seed hash published at the start.
-	Seed          uint64 `protobuf:"varint,2,opt,name=seed,proto3" json:"seed,omitempty"`
-	SeedHash      string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
+	Seed     uint64 `protobuf:"varint,2,opt,name=seed,proto3" json:"seed,omitempty"`
+	SeedHash string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
+	MatchId  string `protobuf:"bytes,4,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The seat this stream played, for a Play stream.
+	Seat          int32 `protobuf:"varint,5,opt,name=seat,proto3" json:"seat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2280,7 +2398,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2293,7 +2411,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MatchEnded) GetResult() *Result {
@@ -2317,6 +2435,20 @@ func (x *MatchEnded) GetSeedHash() string {
 	return ""
 }
 
+func (x *MatchEnded) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *MatchEnded) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
 // WatchRequest follows a match as a spectator.
 type WatchRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -2329,7 +2461,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2341,7 +2473,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2354,7 +2486,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *WatchRequest) GetMatchId() string {
@@ -2386,7 +2518,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2398,7 +2530,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2411,7 +2543,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *WatchResponse) GetMsg() isWatchResponse_Msg {
@@ -2482,7 +2614,7 @@ type Spectate struct {
 
 func (x *Spectate) Reset() {
 	*x = Spectate{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2494,7 +2626,7 @@ func (x *Spectate) String() string {
 func (*Spectate) ProtoMessage() {}
 
 func (x *Spectate) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2507,7 +2639,7 @@ func (x *Spectate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spectate.ProtoReflect.Descriptor instead.
 func (*Spectate) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Spectate) GetObservation() *Observation {
@@ -2545,7 +2677,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2557,7 +2689,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2570,7 +2702,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SeatInfo) GetSeat() int32 {
@@ -2630,7 +2762,7 @@ type MatchSummary struct {
 
 func (x *MatchSummary) Reset() {
 	*x = MatchSummary{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2642,7 +2774,7 @@ func (x *MatchSummary) String() string {
 func (*MatchSummary) ProtoMessage() {}
 
 func (x *MatchSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2655,7 +2787,7 @@ func (x *MatchSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchSummary.ProtoReflect.Descriptor instead.
 func (*MatchSummary) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *MatchSummary) GetMatchId() string {
@@ -2759,7 +2891,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2771,7 +2903,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2784,7 +2916,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -2804,7 +2936,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2816,7 +2948,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2829,7 +2961,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -2858,7 +2990,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2870,7 +3002,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2883,7 +3015,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -2932,7 +3064,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2944,7 +3076,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2957,7 +3089,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -2984,7 +3116,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2996,7 +3128,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3009,7 +3141,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3033,7 +3165,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3045,7 +3177,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3058,7 +3190,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3105,7 +3237,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3117,7 +3249,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3130,7 +3262,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3246,19 +3378,26 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x13CreateMatchResponse\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12*\n" +
 	"\x05seats\x18\x02 \x03(\v2\x14.orrery.v1.SeatTokenR\x05seats\x12\x1b\n" +
-	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\"h\n" +
+	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\"\x99\x01\n" +
 	"\vPlayRequest\x12%\n" +
 	"\x04join\x18\x01 \x01(\v2\x0f.orrery.v1.JoinH\x00R\x04join\x12+\n" +
-	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answerB\x05\n" +
-	"\x03msg\"R\n" +
+	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answer\x12/\n" +
+	"\x06ladder\x18\x03 \x01(\v2\x15.orrery.v1.LadderJoinH\x00R\x06ladderB\x05\n" +
+	"\x03msg\"C\n" +
+	"\n" +
+	"LadderJoin\x12\x14\n" +
+	"\x05games\x18\x01 \x03(\tR\x05games\x12\x1f\n" +
+	"\vmax_matches\x18\x02 \x01(\x05R\n" +
+	"maxMatches\"R\n" +
 	"\x04Join\x12\x14\n" +
 	"\x05token\x18\x01 \x01(\tR\x05token\x12$\n" +
 	"\vevents_seen\x18\x02 \x01(\x03H\x00R\n" +
 	"eventsSeen\x88\x01\x01B\x0e\n" +
-	"\f_events_seen\"\xa1\x01\n" +
+	"\f_events_seen\"\xbc\x01\n" +
 	"\x06Answer\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
-	"decisionId\x12!\n" +
+	"decisionId\x12\x19\n" +
+	"\bmatch_id\x18\x05 \x01(\tR\amatchId\x12!\n" +
 	"\vlegal_index\x18\x02 \x01(\x05H\x00R\n" +
 	"legalIndex\x12+\n" +
 	"\x06action\x18\x03 \x01(\v2\x11.orrery.v1.ActionH\x00R\x06action\x12\x1c\n" +
@@ -3283,7 +3422,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\b \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x89\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa4\x03\n" +
 	"\bDecision\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x126\n" +
@@ -3296,20 +3435,24 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x03ply\x18\b \x01(\x03R\x03ply\x12\x12\n" +
 	"\x04seat\x18\t \x01(\x05R\x04seat\x12(\n" +
 	"\x06events\x18\n" +
-	" \x03(\v2\x10.orrery.v1.EventR\x06events\"w\n" +
+	" \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x19\n" +
+	"\bmatch_id\x18\v \x01(\tR\amatchId\"\x92\x01\n" +
 	"\x0eActionAccepted\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x1a\n" +
 	"\bnotation\x18\x02 \x01(\tR\bnotation\x12(\n" +
-	"\x06events\x18\x03 \x03(\v2\x10.orrery.v1.EventR\x06events\"t\n" +
+	"\x06events\x18\x03 \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x19\n" +
+	"\bmatch_id\x18\x04 \x01(\tR\amatchId\"\x8f\x01\n" +
 	"\x0eActionRejected\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12)\n" +
 	"\x04code\x18\x02 \x01(\x0e2\x15.orrery.v1.RejectCodeR\x04code\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"6\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x19\n" +
+	"\bmatch_id\x18\x04 \x01(\tR\amatchId\"Q\n" +
 	"\n" +
 	"EventBatch\x12(\n" +
-	"\x06events\x18\x01 \x03(\v2\x10.orrery.v1.EventR\x06events\"\x85\x01\n" +
+	"\x06events\x18\x01 \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x19\n" +
+	"\bmatch_id\x18\x02 \x01(\tR\amatchId\"\x85\x01\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12*\n" +
 	"\x04game\x18\x02 \x01(\v2\x14.orrery.v1.GameEventH\x00R\x04game\x126\n" +
@@ -3322,12 +3465,14 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x05ranks\x18\x01 \x03(\x05R\x05ranks\x12\x16\n" +
 	"\x06scores\x18\x02 \x03(\x01R\x06scores\x12,\n" +
 	"\x06reason\x18\x03 \x01(\x0e2\x14.orrery.v1.EndReasonR\x06reason\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"h\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\x97\x01\n" +
 	"\n" +
 	"MatchEnded\x12)\n" +
 	"\x06result\x18\x01 \x01(\v2\x11.orrery.v1.ResultR\x06result\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12\x1b\n" +
-	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\"H\n" +
+	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\x12\x19\n" +
+	"\bmatch_id\x18\x04 \x01(\tR\amatchId\x12\x12\n" +
+	"\x04seat\x18\x05 \x01(\x05R\x04seat\"H\n" +
 	"\fWatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
 	"\n" +
@@ -3438,7 +3583,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3457,145 +3602,147 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*SeatToken)(nil),             // 14: orrery.v1.SeatToken
 	(*CreateMatchResponse)(nil),   // 15: orrery.v1.CreateMatchResponse
 	(*PlayRequest)(nil),           // 16: orrery.v1.PlayRequest
-	(*Join)(nil),                  // 17: orrery.v1.Join
-	(*Answer)(nil),                // 18: orrery.v1.Answer
-	(*PlayResponse)(nil),          // 19: orrery.v1.PlayResponse
-	(*Joined)(nil),                // 20: orrery.v1.Joined
-	(*Decision)(nil),              // 21: orrery.v1.Decision
-	(*ActionAccepted)(nil),        // 22: orrery.v1.ActionAccepted
-	(*ActionRejected)(nil),        // 23: orrery.v1.ActionRejected
-	(*EventBatch)(nil),            // 24: orrery.v1.EventBatch
-	(*Event)(nil),                 // 25: orrery.v1.Event
-	(*SeatTimedOut)(nil),          // 26: orrery.v1.SeatTimedOut
-	(*Result)(nil),                // 27: orrery.v1.Result
-	(*MatchEnded)(nil),            // 28: orrery.v1.MatchEnded
-	(*WatchRequest)(nil),          // 29: orrery.v1.WatchRequest
-	(*WatchResponse)(nil),         // 30: orrery.v1.WatchResponse
-	(*Spectate)(nil),              // 31: orrery.v1.Spectate
-	(*SeatInfo)(nil),              // 32: orrery.v1.SeatInfo
-	(*MatchSummary)(nil),          // 33: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 34: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 35: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 36: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 37: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 38: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 39: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 40: orrery.v1.GetReplayResponse
-	nil,                           // 41: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 42: orrery.v1.Joined.OptionsEntry
-	nil,                           // 43: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 44: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 45: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 46: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 47: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 48: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 49: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 50: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 51: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 52: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 53: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 54: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 55: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 56: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 57: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 58: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 59: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 60: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 61: google.protobuf.Timestamp
+	(*LadderJoin)(nil),            // 17: orrery.v1.LadderJoin
+	(*Join)(nil),                  // 18: orrery.v1.Join
+	(*Answer)(nil),                // 19: orrery.v1.Answer
+	(*PlayResponse)(nil),          // 20: orrery.v1.PlayResponse
+	(*Joined)(nil),                // 21: orrery.v1.Joined
+	(*Decision)(nil),              // 22: orrery.v1.Decision
+	(*ActionAccepted)(nil),        // 23: orrery.v1.ActionAccepted
+	(*ActionRejected)(nil),        // 24: orrery.v1.ActionRejected
+	(*EventBatch)(nil),            // 25: orrery.v1.EventBatch
+	(*Event)(nil),                 // 26: orrery.v1.Event
+	(*SeatTimedOut)(nil),          // 27: orrery.v1.SeatTimedOut
+	(*Result)(nil),                // 28: orrery.v1.Result
+	(*MatchEnded)(nil),            // 29: orrery.v1.MatchEnded
+	(*WatchRequest)(nil),          // 30: orrery.v1.WatchRequest
+	(*WatchResponse)(nil),         // 31: orrery.v1.WatchResponse
+	(*Spectate)(nil),              // 32: orrery.v1.Spectate
+	(*SeatInfo)(nil),              // 33: orrery.v1.SeatInfo
+	(*MatchSummary)(nil),          // 34: orrery.v1.MatchSummary
+	(*GetMatchRequest)(nil),       // 35: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 36: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 37: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 38: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 39: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 40: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 41: orrery.v1.GetReplayResponse
+	nil,                           // 42: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 43: orrery.v1.Joined.OptionsEntry
+	nil,                           // 44: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 45: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 46: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 47: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 48: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 49: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 50: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 51: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 52: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 53: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 54: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 55: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 56: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 57: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 58: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 59: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 60: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 61: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 62: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	44, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	45, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	46, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	47, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	48, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	49, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	50, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	51, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	52, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	53, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	54, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	55, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	56, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	57, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	58, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	59, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	45, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	46, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	47, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	48, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	49, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	50, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	51, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	52, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	53, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	54, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	55, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	56, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	57, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	58, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	59, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	60, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	60, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	60, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	60, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	60, // 22: orrery.v1.Clock.tick:type_name -> google.protobuf.Duration
-	41, // 23: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	61, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	61, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	61, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	61, // 22: orrery.v1.Clock.tick:type_name -> google.protobuf.Duration
+	42, // 23: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 24: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 25: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 26: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
-	17, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
-	18, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
-	4,  // 29: orrery.v1.Answer.action:type_name -> orrery.v1.Action
-	20, // 30: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
-	21, // 31: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
-	22, // 32: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
-	23, // 33: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	24, // 34: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
-	28, // 35: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	42, // 36: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
-	12, // 37: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
-	0,  // 38: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	61, // 39: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	60, // 40: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
-	5,  // 41: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
-	4,  // 42: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	25, // 43: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	25, // 44: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
-	1,  // 45: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	25, // 46: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
-	6,  // 47: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	26, // 48: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 49: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 50: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	27, // 51: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	31, // 52: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	24, // 53: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
-	28, // 54: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 55: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	60, // 56: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	43, // 57: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 58: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	61, // 59: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	61, // 60: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	27, // 61: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	32, // 62: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 63: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 64: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	33, // 65: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 66: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	33, // 67: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 68: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 69: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	33, // 70: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	39, // 71: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	25, // 72: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 73: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 74: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 75: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	29, // 76: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	34, // 77: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	36, // 78: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	38, // 79: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 80: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 81: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	19, // 82: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	30, // 83: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	35, // 84: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	37, // 85: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	40, // 86: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	80, // [80:87] is the sub-list for method output_type
-	73, // [73:80] is the sub-list for method input_type
-	73, // [73:73] is the sub-list for extension type_name
-	73, // [73:73] is the sub-list for extension extendee
-	0,  // [0:73] is the sub-list for field type_name
+	18, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
+	19, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
+	17, // 29: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
+	4,  // 30: orrery.v1.Answer.action:type_name -> orrery.v1.Action
+	21, // 31: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
+	22, // 32: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
+	23, // 33: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
+	24, // 34: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
+	25, // 35: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
+	29, // 36: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	43, // 37: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	12, // 38: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
+	0,  // 39: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	62, // 40: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	61, // 41: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	5,  // 42: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
+	4,  // 43: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
+	26, // 44: orrery.v1.Decision.events:type_name -> orrery.v1.Event
+	26, // 45: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 46: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	26, // 47: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 48: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	27, // 49: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 50: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 51: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	28, // 52: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	32, // 53: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	25, // 54: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	29, // 55: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 56: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	61, // 57: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	44, // 58: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 59: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	62, // 60: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	62, // 61: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	28, // 62: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	33, // 63: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 64: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 65: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	34, // 66: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 67: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	34, // 68: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 69: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 70: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	34, // 71: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	40, // 72: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	26, // 73: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 74: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 75: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 76: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	30, // 77: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	35, // 78: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	37, // 79: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	39, // 80: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 81: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 82: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	20, // 83: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	31, // 84: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	36, // 85: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	38, // 86: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	41, // 87: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	81, // [81:88] is the sub-list for method output_type
+	74, // [74:81] is the sub-list for method input_type
+	74, // [74:74] is the sub-list for extension type_name
+	74, // [74:74] is the sub-list for extension extendee
+	0,  // [0:74] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -3631,14 +3778,15 @@ func file_orrery_v1_arena_proto_init() {
 	file_orrery_v1_arena_proto_msgTypes[12].OneofWrappers = []any{
 		(*PlayRequest_Join)(nil),
 		(*PlayRequest_Answer)(nil),
+		(*PlayRequest_Ladder)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[13].OneofWrappers = []any{}
-	file_orrery_v1_arena_proto_msgTypes[14].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[14].OneofWrappers = []any{}
+	file_orrery_v1_arena_proto_msgTypes[15].OneofWrappers = []any{
 		(*Answer_LegalIndex)(nil),
 		(*Answer_Action)(nil),
 		(*Answer_Notation)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[15].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[16].OneofWrappers = []any{
 		(*PlayResponse_Joined)(nil),
 		(*PlayResponse_Decision)(nil),
 		(*PlayResponse_Accepted)(nil),
@@ -3646,11 +3794,11 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayResponse_Events)(nil),
 		(*PlayResponse_Ended)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[21].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[22].OneofWrappers = []any{
 		(*Event_Game)(nil),
 		(*Event_TimedOut)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[26].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[27].OneofWrappers = []any{
 		(*WatchResponse_View)(nil),
 		(*WatchResponse_Events)(nil),
 		(*WatchResponse_Ended)(nil),
@@ -3661,7 +3809,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   40,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
