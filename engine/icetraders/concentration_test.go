@@ -325,3 +325,58 @@ func TestConcentration_FirstShipPlacementIsCatalyst(t *testing.T) {
 		t.Errorf("the placed fifth red ship caused no Armageddon")
 	}
 }
+
+func TestHyperspace_DualSystemLosesBothMarkers(t *testing.T) {
+	b := newBoard(t, 2)
+	target := b.sys("y3", "b2")
+	door := b.sys("y2")
+	for i := 0; i < 4; i++ {
+		b.ship(target, 1, "y1")
+	}
+	b.ship(b.sys("g2"), 1, "g3")
+	m := b.ship(door, 0, "y1")
+	b.ship(door, 0, "b3")
+	b.do(0, FormatAction(Move(m, target)))
+	l := b.locOf(target)
+	if l == nil || !l.hyper || l.second.Size != 0 || b.stashOf("b2") != 5 || b.stashOf("y3") != 5 {
+		t.Errorf("dual system after a yellow concentration: %+v, stash blue medium %d", l, b.stashOf("b2"))
+	}
+}
+
+func TestEnterprise_NothingIfStashHasNoSmallerPiece(t *testing.T) {
+	b := newBoard(t, 2, OptStash, "2")
+	target := b.sys("y2")
+	door := b.sys("y3")
+	// Take every small piece out of the stash: four blue smalls are not enough of them, so
+	// park the others on a far system.
+	b.addShips(target, 1, "b1", "b1", "b2", "b2")
+	far := b.sys("g3")
+	b.addShips(far, 1, "r1", "r1", "y1", "y1", "g1", "g1")
+	m := b.ship(door, 0, "b3")
+	b.ship(door, 0, "r3")
+	b.do(0, FormatAction(Move(m, target)))
+	if b.pend.kind != 0 || b.cur != 1 {
+		t.Errorf("an Enterprise was offered with no smaller piece in the stash")
+	}
+	if e := b.lastConcentration(); e == nil || e.effect != effNothingStash {
+		t.Errorf("concentration event %+v", e)
+	}
+}
+
+func TestDefaultAction_PassEndOrDecline(t *testing.T) {
+	b, target, mover := crowd(t, "b1")
+	if a, ok := b.DefaultAction(0); !ok || a != Pass() {
+		t.Errorf("turn default %v %v", a, ok)
+	}
+	if _, ok := b.DefaultAction(1); ok {
+		t.Errorf("a seat not to act has a default")
+	}
+	b.do(0, FormatAction(Move(mover, target)))
+	if a, ok := b.DefaultAction(0); !ok || a != Decline() {
+		t.Errorf("Enterprise default %v %v", a, ok)
+	}
+	s := newMatch(t, 2)
+	if _, ok := s.DefaultAction(0); ok {
+		t.Errorf("a secret alignment has a default: the timeout policy chooses it")
+	}
+}

@@ -123,7 +123,7 @@ func (s *State) eventProto(viewer engine.Seat, e *event) *pb.Event {
 			p := &s.players[i]
 			pr.Picks = append(pr.Picks, &pb.SeatPicks{
 				Seat: int32(i), First: pieceProto(p.revealed[0]), Second: pieceProto(p.revealed[1]),
-				FirstServed: !p.repicked[0], SecondServed: !p.repicked[1],
+				FirstServed: p.served[0] && !p.repicked[0], SecondServed: p.served[1] && !p.repicked[1],
 			})
 		}
 		return &pb.Event{Kind: &pb.Event_PicksRevealed{PicksRevealed: pr}}

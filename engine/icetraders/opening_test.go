@@ -246,6 +246,17 @@ func TestOpeningPicks_RepickWhenStashShort(t *testing.T) {
 	if got := toAct(s); !slices.Equal(got, []engine.Seat{0}) {
 		t.Fatalf("ToAct %v, want seat 0 to repick", got)
 	}
+	revealedEvent := func() *pb.PicksRevealed {
+		for _, e := range s.Events(engine.Spectator, 0, nil) {
+			if x := e.(*pb.Event).GetPicksRevealed(); x != nil {
+				return x
+			}
+		}
+		return nil
+	}
+	if pr := revealedEvent(); pr.GetPicks()[0].GetSecondServed() {
+		t.Errorf("during the repicks the event says seat 0's second pick was served: %v", pr)
+	}
 	b := board{s, t}
 	b.refuse(0, "repick red large")
 	if b.listed(0, "repick red large") || !b.listed(0, "repick red medium") {
@@ -255,14 +266,7 @@ func TestOpeningPicks_RepickWhenStashShort(t *testing.T) {
 	if s.phase != phasePlay || s.players[0].picks[1] != pc("r2") || s.locs[s.locIdx(1)].marker != pc("r2") {
 		t.Errorf("after the repick: phase %v, seat 0 picks %v", s.phase, s.players[0].picks)
 	}
-	ev := s.Events(engine.Spectator, 0, nil)
-	var pr *pb.PicksRevealed
-	for _, e := range ev {
-		if x := e.(*pb.Event).GetPicksRevealed(); x != nil {
-			pr = x
-		}
-	}
-	if pr == nil || pr.GetPicks()[0].GetSecondServed() || !pr.GetPicks()[0].GetFirstServed() || !pr.GetPicks()[1].GetFirstServed() {
+	if pr := revealedEvent(); pr == nil || pr.GetPicks()[0].GetSecondServed() || !pr.GetPicks()[0].GetFirstServed() || !pr.GetPicks()[1].GetFirstServed() {
 		t.Errorf("picks revealed event: %v", pr)
 	}
 }
