@@ -161,7 +161,7 @@ func TestConformance(t *testing.T) {
 		// Short rounds keep the random playouts quick; one tick a second lets random runners
 		// reach the piles, so markets, cards and trades get exercised.
 		{"short", 8, map[string]string{"round_seconds": "2", "tick_rate": "5", "max_rounds": "8"}},
-		{"coarse", 8, map[string]string{"round_seconds": "20", "tick_rate": "1", "max_rounds": "30", "idle_markets": "30"}},
+		{"coarse", 4, map[string]string{"round_seconds": "20", "tick_rate": "1", "max_rounds": "20", "idle_markets": "20"}},
 		{"published", 6, map[string]string{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "max_rounds": "20", "idle_markets": "20"}},
 	}
 	for _, run := range runs {
