@@ -2,6 +2,7 @@ package pantropia
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/orrery/orrery/engine"
@@ -28,15 +29,82 @@ func playRandom(b testing.TB, seats int, seed uint64, opts map[string]string) (e
 	return st, n
 }
 
-// BenchmarkRandomPlayout plays whole 4-seat random games at the default options.
+func mallocs() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.Mallocs
+}
+
+// BenchmarkRandomPlayout plays whole 4-seat random games at the default options (turn cap
+// 400), listing the legal actions before every action, and reports allocations per action.
 func BenchmarkRandomPlayout(b *testing.B) {
-	b.ReportAllocs()
 	actions := 0
+	start := mallocs()
 	for i := 0; b.Loop(); i++ {
 		_, n := playRandom(b, 4, uint64(i), nil)
 		actions += n
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
-	b.ReportMetric(float64(testing.AllocsPerRun(1, func() {})), "_")
+	b.ReportMetric(float64(mallocs()-start)/float64(actions), "allocs/action")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(actions), "ns/action")
+}
+
+// midgame is a 4-seat position after a few hundred random actions.
+func midgame(b testing.TB) *state {
+	s, _ := playRandom(b, 4, 3, map[string]string{"turn_cap": "60"})
+	st := s.(*state)
+	st.phase = PhaseMain
+	for p := range st.pl {
+		st.pl[p].chips = rich()
+	}
+	return st
+}
+
+// BenchmarkProduction resolves a colored roll over a full sphere of structures.
+func BenchmarkProduction(b *testing.B) {
+	s := midgame(b)
+	for x := 0; x < NumIntersections; x++ {
+		if s.site[x] < 0 {
+			s.build(int8(x%4), x, x%3 == 0)
+		}
+	}
+	s.events = eventLog{}
+	s.log(event{})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		s.events.chunks[0], s.events.n = s.events.chunks[0][:0], 0 // reuse the log's one chunk
+		s.produce(Color(i%6), Color((i/6)%6), false)
+	}
+}
+
+// BenchmarkLegalMain lists the active player's main-phase actions in a busy position.
+func BenchmarkLegalMain(b *testing.B) {
+	s := midgame(b)
+	buf := make([]engine.Action, 0, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = s.Legal(engine.Seat(s.active), buf[:0])
+	}
+	b.ReportMetric(float64(len(buf)), "actions")
+}
+
+// BenchmarkRingTargets computes where a player may place a ring.
+func BenchmarkRingTargets(b *testing.B) {
+	s := midgame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		var t [NumJoints]bool
+		s.ringTargets(s.active, &t)
+	}
+}
+
+// BenchmarkClone copies a late-game state (with its event log) and applies one action.
+func BenchmarkClone(b *testing.B) {
+	s := midgame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		c := s.Clone()
+		_ = c.Apply(engine.Seat(s.active), End())
+	}
 }

@@ -170,7 +170,7 @@ func TestOrbitalMirror_PlayerWithNoJointIsSkipped(t *testing.T) {
 		mustApply(t, s, d, s.Legal(engine.Seat(d), nil)[0])
 	}
 	skips := 0
-	for _, e := range s.events {
+	for _, e := range s.events.all() {
 		if e.kind == evMirrorSkip {
 			skips++
 		}

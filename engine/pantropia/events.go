@@ -62,4 +62,41 @@ func (e *event) setChips(c [NumColors]int32) {
 	}
 }
 
-func (s *state) log(e event) { s.events = append(s.events, e) }
+func (s *state) log(e event) { s.events.add(e) }
+
+// eventChunk is how many events one chunk of the log holds.
+const eventChunk = 128
+
+// eventLog is the append-only event log in fixed-size chunks. Full chunks are never written
+// again, so clones share them; a clone copies only the outer slice and caps its last chunk,
+// so its first append copies at most one chunk rather than the whole log.
+type eventLog struct {
+	chunks [][]event
+	n      int
+}
+
+func (l *eventLog) add(e event) {
+	k := len(l.chunks) - 1
+	switch {
+	case k < 0 || len(l.chunks[k]) == eventChunk:
+		l.chunks = append(l.chunks, make([]event, 0, eventChunk))
+		k++
+	case len(l.chunks[k]) == cap(l.chunks[k]): // a clone's shared last chunk: copy it
+		c := make([]event, len(l.chunks[k]), eventChunk)
+		copy(c, l.chunks[k])
+		l.chunks[k] = c
+	}
+	l.chunks[k] = append(l.chunks[k], e)
+	l.n++
+}
+
+func (l *eventLog) at(i int) *event { return &l.chunks[i/eventChunk][i%eventChunk] }
+
+func (l *eventLog) clone() eventLog {
+	c := eventLog{n: l.n, chunks: make([][]event, len(l.chunks), len(l.chunks)+1)}
+	copy(c.chunks, l.chunks)
+	if k := len(c.chunks) - 1; k >= 0 {
+		c.chunks[k] = c.chunks[k][:len(c.chunks[k]):len(c.chunks[k])]
+	}
+	return c
+}

@@ -27,7 +27,7 @@ func blank(t *testing.T, seats int, opts ...string) *state {
 	s.phase = PhaseMain
 	s.active = 0
 	s.lastRoll = roll{}
-	s.events = nil
+	s.events = eventLog{}
 	return s
 }
 
@@ -124,9 +124,9 @@ func countKind(s *state, seat int8, kind uint16) int {
 func toAct(s *state) []engine.Seat { return s.ToAct(nil) }
 
 func lastEvent(s *state, kind uint8) *event {
-	for i := len(s.events) - 1; i >= 0; i-- {
-		if s.events[i].kind == kind {
-			return &s.events[i]
+	for i := s.events.n - 1; i >= 0; i-- {
+		if s.events.at(i).kind == kind {
+			return s.events.at(i)
 		}
 	}
 	return nil
@@ -173,4 +173,39 @@ func (s *state) removeFromDeck(c Card) int {
 	}
 	s.deckN = k
 	return n
+}
+
+// all is the whole log, flattened.
+func (l *eventLog) all() []event {
+	var out []event
+	for _, c := range l.chunks {
+		out = append(out, c...)
+	}
+	return out
+}
+
+func TestEventLog_ClonesShareNothingTheyWrite(t *testing.T) {
+	var a eventLog
+	for i := 0; i < 300; i++ {
+		a.add(event{a: int16(i)})
+	}
+	b := a.clone()
+	for i := 0; i < 200; i++ {
+		a.add(event{a: int16(1000 + i)})
+		b.add(event{a: int16(2000 + i)})
+	}
+	for i := 0; i < 500; i++ {
+		wa, wb := int16(i), int16(i)
+		if i >= 300 {
+			wa, wb = int16(1000+i-300), int16(2000+i-300)
+		}
+		if a.at(i).a != wa || b.at(i).a != wb {
+			t.Fatalf("event %d: %d and %d, want %d and %d", i, a.at(i).a, b.at(i).a, wa, wb)
+		}
+	}
+	for _, c := range append(a.chunks, b.chunks...) {
+		if len(c) > eventChunk {
+			t.Fatalf("a chunk of %d events", len(c))
+		}
+	}
 }

@@ -30,8 +30,8 @@ func (s *state) Events(seat engine.Seat, from int, buf []proto.Message) []proto.
 	if from < 0 {
 		from = 0
 	}
-	for i := from; i < len(s.events); i++ {
-		buf = append(buf, s.eventProto(seat, &s.events[i]))
+	for i := from; i < s.events.n; i++ {
+		buf = append(buf, s.eventProto(seat, s.events.at(i)))
 	}
 	return buf
 }
@@ -285,7 +285,7 @@ func (s *state) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, 2048+len(s.events)*64)
+	b := make([]byte, 0, 2048+s.events.n*64)
 	b = append(b, rng...)
 	put := func(v ...int64) {
 		for _, x := range v {
@@ -333,9 +333,9 @@ func (s *state) MarshalBinary() ([]byte, error) {
 	for _, a := range s.pending.Arg {
 		put(int64(a))
 	}
-	put(int64(len(s.events)))
-	for i := range s.events {
-		e := &s.events[i]
+	put(int64(s.events.n))
+	for i := 0; i < s.events.n; i++ {
+		e := s.events.at(i)
 		put(int64(e.kind), int64(e.seat), int64(e.other), int64(e.a), int64(e.b), int64(e.c))
 		for c := 0; c < NumColors; c++ {
 			put(int64(e.chips[c]), int64(e.chips2[c]))

@@ -128,7 +128,7 @@ func TestSetup_SeatWithoutPlacementIsSkipped(t *testing.T) {
 	s.pl[0].rings = NumJoints
 	s.skipBlockedSetup()
 	skips := 0
-	for _, e := range s.events {
+	for _, e := range s.events.all() {
 		if e.kind == evSkipSetup {
 			skips++
 		}

@@ -141,7 +141,7 @@ type state struct {
 	reason engine.EndReason
 	detail string
 
-	events []event
+	events eventLog
 }
 
 var _ engine.State = (*state)(nil)
@@ -235,11 +235,11 @@ func (s *state) Result() engine.Result {
 
 func (s *state) Clone() engine.State {
 	c := *s
-	c.events = s.events[:len(s.events):len(s.events)]
+	c.events = s.events.clone()
 	return &c
 }
 
-func (s *state) EventCount() int { return len(s.events) }
+func (s *state) EventCount() int { return s.events.n }
 
 // dieOf is the swappable die seat holds, -1 if none.
 func (s *state) dieOf(seat int8) int8 {

@@ -1,0 +1,60 @@
+package pantropia
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/orrery/orrery/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden playthrough files")
+
+// playthrough plays a short seeded game (random choices, ending the turn a quarter of the
+// time in the main phase) and writes every decision: the acting seat's Render and the action.
+func playthrough(t *testing.T, seats int, seed uint64) string {
+	s := newGame(t, seats, seed, map[string]string{"turn_cap": "6"})
+	r := rand.New(rand.NewPCG(seed, 99))
+	var b strings.Builder
+	fmt.Fprintf(&b, "# PanTropia golden playthrough: %d seats, seed %d, turn_cap 6\n", seats, seed)
+	for n := 1; !s.Terminal(); n++ {
+		d := s.decider()
+		legal := s.Legal(engine.Seat(d), nil)
+		a := legal[r.IntN(len(legal))]
+		if s.phase == PhaseMain && r.IntN(4) == 0 {
+			a = End()
+		}
+		fmt.Fprintf(&b, "\n## decision %d, p%d\n%s> %s\n", n, d, s.Render(engine.Seat(d)), s.FormatAction(a))
+		mustApply(t, s, d, a)
+	}
+	res := s.Result()
+	fmt.Fprintf(&b, "\n## result\n%s\nscores %v ranks %v reason %v: %s\n", s.Render(engine.Spectator), res.Scores, res.Ranks, res.Reason, res.Detail)
+	return b.String()
+}
+
+func TestGolden_Playthroughs(t *testing.T) {
+	for _, c := range []struct {
+		seats int
+		seed  uint64
+	}{{3, 1}, {4, 2}, {4, 3}} {
+		name := filepath.Join("testdata", fmt.Sprintf("playthrough_%d.txt", c.seed))
+		got := playthrough(t, c.seats, c.seed)
+		if *update {
+			if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s differs from the playthrough (run go test ./engine/pantropia -update and review the diff)", name)
+		}
+	}
+}
