@@ -35,7 +35,9 @@ const (
 	scoreShip     = 12
 	scoreLarge    = 20
 	scorePip      = 3
-	scoreMobility = 4
+	scoreMobility = 4 // per ship with red (attack) or yellow (move) power where it is
+	scoreGrowth   = 6 // per ship with green power: it can grow or add ships
+	scoreEnemy    = -4 // per opponent ship, and per pip of it: attacks that win material pay
 )
 
 // Act chooses among d's legal actions.
@@ -51,10 +53,13 @@ func (g *Greedy) Act(d *orreryv1.Decision) *orreryv1.Answer {
 		// who do not hunt, Evil is the better bet.
 		return bots.Index(d, find(legal, "align evil", 0))
 	case pb.Phase_PHASE_OPENING_PICKS:
-		// A yellow system gives every ship there movement, to chase with; a small red
-		// second system gives attacks. Few connections for the first pick makes going
-		// first (with nobody to place next to) less likely.
-		return bots.Index(d, find(legal, "pick yellow medium, red small", 0))
+		// Two pieces of one color and different sizes: the bot's own systems connect, so
+		// its ships can travel; the color and sizes vary so that the map does too.
+		colors := []string{"red", "yellow", "green", "blue"}
+		sizes := []string{"small", "medium", "large"}
+		c, z1 := colors[g.r.IntN(4)], g.r.IntN(3)
+		z2 := (z1 + 1 + g.r.IntN(2)) % 3
+		return bots.Index(d, find(legal, "pick "+c+" "+sizes[z1]+", "+c+" "+sizes[z2], 0))
 	case pb.Phase_PHASE_REPICKS:
 		for _, want := range []string{"repick yellow", "repick red", "repick"} {
 			if i := findPrefix(legal, want); i >= 0 {
@@ -108,7 +113,7 @@ func value(st *it.State, me int, depth int) float64 {
 						best = v
 					}
 				}
-				return best
+				return best - 1 // the same outcome sooner is better
 			}
 		}
 	}
@@ -137,6 +142,9 @@ func Evaluate(o *pb.Observation, me int) float64 {
 	b := newBoardView(o)
 	score := 0.0
 	for _, x := range b.ships {
+		if x.owner >= 0 && int(x.owner) != me {
+			score += scoreEnemy * float64(1+x.size)
+		}
 		if int(x.owner) != me {
 			continue
 		}
@@ -149,6 +157,9 @@ func Evaluate(o *pb.Observation, me int) float64 {
 		}
 		if b.power(x, 0) { // red
 			score += scoreMobility
+		}
+		if b.power(x, 2) { // green
+			score += scoreGrowth
 		}
 	}
 	// Threats: an opponent ship that could, next turn, remove my last critical ship.

@@ -7,7 +7,10 @@ import (
 	"github.com/orrery/orrery/bots/local"
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/engine"
-	_ "github.com/orrery/orrery/engine/icetraders"
+	it "github.com/orrery/orrery/engine/icetraders"
+	pb "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 // winRate plays games 4-seat matches, greedy in a rotating seat against three random bots.
@@ -55,5 +58,65 @@ func TestGreedy_BeatsRandom(t *testing.T) {
 	}
 	if rate < 0.8 {
 		t.Errorf("win rate %.1f%% is under 80%%", 100*rate)
+	}
+}
+
+// position builds a decision for seat 0 in a 2-seat play position: one red large system with
+// the given ships (owner, color 1-4, size 1-3).
+func position(t *testing.T, evil bool, ships ...[3]int32) *orreryv1.Decision {
+	t.Helper()
+	o := &pb.Observation{Seat: 0, Seats: 2, Phase: pb.Phase_PHASE_PLAY, CurrentSeat: 0, FirstSeat: 0, TurnCap: 60, PassRoundsCap: 2, StashPerKind: 5}
+	for k := 0; k < 12; k++ {
+		o.Stash = append(o.Stash, &pb.StashCount{Piece: &pb.Piece{Color: pb.Color(k/3 + 1), Size: pb.Size(k%3 + 1)}, Count: 4})
+	}
+	sys := &pb.System{Id: 0, Marker: &pb.Piece{Color: pb.Color_COLOR_BLUE, Size: pb.Size_SIZE_LARGE}}
+	for i, x := range ships {
+		sys.Ships = append(sys.Ships, &pb.Ship{Id: int32(i), Owner: x[0], Piece: &pb.Piece{Color: pb.Color(x[1]), Size: pb.Size(x[2])}})
+	}
+	o.Systems = []*pb.System{sys, {Id: 1, Marker: &pb.Piece{Color: pb.Color_COLOR_BLUE, Size: pb.Size_SIZE_SMALL}}}
+	align := pb.Alignment_ALIGNMENT_GOOD
+	if evil {
+		align = pb.Alignment_ALIGNMENT_EVIL
+	}
+	o.Players = []*pb.Player{
+		{Seat: 0, Alignment: align, AlignmentChosen: true, PicksChosen: true, PlacedFirstShip: true, TurnsTaken: 3, EliminatedBy: -1},
+		{Seat: 1, AlignmentChosen: true, PicksChosen: true, PlacedFirstShip: true, TurnsTaken: 3, EliminatedBy: -1},
+	}
+	st, err := it.FromObservation(o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wire.Decision(st, 0, st.Legal(0, nil), 10)
+}
+
+func choice(d *orreryv1.Decision, ans *orreryv1.Answer) string {
+	return d.GetLegalNotation()[ans.GetLegalIndex()]
+}
+
+func TestGreedy_EliminatesALoneShipToWin(t *testing.T) {
+	// Seat 0 (Evil): a red medium and a green small; seat 1: one yellow small and nothing else.
+	d := position(t, true, [3]int32{0, 1, 2}, [3]int32{0, 3, 1}, [3]int32{1, 2, 1})
+	for seed := uint64(0); seed < 10; seed++ {
+		if got := choice(d, NewGreedy(seed).Act(d)); got != "attack s2 with s0" {
+			t.Errorf("seed %d: greedy chose %q, want the winning attack", seed, got)
+		}
+	}
+}
+
+func TestGreedy_NeverEliminatesItself(t *testing.T) {
+	// Seat 0's only ship: discovering or sacrificing it would end its game.
+	d := position(t, true, [3]int32{0, 4, 1}, [3]int32{1, 2, 3}, [3]int32{1, 2, 1})
+	for seed := uint64(0); seed < 20; seed++ {
+		if got := choice(d, NewGreedy(seed).Act(d)); got == "discover s0" || got == "sacrifice s0" {
+			t.Errorf("seed %d: greedy chose %q", seed, got)
+		}
+	}
+}
+
+func TestGreedy_ChoosesEvil(t *testing.T) {
+	st, _ := engine.New("icetraders", engine.Config{Seats: 3, Seed: 1})
+	d := wire.Decision(st, 0, st.Legal(0, nil), 0)
+	if got := choice(d, NewGreedy(1).Act(d)); got != "align evil" {
+		t.Errorf("alignment %q", got)
 	}
 }
