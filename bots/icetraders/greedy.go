@@ -35,8 +35,8 @@ const (
 	scoreShip     = 12
 	scoreLarge    = 20
 	scorePip      = 3
-	scoreMobility = 4 // per ship with red (attack) or yellow (move) power where it is
-	scoreGrowth   = 6 // per ship with green power: it can grow or add ships
+	scoreMobility = 4  // per ship with red (attack) or yellow (move) power where it is
+	scoreGrowth   = 6  // per ship with green power: it can grow or add ships
 	scoreEnemy    = -4 // per opponent ship, and per pip of it: attacks that win material pay
 )
 
