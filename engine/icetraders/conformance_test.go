@@ -9,13 +9,20 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	seeds := 12
-	if testing.Short() {
-		seeds = 4
-	}
 	enginetest.Run(t, enginetest.Suite{
 		Game:    Name,
-		Seeds:   seeds,
+		Perturb: perturb,
+		Check:   checkConservation,
+	})
+}
+
+// A small stash makes repicks common.
+func TestConformance_SmallStash(t *testing.T) {
+	enginetest.Run(t, enginetest.Suite{
+		Game:    Name,
+		Seats:   []int{2, 3, 4},
+		Seeds:   10,
+		Options: map[string]string{OptStash: "3", OptPassRounds: "1"},
 		Perturb: perturb,
 		Check:   checkConservation,
 	})
