@@ -45,7 +45,7 @@ func (s *State) Render(seat engine.Seat) string {
 	}
 	var b strings.Builder
 	c := s.c
-	fmt.Fprintf(&b, "Full-Contact Catan, %s ruleset: %d VP win; field %s m\n", c.ruleset, c.winVP, metres(Vec{c.field.Width, c.field.Height}))
+	fmt.Fprintf(&b, "Full-Contact Catan, %s ruleset: %d VP win; field %d x %d m, positions (x,y) in m, y up the field\n", c.ruleset, c.winVP, c.field.Width/100, c.field.Height/100)
 	switch s.phase {
 	case PhaseSetup:
 		fmt.Fprintf(&b, "Setup: team %d picks a start hoop and names its knights\n", s.setupSeat)
@@ -91,6 +91,10 @@ func (s *State) Render(seat engine.Seat) string {
 			role := "runner"
 			if av.knight {
 				role = "knight"
+			}
+			if tm.start < 0 {
+				fmt.Fprintf(&b, "  s%da%d waiting for setup\n", t, i)
+				continue
 			}
 			fmt.Fprintf(&b, "  s%da%d %s at %s%s", t, i, role, metres(av.pos), speed(av.vel))
 			if av.carry != noRes {
