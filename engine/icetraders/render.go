@@ -88,14 +88,14 @@ func RenderObservation(o *pb.Observation) string {
 				b.WriteString("; ELIMINATED (self)")
 			}
 		} else if p.GetPlacedFirstShip() {
-			fmt.Fprintf(&b, "; %d ships, %d large", p.GetShips(), p.GetLargeShips())
+			fmt.Fprintf(&b, "; %s, %d large", plural(p.GetShips(), "ship"), p.GetLargeShips())
 			if p.GetEverLarge() {
 				b.WriteString(" (out if no large ship is left)")
 			} else {
 				b.WriteString(" (never large: out if no ship is left)")
 			}
 		}
-		fmt.Fprintf(&b, "; %d turns\n", p.GetTurnsTaken())
+		fmt.Fprintf(&b, "; %s\n", plural(p.GetTurnsTaken(), "turn"))
 	}
 	if ps := o.GetPendingSacrifice(); ps != nil {
 		fmt.Fprintf(&b, "Sacrifice of a %s: %d of %d uses of its power left, for your ships of other colors\n",
@@ -167,4 +167,11 @@ func ordinal(slot int32) string {
 		return "first"
 	}
 	return "second"
+}
+
+func plural(n int32, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
