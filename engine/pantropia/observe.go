@@ -396,3 +396,9 @@ func buildCatalog() *pb.Catalog {
 	}
 	return c
 }
+
+// FormatChipsProto writes a proto chip count in the notation's form ("2red+1blue").
+func FormatChipsProto(m *pb.Chips) string {
+	c, _ := chipsOf(m)
+	return formatChips(c)
+}

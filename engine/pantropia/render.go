@@ -3,6 +3,7 @@ package pantropia
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -12,16 +13,21 @@ import (
 )
 
 func colorsText(c [NumColors]int16) string {
-	var parts []string
+	var b []byte
 	for i, n := range c {
 		if n != 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, Color(i)))
+			if len(b) > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
+			b = append(b, ' ')
+			b = append(b, colorNames[i]...)
 		}
 	}
-	if len(parts) == 0 {
+	if len(b) == 0 {
 		return "nothing"
 	}
-	return strings.Join(parts, ", ")
+	return string(b)
 }
 
 // Events builds the typed events from..EventCount()-1 as seat sees them: a drawn card's kind
@@ -158,9 +164,18 @@ func (s *state) eventProto(seat engine.Seat, e *event) *pb.Event {
 	return m
 }
 
+// strutLabels are the static heads of the strut lines of Render: " s12 red i3-i7:".
+var strutLabels = func() (l [NumStruts]string) {
+	for st, g := range Geo.Struts {
+		l[st] = fmt.Sprintf(" s%d %s i%d-i%d:", st, g.Color, g.A, g.B)
+	}
+	return l
+}()
+
 // Render is the text form of Observe(seat).
 func (s *state) Render(seat engine.Seat) string {
 	var b strings.Builder
+	b.Grow(4096)
 	who := "spectator"
 	if seat >= 0 {
 		who = fmt.Sprintf("p%d", seat)
@@ -206,14 +221,21 @@ func (s *state) Render(seat engine.Seat) string {
 		if s.elevator == p {
 			b.WriteString(", Space Elevator")
 		}
-		fmt.Fprintf(&b, "\n     chips: %s\n     menu:", colorsText(chips))
+		b.WriteString("\n     chips: ")
+		b.WriteString(colorsText(chips))
+		b.WriteString("\n     menu:")
 		for it := 0; it < numItems; it++ {
 			f := int(s.cfg.itemFirst[it])
-			var cs []string
+			b.WriteByte(' ')
+			b.WriteString(itemNames[it])
 			for k := f; k < f+int(s.cfg.itemSlots[it]); k++ {
-				cs = append(cs, pl.menu[k].String())
+				if k == f {
+					b.WriteByte('=')
+				} else {
+					b.WriteByte('+')
+				}
+				b.WriteString(pl.menu[k].String())
 			}
-			fmt.Fprintf(&b, " %s=%s", itemNames[it], strings.Join(cs, "+"))
 		}
 		b.WriteString("\n")
 	}
@@ -260,18 +282,21 @@ func (s *state) Render(seat engine.Seat) string {
 	if none {
 		b.WriteString(" none")
 	}
-	fmt.Fprintf(&b, "\nStruts (owner of each joint, . empty), %d empty joints:\n", s.emptyJoints())
-	for st, g := range Geo.Struts {
-		fmt.Fprintf(&b, " s%d %s i%d-i%d:", st, g.Color, g.A, g.B)
+	b.WriteString("\nStruts (owner of each joint, . empty), ")
+	b.WriteString(itoa(s.emptyJoints()))
+	b.WriteString(" empty joints:\n")
+	for st := range Geo.Struts {
+		b.WriteString(strutLabels[st])
 		for k := 0; k < 3; k++ {
+			b.WriteByte(' ')
 			if o := s.joints[3*st+k]; o >= 0 {
-				fmt.Fprintf(&b, " %d", o)
+				b.WriteByte(byte('0' + o))
 			} else {
-				b.WriteString(" .")
+				b.WriteByte('.')
 			}
 		}
 		if st%3 == 2 {
-			b.WriteString("\n")
+			b.WriteByte('\n')
 		} else {
 			b.WriteString("  ")
 		}

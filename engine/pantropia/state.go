@@ -34,7 +34,7 @@ func (game) New(cfg engine.Config) (engine.State, error) {
 
 func (game) Catalog() proto.Message { return catalog() }
 
-// Phase is what kind of decision the game waits for; +1... the numbers match the proto Phase.
+// Phase is what kind of decision the game waits for; the numbers match the proto Phase.
 type Phase int8
 
 const (
