@@ -533,3 +533,19 @@ func TestCrowding_DemotionsMayLeaveAdjacentHabitats(t *testing.T) {
 		t.Errorf("adjacent habitats were not left standing")
 	}
 }
+
+func TestObserveAll_ShowsEveryHandOnlyThere(t *testing.T) {
+	s := blank(t, 4)
+	s.give(2, Aquifer)
+	all := s.ObserveAll().(*pb.Observation)
+	if len(all.Players[2].Hand) != 1 || all.Players[2].Hand[0] != pb.CardKind_CARD_KIND_AQUIFER {
+		t.Errorf("omniscient view of p2's hand: %v", all.Players[2].Hand)
+	}
+	for seat := engine.Spectator; seat < 4; seat++ {
+		for _, p := range s.Observe(seat).(*pb.Observation).Players {
+			if len(p.Hand) != 0 {
+				t.Errorf("seat %d sees p%d's hand in Player", seat, p.Seat)
+			}
+		}
+	}
+}

@@ -276,3 +276,28 @@ func TestCatalog_HoldsTheSphereAndDefaults(t *testing.T) {
 		t.Errorf("intersection 7: %v", x)
 	}
 }
+
+// TestRandomGames_ConservePiecesAndCards plays whole games at the default options, checking
+// after every action that rings, structures and cards are all accounted for, and that the
+// rarer flows (Technocalypse, windows, mirrors, shades, offers) happen.
+func TestRandomGames_ConservePiecesAndCards(t *testing.T) {
+	seen := map[uint8]int{}
+	for seed := uint64(1); seed <= 4; seed++ {
+		s := newGame(t, 3+int(seed%2), seed, nil)
+		r := rand.New(rand.NewPCG(seed, 2))
+		for !s.Terminal() {
+			d := s.decider()
+			legal := s.Legal(engine.Seat(d), nil)
+			mustApply(t, s, d, legal[r.IntN(len(legal))])
+			checkConservation(t, s)
+		}
+		for _, e := range s.events.all() {
+			seen[e.kind]++
+		}
+	}
+	for _, k := range []uint8{evTechnocalypse, evLuddite, evRing, evRemove, evAccept, evTerraform, evPantropy, evAquifer, evComet, evElevator, evShuttleMoved} {
+		if seen[k] == 0 {
+			t.Errorf("event kind %d never happened in four random games", k)
+		}
+	}
+}

@@ -342,7 +342,7 @@ func (s *state) ObserveAll() proto.Message {
 	for p := int8(0); p < s.seats; p++ {
 		for k := OrbitalMirror; k < numCards; k++ {
 			for i := int8(0); i < s.pl[p].hand[k]; i++ {
-				o.Hand = append(o.Hand, pb.CardKind(k))
+				o.Players[p].Hand = append(o.Players[p].Hand, pb.CardKind(k))
 			}
 		}
 	}

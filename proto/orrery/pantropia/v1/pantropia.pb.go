@@ -1848,7 +1848,9 @@ type Player struct {
 	Die           Die  `protobuf:"varint,10,opt,name=die,proto3,enum=orrery.pantropia.v1.Die" json:"die,omitempty"`
 	SpaceElevator bool `protobuf:"varint,11,opt,name=space_elevator,json=spaceElevator,proto3" json:"space_elevator,omitempty"`
 	// The best Earth rate for each color, in color order red..purple.
-	EarthRates    []int32 `protobuf:"varint,12,rep,packed,name=earth_rates,json=earthRates,proto3" json:"earth_rates,omitempty"`
+	EarthRates []int32 `protobuf:"varint,12,rep,packed,name=earth_rates,json=earthRates,proto3" json:"earth_rates,omitempty"`
+	// The seat's cards: set only in the omniscient view of a finished match.
+	Hand          []CardKind `protobuf:"varint,13,rep,packed,name=hand,proto3,enum=orrery.pantropia.v1.CardKind" json:"hand,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1963,6 +1965,13 @@ func (x *Player) GetSpaceElevator() bool {
 func (x *Player) GetEarthRates() []int32 {
 	if x != nil {
 		return x.EarthRates
+	}
+	return nil
+}
+
+func (x *Player) GetHand() []CardKind {
+	if x != nil {
+		return x.Hand
 	}
 	return nil
 }
@@ -3177,7 +3186,7 @@ const file_orrery_pantropia_v1_pantropia_proto_rawDesc = "" +
 	"\tStructure\x12\"\n" +
 	"\fintersection\x18\x01 \x01(\x05R\fintersection\x12\x14\n" +
 	"\x05owner\x18\x02 \x01(\x05R\x05owner\x12\x1a\n" +
-	"\barcology\x18\x03 \x01(\bR\barcology\"\xb1\x03\n" +
+	"\barcology\x18\x03 \x01(\bR\barcology\"\xe4\x03\n" +
 	"\x06Player\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x120\n" +
 	"\x05chips\x18\x02 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x05chips\x12\x14\n" +
@@ -3194,7 +3203,8 @@ const file_orrery_pantropia_v1_pantropia_proto_rawDesc = "" +
 	" \x01(\x0e2\x18.orrery.pantropia.v1.DieR\x03die\x12%\n" +
 	"\x0espace_elevator\x18\v \x01(\bR\rspaceElevator\x12\x1f\n" +
 	"\vearth_rates\x18\f \x03(\x05R\n" +
-	"earthRates\"\xba\x01\n" +
+	"earthRates\x121\n" +
+	"\x04hand\x18\r \x03(\x0e2\x1d.orrery.pantropia.v1.CardKindR\x04hand\"\xba\x01\n" +
 	"\x04Roll\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x128\n" +
 	"\tpermanent\x18\x02 \x01(\x0e2\x1a.orrery.pantropia.v1.ColorR\tpermanent\x12*\n" +
@@ -3480,48 +3490,49 @@ var file_orrery_pantropia_v1_pantropia_proto_depIdxs = []int32{
 	6,  // 26: orrery.pantropia.v1.Player.chips:type_name -> orrery.pantropia.v1.Chips
 	0,  // 27: orrery.pantropia.v1.Player.menu:type_name -> orrery.pantropia.v1.Color
 	1,  // 28: orrery.pantropia.v1.Player.die:type_name -> orrery.pantropia.v1.Die
-	0,  // 29: orrery.pantropia.v1.Roll.permanent:type_name -> orrery.pantropia.v1.Color
-	1,  // 30: orrery.pantropia.v1.Roll.die:type_name -> orrery.pantropia.v1.Die
-	0,  // 31: orrery.pantropia.v1.Roll.swappable:type_name -> orrery.pantropia.v1.Color
-	6,  // 32: orrery.pantropia.v1.OpenOffer.give:type_name -> orrery.pantropia.v1.Chips
-	6,  // 33: orrery.pantropia.v1.OpenOffer.take:type_name -> orrery.pantropia.v1.Chips
-	4,  // 34: orrery.pantropia.v1.Observation.phase:type_name -> orrery.pantropia.v1.Phase
-	25, // 35: orrery.pantropia.v1.Observation.structures:type_name -> orrery.pantropia.v1.Structure
-	26, // 36: orrery.pantropia.v1.Observation.players:type_name -> orrery.pantropia.v1.Player
-	2,  // 37: orrery.pantropia.v1.Observation.hand:type_name -> orrery.pantropia.v1.CardKind
-	1,  // 38: orrery.pantropia.v1.Observation.reserve:type_name -> orrery.pantropia.v1.Die
-	27, // 39: orrery.pantropia.v1.Observation.last_roll:type_name -> orrery.pantropia.v1.Roll
-	28, // 40: orrery.pantropia.v1.Observation.offer:type_name -> orrery.pantropia.v1.OpenOffer
-	7,  // 41: orrery.pantropia.v1.Observation.pending_card:type_name -> orrery.pantropia.v1.Action
-	3,  // 42: orrery.pantropia.v1.Observation.menu_items:type_name -> orrery.pantropia.v1.Item
-	5,  // 43: orrery.pantropia.v1.Event.kind:type_name -> orrery.pantropia.v1.EventKind
-	0,  // 44: orrery.pantropia.v1.Event.color:type_name -> orrery.pantropia.v1.Color
-	0,  // 45: orrery.pantropia.v1.Event.color2:type_name -> orrery.pantropia.v1.Color
-	1,  // 46: orrery.pantropia.v1.Event.die:type_name -> orrery.pantropia.v1.Die
-	1,  // 47: orrery.pantropia.v1.Event.die2:type_name -> orrery.pantropia.v1.Die
-	2,  // 48: orrery.pantropia.v1.Event.card:type_name -> orrery.pantropia.v1.CardKind
-	6,  // 49: orrery.pantropia.v1.Event.chips:type_name -> orrery.pantropia.v1.Chips
-	6,  // 50: orrery.pantropia.v1.Event.chips2:type_name -> orrery.pantropia.v1.Chips
-	7,  // 51: orrery.pantropia.v1.Event.action:type_name -> orrery.pantropia.v1.Action
-	0,  // 52: orrery.pantropia.v1.Intersection.color_a:type_name -> orrery.pantropia.v1.Color
-	0,  // 53: orrery.pantropia.v1.Intersection.color_b:type_name -> orrery.pantropia.v1.Color
-	0,  // 54: orrery.pantropia.v1.Strut.color:type_name -> orrery.pantropia.v1.Color
-	3,  // 55: orrery.pantropia.v1.Slot.item:type_name -> orrery.pantropia.v1.Item
-	1,  // 56: orrery.pantropia.v1.DieFaces.die:type_name -> orrery.pantropia.v1.Die
-	6,  // 57: orrery.pantropia.v1.DieFaces.faces:type_name -> orrery.pantropia.v1.Chips
-	2,  // 58: orrery.pantropia.v1.DeckEntry.card:type_name -> orrery.pantropia.v1.CardKind
-	31, // 59: orrery.pantropia.v1.Catalog.intersections:type_name -> orrery.pantropia.v1.Intersection
-	32, // 60: orrery.pantropia.v1.Catalog.struts:type_name -> orrery.pantropia.v1.Strut
-	33, // 61: orrery.pantropia.v1.Catalog.joints:type_name -> orrery.pantropia.v1.Joint
-	34, // 62: orrery.pantropia.v1.Catalog.slots:type_name -> orrery.pantropia.v1.Slot
-	0,  // 63: orrery.pantropia.v1.Catalog.default_menu:type_name -> orrery.pantropia.v1.Color
-	35, // 64: orrery.pantropia.v1.Catalog.default_dice:type_name -> orrery.pantropia.v1.DieFaces
-	36, // 65: orrery.pantropia.v1.Catalog.default_deck:type_name -> orrery.pantropia.v1.DeckEntry
-	66, // [66:66] is the sub-list for method output_type
-	66, // [66:66] is the sub-list for method input_type
-	66, // [66:66] is the sub-list for extension type_name
-	66, // [66:66] is the sub-list for extension extendee
-	0,  // [0:66] is the sub-list for field type_name
+	2,  // 29: orrery.pantropia.v1.Player.hand:type_name -> orrery.pantropia.v1.CardKind
+	0,  // 30: orrery.pantropia.v1.Roll.permanent:type_name -> orrery.pantropia.v1.Color
+	1,  // 31: orrery.pantropia.v1.Roll.die:type_name -> orrery.pantropia.v1.Die
+	0,  // 32: orrery.pantropia.v1.Roll.swappable:type_name -> orrery.pantropia.v1.Color
+	6,  // 33: orrery.pantropia.v1.OpenOffer.give:type_name -> orrery.pantropia.v1.Chips
+	6,  // 34: orrery.pantropia.v1.OpenOffer.take:type_name -> orrery.pantropia.v1.Chips
+	4,  // 35: orrery.pantropia.v1.Observation.phase:type_name -> orrery.pantropia.v1.Phase
+	25, // 36: orrery.pantropia.v1.Observation.structures:type_name -> orrery.pantropia.v1.Structure
+	26, // 37: orrery.pantropia.v1.Observation.players:type_name -> orrery.pantropia.v1.Player
+	2,  // 38: orrery.pantropia.v1.Observation.hand:type_name -> orrery.pantropia.v1.CardKind
+	1,  // 39: orrery.pantropia.v1.Observation.reserve:type_name -> orrery.pantropia.v1.Die
+	27, // 40: orrery.pantropia.v1.Observation.last_roll:type_name -> orrery.pantropia.v1.Roll
+	28, // 41: orrery.pantropia.v1.Observation.offer:type_name -> orrery.pantropia.v1.OpenOffer
+	7,  // 42: orrery.pantropia.v1.Observation.pending_card:type_name -> orrery.pantropia.v1.Action
+	3,  // 43: orrery.pantropia.v1.Observation.menu_items:type_name -> orrery.pantropia.v1.Item
+	5,  // 44: orrery.pantropia.v1.Event.kind:type_name -> orrery.pantropia.v1.EventKind
+	0,  // 45: orrery.pantropia.v1.Event.color:type_name -> orrery.pantropia.v1.Color
+	0,  // 46: orrery.pantropia.v1.Event.color2:type_name -> orrery.pantropia.v1.Color
+	1,  // 47: orrery.pantropia.v1.Event.die:type_name -> orrery.pantropia.v1.Die
+	1,  // 48: orrery.pantropia.v1.Event.die2:type_name -> orrery.pantropia.v1.Die
+	2,  // 49: orrery.pantropia.v1.Event.card:type_name -> orrery.pantropia.v1.CardKind
+	6,  // 50: orrery.pantropia.v1.Event.chips:type_name -> orrery.pantropia.v1.Chips
+	6,  // 51: orrery.pantropia.v1.Event.chips2:type_name -> orrery.pantropia.v1.Chips
+	7,  // 52: orrery.pantropia.v1.Event.action:type_name -> orrery.pantropia.v1.Action
+	0,  // 53: orrery.pantropia.v1.Intersection.color_a:type_name -> orrery.pantropia.v1.Color
+	0,  // 54: orrery.pantropia.v1.Intersection.color_b:type_name -> orrery.pantropia.v1.Color
+	0,  // 55: orrery.pantropia.v1.Strut.color:type_name -> orrery.pantropia.v1.Color
+	3,  // 56: orrery.pantropia.v1.Slot.item:type_name -> orrery.pantropia.v1.Item
+	1,  // 57: orrery.pantropia.v1.DieFaces.die:type_name -> orrery.pantropia.v1.Die
+	6,  // 58: orrery.pantropia.v1.DieFaces.faces:type_name -> orrery.pantropia.v1.Chips
+	2,  // 59: orrery.pantropia.v1.DeckEntry.card:type_name -> orrery.pantropia.v1.CardKind
+	31, // 60: orrery.pantropia.v1.Catalog.intersections:type_name -> orrery.pantropia.v1.Intersection
+	32, // 61: orrery.pantropia.v1.Catalog.struts:type_name -> orrery.pantropia.v1.Strut
+	33, // 62: orrery.pantropia.v1.Catalog.joints:type_name -> orrery.pantropia.v1.Joint
+	34, // 63: orrery.pantropia.v1.Catalog.slots:type_name -> orrery.pantropia.v1.Slot
+	0,  // 64: orrery.pantropia.v1.Catalog.default_menu:type_name -> orrery.pantropia.v1.Color
+	35, // 65: orrery.pantropia.v1.Catalog.default_dice:type_name -> orrery.pantropia.v1.DieFaces
+	36, // 66: orrery.pantropia.v1.Catalog.default_deck:type_name -> orrery.pantropia.v1.DeckEntry
+	67, // [67:67] is the sub-list for method output_type
+	67, // [67:67] is the sub-list for method input_type
+	67, // [67:67] is the sub-list for extension type_name
+	67, // [67:67] is the sub-list for extension extendee
+	0,  // [0:67] is the sub-list for field type_name
 }
 
 func init() { file_orrery_pantropia_v1_pantropia_proto_init() }
