@@ -4,6 +4,7 @@ package pantropia
 
 import (
 	"math/rand/v2"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -230,6 +231,21 @@ func (s *state) Result() engine.Result {
 		r.Scores[i] = float64(s.pl[i].rings)
 	}
 	r.Ranks = engine.RanksByScore(r.Scores)
+	if s.phase == PhaseOver {
+		var win []string
+		best := 0.0
+		for i, rank := range r.Ranks {
+			if rank == 1 {
+				win = append(win, "p"+itoa(i))
+				best = r.Scores[i]
+			}
+		}
+		verb := " wins"
+		if len(win) > 1 {
+			verb = " share the win"
+		}
+		r.Detail = s.detail + "; " + strings.Join(win, " and ") + verb + " with " + itoa(int(best)) + " rings"
+	}
 	return r
 }
 
