@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/orrery/orrery/bots"
+	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	icetradersbot "github.com/orrery/orrery/bots/icetraders"
 	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
@@ -27,6 +28,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{Game: AnyGame, Name: "random", Help: "uniform seeded pick among the legal actions", New: random.New},
+		{Game: "fccatan", Name: "greedy", Help: "runners to the most needed pile and home, knights intercepting carriers, buys the most VP", New: fccatanbot.NewGreedy},
 		{Game: "icetraders", Name: "greedy", Help: "chooses Evil and simulates each action one ply: hunts lone ships, guards its last critical ship", New: icetradersbot.NewGreedy},
 		{Game: "pantropia", Name: "greedy", Help: "plans placements by expected production, spreads atmosphere toward contested joints, trades for what its next ring lacks", New: pantropiabot.NewGreedy},
 		{Game: "planet", Name: "greedy", Help: "tries every placement against the animals to come and its objective", New: planetbot.NewGreedy},

@@ -163,6 +163,9 @@ func parseField(b []byte) (*Field, error) {
 // DefaultField is the default map.
 func DefaultField() *Field { return fields["default"] }
 
+// FieldByName is the embedded map called name (an observation's rules.map), or nil.
+func FieldByName(name string) *Field { return fields[name] }
+
 func fieldNames() string {
 	var names []string
 	for n := range fields {

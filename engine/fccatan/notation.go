@@ -28,117 +28,157 @@ func (s *State) FormatAction(a engine.Action) string { return FormatAction(a) }
 
 // FormatAction is a's canonical notation; it needs no state.
 func FormatAction(a engine.Action) string {
-	var b strings.Builder
+	var buf [160]byte
+	return string(AppendAction(buf[:0], a))
+}
+
+// AppendAction appends a's canonical notation to b.
+func AppendAction(b []byte, a engine.Action) []byte {
 	switch a.Kind {
 	case kindPass:
-		return "pass"
+		return append(b, "pass"...)
 	case kindSetup:
-		fmt.Fprintf(&b, "setup h%d knights", a.Arg[0])
+		b = append(b, "setup h"...)
+		b = appendInt(b, int(a.Arg[0]))
+		b = append(b, " knights"...)
 		if a.Arg[1] == 0 {
-			b.WriteString(" none")
+			b = append(b, " none"...)
 		}
 		for i := 0; i < 16; i++ {
 			if uint16(a.Arg[1])&(1<<i) != 0 {
-				fmt.Fprintf(&b, " a%d", i)
+				b = append(b, " a"...)
+				b = appendInt(b, i)
 			}
 		}
 	case kindDeploy:
-		b.WriteString("deploy")
+		b = append(b, "deploy"...)
 		for i := 0; i < maxAvatars; i++ {
-			fmt.Fprintf(&b, " h%d", a.Arg[i])
+			b = append(b, " h"...)
+			b = appendInt(b, int(a.Arg[i]))
 		}
 	case kindIntents:
-		b.WriteString("intents")
+		b = append(b, "intents"...)
 		for i := 0; i < maxAvatars; i++ {
-			fmt.Fprintf(&b, " a%d:", i)
-			formatIntent(&b, intentOf(a, i))
+			b = append(b, " a"...)
+			b = appendInt(b, i)
+			b = append(b, ':')
+			b = appendIntent(b, intentOf(a, i))
 		}
 	case kindOffer:
-		fmt.Fprintf(&b, "offer s%d give %s want %s", a.Arg[0], formatCounts(a.Arg[1:5]), formatCounts(a.Arg[5:9]))
+		b = append(b, "offer s"...)
+		b = appendInt(b, int(a.Arg[0]))
+		b = append(b, " give "...)
+		b = appendCountsNotation(b, a.Arg[1:5])
+		b = append(b, " want "...)
+		b = appendCountsNotation(b, a.Arg[5:9])
 	case kindReply:
-		b.WriteString("accept ")
-		sep := ""
+		b = append(b, "accept "...)
+		sep := false
 		for t := 0; t < 16; t++ {
 			if uint16(a.Arg[0])&(1<<t) != 0 {
-				fmt.Fprintf(&b, "%ss%d", sep, t)
-				sep = ","
+				if sep {
+					b = append(b, ',')
+				}
+				b = append(b, 's')
+				b = appendInt(b, t)
+				sep = true
 			}
 		}
-		if sep == "" {
-			b.WriteString("none")
+		if !sep {
+			b = append(b, "none"...)
 		}
 	case kindBuy:
-		b.WriteString("buy ")
 		n := int(a.Arg[0])
 		if n < 1 || n > maxItems {
-			return fmt.Sprintf("?buy n=%d", n)
+			b = append(b, "?buy n="...)
+			return appendInt(b, n)
 		}
+		b = append(b, "buy "...)
 		for k := 0; k < n; k++ {
 			if k > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(formatItem(itemOf(a, k)))
+			b = append(b, formatItem(itemOf(a, k))...)
 		}
 	case kindPlenty:
-		return "plenty " + formatCounts(a.Arg[0:4])
+		b = append(b, "plenty "...)
+		b = appendCountsNotation(b, a.Arg[0:4])
 	case kindMonopoly:
-		return "monopoly " + Resource(a.Arg[0]).String()
+		b = append(b, "monopoly "...)
+		b = append(b, Resource(a.Arg[0]).String()...)
 	case kindDiscard:
-		return "discard " + formatCounts(a.Arg[0:4])
+		b = append(b, "discard "...)
+		b = appendCountsNotation(b, a.Arg[0:4])
 	case kindBarbarians:
-		return fmt.Sprintf("barbarians h%d", a.Arg[0])
+		b = append(b, "barbarians h"...)
+		b = appendInt(b, int(a.Arg[0]))
 	default:
-		return fmt.Sprintf("?kind=%d %v", a.Kind, a.Arg)
+		b = append(b, fmt.Sprintf("?kind=%d %v", a.Kind, a.Arg)...)
 	}
-	return b.String()
+	return b
 }
 
-func formatIntent(b *strings.Builder, in Intent) {
+func appendIntent(b []byte, in Intent) []byte {
 	switch {
 	case in.has(flagTo) && !in.has(flagVel):
-		fmt.Fprintf(b, "to(%d,%d)", in.X, in.Y)
+		b = append(b, "to("...)
 	case in.has(flagVel) && !in.has(flagTo):
-		fmt.Fprintf(b, "vel(%d,%d)", in.X, in.Y)
+		b = append(b, "vel("...)
 	case !in.has(flagTo) && !in.has(flagVel) && in.X == 0 && in.Y == 0:
-		b.WriteString("stay")
+		b = append(b, "stay"...)
 	default:
-		fmt.Fprintf(b, "?(%d,%d,%d)", in.X, in.Y, in.Flags) // not a valid intent
-		return
+		return append(b, fmt.Sprintf("?(%d,%d,%d)", in.X, in.Y, in.Flags)...) // not a valid intent
+	}
+	if in.has(flagTo) || in.has(flagVel) {
+		b = appendInt(b, int(in.X))
+		b = append(b, ',')
+		b = appendInt(b, int(in.Y))
+		b = append(b, ')')
 	}
 	if in.has(flagPick) {
-		b.WriteString("+pick")
+		b = append(b, "+pick"...)
 	}
 	if in.has(flagPlace) {
-		b.WriteString("+place")
+		b = append(b, "+place"...)
 	}
 	if ts, ta, ok := in.tagTarget(); ok {
-		fmt.Fprintf(b, "+tag=s%da%d", ts, ta)
+		b = append(b, "+tag=s"...)
+		b = appendInt(b, ts)
+		b = append(b, 'a')
+		b = appendInt(b, ta)
 	} else if in.has(flagTag) {
-		b.WriteString("+tag")
+		b = append(b, "+tag"...)
 	}
 	if in.has(flagThrow) {
-		fmt.Fprintf(b, "+throw=a%d", in.throwTo())
+		b = append(b, "+throw=a"...)
+		b = appendInt(b, in.throwTo())
 	}
 	if in.Flags&^knownFlags != 0 || (!in.has(flagTag) && in.Flags&tagMask != 0) || (!in.has(flagThrow) && in.Flags&throwMask != 0) {
-		b.WriteString("+?") // bits no valid intent has
+		b = append(b, "+?"...) // bits no valid intent has
 	}
+	return b
 }
 
-func formatCounts(n []int16) string {
-	var b strings.Builder
+func appendCountsNotation(b []byte, n []int16) []byte {
+	any := false
 	for r := 0; r < numRes; r++ {
 		if n[r] != 0 {
-			if b.Len() > 0 {
-				b.WriteByte(',')
+			if any {
+				b = append(b, ',')
 			}
-			fmt.Fprintf(&b, "%s=%d", Resource(r), n[r])
+			b = append(b, resNames[r]...)
+			b = append(b, '=')
+			b = appendInt(b, int(n[r]))
+			any = true
 		}
 	}
-	if b.Len() == 0 {
-		return "none"
+	if !any {
+		b = append(b, "none"...)
 	}
-	return b.String()
+	return b
 }
+
+func formatCounts(n []int16) string { return string(appendCountsNotation(nil, n)) }
 
 func formatItem(it Item) string {
 	switch it.Kind {

@@ -87,6 +87,8 @@ type config struct {
 	choiceMS       int
 	costs          costs
 	citySheepOrOre bool
+	pileLabels     []string // static text for Render
+	hoopLabels     []string
 }
 
 func intOption(cfg engine.Config, name string, lo, hi int) (int, error) {
@@ -202,6 +204,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 		return nil, err
 	}
 	c.choiceMS = cs2 * 1000
+	c.labels()
 	return c, nil
 }
 

@@ -25,7 +25,7 @@ func (c *config) rulesProto() *fccatanv1.Rules {
 	return &fccatanv1.Rules{
 		Ruleset: c.ruleset, WinVp: int32(c.winVP), TicksPerRound: int32(c.ticksPerRound), TickMs: int32(c.tickMS),
 		TopSpeedCmS: c.speed, ReachCm: c.reach, MaxRounds: int32(c.maxRounds), IdleMarkets: int32(c.idleMarkets),
-		TradeSteps: int32(c.tradeSteps), Throwing: c.throwing, ThrowRangeCm: c.throwRange, Costs: c.costsProto(),
+		TradeSteps: int32(c.tradeSteps), Throwing: c.throwing, ThrowRangeCm: c.throwRange, Costs: c.costsProto(), Map: c.field.Name,
 	}
 }
 
@@ -62,36 +62,62 @@ func (s *State) Observe(seat engine.Seat) proto.Message {
 	if seat >= 0 && s.simultaneous() {
 		o.Submitted = s.teams[seat].done
 	}
+	// The messages of a view are allocated in a few slabs, not one by one: bots in process
+	// get a view every tick.
+	nav := 0
+	for t := 0; t < s.c.teams; t++ {
+		nav += int(s.teams[t].size)
+	}
+	teams := make([]fccatanv1.Team, s.c.teams)
+	counts := make([]fccatanv1.Resources, s.c.teams)
+	avs := make([]fccatanv1.Avatar, nav)
+	vecs := make([]fccatanv1.Vec, 2*nav)
+	avPtrs := make([]*fccatanv1.Avatar, nav)
+	o.Teams = make([]*fccatanv1.Team, s.c.teams)
+	k := 0
 	for t := 0; t < s.c.teams; t++ {
 		tm := &s.teams[t]
-		pt := &fccatanv1.Team{Seat: int32(t), Vp: int32(tm.vp), Resources: pbCounts(tm.res), StartHoop: int32(tm.start)}
-		for k := 0; k < int(tm.ncards); k++ {
-			pt.Cards = append(pt.Cards, fccatanv1.Card(tm.cards[k]))
+		pt := &teams[t]
+		pt.Seat, pt.Vp, pt.StartHoop = int32(t), int32(tm.vp), int32(tm.start)
+		counts[t] = fccatanv1.Resources{Wood: int32(tm.res[Wood]), Brick: int32(tm.res[Brick]), Ore: int32(tm.res[Ore]), Sheep: int32(tm.res[Sheep])}
+		pt.Resources = &counts[t]
+		for c := 0; c < int(tm.ncards); c++ {
+			pt.Cards = append(pt.Cards, fccatanv1.Card(tm.cards[c]))
 		}
-		for k := 0; k < int(tm.nbought); k++ {
-			pt.LastPurchases = append(pt.LastPurchases, fccatanv1.PurchaseKind(tm.bought[k]))
+		for c := 0; c < int(tm.nbought); c++ {
+			pt.LastPurchases = append(pt.LastPurchases, fccatanv1.PurchaseKind(tm.bought[c]))
 		}
+		pt.Avatars = avPtrs[k : k : k+int(tm.size)]
 		for i := 0; i < int(tm.size); i++ {
 			av := &tm.av[i]
-			pa := &fccatanv1.Avatar{
-				Index: int32(i), Knight: av.knight, Position: vecProto(av.pos), Velocity: vecProto(av.vel),
-				Carrying: pbRes(int8(av.carry)), Collected: av.collected, Frozen: av.frozen, Markers: int32(av.markers),
-			}
+			pa := &avs[k]
+			vecs[2*k] = fccatanv1.Vec{X: av.pos.X, Y: av.pos.Y}
+			vecs[2*k+1] = fccatanv1.Vec{X: av.vel.X, Y: av.vel.Y}
+			pa.Index, pa.Knight, pa.Position, pa.Velocity = int32(i), av.knight, &vecs[2*k], &vecs[2*k+1]
+			pa.Carrying, pa.Collected, pa.Frozen, pa.Markers = pbRes(int8(av.carry)), av.collected, av.frozen, int32(av.markers)
 			if int(seat) == t {
 				pa.Intent = intentProto(av.order)
 			}
 			pt.Avatars = append(pt.Avatars, pa)
+			k++
 		}
 		if s.phase == PhaseDiscard {
 			o.Discards = append(o.Discards, int32(tm.discard))
 		}
-		o.Teams = append(o.Teams, pt)
+		o.Teams[t] = pt
 	}
+	np, nh := len(s.c.field.Piles), len(s.c.field.Hoops)
+	piles := make([]fccatanv1.Pile, np)
+	o.Piles = make([]*fccatanv1.Pile, np)
 	for p, spot := range s.c.field.Piles {
-		o.Piles = append(o.Piles, &fccatanv1.Pile{Id: int32(p), Resource: pbRes(int8(spot.Resource)), Balls: int32(s.piles[p])})
+		piles[p] = fccatanv1.Pile{Id: int32(p), Resource: pbRes(int8(spot.Resource)), Balls: int32(s.piles[p])}
+		o.Piles[p] = &piles[p]
 	}
+	hoops := make([]fccatanv1.HoopState, nh)
+	o.Hoops = make([]*fccatanv1.HoopState, nh)
 	for h := range s.c.field.Hoops {
-		o.Hoops = append(o.Hoops, &fccatanv1.HoopState{Id: int32(h), Owner: int32(s.owner[h]), Building: fccatanv1.Building(s.building[h])})
+		hoops[h] = fccatanv1.HoopState{Id: int32(h), Owner: int32(s.owner[h]), Building: fccatanv1.Building(s.building[h])}
+		o.Hoops[h] = &hoops[h]
 	}
 	if s.phase == PhaseReply {
 		for i := int(s.stepOffers); i < len(s.offers); i++ {
@@ -103,23 +129,52 @@ func (s *State) Observe(seat engine.Seat) proto.Message {
 	return o
 }
 
-func intentProto(in Intent) *fccatanv1.AvatarIntent {
-	m := &fccatanv1.AvatarIntent{PickUp: in.has(flagPick), Place: in.has(flagPlace), Tag: in.has(flagTag), Throw: in.has(flagThrow)}
+// intentSlab holds one avatar intent's messages in one allocation.
+type intentSlab struct {
+	m      fccatanv1.AvatarIntent
+	target fccatanv1.AvatarIntent_Target
+	vel    fccatanv1.AvatarIntent_Velocity
+	stay   fccatanv1.AvatarIntent_Stay
+	vec    fccatanv1.Vec
+	st     fccatanv1.Stay
+	ref    fccatanv1.AvatarRef
+}
+
+func intentProto(in Intent) *fccatanv1.AvatarIntent { return new(intentSlab).fill(in) }
+
+func (sl *intentSlab) fill(in Intent) *fccatanv1.AvatarIntent {
+	m := &sl.m
+	m.PickUp, m.Place, m.Tag, m.Throw = in.has(flagPick), in.has(flagPlace), in.has(flagTag), in.has(flagThrow)
+	sl.vec.X, sl.vec.Y = int32(in.X), int32(in.Y)
 	switch {
 	case in.has(flagTo):
-		m.Motion = &fccatanv1.AvatarIntent_Target{Target: &fccatanv1.Vec{X: int32(in.X), Y: int32(in.Y)}}
+		sl.target.Target = &sl.vec
+		m.Motion = &sl.target
 	case in.has(flagVel):
-		m.Motion = &fccatanv1.AvatarIntent_Velocity{Velocity: &fccatanv1.Vec{X: int32(in.X), Y: int32(in.Y)}}
+		sl.vel.Velocity = &sl.vec
+		m.Motion = &sl.vel
 	default:
-		m.Motion = &fccatanv1.AvatarIntent_Stay{Stay: &fccatanv1.Stay{}}
+		sl.vec = fccatanv1.Vec{}
+		sl.stay.Stay = &sl.st
+		m.Motion = &sl.stay
 	}
 	if ts, ta, ok := in.tagTarget(); ok {
-		m.TagTarget = &fccatanv1.AvatarRef{Seat: int32(ts), Avatar: int32(ta)}
+		sl.ref.Seat, sl.ref.Avatar = int32(ts), int32(ta)
+		m.TagTarget = &sl.ref
 	}
 	if in.has(flagThrow) {
 		m.ThrowTo = int32(in.throwTo())
 	}
 	return m
+}
+
+// intentsSlab holds a whole Intents action's messages in one allocation.
+type intentsSlab struct {
+	act  fccatanv1.Action
+	kind fccatanv1.Action_Intents
+	in   fccatanv1.Intents
+	ptrs [maxAvatars]*fccatanv1.AvatarIntent
+	av   [maxAvatars]intentSlab
 }
 
 func itemProto(it Item) *fccatanv1.Purchase {
@@ -170,11 +225,14 @@ func ActionToProto(a engine.Action) *fccatanv1.Action {
 		}
 		m.Kind = &fccatanv1.Action_Deploy{Deploy: d}
 	case kindIntents:
-		in := &fccatanv1.Intents{}
+		sl := new(intentsSlab)
 		for i := 0; i < maxAvatars; i++ {
-			in.Avatars = append(in.Avatars, intentProto(intentOf(a, i)))
+			sl.ptrs[i] = sl.av[i].fill(intentOf(a, i))
 		}
-		m.Kind = &fccatanv1.Action_Intents{Intents: in}
+		sl.in.Avatars = sl.ptrs[:]
+		sl.kind.Intents = &sl.in
+		sl.act.Kind = &sl.kind
+		return &sl.act
 	case kindOffer:
 		var g, w [numRes]int16
 		copy(g[:], a.Arg[1:5])

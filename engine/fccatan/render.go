@@ -1,32 +1,45 @@
 package fccatan
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 
 	"github.com/orrery/orrery/engine"
 )
 
-func metres(v Vec) string {
-	return fmt.Sprintf("(%d.%02d,%d.%02d)", v.X/100, abs32(v.X%100), v.Y/100, abs32(v.Y%100))
+// Render builds its text with appends rather than fmt: bots in process get a decision (and
+// its text) every tick.
+
+// appendMetres writes (x.xx,y.yy) for a point in centimetres (never negative on the field).
+func appendMetres(b []byte, v Vec) []byte {
+	b = append(b, '(')
+	b = appendCM(b, v.X)
+	b = append(b, ',')
+	b = appendCM(b, v.Y)
+	return append(b, ')')
 }
 
-func abs32(x int32) int32 {
-	if x < 0 {
-		return -x
+func appendCM(b []byte, cm int32) []byte {
+	if cm < 0 {
+		b = append(b, '-')
+		cm = -cm
 	}
-	return x
+	b = strconv.AppendInt(b, int64(cm/100), 10)
+	b = append(b, '.', byte('0'+cm%100/10), byte('0'+cm%10))
+	return b
 }
 
-func speed(v Vec) string {
-	if v == (Vec{}) {
-		return ""
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+func appendCounts(b []byte, n [numRes]int16) []byte {
+	for r := 0; r < numRes; r++ {
+		if r > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, resNames[r]...)
+		b = append(b, ' ')
+		b = appendInt(b, int(n[r]))
 	}
-	return fmt.Sprintf(" running (%+d,%+d) cm/s", v.X, v.Y)
-}
-
-func countsText(n [numRes]int16) string {
-	return fmt.Sprintf("wood %d, brick %d, ore %d, sheep %d", n[Wood], n[Brick], n[Ore], n[Sheep])
+	return b
 }
 
 func offerText(o *offer) string {
@@ -34,7 +47,15 @@ func offerText(o *offer) string {
 	for r := 0; r < numRes; r++ {
 		g[r], w[r] = int16(o.give[r]), int16(o.want[r])
 	}
-	return fmt.Sprintf("team %d offers team %d %s for %s", o.from, o.to, formatCounts(g[:]), formatCounts(w[:]))
+	b := []byte("team ")
+	b = appendInt(b, int(o.from))
+	b = append(b, " offers team "...)
+	b = appendInt(b, int(o.to))
+	b = append(b, ' ')
+	b = append(b, formatCounts(g[:])...)
+	b = append(b, " for "...)
+	b = append(b, formatCounts(w[:])...)
+	return string(b)
 }
 
 // Render is the text form of Observe(seat): the clock, every team, the piles, the hoops and
@@ -43,103 +64,210 @@ func (s *State) Render(seat engine.Seat) string {
 	if seat < 0 || int(seat) >= s.c.teams {
 		seat = engine.Spectator
 	}
-	var b strings.Builder
 	c := s.c
-	fmt.Fprintf(&b, "Full-Contact Catan, %s ruleset: %d VP win; field %d x %d m, positions (x,y) in m, y up the field\n", c.ruleset, c.winVP, c.field.Width/100, c.field.Height/100)
+	b := make([]byte, 0, 2048)
+	b = append(b, "Full-Contact Catan, "...)
+	b = append(b, c.ruleset...)
+	b = append(b, " ruleset: "...)
+	b = appendInt(b, c.winVP)
+	b = append(b, " VP win; field "...)
+	b = appendInt(b, int(c.field.Width/100))
+	b = append(b, " x "...)
+	b = appendInt(b, int(c.field.Height/100))
+	b = append(b, " m, positions (x,y) in m, y up the field\n"...)
 	switch s.phase {
 	case PhaseSetup:
-		fmt.Fprintf(&b, "Setup: team %d picks a start hoop and names its knights\n", s.setupSeat)
+		b = append(b, "Setup: team "...)
+		b = appendInt(b, int(s.setupSeat))
+		b = append(b, " picks a start hoop and names its knights\n"...)
 	case PhaseTick:
 		left := (c.ticksPerRound - int(s.tick)) * c.tickMS
-		fmt.Fprintf(&b, "Round %d of %d, tick %d of %d, %d.%d s left\n", s.round, c.maxRounds, s.tick, c.ticksPerRound, left/1000, left%1000/100)
+		b = append(b, "Round "...)
+		b = appendInt(b, int(s.round))
+		b = append(b, " of "...)
+		b = appendInt(b, c.maxRounds)
+		b = append(b, ", tick "...)
+		b = appendInt(b, int(s.tick))
+		b = append(b, " of "...)
+		b = appendInt(b, c.ticksPerRound)
+		b = append(b, ", "...)
+		b = appendInt(b, left/1000)
+		b = append(b, '.')
+		b = appendInt(b, left%1000/100)
+		b = append(b, " s left\n"...)
 	case PhaseOver:
-		fmt.Fprintf(&b, "Over after round %d: %s\n", s.round, s.Result().Detail)
+		b = append(b, "Over after round "...)
+		b = appendInt(b, int(s.round))
+		b = append(b, ": "...)
+		b = append(b, s.Result().Detail...)
+		b = append(b, '\n')
 	case PhaseOffer, PhaseReply:
-		fmt.Fprintf(&b, "Market after round %d, trade step %d of %d: %s\n", s.round, s.tradeStep, c.tradeSteps, s.phase)
+		b = append(b, "Market after round "...)
+		b = appendInt(b, int(s.round))
+		b = append(b, ", trade step "...)
+		b = appendInt(b, int(s.tradeStep))
+		b = append(b, " of "...)
+		b = appendInt(b, c.tradeSteps)
+		b = append(b, ": "...)
+		b = append(b, s.phase.String()...)
+		b = append(b, '\n')
 	case PhaseCardChoice:
-		fmt.Fprintf(&b, "Market after round %d: team %d decides its %s card\n", s.round, s.pendingSeat, cardNames[s.pendingCard])
+		b = append(b, "Market after round "...)
+		b = appendInt(b, int(s.round))
+		b = append(b, ": team "...)
+		b = appendInt(b, int(s.pendingSeat))
+		b = append(b, " decides its "...)
+		b = append(b, cardNames[s.pendingCard]...)
+		b = append(b, " card\n"...)
 	case PhaseDiscard:
-		fmt.Fprintf(&b, "Market after round %d: the robber (team %d's card); teams discard half their balls\n", s.round, s.pendingSeat)
+		b = append(b, "Market after round "...)
+		b = appendInt(b, int(s.round))
+		b = append(b, ": the robber (team "...)
+		b = appendInt(b, int(s.pendingSeat))
+		b = append(b, "'s card); teams discard half their balls\n"...)
 	default:
-		fmt.Fprintf(&b, "Round %d: %s\n", s.round, s.phase)
+		b = append(b, "Round "...)
+		b = appendInt(b, int(s.round))
+		b = append(b, ": "...)
+		b = append(b, s.phase.String()...)
+		b = append(b, '\n')
 	}
 	if seat >= 0 {
-		fmt.Fprintf(&b, "You are team %d", seat)
+		b = append(b, "You are team "...)
+		b = appendInt(b, int(seat))
 		if s.simultaneous() && s.teams[seat].done {
-			b.WriteString(" (answered; waiting for the others)")
+			b = append(b, " (answered; waiting for the others)"...)
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
 	for t := 0; t < c.teams; t++ {
-		tm := &s.teams[t]
-		fmt.Fprintf(&b, "Team %d: %d VP; %s", t, tm.vp, countsText(tm.res))
-		if tm.start >= 0 {
-			fmt.Fprintf(&b, "; start h%d", tm.start)
-		}
-		if tm.ncards > 0 {
-			b.WriteString("; cards")
-			for k := 0; k < int(tm.ncards); k++ {
-				b.WriteString(" " + cardNames[tm.cards[k]])
-			}
-		}
-		if s.phase == PhaseDiscard && tm.discard > 0 {
-			fmt.Fprintf(&b, "; must discard %d", tm.discard)
-		}
-		b.WriteByte('\n')
-		for i := 0; i < int(tm.size); i++ {
-			av := &tm.av[i]
-			role := "runner"
-			if av.knight {
-				role = "knight"
-			}
-			if tm.start < 0 {
-				fmt.Fprintf(&b, "  s%da%d waiting for setup\n", t, i)
-				continue
-			}
-			fmt.Fprintf(&b, "  s%da%d %s at %s%s", t, i, role, metres(av.pos), speed(av.vel))
-			if av.carry != noRes {
-				fmt.Fprintf(&b, ", carrying %s", av.carry)
-			} else if av.collected {
-				b.WriteString(", collected this round")
-			}
-			if av.frozen {
-				b.WriteString(", FROZEN")
-			}
-			if av.markers > 0 {
-				fmt.Fprintf(&b, ", %d settlement marker(s)", av.markers)
-			}
-			if int(seat) == t {
-				var ib strings.Builder
-				formatIntent(&ib, av.order)
-				fmt.Fprintf(&b, "; intent %s", ib.String())
-			}
-			b.WriteByte('\n')
-		}
+		b = s.appendTeam(b, t, seat)
 	}
-	b.WriteString("Piles:")
-	for p, spot := range c.field.Piles {
-		fmt.Fprintf(&b, " p%d %s %s x%d;", p, spot.Resource, metres(spot.Pos), s.piles[p])
+	b = append(b, "Piles:"...)
+	for p := range c.field.Piles {
+		b = append(b, c.pileLabels[p]...)
+		b = appendInt(b, int(s.piles[p]))
+		b = append(b, ';')
 	}
-	b.WriteString("\nHoops:")
-	for h, hp := range c.field.Hoops {
-		fmt.Fprintf(&b, " h%d %s", h, metres(hp.Center))
+	b = append(b, "\nHoops:"...)
+	for h := range c.field.Hoops {
+		b = append(b, c.hoopLabels[h]...)
 		switch s.building[h] {
 		case settlement:
-			fmt.Fprintf(&b, " settlement of team %d", s.owner[h])
+			b = append(b, " settlement of team "...)
+			b = appendInt(b, int(s.owner[h]))
 		case city:
-			fmt.Fprintf(&b, " city of team %d", s.owner[h])
+			b = append(b, " city of team "...)
+			b = appendInt(b, int(s.owner[h]))
 		default:
-			b.WriteString(" free")
+			b = append(b, " free"...)
 		}
-		b.WriteByte(';')
+		b = append(b, ';')
 	}
-	fmt.Fprintf(&b, "\nDeck: %d cards left; markets without a purchase: %d\n", s.deckLeft(), s.idle)
+	b = append(b, "\nDeck: "...)
+	b = appendInt(b, s.deckLeft())
+	b = append(b, " cards left; markets without a purchase: "...)
+	b = appendInt(b, int(s.idle))
+	b = append(b, '\n')
 	if s.phase == PhaseReply {
 		for i := int(s.stepOffers); i < len(s.offers); i++ {
 			if o := &s.offers[i]; o.seenBy(seat) {
-				b.WriteString("Offer: " + offerText(o) + "\n")
+				b = append(b, "Offer: "...)
+				b = append(b, offerText(o)...)
+				b = append(b, '\n')
 			}
 		}
 	}
-	return b.String()
+	return string(b)
+}
+
+func (s *State) appendTeam(b []byte, t int, seat engine.Seat) []byte {
+	tm := &s.teams[t]
+	b = append(b, "Team "...)
+	b = appendInt(b, t)
+	b = append(b, ": "...)
+	b = appendInt(b, int(tm.vp))
+	b = append(b, " VP; "...)
+	b = appendCounts(b, tm.res)
+	if tm.start >= 0 {
+		b = append(b, "; start h"...)
+		b = appendInt(b, int(tm.start))
+	}
+	if tm.ncards > 0 {
+		b = append(b, "; cards"...)
+		for k := 0; k < int(tm.ncards); k++ {
+			b = append(b, ' ')
+			b = append(b, cardNames[tm.cards[k]]...)
+		}
+	}
+	if s.phase == PhaseDiscard && tm.discard > 0 {
+		b = append(b, "; must discard "...)
+		b = appendInt(b, int(tm.discard))
+	}
+	b = append(b, '\n')
+	for i := 0; i < int(tm.size); i++ {
+		av := &tm.av[i]
+		b = append(b, "  s"...)
+		b = appendInt(b, t)
+		b = append(b, 'a')
+		b = appendInt(b, i)
+		if tm.start < 0 {
+			b = append(b, " waiting for setup\n"...)
+			continue
+		}
+		if av.knight {
+			b = append(b, " knight at "...)
+		} else {
+			b = append(b, " runner at "...)
+		}
+		b = appendMetres(b, av.pos)
+		if av.vel != (Vec{}) {
+			b = append(b, " running ("...)
+			b = appendInt(b, int(av.vel.X))
+			b = append(b, ',')
+			b = appendInt(b, int(av.vel.Y))
+			b = append(b, ") cm/s"...)
+		}
+		if av.carry != noRes {
+			b = append(b, ", carrying "...)
+			b = append(b, resNames[av.carry]...)
+		} else if av.collected {
+			b = append(b, ", collected this round"...)
+		}
+		if av.frozen {
+			b = append(b, ", FROZEN"...)
+		}
+		if av.markers > 0 {
+			b = append(b, ", "...)
+			b = appendInt(b, int(av.markers))
+			b = append(b, " settlement marker(s)"...)
+		}
+		if int(seat) == t {
+			b = append(b, "; intent "...)
+			b = appendIntent(b, av.order)
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// labels precomputes the static text of the piles and hoops.
+func (c *config) labels() {
+	for p, spot := range c.field.Piles {
+		b := []byte(" p")
+		b = appendInt(b, p)
+		b = append(b, ' ')
+		b = append(b, spot.Resource.String()...)
+		b = append(b, ' ')
+		b = appendMetres(b, spot.Pos)
+		b = append(b, " x"...)
+		c.pileLabels = append(c.pileLabels, string(b))
+	}
+	for h, hp := range c.field.Hoops {
+		b := []byte(" h")
+		b = appendInt(b, h)
+		b = append(b, ' ')
+		b = appendMetres(b, hp.Center)
+		c.hoopLabels = append(c.hoopLabels, string(b))
+	}
 }

@@ -1612,6 +1612,8 @@ type Rules struct {
 	Throwing      bool                   `protobuf:"varint,10,opt,name=throwing,proto3" json:"throwing,omitempty"`
 	ThrowRangeCm  int32                  `protobuf:"varint,11,opt,name=throw_range_cm,json=throwRangeCm,proto3" json:"throw_range_cm,omitempty"`
 	Costs         *Costs                 `protobuf:"bytes,12,opt,name=costs,proto3" json:"costs,omitempty"`
+	// The field's name in the catalog's maps.
+	Map           string `protobuf:"bytes,13,opt,name=map,proto3" json:"map,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1728,6 +1730,13 @@ func (x *Rules) GetCosts() *Costs {
 		return x.Costs
 	}
 	return nil
+}
+
+func (x *Rules) GetMap() string {
+	if x != nil {
+		return x.Map
+	}
+	return ""
 }
 
 // Avatar is one player on the field.
@@ -4017,7 +4026,7 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\x04city\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04city\x124\n" +
 	"\x06knight\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x06knight\x120\n" +
 	"\x04card\x18\x04 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04card\x12)\n" +
-	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\x8e\x03\n" +
+	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\xa0\x03\n" +
 	"\x05Rules\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x15\n" +
 	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12&\n" +
@@ -4033,7 +4042,8 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\bthrowing\x18\n" +
 	" \x01(\bR\bthrowing\x12$\n" +
 	"\x0ethrow_range_cm\x18\v \x01(\x05R\fthrowRangeCm\x12.\n" +
-	"\x05costs\x18\f \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\"\xe0\x02\n" +
+	"\x05costs\x18\f \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\x12\x10\n" +
+	"\x03map\x18\r \x01(\tR\x03map\"\xe0\x02\n" +
 	"\x06Avatar\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x16\n" +
 	"\x06knight\x18\x02 \x01(\bR\x06knight\x122\n" +
