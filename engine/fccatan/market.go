@@ -64,10 +64,13 @@ func (s *State) resolveOffers() {
 	s.resetStep()
 }
 
-// stepOffer is the offer team from made to team to in this step, or nil.
+// stepOffer is the offer team from made to team to in this trade step, or nil.
 func (s *State) stepOffer(from, to int) *offer {
+	if s.phase != PhaseReply {
+		return nil
+	}
 	for i := int(s.stepOffers); i < len(s.offers); i++ {
-		if o := &s.offers[i]; int(o.from) == from && int(o.to) == to && s.phase == PhaseReply {
+		if o := &s.offers[i]; int(o.from) == from && int(o.to) == to {
 			return o
 		}
 	}

@@ -292,7 +292,9 @@ func TestSettlement_MarkerToAChosenPlayer_PlacedInALaterRound(t *testing.T) {
 	if s.owner[4] != 0 || s.building[4] != settlement {
 		t.Errorf("the marker was not placed in round 2")
 	}
-	// A marker not placed may be handed to another player in a market.
+}
+
+func TestResolution7_AMarkerNotPlacedMayBeHandedOverInAMarket(t *testing.T) {
 	s2 := started(t, 4, nil)
 	s2.teams[0].av[1].markers = 1
 	toBuy(t, s2)
@@ -494,6 +496,7 @@ func TestCard_BarbariansRemoveASettlementOrDowngradeACity(t *testing.T) {
 	build(s, 1, 4, settlement)
 	build(s, 2, 5, city)
 	build(s, 0, 6, settlement) // its own: no target
+	s.teams[1].vp, s.teams[2].vp = 2, 2
 	toBuy(t, s)
 	s2 := s.Clone().(*State)
 	buy(t, s, BuyAction(CardItem()))
@@ -512,8 +515,8 @@ func TestCard_BarbariansRemoveASettlementOrDowngradeACity(t *testing.T) {
 	if s2.owner[5] != 2 || s2.building[5] != settlement {
 		t.Errorf("city not downgraded")
 	}
-	if s2.teams[2].vp != 0 || s2.teams[1].vp != 0 {
-		t.Errorf("barbarians took VP")
+	if s2.teams[2].vp != 2 || s.teams[1].vp != 2 {
+		t.Errorf("barbarians took VP: %d and %d, want 2 and 2", s2.teams[2].vp, s.teams[1].vp)
 	}
 }
 
@@ -553,5 +556,24 @@ func TestRealTime_AdvanceClosesMarketStepsWithDefaults(t *testing.T) {
 		seat := s.ToAct(nil)[0]
 		legal := s.Legal(seat, nil)
 		mustApply(t, s, int(seat), legal[r.IntN(len(legal))])
+	}
+}
+
+func TestMarket_ABoundedNumberOfTradeSteps(t *testing.T) {
+	for _, steps := range []int{0, 1, 2, 3} {
+		s := started(t, 4, map[string]string{"trade_steps": string(rune('0' + steps))})
+		whistle(t, s)
+		offers := 0
+		for s.phase == PhaseOffer || s.phase == PhaseReply {
+			if s.phase == PhaseOffer {
+				offers++
+			}
+			for team := 0; team < 4; team++ {
+				mustApply(t, s, team, PassAction())
+			}
+		}
+		if offers != steps || s.phase != PhaseBuy {
+			t.Errorf("trade_steps=%d: %d offer steps, then %v", steps, offers, s.phase)
+		}
 	}
 }
