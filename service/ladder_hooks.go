@@ -1,0 +1,45 @@
+package service
+
+import (
+	"context"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// AwaitEnd waits until match id ends and returns its summary: the result, and each seat's
+// timeouts. The ladder rates a match and counts its bots' timeouts from it, even when no
+// seat of the match is connected. A match no longer in memory is read from the store; one
+// that is neither in memory nor finished there is FailedPrecondition.
+func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummary, error) {
+	for {
+		m := s.lookup(id)
+		if m == nil {
+			got, err := s.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
+			if err != nil {
+				return nil, err
+			}
+			if got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_FINISHED {
+				return nil, status.Errorf(codes.FailedPrecondition, "match %q is not running on this server", id)
+			}
+			return got.GetMatch(), nil
+		}
+		m.mu.Lock()
+		if m.ended {
+			sum := m.summaryLocked()
+			m.mu.Unlock()
+			return sum, nil
+		}
+		changed := m.changed
+		m.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.ctx.Done():
+			return nil, errShuttingDown
+		case <-changed:
+		}
+	}
+}
