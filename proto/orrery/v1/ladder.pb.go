@@ -511,7 +511,8 @@ func (x *ResumeBotResponse) GetBot() *BotInfo {
 // GetBotRequest names a bot.
 type GetBotRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Empty: the bot whose API key the call carries.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// At most this many recent rated matches (default 20, at most 500).
 	RecentMatches int32 `protobuf:"varint,2,opt,name=recent_matches,json=recentMatches,proto3" json:"recent_matches,omitempty"`
 	unknownFields protoimpl.UnknownFields

@@ -1,0 +1,330 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
+)
+
+// The ends of a ladder stream, as the bot reads them.
+var (
+	errClosing   = status.Error(codes.Unavailable, "the ladder is shutting down; reconnect later")
+	errReplaced  = status.Error(codes.Aborted, "a newer ladder stream of this bot replaced this one")
+	errRevoked   = status.Error(codes.Unauthenticated, "this bot's API key was revoked")
+	errNotLadder = status.Error(codes.Unavailable, "the ladder is not running yet; reconnect shortly")
+	errLeft      = errors.New("the bot closed its stream")
+)
+
+// conn is one bot's open ladder stream.
+type conn struct {
+	l      *Ladder
+	bot    *bot
+	games  []string
+	max    int
+	stream service.PlayStream
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	wg     sync.WaitGroup // seat runners
+
+	sendMu sync.Mutex // serialises stream.Send
+
+	routeMu sync.Mutex // guards routes
+	routes  map[string]*route
+
+	// guarded by l.mu
+	active int  // seats running or planned on this stream
+	paused bool // no new matches; the stream ends when the last one does
+}
+
+// route carries a match's answers from the stream to its seat runner.
+type route struct {
+	answers chan *orreryv1.PlayRequest
+	done    chan struct{}
+}
+
+func (c *conn) send(resp *orreryv1.PlayResponse) error {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	return c.stream.Send(resp)
+}
+
+func (c *conn) stop(cause error) { c.cancel(cause) }
+
+func (c *conn) alive() bool { return c.ctx.Err() == nil }
+
+// ServeLadder serves a Play stream that opened with a LadderJoin (service.LadderServer). The
+// bot is named by the API key in the call's metadata. The stream carries every match the
+// ladder seats it in, until the bot closes it, its key is revoked, it is paused, or a newer
+// stream of the same bot replaces it.
+func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoin) error {
+	ctx := stream.Context()
+	b, err := l.authenticate(ctx)
+	if err != nil {
+		return err
+	}
+	if !l.isStarted() || l.ctx.Err() != nil {
+		return errNotLadder
+	}
+	games, err := l.validGames(join.GetGames())
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "ladder join: %v", err)
+	}
+	maxMatches := int(join.GetMaxMatches())
+	if maxMatches == 0 {
+		maxMatches = 1
+	}
+	if maxMatches < 0 || maxMatches > l.cfg.MaxMatches {
+		return status.Errorf(codes.InvalidArgument, "ladder join: max_matches %d out of range 1..%d", maxMatches, l.cfg.MaxMatches)
+	}
+	now := l.now()
+	l.mu.Lock()
+	if b.revoked {
+		l.mu.Unlock()
+		return errRevoked
+	}
+	resumed := false
+	if !b.pausedUntil.IsZero() {
+		if now.Before(b.pausedUntil) {
+			reason, until := b.pauseReason, b.pausedUntil
+			l.mu.Unlock()
+			return status.Errorf(codes.FailedPrecondition, "bot %s is paused from matchmaking until %s: %s (ResumeBot lifts the pause)",
+				b.name, until.UTC().Format(time.RFC3339), reason)
+		}
+		b.pausedUntil, b.pauseReason, b.timeoutStreak = time.Time{}, "", 0
+		resumed = true
+	}
+	c := &conn{l: l, bot: b, games: games, max: maxMatches, stream: stream, routes: make(map[string]*route)}
+	c.ctx, c.cancel = context.WithCancelCause(ctx)
+	old := l.conns[b.id]
+	l.conns[b.id] = c
+	// Matches the bot left running (its stream dropped) resume on this one.
+	for _, lm := range l.live {
+		for seat, id := range lm.bots {
+			if id == b.id && lm.house[seat] == nil && lm.tokens != nil && (lm.runner[seat] == nil || lm.runner[seat] == old) {
+				lm.runner[seat] = c
+				c.active++
+				c.startSeatLocked(lm, seat)
+			}
+		}
+	}
+	l.requeueLocked(c)
+	l.mu.Unlock()
+	if resumed {
+		if err := l.db.setPause(ctx, b.id, time.Time{}, "", 0); err != nil {
+			l.log.Error("ladder: clear pause", "bot", b.name, "err", err)
+		}
+	}
+	if old != nil {
+		old.stop(errReplaced)
+	}
+	l.log.Info("ladder bot joined", "bot", b.name, "games", games, "max_matches", maxMatches)
+	wake(l.kick)
+
+	go c.recv()
+	<-c.ctx.Done()
+	c.wg.Wait()
+	l.mu.Lock()
+	if l.conns[b.id] == c {
+		delete(l.conns, b.id)
+		l.queue.Remove(b.id)
+	}
+	l.mu.Unlock()
+	cause := context.Cause(c.ctx)
+	l.log.Info("ladder bot left", "bot", b.name, "why", cause)
+	switch {
+	case errors.Is(cause, errLeft):
+		return nil
+	case ctx.Err() != nil:
+		return status.FromContextError(ctx.Err()).Err()
+	}
+	return cause
+}
+
+// recv reads the bot's answers and hands each to the seat runner of the match it names.
+func (c *conn) recv() {
+	for {
+		req, err := c.stream.Recv()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errLeft
+			}
+			c.stop(err)
+			return
+		}
+		ans := req.GetAnswer()
+		if ans == nil {
+			c.reject(req, "", "", orreryv1.RejectCode_REJECT_CODE_MALFORMED, "this ladder stream has joined; send answers naming their match_id")
+			continue
+		}
+		id := ans.GetMatchId()
+		if id == "" {
+			c.reject(req, "", ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_MALFORMED, "an answer on a ladder stream must name its match_id")
+			continue
+		}
+		c.routeMu.Lock()
+		r := c.routes[id]
+		c.routeMu.Unlock()
+		if r == nil {
+			c.reject(req, id, ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, fmt.Sprintf("this stream plays no match %q now", id))
+			continue
+		}
+		select {
+		case r.answers <- req:
+		case <-r.done:
+			c.reject(req, id, ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, fmt.Sprintf("match %q has ended", id))
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+func (c *conn) reject(_ *orreryv1.PlayRequest, match, decision string, code orreryv1.RejectCode, reason string) {
+	if err := c.send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
+		DecisionId: decision, Code: code, Reason: reason, MatchId: match,
+	}}}); err != nil {
+		c.stop(err)
+	}
+}
+
+// startSeatLocked plays seat of lm on this stream. l.mu is held.
+func (c *conn) startSeatLocked(lm *liveMatch, seat int) {
+	c.wg.Add(1)
+	go c.playSeat(lm, seat)
+}
+
+// playSeat joins the seat, tells the bot (Joined), and relays the match until it ends or the
+// stream does.
+func (c *conn) playSeat(lm *liveMatch, seat int) {
+	defer c.wg.Done()
+	l := c.l
+	ended := false
+	for c.alive() {
+		st, err := l.arena.Attach(lm.tokens[seat], nil)
+		if err != nil {
+			break // the match is gone from memory: it ended long ago
+		}
+		l.mu.Lock()
+		owner := lm.runner[seat] == c
+		l.mu.Unlock()
+		if !owner { // a newer stream of the bot took the seat while this one attached
+			st.Detach()
+			break
+		}
+		r := &route{answers: make(chan *orreryv1.PlayRequest, 8), done: make(chan struct{})}
+		c.routeMu.Lock()
+		c.routes[lm.id] = r
+		c.routeMu.Unlock()
+		err = c.send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: st.Joined()}})
+		if err == nil {
+			err = st.Run(c.ctx, r.answers, c.send)
+		}
+		close(r.done)
+		c.routeMu.Lock()
+		delete(c.routes, lm.id)
+		c.routeMu.Unlock()
+		st.Detach()
+		if err == nil {
+			ended = true
+			break
+		}
+		if status.Code(err) != codes.Aborted { // Aborted: replaced by a racing attach; retry
+			if c.alive() && status.Code(err) != codes.Unavailable {
+				c.stop(err) // a failed Send: the stream is broken
+			}
+			break
+		}
+	}
+	l.seatDone(c, lm, seat, ended)
+}
+
+// seatDone frees a stream's room after one of its seats stops, counting the bot's timeouts if
+// it played to the end.
+func (l *Ladder) seatDone(c *conn, lm *liveMatch, seat int, ended bool) {
+	timedOut := false
+	if ended {
+		if sum, err := l.arena.AwaitEnd(l.ctx, lm.id); err == nil && seat < len(sum.GetSeatInfo()) {
+			timedOut = sum.GetSeatInfo()[seat].GetTimeouts() > 0
+		}
+		l.noteTimeouts(c, lm.id, timedOut)
+	}
+	l.mu.Lock()
+	if lm.runner[seat] == c {
+		lm.runner[seat] = nil
+	}
+	c.active--
+	if c.alive() {
+		l.requeueLocked(c)
+		if c.paused && c.active == 0 {
+			b := c.bot
+			c.stop(status.Errorf(codes.FailedPrecondition, "bot %s is paused from matchmaking until %s: %s (ResumeBot lifts the pause)",
+				b.name, b.pausedUntil.UTC().Format(time.RFC3339), b.pauseReason))
+		}
+	}
+	l.mu.Unlock()
+	wake(l.kick)
+}
+
+// noteTimeouts counts consecutive matches in which the bot's clock ran out while it was
+// connected, and pauses it from matchmaking after PauseAfter of them.
+func (l *Ladder) noteTimeouts(c *conn, match string, timedOut bool) {
+	now := l.now()
+	l.mu.Lock()
+	b := c.bot
+	before := b.timeoutStreak
+	if !timedOut {
+		b.timeoutStreak = 0
+	} else {
+		b.timeoutStreak++
+	}
+	pause := timedOut && b.timeoutStreak >= l.cfg.PauseAfter && b.pausedUntil.IsZero()
+	if pause {
+		b.pausedUntil = now.Add(l.cfg.PauseFor)
+		b.pauseReason = fmt.Sprintf("its clock ran out in %d consecutive matches (the last %s); answer each decision before its deadline",
+			b.timeoutStreak, match)
+		c.paused = true
+		l.queue.Remove(b.id)
+	}
+	until, reason, streak := b.pausedUntil, b.pauseReason, b.timeoutStreak
+	l.mu.Unlock()
+	if streak == before && !pause {
+		return
+	}
+	if err := l.db.setPause(l.ctx, b.id, until, reason, streak); err != nil && l.ctx.Err() == nil {
+		l.log.Error("ladder: record timeouts", "bot", b.name, "err", err)
+	}
+	if pause {
+		l.log.Warn("ladder bot paused", "bot", b.name, "until", until, "reason", reason)
+	}
+}
+
+// requeueLocked puts a stream's bot in the queue with the room it has left, keeping its place
+// if it is already waiting. l.mu is held.
+func (l *Ladder) requeueLocked(c *conn) {
+	b := c.bot
+	if !c.alive() || c.paused || b.revoked || l.conns[b.id] != c {
+		return
+	}
+	room := c.max - c.active
+	if room <= 0 {
+		l.queue.Remove(b.id)
+		return
+	}
+	mus := make([]float64, len(c.games))
+	for i, g := range c.games {
+		mus[i] = l.ratingLocked(b.id, g).Mu
+	}
+	since := l.now()
+	if s, ok := l.queue.Since(b.id); ok {
+		since = s
+	}
+	l.queue.Put(b.id, c.games, mus, since, room)
+}

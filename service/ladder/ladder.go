@@ -1,0 +1,647 @@
+// Package ladder is Orrery's continuous ladder: registered bots with API keys, a matchmaker
+// that seats bots of similar rating together (widening its window with the wait, and filling
+// with house bots after a bounded wait), OpenSkill ratings per game updated transactionally
+// after every match, leaderboards, and recorded tournaments.
+//
+// A bot connects once: an ArenaService.Play stream whose first message is LadderJoin, with its
+// API key as "authorization: bearer <key>". The ladder then plays every match it seats the bot
+// in over that stream, each message naming its match, until the bot leaves.
+package ladder
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	mrand "math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/store"
+)
+
+// Player answers the decisions of one seat: bots.Bot is one. The ladder takes its house
+// players as values so that the service imports no bots.
+type Player interface {
+	Act(d *orreryv1.Decision) *orreryv1.Answer
+}
+
+// House is a built-in bot the ladder plays itself under a house identity, rated like anyone.
+type House struct {
+	Bot  string // the identity, "house-greedy"; one identity may play several games
+	Game string
+	New  func(seed uint64) Player
+}
+
+// Config holds the ladder's dependencies and tuning. The zero value of every tuning field
+// takes the default in its comment.
+type Config struct {
+	DB     *store.DB // the arena's store: the ladder's tables live beside the matches (required)
+	Logger *slog.Logger
+	// Model rates the matches; zero: DefaultModel with Tau = 25/300, so ratings keep moving.
+	Model Model
+	// Games the ladder runs; nil: every registered game.
+	Games []string
+	// Seats is the seats of a ladder match by game; default 4, within the game's range.
+	Seats map[string]int
+	// Options are the game options of ladder matches, by game.
+	Options map[string]map[string]string
+	// Clock and Policy are the ladder matches' time control; nil: the arena's default.
+	Clock  *orreryv1.Clock
+	Policy orreryv1.TimeoutPolicy
+	// House lists the house bots; HouseMatches is how many matches among house bots alone
+	// are kept running, taking turns between games (0: none); HousePace is a pause before
+	// each house move, so that house matches leave the machine room (0: none).
+	House        []House
+	HouseMatches int
+	HousePace    time.Duration
+	// Window and Widen: bots whose mu differ by at most Window + Widen·(seconds waited) may
+	// share a match (defaults 3 and 0.5). After FillAfter (default 10s) house bots complete
+	// a waiting bot's match.
+	Window    float64
+	Widen     float64
+	FillAfter time.Duration
+	// Tick is the matchmaking interval (default 250ms); RateEvery the interval of the sweep
+	// that rates finished matches nobody reported (default 30s).
+	Tick      time.Duration
+	RateEvery time.Duration
+	// MaxMatches caps LadderJoin.max_matches (default 8).
+	MaxMatches int
+	// A bot whose clock ran out in PauseAfter consecutive matches (default 3) is paused from
+	// matchmaking for PauseFor (default 10 minutes).
+	PauseAfter int
+	PauseFor   time.Duration
+	// AdminKey, if set, is required by RegisterBot and RecordTournament and may act for
+	// any bot.
+	AdminKey string
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+}
+
+// Ladder implements service.LadderServer and orreryv1.LadderServiceServer.
+type Ladder struct {
+	orreryv1.UnimplementedLadderServiceServer
+
+	cfg   Config
+	db    *db
+	log   *slog.Logger
+	model Model
+	games []string
+	house map[string][]House // by game
+
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup // matchmaker, rater, match watchers, house seats
+	kick     chan struct{}  // wakes the matchmaker
+	rateKick chan struct{}  // wakes the rater
+	arena    *service.Server
+	started  chan struct{} // closed by Start
+
+	mu        sync.Mutex // guards every field below
+	bots      map[int64]*bot
+	byName    map[string]*bot
+	byKey     map[string]*bot // hex SHA-256 of the key; revoked keys are not here
+	conns     map[int64]*conn // the open ladder stream of each connected bot
+	live      map[string]*liveMatch
+	queue     *Queue
+	rng       *mrand.Rand
+	houseLive int                  // house-only matches running
+	houseLast map[string]time.Time // when each game last started a house-only match
+}
+
+// bot is a registered bot in memory.
+type bot struct {
+	botRow
+	ratings map[string]storedRating
+}
+
+// liveMatch is a running ladder match and who plays each seat.
+type liveMatch struct {
+	id        string
+	game      string
+	bots      []int64
+	house     []*House // nil for a registered bot's seat
+	tokens    []string
+	runner    []*conn // the stream playing each bot seat now, nil if none
+	houseOnly bool
+}
+
+var _ service.LadderServer = (*Ladder)(nil)
+
+// New opens the ladder's tables, registers the house identities and loads the bots. Start it
+// with the arena once the arena exists.
+func New(cfg Config) (*Ladder, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Model == (Model{}) {
+		cfg.Model = DefaultModel()
+		cfg.Model.Tau = 25.0 / 300
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	setDefault(&cfg.Window, 3)
+	setDefault(&cfg.Widen, 0.5)
+	setDefault(&cfg.FillAfter, 10*time.Second)
+	setDefault(&cfg.Tick, 250*time.Millisecond)
+	setDefault(&cfg.RateEvery, 30*time.Second)
+	setDefault(&cfg.MaxMatches, 8)
+	setDefault(&cfg.PauseAfter, 3)
+	setDefault(&cfg.PauseFor, 10*time.Minute)
+	d, err := openDB(cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	l := &Ladder{
+		cfg: cfg, db: d, log: cfg.Logger, model: cfg.Model,
+		house: make(map[string][]House), kick: make(chan struct{}, 1), rateKick: make(chan struct{}, 1),
+		started: make(chan struct{}),
+		bots:    make(map[int64]*bot), byName: make(map[string]*bot), byKey: make(map[string]*bot),
+		conns: make(map[int64]*conn), live: make(map[string]*liveMatch), houseLast: make(map[string]time.Time),
+	}
+	var seed [16]byte
+	rand.Read(seed[:])
+	l.rng = mrand.New(mrand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+
+	l.games = cfg.Games
+	if l.games == nil {
+		l.games = engine.Names()
+	}
+	tables := make(map[string]Table)
+	for _, h := range cfg.House {
+		l.house[h.Game] = append(l.house[h.Game], h)
+	}
+	for _, name := range l.games {
+		g, err := engine.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("ladder: %w", err)
+		}
+		info := g.Info()
+		seats := cfg.Seats[name]
+		if seats == 0 {
+			seats = 4
+		}
+		seats = min(max(seats, info.MinSeats), info.MaxSeats)
+		tables[name] = Table{Seats: seats, MinSeats: info.MinSeats, House: len(l.house[name])}
+	}
+	l.queue = NewQueue(Params{Tables: tables, Window: cfg.Window, Widen: cfg.Widen, FillAfter: cfg.FillAfter})
+
+	ctx := context.Background()
+	rows, err := d.bots(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: load bots: %w", err)
+	}
+	for _, r := range rows {
+		l.addBotLocked(&bot{botRow: *r, ratings: make(map[string]storedRating)})
+	}
+	for _, h := range cfg.House {
+		if _, ok := l.byName[h.Bot]; ok {
+			continue
+		}
+		b := &bot{botRow: botRow{name: h.Bot, house: true, created: cfg.Now(),
+			description: "a built-in bot the server plays"}, ratings: make(map[string]storedRating)}
+		if err := d.insertBot(ctx, &b.botRow); err != nil {
+			return nil, fmt.Errorf("ladder: register house bot %s: %w", h.Bot, err)
+		}
+		l.addBotLocked(b)
+	}
+	ratings, err := d.ratings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: load ratings: %w", err)
+	}
+	for id, byGame := range ratings {
+		if b := l.bots[id]; b != nil {
+			b.ratings = byGame
+		}
+	}
+	return l, nil
+}
+
+func setDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
+	}
+}
+
+func (l *Ladder) addBotLocked(b *bot) {
+	l.bots[b.id] = b
+	l.byName[b.name] = b
+	if b.keyHash != "" && !b.revoked {
+		l.byKey[b.keyHash] = b
+	}
+}
+
+func (l *Ladder) now() time.Time { return l.cfg.Now() }
+
+// Register adds the LadderService to a gRPC server (service.GRPCOptions.Register).
+func (l *Ladder) Register(s *grpc.Server) { orreryv1.RegisterLadderServiceServer(s, l) }
+
+// Start runs the ladder on arena: it rates the finished ladder matches not yet rated (those a
+// crash or restart left), watches the ladder matches the arena resumed, and starts the
+// matchmaker and the house matches.
+func (l *Ladder) Start(arena *service.Server) error {
+	l.arena = arena
+	close(l.started)
+	if err := l.ratePending(l.ctx); err != nil {
+		return fmt.Errorf("ladder: rate pending matches: %w", err)
+	}
+	ids, err := l.db.unfinished(l.ctx)
+	if err != nil {
+		return fmt.Errorf("ladder: list unfinished matches: %w", err)
+	}
+	for _, id := range ids {
+		// Nobody holds their seat tokens after a restart: the clock plays them out, and they
+		// are rated when they end.
+		l.wg.Add(1)
+		go l.watch(&liveMatch{id: id})
+	}
+	l.wg.Add(2)
+	go l.matchmaker()
+	go l.rater()
+	l.log.Info("ladder started", "games", l.games, "bots", len(l.bots), "resumed", len(ids))
+	return nil
+}
+
+// Close stops matchmaking, closes the ladder streams (Unavailable) and waits for the
+// ladder's goroutines. Close it before the arena.
+func (l *Ladder) Close() {
+	l.cancel()
+	l.mu.Lock()
+	conns := make([]*conn, 0, len(l.conns))
+	for _, c := range l.conns {
+		conns = append(conns, c)
+	}
+	l.mu.Unlock()
+	for _, c := range conns {
+		c.stop(errClosing)
+	}
+	l.wg.Wait()
+}
+
+// isStarted reports whether Start has run.
+func (l *Ladder) isStarted() bool {
+	select {
+	case <-l.started:
+		return true
+	default:
+		return false
+	}
+}
+
+func wake(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// matchmaker forms matches every Tick, and whenever a bot joins or a match ends.
+func (l *Ladder) matchmaker() {
+	defer l.wg.Done()
+	t := time.NewTicker(l.cfg.Tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.ctx.Done():
+			return
+		case <-t.C:
+		case <-l.kick:
+		}
+		l.matchmake()
+	}
+}
+
+// matchmake runs one matchmaking pass and starts what it formed.
+func (l *Ladder) matchmake() {
+	now := l.now()
+	l.mu.Lock()
+	var start []*liveMatch
+	for _, g := range l.queue.Match(now) {
+		start = append(start, l.planLocked(g))
+	}
+	for l.houseLive < l.cfg.HouseMatches {
+		lm := l.planHouseLocked(now)
+		if lm == nil {
+			break
+		}
+		l.houseLive++
+		start = append(start, lm)
+	}
+	l.mu.Unlock()
+	for _, lm := range start {
+		l.wg.Add(1)
+		go l.start(lm)
+	}
+}
+
+// planLocked seats a group: its bots, house bots near its rating for the missing seats, in a
+// random seat order. Each bot's stream counts the match against its room.
+func (l *Ladder) planLocked(g Group) *liveMatch {
+	lm := &liveMatch{game: g.Game}
+	for _, id := range g.Bots {
+		lm.bots = append(lm.bots, id)
+		lm.house = append(lm.house, nil)
+		c := l.conns[id]
+		lm.runner = append(lm.runner, c)
+		if c != nil {
+			c.active++
+		}
+	}
+	if g.Fill > 0 {
+		hs := slices.Clone(l.house[g.Game])
+		dist := func(h House) float64 {
+			d := l.ratingLocked(l.byName[h.Bot].id, g.Game).Mu - g.Mu
+			return d * d
+		}
+		sort.SliceStable(hs, func(i, j int) bool { return dist(hs[i]) < dist(hs[j]) })
+		for i := range g.Fill {
+			l.addHouseSeat(lm, &hs[i])
+		}
+	}
+	l.shuffleLocked(lm)
+	return lm
+}
+
+// planHouseLocked seats a match of house bots alone, for the game that has waited longest
+// for one; nil if no game has house bots enough.
+func (l *Ladder) planHouseLocked(now time.Time) *liveMatch {
+	var game string
+	for _, g := range l.games {
+		t := l.queue.p.Tables[g]
+		if len(l.house[g]) < max(t.MinSeats, 2) {
+			continue
+		}
+		if game == "" || l.houseLast[g].Before(l.houseLast[game]) {
+			game = g
+		}
+	}
+	if game == "" {
+		return nil
+	}
+	l.houseLast[game] = now
+	hs := slices.Clone(l.house[game])
+	l.rng.Shuffle(len(hs), func(i, j int) { hs[i], hs[j] = hs[j], hs[i] })
+	lm := &liveMatch{game: game, houseOnly: true}
+	for i := range min(len(hs), l.queue.p.Tables[game].Seats) {
+		l.addHouseSeat(lm, &hs[i])
+	}
+	return lm
+}
+
+func (l *Ladder) addHouseSeat(lm *liveMatch, h *House) {
+	lm.bots = append(lm.bots, l.byName[h.Bot].id)
+	lm.house = append(lm.house, h)
+	lm.runner = append(lm.runner, nil)
+}
+
+func (l *Ladder) shuffleLocked(lm *liveMatch) {
+	l.rng.Shuffle(len(lm.bots), func(i, j int) {
+		lm.bots[i], lm.bots[j] = lm.bots[j], lm.bots[i]
+		lm.house[i], lm.house[j] = lm.house[j], lm.house[i]
+		lm.runner[i], lm.runner[j] = lm.runner[j], lm.runner[i]
+	})
+}
+
+// ratingLocked is bot id's rating in game, a newcomer's if it has none.
+func (l *Ladder) ratingLocked(id int64, game string) Rating {
+	if r, ok := l.bots[id].ratings[game]; ok {
+		return r.Rating
+	}
+	return l.model.New()
+}
+
+// start creates a planned match on the arena and sets its seats playing.
+func (l *Ladder) start(lm *liveMatch) {
+	defer l.wg.Done()
+	names := make([]string, len(lm.bots))
+	l.mu.Lock()
+	for i, id := range lm.bots {
+		names[i] = l.bots[id].name
+	}
+	l.mu.Unlock()
+	id, tokens, _, err := l.arena.Create(l.ctx, service.MatchSpec{
+		Game: lm.game, Seats: len(lm.bots), Options: l.cfg.Options[lm.game], Clock: l.cfg.Clock,
+		Policy: l.cfg.Policy, Names: names,
+	})
+	if err == nil {
+		if err = l.db.insertLadderMatch(l.ctx, id, lm.game, lm.bots, l.now()); err != nil {
+			err = fmt.Errorf("record ladder match %s: %w", id, err)
+		}
+	}
+	if err != nil {
+		if l.ctx.Err() == nil {
+			l.log.Error("ladder: cannot start a match", "game", lm.game, "bots", names, "err", err)
+		}
+		l.mu.Lock()
+		for _, c := range lm.runner {
+			if c != nil {
+				c.active--
+				l.requeueLocked(c)
+			}
+		}
+		if lm.houseOnly {
+			l.houseLive--
+		}
+		l.mu.Unlock()
+		return
+	}
+	l.log.Info("ladder match started", "match", id, "game", lm.game, "bots", names)
+	l.mu.Lock()
+	lm.id, lm.tokens = id, tokens
+	l.live[id] = lm
+	for seat, c := range lm.runner {
+		if c == nil {
+			continue
+		}
+		// The bot may have reconnected since the match was planned: its newest stream plays.
+		if now := l.conns[lm.bots[seat]]; now != c {
+			c.active--
+			lm.runner[seat] = now
+			c = now
+			if c != nil {
+				c.active++
+			}
+		}
+		if c != nil {
+			c.startSeatLocked(lm, seat)
+		}
+	}
+	l.wg.Add(1)
+	l.mu.Unlock()
+	for seat, h := range lm.house {
+		if h != nil {
+			l.wg.Add(1)
+			go l.playHouse(lm, seat, h)
+		}
+	}
+	l.watch(lm)
+}
+
+// watch waits for a ladder match to end, then has it rated.
+func (l *Ladder) watch(lm *liveMatch) {
+	defer l.wg.Done()
+	_, err := l.arena.AwaitEnd(l.ctx, lm.id)
+	l.mu.Lock()
+	delete(l.live, lm.id)
+	if lm.houseOnly {
+		l.houseLive--
+	}
+	l.mu.Unlock()
+	if err != nil {
+		if l.ctx.Err() == nil {
+			l.log.Warn("ladder: lost a match", "match", lm.id, "err", err)
+		}
+		return
+	}
+	wake(l.rateKick)
+	wake(l.kick)
+}
+
+// playHouse plays one seat with a house bot, in process.
+func (l *Ladder) playHouse(lm *liveMatch, seat int, h *House) {
+	defer l.wg.Done()
+	st, err := l.arena.Attach(lm.tokens[seat], nil)
+	if err != nil {
+		l.log.Error("ladder: house bot cannot take its seat", "match", lm.id, "bot", h.Bot, "err", err)
+		return
+	}
+	defer st.Detach()
+	var hash uint64
+	for _, c := range lm.id {
+		hash = hash*31 + uint64(c)
+	}
+	p := h.New(hash + uint64(seat)*0x9e3779b97f4a7c15)
+	answers := make(chan *orreryv1.PlayRequest, 4)
+	push := func(a *orreryv1.Answer) {
+		req := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: a}}
+		for {
+			select {
+			case answers <- req:
+				return
+			default:
+				<-answers // an answer Run has not read is stale by now
+			}
+		}
+	}
+	var current *orreryv1.Decision
+	send := func(resp *orreryv1.PlayResponse) error {
+		switch m := resp.GetMsg().(type) {
+		case *orreryv1.PlayResponse_Decision:
+			current = m.Decision
+			if l.cfg.HousePace > 0 {
+				select {
+				case <-l.ctx.Done():
+				case <-time.After(l.cfg.HousePace):
+				}
+			}
+			a := act(p, current)
+			a.DecisionId, a.MatchId = current.GetDecisionId(), lm.id
+			push(a)
+		case *orreryv1.PlayResponse_Rejected:
+			// The first listed action is always legal: play it rather than lose the turn.
+			rej := m.Rejected
+			if current != nil && rej.GetDecisionId() == current.GetDecisionId() && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION {
+				l.log.Warn("ladder: house bot answer rejected", "match", lm.id, "bot", h.Bot, "reason", rej.GetReason())
+				push(&orreryv1.Answer{DecisionId: current.GetDecisionId(), MatchId: lm.id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}})
+				current = nil
+			}
+		}
+		return nil
+	}
+	if err := st.Run(l.ctx, answers, send); err != nil && l.ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+		l.log.Warn("ladder: house seat stopped", "match", lm.id, "bot", h.Bot, "err", err)
+	}
+}
+
+// act asks p for an answer, turning a panic or no answer into the first legal action.
+func act(p Player, d *orreryv1.Decision) (a *orreryv1.Answer) {
+	defer func() {
+		if recover() != nil || a == nil {
+			a = &orreryv1.Answer{Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}}
+		}
+	}()
+	return p.Act(d)
+}
+
+// rater rates finished matches whenever one ends, and every RateEvery for any the ladder did
+// not see end (matches resumed after a restart).
+func (l *Ladder) rater() {
+	defer l.wg.Done()
+	t := time.NewTicker(l.cfg.RateEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.ctx.Done():
+			return
+		case <-t.C:
+		case <-l.rateKick:
+		}
+		if err := l.ratePending(l.ctx); err != nil && l.ctx.Err() == nil {
+			l.log.Error("ladder: rating", "err", err)
+		}
+	}
+}
+
+// ratePending rates every finished ladder match not yet rated, in the order they ended, each
+// in its own transaction with its rated_matches row. The arena's writes are flushed first,
+// so the rated result is the stored one.
+func (l *Ladder) ratePending(ctx context.Context) error {
+	if l.arena != nil {
+		l.arena.Sync()
+	}
+	pending, err := l.db.pending(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range pending {
+		out, err := l.db.rateMatch(ctx, l.model, p, l.now())
+		if errors.Is(err, errRated) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("match %s: %w", p.id, err)
+		}
+		if out == nil {
+			continue
+		}
+		l.mu.Lock()
+		for i, id := range p.bots {
+			if b := l.bots[id]; b != nil {
+				b.ratings[p.game] = out[i]
+			}
+		}
+		l.mu.Unlock()
+		l.log.Debug("ladder match rated", "match", p.id, "game", p.game)
+	}
+	return nil
+}
+
+// validGames checks a LadderJoin's games; none means every ladder game.
+func (l *Ladder) validGames(games []string) ([]string, error) {
+	if len(games) == 0 {
+		return l.games, nil
+	}
+	out := make([]string, 0, len(games))
+	for _, g := range games {
+		if !slices.Contains(l.games, g) {
+			return nil, fmt.Errorf("the ladder runs no game %q (it runs %s)", g, strings.Join(l.games, ", "))
+		}
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
