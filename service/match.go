@@ -132,6 +132,7 @@ func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 	if err := m.st.Apply(seat, a); err != nil {
 		return err
 	}
+	m.seats[seat].pending = nil // answered: whatever the seat owes next is a new decision
 	m.recordLocked(now, engine.Step{Seat: seat, Action: a}, notation, timedOut, before)
 	return nil
 }
@@ -300,6 +301,9 @@ func (m *match) advance() {
 	if err := t.Advance(); err != nil {
 		m.srv.log.Error("advance", "match", m.id, "err", err)
 		return
+	}
+	for i := range m.seats {
+		m.seats[i].pending = nil // a new tick is a new decision for everyone
 	}
 	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before)
 }
