@@ -1,0 +1,235 @@
+'use strict';
+// The Play stream in JavaScript: join a seat, answer decisions, survive rejections and dropped
+// streams. It is the twin of the Go SDK (bots/sdk/sdk.go) and of bots/python: the same join,
+// answer, fallback and reconnect rules. The .proto files are loaded at run time from proto/,
+// so there is no generated code to keep in step.
+
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+// PROTO_DIR is the repository's proto/ folder; ORRERY_PROTO_DIR points elsewhere.
+const PROTO_DIR = process.env.ORRERY_PROTO_DIR || path.resolve(__dirname, '..', '..', 'proto');
+
+// Objects mirror protobuf's JSON names with keepCase (snake_case fields), enums as their names,
+// 64-bit integers as strings, unset scalars as their zero values, and for each oneof a virtual
+// field naming the arm that is set (decision.observation.game === 'planet').
+const LOADER_OPTIONS = {
+  includeDirs: [PROTO_DIR],
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+};
+
+// Stream failures worth a rejoin: the network or the server going away, not a refusal. A bad
+// token (UNAUTHENTICATED), an unknown match (NOT_FOUND), a malformed join (INVALID_ARGUMENT) or
+// a newer stream for the same seat (ABORTED) will not get better by retrying.
+const RETRYABLE = new Set([
+  grpc.status.UNAVAILABLE,
+  grpc.status.UNKNOWN,
+  grpc.status.INTERNAL,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.RESOURCE_EXHAUSTED,
+]);
+
+let loaded;
+
+// load returns the orrery.v1 package (ArenaService and its messages).
+function load() {
+  if (!loaded) {
+    const def = protoLoader.loadSync('orrery/v1/arena.proto', LOADER_OPTIONS);
+    loaded = grpc.loadPackageDefinition(def).orrery.v1;
+  }
+  return loaded;
+}
+
+// connect makes an ArenaService client. gRPC's own reconnect backoff grows to two minutes by
+// default, far longer than a server restart takes, so it is capped here.
+function connect(target) {
+  const v1 = load();
+  return new v1.ArenaService(target, grpc.credentials.createInsecure(), {
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 2000,
+  });
+}
+
+// unary calls a unary method as a promise.
+function unary(client, method, req, timeoutMs = 10000) {
+  return new Promise((resolve, reject) => {
+    client[method](req, { deadline: Date.now() + timeoutMs }, (err, resp) => (err ? reject(err) : resolve(resp)));
+  });
+}
+
+// answerFor turns what a bot returned (an index, a typed Action object with a game arm, or a
+// notation string) into an Answer.
+function answerFor(decision, choice) {
+  const ans = { decision_id: decision.decision_id, match_id: decision.match_id };
+  if (typeof choice === 'string') ans.notation = choice;
+  else if (choice !== null && typeof choice === 'object') ans.action = choice;
+  else ans.legal_index = Number(choice) || 0;
+  return ans;
+}
+
+// redact copies a request for a trace, hiding the seat token.
+function redact(req) {
+  if (!req.join) return req;
+  return { ...req, join: { ...req.join, token: '<redacted>' } };
+}
+
+class StreamError extends Error {
+  constructor(code, details, progressed) {
+    super(details);
+    this.code = code;
+    this.details = details;
+    this.progressed = progressed;
+  }
+}
+
+// Player plays the seat that token names until the match ends. bot needs act(decision), which
+// returns an index, a typed Action or notation; it may also have joined(j), event(e) and
+// rejected(r).
+class Player {
+  constructor(client, token, bot, opts = {}) {
+    this.client = client;
+    this.token = token;
+    this.bot = bot;
+    this.log = opts.log || ((msg) => process.stderr.write(`${msg}\n`));
+    this.trace = opts.trace || null; // (direction, message) => void
+    this.maxBackoffMs = opts.maxBackoffMs ?? 5000;
+    this.reconnects = opts.reconnects ?? 20;
+    // Send one out-of-range answer first, to show the rejection path working.
+    this.probeReject = !!opts.probeReject;
+    this.eventsSeen = null; // unknown: the server sends what it has not delivered
+    this.decisions = 0;
+    this.rejections = 0;
+    this.rejoins = 0;
+  }
+
+  // play resolves with the MatchEnded message, or rejects with the stream's error.
+  async play() {
+    let backoff = 50;
+    let failures = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) this.rejoins++;
+      try {
+        return await this.playOnce();
+      } catch (err) {
+        if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
+        if (err.progressed) {
+          backoff = 50;
+          failures = 0;
+        }
+        failures++;
+        if (this.reconnects >= 0 && failures > this.reconnects) {
+          throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
+        }
+        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(backoff / 1000).toFixed(2)}s with events_seen=${this.eventsSeen}`);
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, this.maxBackoffMs);
+      }
+    }
+  }
+
+  playOnce() {
+    return new Promise((resolve, reject) => {
+      const call = this.client.Play();
+      let progressed = false;
+      let current = null;
+      let done = false;
+      const fellBack = new Set();
+      const send = (req) => {
+        if (this.trace) this.trace('send', redact(req));
+        call.write(req);
+      };
+      const finish = (fn, value) => {
+        if (done) return;
+        done = true;
+        fn(value);
+      };
+      call.on('data', (resp) => {
+        progressed = true;
+        if (this.trace) this.trace('recv', resp);
+        switch (resp.msg) {
+          case 'joined':
+            if (this.eventsSeen === null) this.eventsSeen = 0;
+            if (this.bot.joined) this.bot.joined(resp.joined);
+            break;
+          case 'events':
+            this.events(resp.events.events);
+            break;
+          case 'decision': {
+            const d = resp.decision;
+            this.events(d.events);
+            current = d;
+            this.decisions++;
+            if (this.probeReject) {
+              this.probeReject = false;
+              this.log(`probe: answering ${d.decision_id} with out-of-range index ${d.legal.length}`);
+              send({ answer: answerFor(d, d.legal.length) });
+              break;
+            }
+            send({ answer: answerFor(d, this.choose(d)) });
+            break;
+          }
+          case 'accepted':
+            this.events(resp.accepted.events);
+            break;
+          case 'rejected': {
+            const rej = resp.rejected;
+            this.rejections++;
+            this.log(`rejected ${rej.decision_id}: ${rej.code}: ${rej.reason}`);
+            if (this.bot.rejected) this.bot.rejected(rej);
+            // The decision still stands until its deadline: answer it with a listed action
+            // rather than lose the turn to the clock. A stale rejection means a newer decision
+            // is on its way, so there is nothing to fall back for.
+            if (current && rej.decision_id === current.decision_id && rej.code !== 'REJECT_CODE_STALE_DECISION'
+              && current.legal.length > 0 && !fellBack.has(current.decision_id)) {
+              fellBack.add(current.decision_id);
+              this.log(`falling back to legal[0] = ${JSON.stringify(current.legal_notation[0])}`);
+              send({ answer: answerFor(current, 0) });
+            }
+            break;
+          }
+          case 'ended':
+            call.end();
+            call.cancel();
+            finish(resolve, resp.ended);
+            break;
+          default:
+            this.log(`ignoring an unknown message on the stream: ${resp.msg}`);
+        }
+      });
+      call.on('error', (err) => {
+        finish(reject, new StreamError(err.code ?? grpc.status.UNKNOWN, err.details || err.message, progressed));
+      });
+      call.on('end', () => {
+        finish(reject, new StreamError(grpc.status.UNAVAILABLE, 'stream closed before the match ended', progressed));
+      });
+      const join = { token: this.token };
+      if (this.eventsSeen !== null) join.events_seen = String(this.eventsSeen);
+      send({ join });
+    });
+  }
+
+  choose(d) {
+    if (d.legal.length === 0 && d.legal_notation.length === 0) return 0;
+    try {
+      const choice = this.bot.act(d);
+      return choice === null || choice === undefined ? 0 : choice;
+    } catch (err) { // a bug in a strategy must not cost the seat its turn
+      this.log(`bot failed on ${d.decision_id} (${err && err.message}); playing legal[0]`);
+      return 0;
+    }
+  }
+
+  events(evs) {
+    for (const e of evs || []) {
+      this.eventsSeen = Number(e.seq) + 1;
+      if (this.bot.event) this.bot.event(e);
+    }
+  }
+}
+
+module.exports = { PROTO_DIR, LOADER_OPTIONS, RETRYABLE, Player, answerFor, connect, load, unary, grpc };

@@ -1,0 +1,123 @@
+"""Command line: python3 -m orrery_bot {play,create,games} ... (run from bots/python)."""
+
+import argparse
+import os
+import sys
+
+import grpc
+from google.protobuf import duration_pb2
+
+from orrery.v1 import arena_pb2, arena_pb2_grpc
+
+from . import AutoBot, GaveUp, Player, Tracer, channel
+
+
+def log(msg):
+    print(f"orrery_bot: {msg}", file=sys.stderr, flush=True)
+
+
+def cmd_play(args):
+    token = args.token or os.environ.get("ORRERY_TOKEN", "")
+    if not token:
+        log("a seat token is required: --token T or the environment variable ORRERY_TOKEN")
+        return 2
+    ch = channel(args.server)
+    stub = arena_pb2_grpc.ArenaServiceStub(ch)
+    games = {}
+    if not args.index_only:
+        try:  # the catalog gives the typed strategies their static data (Planet's geometry)
+            games = {g.name: g for g in stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games}
+        except grpc.RpcError as err:
+            log(f"ListGames failed ({err.code().name}: {err.details()}); typed strategies run without the catalog")
+    bot = AutoBot(seed=args.seed, games=games, log=log, typed=not args.index_only)
+    trace = None
+    if args.trace:
+        trace = Tracer(sys.stdout if args.trace == "-" else open(args.trace, "w"))
+    player = Player(ch, token, bot, log=log, trace=trace, probe_reject=args.probe_reject,
+                    reconnects=args.reconnects)
+    try:
+        ended = player.play()
+    except grpc.RpcError as err:
+        log(f"the server refused the stream: {err.code().name}: {err.details()}")
+        return 1
+    except GaveUp as err:
+        log(str(err))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    res = ended.result
+    log(f"match {ended.match_id} ended ({arena_pb2.EndReason.Name(res.reason)}): seat {ended.seat} "
+        f"rank {res.ranks[ended.seat] if ended.seat < len(res.ranks) else '?'}; ranks {list(res.ranks)}, "
+        f"scores {list(res.scores)}: {res.detail}")
+    log(f"decisions {player.decisions}, rejections {player.rejections}, rejoins {player.rejoins}")
+    return 0
+
+
+def cmd_create(args):
+    stub = arena_pb2_grpc.ArenaServiceStub(channel(args.server))
+    req = arena_pb2.CreateMatchRequest(game=args.game, seats=args.seats)
+    for opt in args.option:
+        k, sep, v = opt.partition("=")
+        if not sep or not k:
+            log(f"--option {opt!r}: want name=value")
+            return 2
+        req.options[k] = v
+    if args.per_move:
+        req.clock.per_move.CopyFrom(duration_pb2.Duration(nanos=0, seconds=0))
+        req.clock.per_move.FromMilliseconds(int(args.per_move * 1000))
+    if args.seed is not None:
+        req.seed = args.seed
+    try:
+        resp = stub.CreateMatch(req, timeout=10)
+    except grpc.RpcError as err:
+        log(f"CreateMatch: {err.code().name}: {err.details()}")
+        return 1
+    print(f"match {resp.match_id}")
+    for s in resp.seats:
+        print(f"seat {s.seat} {s.token}")
+    return 0
+
+
+def cmd_games(args):
+    stub = arena_pb2_grpc.ArenaServiceStub(channel(args.server))
+    try:
+        resp = stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10)
+    except grpc.RpcError as err:
+        log(f"ListGames: {err.code().name}: {err.details()}")
+        return 1
+    for g in resp.games:
+        print(f"{g.name}\t{g.title}\t{g.min_seats}-{g.max_seats} seats")
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m orrery_bot", description="Play Orrery matches from Python.")
+    p.add_argument("--server", default="127.0.0.1:7070", help="arena address (default 127.0.0.1:7070)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    play = sub.add_parser("play", help="play one seat until the match ends")
+    play.add_argument("--token", help="the seat token (or set ORRERY_TOKEN, which keeps it out of ps)")
+    play.add_argument("--seed", type=int, default=1, help="seed of the by-index strategy (default 1)")
+    play.add_argument("--index-only", action="store_true", help="never use a typed strategy")
+    play.add_argument("--trace", metavar="FILE", help="write every stream message as a JSON line (- for stdout); tokens are redacted")
+    play.add_argument("--probe-reject", action="store_true", help="answer the first decision with an illegal index, to exercise the rejection fallback")
+    play.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
+    play.set_defaults(fn=cmd_play)
+
+    create = sub.add_parser("create", help="create a match and print its seat tokens")
+    create.add_argument("--game", required=True)
+    create.add_argument("--seats", type=int, required=True)
+    create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    create.add_argument("--per-move", type=float, metavar="SECONDS", help="per-move time budget")
+    create.add_argument("--seed", type=int)
+    create.set_defaults(fn=cmd_create)
+
+    games = sub.add_parser("games", help="list the games")
+    games.set_defaults(fn=cmd_games)
+
+    args = p.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

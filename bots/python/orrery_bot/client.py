@@ -1,0 +1,227 @@
+"""The Play stream: join a seat, answer decisions, survive rejections and dropped streams.
+
+This is the Python twin of the Go SDK (bots/sdk/sdk.go): the same join, answer, fallback and
+reconnect rules, so a bot is one object with an ``act`` method.
+"""
+
+import json
+import queue
+import sys
+import threading
+import time
+
+import grpc
+from google.protobuf import json_format
+
+from orrery.v1 import arena_pb2, arena_pb2_grpc
+
+# Stream failures worth a rejoin: the network or the server going away, not a refusal. A bad
+# token (UNAUTHENTICATED), an unknown match (NOT_FOUND), a malformed join (INVALID_ARGUMENT) or
+# a newer stream for the same seat (ABORTED) will not get better by retrying.
+RETRYABLE = frozenset({
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.INTERNAL,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+})
+
+
+class StreamClosed(Exception):
+    """The server closed the stream before the match ended (treated like UNAVAILABLE)."""
+
+
+class GaveUp(Exception):
+    """Reconnecting failed too many times in a row."""
+
+
+class _Requests:
+    """The request side of one Play stream: a blocking iterator fed from the bot's thread."""
+
+    def __init__(self):
+        self._q = queue.Queue()
+
+    def send(self, req):
+        self._q.put(req)
+
+    def close(self):
+        self._q.put(None)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        req = self._q.get()
+        if req is None:
+            raise StopIteration
+        return req
+
+
+class Tracer:
+    """Writes every message of the stream as one JSON line, tokens redacted.
+
+    The JSON is protobuf's canonical mapping, the same that grpcurl prints.
+    """
+
+    def __init__(self, out):
+        self._out = out
+        self._lock = threading.Lock()
+
+    def __call__(self, direction, msg):
+        body = json_format.MessageToDict(msg)
+        join = body.get("join")
+        if join and "token" in join:
+            join["token"] = "<redacted>"
+        with self._lock:
+            self._out.write(json.dumps({"dir": direction, "msg": body}, sort_keys=True) + "\n")
+            self._out.flush()
+
+
+def answer_for(decision, choice):
+    """Turns what a bot returned (an index, a typed Action, or notation) into an Answer."""
+    ans = arena_pb2.Answer(decision_id=decision.decision_id, match_id=decision.match_id)
+    if isinstance(choice, arena_pb2.Action):
+        ans.action.CopyFrom(choice)
+    elif isinstance(choice, str):
+        ans.notation = choice
+    else:
+        ans.legal_index = int(choice)
+    return ans
+
+
+class Player:
+    """Plays the seat that ``token`` names until the match ends.
+
+    ``bot`` needs ``act(decision) -> int | Action | str``; it may also have
+    ``joined(joined)``, ``event(event)`` and ``rejected(rejected)``.
+    """
+
+    def __init__(self, channel, token, bot, *, log=None, trace=None, max_backoff=5.0,
+                 reconnects=20, probe_reject=False):
+        self.stub = arena_pb2_grpc.ArenaServiceStub(channel)
+        self.token = token
+        self.bot = bot
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self.trace = trace
+        self.max_backoff = max_backoff
+        self.reconnects = reconnects
+        # Send one out-of-range answer first, to show the rejection path working.
+        self.probe_reject = probe_reject
+        self.events_seen = None  # unknown: the server sends what it has not delivered
+        self.decisions = 0
+        self.rejections = 0
+        self.rejoins = 0
+
+    def play(self):
+        """Returns the MatchEnded message; raises grpc.RpcError or GaveUp on failure."""
+        backoff, failures = 0.05, 0
+        first = True
+        while True:
+            if not first:
+                self.rejoins += 1
+            first = False
+            progressed = False
+            try:
+                ended, progressed = self._play_once()
+                return ended
+            except (grpc.RpcError, StreamClosed) as err:
+                code = err.code() if isinstance(err, grpc.RpcError) else grpc.StatusCode.UNAVAILABLE
+                detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
+                if code not in RETRYABLE:
+                    raise
+                progressed = getattr(err, "progressed", progressed)
+                if progressed:
+                    backoff, failures = 0.05, 0
+                failures += 1
+                if self.reconnects >= 0 and failures > self.reconnects:
+                    raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
+                self.log(f"stream lost ({code.name}: {detail}); rejoining in {backoff:.2f}s "
+                         f"with events_seen={self.events_seen}")
+                time.sleep(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+
+    def _send(self, reqs, req):
+        if self.trace:
+            self.trace("send", req)
+        reqs.send(req)
+
+    def _play_once(self):
+        reqs = _Requests()
+        join = arena_pb2.Join(token=self.token)
+        if self.events_seen is not None:
+            join.events_seen = self.events_seen
+        self._send(reqs, arena_pb2.PlayRequest(join=join))
+        call = self.stub.Play(reqs)
+        progressed = False
+        current = None  # the decision owed, until answered and (if rejected) fallen back
+        fell_back = set()
+        try:
+            for resp in call:
+                progressed = True
+                if self.trace:
+                    self.trace("recv", resp)
+                kind = resp.WhichOneof("msg")
+                if kind == "joined":
+                    if self.events_seen is None:
+                        self.events_seen = 0
+                    if hasattr(self.bot, "joined"):
+                        self.bot.joined(resp.joined)
+                elif kind == "events":
+                    self._events(resp.events.events)
+                elif kind == "decision":
+                    d = resp.decision
+                    self._events(d.events)
+                    current = d
+                    self.decisions += 1
+                    if self.probe_reject:
+                        self.probe_reject = False
+                        self.log(f"probe: answering {d.decision_id} with out-of-range index {len(d.legal)}")
+                        self._send(reqs, arena_pb2.PlayRequest(answer=answer_for(d, len(d.legal))))
+                        continue
+                    self._send(reqs, arena_pb2.PlayRequest(answer=answer_for(d, self._choose(d))))
+                elif kind == "accepted":
+                    self._events(resp.accepted.events)
+                elif kind == "rejected":
+                    rej = resp.rejected
+                    self.rejections += 1
+                    self.log(f"rejected {rej.decision_id}: {arena_pb2.RejectCode.Name(rej.code)}: {rej.reason}")
+                    if hasattr(self.bot, "rejected"):
+                        self.bot.rejected(rej)
+                    # The decision still stands until its deadline: answer it with a listed
+                    # action rather than lose the turn to the clock. A stale rejection means a
+                    # newer decision is on its way, so there is nothing to fall back for.
+                    if (current is not None and rej.decision_id == current.decision_id
+                            and rej.code != arena_pb2.REJECT_CODE_STALE_DECISION
+                            and len(current.legal) > 0 and current.decision_id not in fell_back):
+                        fell_back.add(current.decision_id)
+                        self.log(f"falling back to legal[0] = {current.legal_notation[0]!r}")
+                        self._send(reqs, arena_pb2.PlayRequest(answer=answer_for(current, 0)))
+                elif kind == "ended":
+                    return resp.ended, progressed
+                else:
+                    self.log(f"ignoring an unknown message on the stream: {kind}")
+        except grpc.RpcError as err:
+            err.progressed = progressed
+            raise
+        finally:
+            reqs.close()
+            call.cancel()
+        exc = StreamClosed("stream closed before the match ended")
+        exc.progressed = progressed
+        raise exc
+
+    def _choose(self, d):
+        if len(d.legal_notation) == 0 and len(d.legal) == 0:
+            return 0
+        try:
+            choice = self.bot.act(d)
+        except Exception as err:  # a bug in a strategy must not cost the seat its turn
+            self.log(f"bot failed on {d.decision_id} ({type(err).__name__}: {err}); playing legal[0]")
+            return 0
+        return 0 if choice is None else choice
+
+    def _events(self, events):
+        for e in events:
+            self.events_seen = e.seq + 1
+            if hasattr(self.bot, "event"):
+                self.bot.event(e)
