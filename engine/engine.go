@@ -11,6 +11,7 @@ package engine
 
 import (
 	"errors"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 )
@@ -178,10 +179,13 @@ type Defaulter interface {
 	DefaultAction(seat Seat) (Action, bool)
 }
 
-// Ticker is implemented by real-time games (Full-Contact Catan). Such a game lists every
-// seat in ToAct at each tick and resolves the tick once all have acted; the server may instead
-// call Advance on the wall clock, and seats that have not acted keep their last intents.
-// A log records an Advance as a Step by Spectator with the zero Action.
+// Ticker is implemented by real-time games (Full-Contact Catan). In lockstep such a game
+// lists every seat in ToAct at each tick and resolves the tick once all have acted. On the
+// wall clock (the game's option clock=wall) only Advance resolves a step: the server calls it
+// every AdvanceAfter, and seats that have not acted keep their last intents. A log records an
+// Advance as a Step by Spectator with the zero Action.
 type Ticker interface {
 	Advance() error
+	// AdvanceAfter is how long the current step lasts on the wall clock (a tick, a market).
+	AdvanceAfter() time.Duration
 }

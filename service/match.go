@@ -22,8 +22,8 @@ import (
 // clock is a match's time control.
 type clock struct {
 	perMove, increment, bank time.Duration
-	// tick, if set, advances a real-time game on the wall clock at this interval.
-	tick time.Duration
+	// wall advances a real-time game on the wall clock at its own pace (engine.Ticker).
+	wall bool
 }
 
 // match is one game in progress (or recently finished) and its seats.
@@ -51,6 +51,8 @@ type match struct {
 	timeouts *rand.Rand    // the timeout policy's choices, seeded from the match seed
 	toAct    []engine.Seat
 	legal    []engine.Action
+	// nextAdvance is when a wall-clock game next advances: every decision's deadline.
+	nextAdvance time.Time
 }
 
 // logged is one applied step with its notation.
@@ -117,6 +119,8 @@ func (m *match) refreshLocked(now time.Time) {
 		}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
+		} else if m.clock.wall {
+			p.issued, p.bank, p.deadline = now, s.bank, m.nextAdvance
 		} else {
 			p.issued, p.bank = now, s.bank
 			p.deadline = now.Add(m.clock.perMove + s.bank)
@@ -285,41 +289,45 @@ func (m *match) forfeitLocked(now time.Time, seat engine.Seat) {
 	m.notifyLocked()
 }
 
-// advanceLocked ticks a real-time game on the wall clock.
-func (m *match) advance() {
+// advance moves a real-time game on by one wall-clock step and says when the next is due.
+func (m *match) advance(due time.Time) time.Time {
 	now := m.srv.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.ended {
-		return
-	}
 	t, ok := m.st.(engine.Ticker)
-	if !ok {
-		return
+	if m.ended || !ok {
+		return time.Time{}
+	}
+	m.srv.metrics.TickLateness.WithLabelValues(m.game).Observe(max(now.Sub(due), 0).Seconds())
+	next := due.Add(t.AdvanceAfter())
+	if next.Before(now) {
+		next = now.Add(t.AdvanceAfter()) // too far behind to catch up: keep the pace from now
 	}
 	before := m.st.EventCount()
 	if err := t.Advance(); err != nil {
 		m.srv.log.Error("advance", "match", m.id, "err", err)
-		return
+		return next
 	}
+	m.nextAdvance = next
 	for i := range m.seats {
-		m.seats[i].pending = nil // a new tick is a new decision for everyone
+		m.seats[i].pending = nil // a new step is a new decision for everyone
 	}
 	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before)
+	return next
 }
 
-// run is the match's clock: it fires timeouts and, for real-time games, ticks. It returns
-// when the match ends or the server closes.
+// run is the match's clock: it fires timeouts, or for a wall-clock game advances it at its
+// own pace. It returns when the match ends or the server closes.
 func (m *match) run() {
 	defer m.srv.wg.Done()
-	var tick <-chan time.Time
-	if m.clock.tick > 0 {
-		t := time.NewTicker(m.clock.tick)
-		defer t.Stop()
-		tick = t.C
-	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	var nextAdvance time.Time
+	if m.clock.wall {
+		m.mu.Lock()
+		nextAdvance = m.nextAdvance
+		m.mu.Unlock()
+	}
 	for {
 		m.mu.Lock()
 		ended, changed := m.ended, m.changed
@@ -327,8 +335,12 @@ func (m *match) run() {
 		if ended {
 			return
 		}
+		next := nextAdvance
+		if !m.clock.wall {
+			next = m.nextDeadline()
+		}
 		wait := time.Hour
-		if next := m.nextDeadline(); !next.IsZero() {
+		if !next.IsZero() {
 			wait = max(next.Sub(m.srv.now()), 0)
 		}
 		timer.Reset(wait)
@@ -336,10 +348,12 @@ func (m *match) run() {
 		case <-m.srv.ctx.Done():
 			return
 		case <-changed:
-		case <-tick:
-			m.advance()
 		case <-timer.C:
-			m.expire(m.srv.now())
+			if m.clock.wall {
+				nextAdvance = m.advance(nextAdvance)
+			} else {
+				m.expire(m.srv.now())
+			}
 		}
 	}
 }
@@ -503,9 +517,7 @@ func (m *match) summaryLocked() *orreryv1.MatchSummary {
 
 func clockProto(c clock) *orreryv1.Clock {
 	out := &orreryv1.Clock{PerMove: durationpb.New(c.perMove), Increment: durationpb.New(c.increment), TimeBank: durationpb.New(c.bank)}
-	if c.tick > 0 {
-		out.Tick = durationpb.New(c.tick)
-	}
+	out.WallClock = c.wall
 	return out
 }
 

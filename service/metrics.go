@@ -12,6 +12,7 @@ type Metrics struct {
 	Rejects         *prometheus.CounterVec
 	Timeouts        *prometheus.CounterVec
 	DecisionLatency *prometheus.HistogramVec
+	TickLateness    *prometheus.HistogramVec
 }
 
 // NewMetrics creates the series and registers them on reg (nil: not registered).
@@ -40,9 +41,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "Time from a decision being issued to its accepted answer.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10), // 100µs .. 26s
 		}, []string{"game"}),
+		TickLateness: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "orrery_tick_lateness_seconds",
+			Help:    "How late a wall-clock game's advance fired after it was due (tick jitter).",
+			Buckets: prometheus.ExponentialBuckets(0.00005, 2, 14), // 50µs .. 0.4s
+		}, []string{"game"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.MatchesStarted, m.MatchesFinished, m.MatchesRunning, m.Decisions, m.Rejects, m.Timeouts, m.DecisionLatency)
+		reg.MustRegister(m.MatchesStarted, m.MatchesFinished, m.MatchesRunning, m.Decisions, m.Rejects, m.Timeouts, m.DecisionLatency, m.TickLateness)
 	}
 	return m
 }

@@ -224,9 +224,13 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 		rand.Read(b[:])
 		seed = binary.BigEndian.Uint64(b[:])
 	}
-	opts := spec.Options
-	if opts == nil {
-		opts = map[string]string{}
+	opts := make(map[string]string, len(spec.Options)+1)
+	for k, v := range spec.Options {
+		opts[k] = v
+	}
+	if info.RealTime && (c.wall || opts["clock"] == "wall") {
+		c.wall = true
+		opts["clock"] = "wall" // the engine then resolves ticks only when the server advances it
 	}
 	cfg := engine.Config{Seats: spec.Seats, Seed: seed, Options: opts}
 	st, err := engine.New(spec.Game, cfg)
@@ -247,7 +251,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
-	rec.Tick = c.tick
+	rec.WallClock = c.wall
 	if s.store != nil {
 		if err := s.store.CreateMatch(ctx, rec); err != nil {
 			return "", nil, "", toStatus(err)
@@ -285,16 +289,11 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (clock, error) {
 			return out, err
 		}
 	}
-	if c.GetTick() != nil {
+	if c.GetWallClock() {
 		if !info.RealTime {
-			return out, status.Errorf(codes.InvalidArgument, "clock.tick is for real-time games; %s is turn-based", info.Name)
+			return out, status.Errorf(codes.InvalidArgument, "clock.wall_clock is for real-time games; %s is turn-based", info.Name)
 		}
-		if err := check("tick", c.GetTick().AsDuration(), &out.tick); err != nil {
-			return out, err
-		}
-		if out.tick < time.Millisecond {
-			return out, status.Error(codes.InvalidArgument, "clock.tick must be at least 1ms")
-		}
+		out.wall = true
 	}
 	return out, nil
 }
@@ -318,6 +317,11 @@ func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
 	s.metrics.MatchesStarted.WithLabelValues(m.game).Inc()
 	s.metrics.MatchesRunning.Inc()
 	m.mu.Lock()
+	if t, ok := st.(engine.Ticker); ok && c.wall {
+		m.nextAdvance = s.now().Add(t.AdvanceAfter())
+	} else {
+		m.clock.wall = false
+	}
 	m.refreshLocked(s.now())
 	m.mu.Unlock()
 	s.mu.Lock()
@@ -362,7 +366,7 @@ func (s *Server) resume() error {
 			s.log.Error("resume: cannot replay match; leaving it unfinished", "match", rec.ID, "err", err)
 			continue
 		}
-		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, tick: rec.Tick}
+		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
 		m := s.start(rec, st, c)
 		m.mu.Lock()
 		for _, step := range steps {
@@ -560,7 +564,7 @@ func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {
 		MatchId: rec.ID, Game: rec.Game, Seats: int32(rec.Seats), Options: rec.Options,
 		Status: orreryv1.MatchStatus_MATCH_STATUS_RUNNING, SeedHash: rec.SeedHash,
 		Created:       timestamppb.New(rec.Created),
-		Clock:         clockProto(clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, tick: rec.Tick}),
+		Clock:         clockProto(clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}),
 		TimeoutPolicy: orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 	}
 	for i, name := range rec.Names {

@@ -130,14 +130,14 @@ func TestRPCs_UnknownMatchIsNotFound(t *testing.T) {
 func TestCreateMatch_BadRequestsAreInvalidArgument(t *testing.T) {
 	h := newHarness(t, Config{})
 	for name, req := range map[string]*orreryv1.CreateMatchRequest{
-		"no game":        {Seats: 2},
-		"unknown game":   {Game: "chess", Seats: 2},
-		"no seats":       {Game: testGame},
-		"too many seats": {Game: testGame, Seats: 99},
-		"unknown option": {Game: testGame, Seats: testSeats, Options: map[string]string{"nope": "1"}},
-		"negative clock": {Game: testGame, Seats: testSeats, Clock: &orreryv1.Clock{PerMove: durationpb.New(-time.Second)}},
-		"tick on turns":  {Game: testGame, Seats: testSeats, Clock: &orreryv1.Clock{Tick: durationpb.New(time.Second)}},
-		"bad policy":     {Game: testGame, Seats: testSeats, TimeoutPolicy: 99},
+		"no game":             {Seats: 2},
+		"unknown game":        {Game: "chess", Seats: 2},
+		"no seats":            {Game: testGame},
+		"too many seats":      {Game: testGame, Seats: 99},
+		"unknown option":      {Game: testGame, Seats: testSeats, Options: map[string]string{"nope": "1"}},
+		"negative clock":      {Game: testGame, Seats: testSeats, Clock: &orreryv1.Clock{PerMove: durationpb.New(-time.Second)}},
+		"wall clock on turns": {Game: testGame, Seats: testSeats, Clock: &orreryv1.Clock{WallClock: true}},
+		"bad policy":          {Game: testGame, Seats: testSeats, TimeoutPolicy: 99},
 	} {
 		if _, err := h.client.CreateMatch(context.Background(), req); status.Code(err) != codes.InvalidArgument {
 			t.Errorf("%s: got %v, want InvalidArgument", name, err)

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"text/tabwriter"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -14,7 +14,7 @@ import (
 	"github.com/orrery/orrery/proto/wire"
 )
 
-func games(args []string) error {
+func games(stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("games", flag.ExitOnError)
 	asJSON := fs.Bool("json", false, "print the catalog (with static geometry) as JSON")
 	fs.Parse(args)
@@ -28,14 +28,14 @@ func games(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Println(string(b))
+		fmt.Fprintln(stdout, string(b))
 		return nil
 	}
 	for _, name := range engine.Names() {
 		g, _ := engine.Lookup(name)
 		info := g.Info()
-		fmt.Printf("%s (%s): %d-%d seats; bots: %v\n", info.Name, info.Title, info.MinSeats, info.MaxSeats, builtin.Names(name))
-		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(stdout, "%s (%s): %d-%d seats; bots: %v\n", info.Name, info.Title, info.MinSeats, info.MaxSeats, builtin.Names(name))
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, o := range info.Options {
 			fmt.Fprintf(tw, "  --option %s=%s\t%s\n", o.Name, o.Default, o.Help)
 		}

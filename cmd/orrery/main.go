@@ -4,6 +4,7 @@
 //	orrery play       run one match of built-in bots through a real gRPC server
 //	orrery games      list the games, their seats and options
 //	orrery replay ID  print a finished match's replay and verify it
+//	orrery join       play one seat of a match with a built-in bot
 package main
 
 import (
@@ -23,6 +24,7 @@ usage:
   orrery play    --game G --bots random,random[,...] [--seed N] [--json] [--server ADDR] [--option k=v]
   orrery games   [--json]
   orrery replay  MATCH_ID [--server ADDR | --db orrery.db]
+  orrery join    --token T [--bot random] [--server 127.0.0.1:7070]
 
 Run "orrery <command> -h" for a command's flags.
 `
@@ -40,11 +42,13 @@ func main() {
 	case "serve":
 		err = serve(ctx, args)
 	case "play":
-		err = play(ctx, args)
+		err = play(ctx, os.Stdout, args)
 	case "games":
-		err = games(args)
+		err = games(os.Stdout, args)
 	case "replay":
-		err = replay(ctx, args)
+		err = replay(ctx, os.Stdout, args)
+	case "join":
+		err = join(ctx, os.Stdout, args)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return

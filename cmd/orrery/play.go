@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -45,7 +45,7 @@ type playResult struct {
 	Decisions int64     `json:"decisions"`
 }
 
-func play(ctx context.Context, args []string) error {
+func play(ctx context.Context, stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("play", flag.ExitOnError)
 	game := fs.String("game", "", "game to play (see orrery games)")
 	botList := fs.String("bots", "", "comma-separated built-in bots, one per seat: random,greedy,...")
@@ -96,18 +96,18 @@ func play(ctx context.Context, args []string) error {
 		Decisions: got.GetMatch().GetPly(),
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	fmt.Printf("%s, %d seats, seed %d (sha256 %s)\n\n", r.Game, len(r.Bots), r.Seed, r.SeedHash)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(stdout, "%s, %d seats, seed %d (sha256 %s)\n\n", r.Game, len(r.Bots), r.Seed, r.SeedHash)
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "seat\tbot\trank\tscore")
 	for i, b := range r.Bots {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%g\n", i, b, r.Ranks[i], r.Scores[i])
 	}
 	tw.Flush()
-	fmt.Printf("\nended: %s (%s)\ndecisions: %d   match: %s\n", r.EndReason, r.Detail, r.Decisions, out.MatchID)
+	fmt.Fprintf(stdout, "\nended: %s (%s)\ndecisions: %d   match: %s\n", r.EndReason, r.Detail, r.Decisions, out.MatchID)
 	return nil
 }
 

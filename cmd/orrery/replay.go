@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 
 	"google.golang.org/grpc"
@@ -18,7 +19,7 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-func replay(ctx context.Context, args []string) error {
+func replay(ctx context.Context, stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ExitOnError)
 	server := fs.String("server", "", "read the replay from this server")
 	dbPath := fs.String("db", "orrery.db", "read the replay from this database (when --server is not set)")
@@ -55,29 +56,29 @@ func replay(ctx context.Context, args []string) error {
 		}
 	}
 	m := r.GetMatch()
-	fmt.Printf("match %s: %s, %d seats, options %v\n", m.GetMatchId(), m.GetGame(), m.GetSeats(), m.GetOptions())
+	fmt.Fprintf(stdout, "match %s: %s, %d seats, options %v\n", m.GetMatchId(), m.GetGame(), m.GetSeats(), m.GetOptions())
 	for _, s := range m.GetSeatInfo() {
-		fmt.Printf("  seat %d: %s\n", s.GetSeat(), s.GetName())
+		fmt.Fprintf(stdout, "  seat %d: %s\n", s.GetSeat(), s.GetName())
 	}
-	fmt.Printf("seed %d, published hash %s\n\n", r.GetSeed(), m.GetSeedHash())
+	fmt.Fprintf(stdout, "seed %d, published hash %s\n\n", r.GetSeed(), m.GetSeedHash())
 	for i, s := range r.GetSteps() {
 		note := ""
 		if s.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
 			note = "   (timed out: " + s.GetTimedOut().String() + ")"
 		}
 		if s.GetSeat() < 0 {
-			fmt.Printf("%5d  clock tick\n", i)
+			fmt.Fprintf(stdout, "%5d  clock tick\n", i)
 			continue
 		}
-		fmt.Printf("%5d  seat %d: %s%s\n", i, s.GetSeat(), s.GetNotation(), note)
+		fmt.Fprintf(stdout, "%5d  seat %d: %s%s\n", i, s.GetSeat(), s.GetNotation(), note)
 	}
 	res := m.GetResult()
-	fmt.Printf("\nresult: ranks %v, scores %v, %s: %s\n\n%s\n", res.GetRanks(), res.GetScores(), endReason(res.GetReason()), res.GetDetail(), r.GetFinalText())
-	return verify(r)
+	fmt.Fprintf(stdout, "\nresult: ranks %v, scores %v, %s: %s\n\n%s\n", res.GetRanks(), res.GetScores(), endReason(res.GetReason()), res.GetDetail(), r.GetFinalText())
+	return verify(stdout, r)
 }
 
 // verify checks the commitment and re-runs the log with the engine, as any third party can.
-func verify(r *orreryv1.GetReplayResponse) error {
+func verify(stdout io.Writer, r *orreryv1.GetReplayResponse) error {
 	m := r.GetMatch()
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], r.GetSeed())
@@ -114,6 +115,6 @@ func verify(r *orreryv1.GetReplayResponse) error {
 			return fmt.Errorf("verification failed: re-run ranks %v, recorded %v", got, want)
 		}
 	}
-	fmt.Println("verified: the seed matches its published hash and re-running the log gives the recorded result")
+	fmt.Fprintln(stdout, "verified: the seed matches its published hash and re-running the log gives the recorded result")
 	return nil
 }

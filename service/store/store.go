@@ -31,7 +31,7 @@ type Match struct {
 	PerMove       time.Duration
 	Increment     time.Duration
 	TimeBank      time.Duration
-	Tick          time.Duration // real-time games on the wall clock; 0 for lockstep and turns
+	WallClock     bool // a real-time game advancing on the wall clock
 	TimeoutPolicy int32
 	Created       time.Time
 	Ended         time.Time // zero while running
@@ -83,7 +83,7 @@ CREATE TABLE IF NOT EXISTS matches (
 	per_move_ns INTEGER NOT NULL,
 	increment_ns INTEGER NOT NULL,
 	time_bank_ns INTEGER NOT NULL,
-	tick_ns INTEGER NOT NULL DEFAULT 0,
+	wall_clock INTEGER NOT NULL DEFAULT 0,
 	timeout_policy INTEGER NOT NULL,
 	created_ns INTEGER NOT NULL,
 	ended_ns INTEGER NOT NULL DEFAULT 0,
@@ -140,10 +140,10 @@ func mustJSON(v any) string {
 // CreateMatch stores a new match.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_hash, names,
-		token_hashes, per_move_ns, increment_ns, time_bank_ns, tick_ns, timeout_policy, created_ns)
+		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Game, m.Seats, mustJSON(m.Options), fmt.Sprint(m.Seed), m.SeedHash, mustJSON(m.Names),
-		mustJSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), int64(m.Tick), m.TimeoutPolicy,
+		mustJSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 		m.Created.UnixNano())
 	return err
 }
@@ -193,19 +193,19 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 }
 
 const matchColumns = `id, game, seats, options, seed, seed_hash, names, token_hashes, per_move_ns,
-	increment_ns, time_bank_ns, tick_ns, timeout_policy, created_ns, ended_ns, result, rowid_`
+	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, rowid_`
 
 func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 	var (
-		m                                  Match
-		options, seed, names, tokens       string
-		perMove, increment, bank, tick, cr int64
-		ended                              int64
-		result                             sql.NullString
-		rowid                              int64
+		m                            Match
+		options, seed, names, tokens string
+		perMove, increment, bank, cr int64
+		ended                        int64
+		result                       sql.NullString
+		rowid                        int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &m.Seats, &options, &seed, &m.SeedHash, &names, &tokens, &perMove,
-		&increment, &bank, &tick, &m.TimeoutPolicy, &cr, &ended, &result, &rowid); err != nil {
+		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &rowid); err != nil {
 		return nil, 0, err
 	}
 	if err := json.Unmarshal([]byte(options), &m.Options); err != nil {
@@ -221,7 +221,6 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 		return nil, 0, err
 	}
 	m.PerMove, m.Increment, m.TimeBank = time.Duration(perMove), time.Duration(increment), time.Duration(bank)
-	m.Tick = time.Duration(tick)
 	m.Created = time.Unix(0, cr)
 	if ended != 0 {
 		m.Ended = time.Unix(0, ended)

@@ -972,10 +972,11 @@ type Clock struct {
 	Increment *durationpb.Duration `protobuf:"bytes,2,opt,name=increment,proto3" json:"increment,omitempty"`
 	// The time bank each seat starts with. Default 30s.
 	TimeBank *durationpb.Duration `protobuf:"bytes,3,opt,name=time_bank,json=timeBank,proto3" json:"time_bank,omitempty"`
-	// Real-time games only: advance the game on the wall clock every tick, each seat keeping
-	// its last intents if it sent none. Unset: lockstep, each tick waiting for every seat up to
-	// its deadline.
-	Tick          *durationpb.Duration `protobuf:"bytes,4,opt,name=tick,proto3" json:"tick,omitempty"`
+	// Real-time games only: the game advances on the wall clock at its own tick rate; a seat
+	// that sends nothing keeps its last intents, and late intents apply to the next tick. Off:
+	// lockstep, each tick waiting for every seat up to its deadline. Sets the game option
+	// clock=wall.
+	WallClock     bool `protobuf:"varint,5,opt,name=wall_clock,json=wallClock,proto3" json:"wall_clock,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1031,11 +1032,11 @@ func (x *Clock) GetTimeBank() *durationpb.Duration {
 	return nil
 }
 
-func (x *Clock) GetTick() *durationpb.Duration {
+func (x *Clock) GetWallClock() bool {
 	if x != nil {
-		return x.Tick
+		return x.WallClock
 	}
-	return nil
+	return false
 }
 
 // CreateMatchRequest starts a match.
@@ -3353,12 +3354,13 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\acatalog\x18\b \x01(\v2\x12.orrery.v1.CatalogR\acatalog\"\x12\n" +
 	"\x10ListGamesRequest\">\n" +
 	"\x11ListGamesResponse\x12)\n" +
-	"\x05games\x18\x01 \x03(\v2\x13.orrery.v1.GameInfoR\x05games\"\xdd\x01\n" +
+	"\x05games\x18\x01 \x03(\v2\x13.orrery.v1.GameInfoR\x05games\"\xd9\x01\n" +
 	"\x05Clock\x124\n" +
 	"\bper_move\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\aperMove\x127\n" +
 	"\tincrement\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tincrement\x126\n" +
-	"\ttime_bank\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeBank\x12-\n" +
-	"\x04tick\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x04tick\"\xea\x02\n" +
+	"\ttime_bank\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeBank\x12\x1d\n" +
+	"\n" +
+	"wall_clock\x18\x05 \x01(\bR\twallClockJ\x04\b\x04\x10\x05R\x04tick\"\xea\x02\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12D\n" +
@@ -3672,77 +3674,76 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	61, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
 	61, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
 	61, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	61, // 22: orrery.v1.Clock.tick:type_name -> google.protobuf.Duration
-	42, // 23: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
-	12, // 24: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
-	0,  // 25: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	14, // 26: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
-	18, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
-	19, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
-	17, // 29: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
-	4,  // 30: orrery.v1.Answer.action:type_name -> orrery.v1.Action
-	21, // 31: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
-	22, // 32: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
-	23, // 33: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
-	24, // 34: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	25, // 35: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
-	29, // 36: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	43, // 37: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
-	12, // 38: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
-	0,  // 39: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	62, // 40: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	61, // 41: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
-	5,  // 42: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
-	4,  // 43: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	26, // 44: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	26, // 45: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
-	1,  // 46: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	26, // 47: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
-	6,  // 48: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	27, // 49: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 50: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 51: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	28, // 52: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	32, // 53: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	25, // 54: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
-	29, // 55: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 56: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	61, // 57: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	44, // 58: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 59: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	62, // 60: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	62, // 61: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	28, // 62: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	33, // 63: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 64: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 65: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	34, // 66: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 67: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	34, // 68: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 69: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 70: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	34, // 71: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	40, // 72: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	26, // 73: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 74: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 75: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 76: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	30, // 77: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	35, // 78: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	37, // 79: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	39, // 80: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 81: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 82: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	20, // 83: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	31, // 84: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	36, // 85: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	38, // 86: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	41, // 87: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	81, // [81:88] is the sub-list for method output_type
-	74, // [74:81] is the sub-list for method input_type
-	74, // [74:74] is the sub-list for extension type_name
-	74, // [74:74] is the sub-list for extension extendee
-	0,  // [0:74] is the sub-list for field type_name
+	42, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
+	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	14, // 25: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
+	18, // 26: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
+	19, // 27: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
+	17, // 28: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
+	4,  // 29: orrery.v1.Answer.action:type_name -> orrery.v1.Action
+	21, // 30: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
+	22, // 31: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
+	23, // 32: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
+	24, // 33: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
+	25, // 34: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
+	29, // 35: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	43, // 36: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	12, // 37: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
+	0,  // 38: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	62, // 39: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	61, // 40: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	5,  // 41: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
+	4,  // 42: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
+	26, // 43: orrery.v1.Decision.events:type_name -> orrery.v1.Event
+	26, // 44: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 45: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	26, // 46: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 47: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	27, // 48: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 49: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 50: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	28, // 51: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	32, // 52: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	25, // 53: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	29, // 54: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 55: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	61, // 56: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	44, // 57: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 58: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	62, // 59: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	62, // 60: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	28, // 61: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	33, // 62: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 63: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 64: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	34, // 65: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 66: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	34, // 67: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 68: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 69: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	34, // 70: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	40, // 71: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	26, // 72: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 73: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 74: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 75: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	30, // 76: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	35, // 77: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	37, // 78: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	39, // 79: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 80: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 81: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	20, // 82: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	31, // 83: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	36, // 84: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	38, // 85: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	41, // 86: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	80, // [80:87] is the sub-list for method output_type
+	73, // [73:80] is the sub-list for method input_type
+	73, // [73:73] is the sub-list for extension type_name
+	73, // [73:73] is the sub-list for extension extendee
+	0,  // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }

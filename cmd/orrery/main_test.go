@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/orrery/orrery/bots/house"
+	"github.com/orrery/orrery/engine"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func TestPlay_SeededJSONIsIdentical(t *testing.T) {
+	run := func() []byte {
+		var out bytes.Buffer
+		err := play(context.Background(), &out, []string{"--game", "icetraders", "--bots", "random,random,random,random", "--seed", "7", "--json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	a, b := run(), run()
+	if !bytes.Equal(a, b) {
+		t.Errorf("two seeded runs differ:\n%s\n%s", a, b)
+	}
+	var r playResult
+	if err := json.Unmarshal(a, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Game != "icetraders" || r.Seed != 7 || len(r.Ranks) != 4 || r.SeedHash == "" || r.Decisions == 0 || (r.EndReason != "normal" && r.EndReason != "cap") {
+		t.Errorf("result %+v", r)
+	}
+}
+
+func TestPlay_IceTradersTwoToSixMixedSeats(t *testing.T) {
+	mix := []string{"greedy", "random", "greedy", "random", "random", "greedy"}
+	for n := 2; n <= 6; n++ {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var out bytes.Buffer
+			err := play(context.Background(), &out, []string{"--game", "icetraders", "--bots", strings.Join(mix[:n], ","), "--seed", fmt.Sprint(n)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "ended: ") {
+				t.Errorf("no result in:\n%s", out.String())
+			}
+		})
+	}
+}
+
+func TestPlay_EveryGameEndsOverGRPC(t *testing.T) {
+	for _, name := range engine.Names() {
+		g, _ := engine.Lookup(name)
+		seats := make([]string, g.Info().MinSeats)
+		for i := range seats {
+			seats[i] = "random"
+		}
+		var out bytes.Buffer
+		if err := play(context.Background(), &out, []string{"--game", name, "--bots", strings.Join(seats, ","), "--seed", "3", "--json"}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestPlay_BadFlagsSayWhatIsWrong(t *testing.T) {
+	for _, args := range [][]string{
+		{"--bots", "random"},
+		{"--game", "icetraders"},
+		{"--game", "nope", "--bots", "random,random"},
+		{"--game", "icetraders", "--bots", "random,nobot"},
+	} {
+		if err := play(context.Background(), &bytes.Buffer{}, args); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
+
+func TestGames_ListsEveryGame(t *testing.T) {
+	var out bytes.Buffer
+	if err := games(&out, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range engine.Names() {
+		if !strings.Contains(out.String(), name+" (") {
+			t.Errorf("%s missing from:\n%s", name, out.String())
+		}
+	}
+	out.Reset()
+	if err := games(&out, []string{"--json"}); err != nil || !strings.Contains(out.String(), `"catalog"`) {
+		t.Errorf("--json: %v\n%.300s", err, out.String())
+	}
+}
+
+func TestReplay_PrintsAndVerifiesAStoredMatch(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "orrery.db")
+	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := a.dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := uint64(5)
+	out, err := house.Play(context.Background(), conn, house.Match{Game: "icetraders", Bots: []string{"random", "greedy", "random"}, Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	a.stop()
+	var buf bytes.Buffer
+	if err := replay(context.Background(), &buf, []string{out.MatchID, "--db", db}); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	for _, want := range []string{"seed 5", "seat 1: greedy", "verified"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("replay output lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if err := replay(context.Background(), &buf, []string{"nope", "--db", db}); err == nil {
+		t.Errorf("unknown match: no error")
+	}
+}
