@@ -17,8 +17,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/orrery/orrery/bots/house"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -29,6 +29,8 @@ type arena struct {
 	lis  net.Listener
 	db   *store.DB
 	reg  *prometheus.Registry
+	// ladder, if on, seats registered and house bots in rated matches (ladder.go).
+	ladder *ladder.Ladder
 }
 
 type arenaConfig struct {
@@ -36,6 +38,7 @@ type arenaConfig struct {
 	dbPath   string // "" for no persistence
 	adminKey string
 	logger   *slog.Logger
+	ladder   *ladderOptions // nil: no ladder
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
@@ -50,6 +53,12 @@ func startArena(c arenaConfig) (*arena, error) {
 		}
 		a.db, cfg.Store = db, db
 	}
+	if c.ladder != nil {
+		if err := a.newLadder(c, &cfg); err != nil {
+			a.closeDB()
+			return nil, err
+		}
+	}
 	srv, err := service.New(cfg)
 	if err != nil {
 		a.closeDB()
@@ -60,9 +69,22 @@ func startArena(c arenaConfig) (*arena, error) {
 	if c.adminKey != "" {
 		authorize = service.AdminKey(c.adminKey)
 	}
-	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize})
+	var register func(*grpc.Server)
+	if a.ladder != nil {
+		if err := a.ladder.Start(srv); err != nil {
+			a.ladder.Close()
+			srv.Close()
+			a.closeDB()
+			return nil, err
+		}
+		authorize, register = a.ladder.Authorizer(authorize), a.ladder.Register
+	}
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
+		if a.ladder != nil {
+			a.ladder.Close()
+		}
 		srv.Close()
 		a.closeDB()
 		return nil, err
@@ -84,6 +106,9 @@ func (a *arena) dial() (*grpc.ClientConn, error) {
 
 // stop ends streams, stops match clocks and flushes the store.
 func (a *arena) stop() {
+	if a.ladder != nil {
+		a.ladder.Close()
+	}
 	a.srv.Close()
 	done := make(chan struct{})
 	go func() { a.grpc.GracefulStop(); close(done) }()
@@ -100,7 +125,7 @@ func serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:7070", "gRPC listen address")
 	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
 	dbPath := fs.String("db", "orrery.db", "SQLite database path (matches, logs, results)")
-	houseN := fs.Int("house", 2, "matches of built-in bots to keep running (0: none)")
+	houseN := fs.Int("house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
 	adminKey := fs.String("admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
 	jsonLogs := fs.Bool("json-logs", false, "log as JSON lines")
 	fs.Parse(args)
@@ -110,7 +135,8 @@ func serve(ctx context.Context, args []string) error {
 		handler = slog.NewJSONHandler(os.Stderr, nil)
 	}
 	logger := slog.New(handler)
-	a, err := startArena(arenaConfig{addr: *addr, dbPath: *dbPath, adminKey: *adminKey, logger: logger})
+	a, err := startArena(arenaConfig{addr: *addr, dbPath: *dbPath, adminKey: *adminKey, logger: logger,
+		ladder: &ladderOptions{houseMatches: *houseN}})
 	if err != nil {
 		return err
 	}
@@ -128,18 +154,6 @@ func serve(ctx context.Context, args []string) error {
 		}()
 		defer hs.Close()
 		logger.Info("metrics serving", "url", fmt.Sprintf("http://%s/metrics", *metricsAddr))
-	}
-	if *houseN > 0 {
-		if *adminKey != "" {
-			logger.Warn("house bots are off: they create matches, and --admin-key is set")
-		} else {
-			conn, err := a.dial()
-			if err != nil {
-				return err
-			}
-			defer conn.Close()
-			go house.Loop(ctx, conn, *houseN, logger)
-		}
 	}
 	<-ctx.Done()
 	logger.Info("orrery shutting down")

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/builtin"
+	botladder "github.com/orrery/orrery/bots/ladder"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/store"
+)
+
+// ladderOptions turn on the ladder in an arena.
+type ladderOptions struct {
+	houseMatches int           // matches among house bots alone kept running
+	housePace    time.Duration // pause before each house move
+	fillAfter    time.Duration // wait before house bots complete a bot's match (0: default)
+}
+
+// newLadder makes the arena's ladder and hooks it into cfg, before the arena starts. The
+// ladder keeps its tables in the arena's store; an arena without one gets an in-memory store.
+func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
+	if a.db == nil {
+		db, err := store.Open(":memory:")
+		if err != nil {
+			return err
+		}
+		a.db, cfg.Store = db, db
+	}
+	lad, err := ladder.New(ladder.Config{
+		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
+		House: houseBots(), HouseMatches: c.ladder.houseMatches, HousePace: c.ladder.housePace,
+		FillAfter: c.ladder.fillAfter,
+	})
+	if err != nil {
+		return err
+	}
+	a.ladder, cfg.Ladder = lad, lad
+	return nil
+}
+
+// houseSeats is how many seats a ladder match of a game has (the ladder's default).
+func houseSeats(info engine.Info) int { return min(max(4, info.MinSeats), info.MaxSeats) }
+
+// houseBots are the built-in bots as ladder identities: "house-<bot>" for each built-in bot
+// of each game, numbered "house-<bot>-2" and so on where a game needs more of them to fill
+// a match.
+func houseBots() []ladder.House {
+	var out []ladder.House
+	for _, game := range engine.Names() {
+		g, _ := engine.Lookup(game)
+		names := builtin.Names(game)
+		n := max(len(names), houseSeats(g.Info()))
+		for i := range n {
+			name := names[i%len(names)]
+			id := "house-" + name
+			if round := i / len(names); round > 0 {
+				id = fmt.Sprintf("house-%s-%d", name, round+1)
+			}
+			out = append(out, ladder.House{Bot: id, Game: game, New: func(seed uint64) ladder.Player {
+				b, err := builtin.New(game, name, seed)
+				if err != nil {
+					panic(err) // builtin.Names listed it
+				}
+				return b
+			}})
+		}
+	}
+	return out
+}
+
+// ladderBot plays a built-in bot on a server's ladder as a registered bot: what an external
+// bot does, in Go.
+func ladderBot(ctx context.Context, stdout io.Writer, args []string) error {
+	fs := flag.NewFlagSet("ladder", flag.ExitOnError)
+	server := fs.String("server", "127.0.0.1:7070", "arena address")
+	key := fs.String("key", os.Getenv("ORRERY_API_KEY"), "the bot's API key from 'orrery bot register' (env ORRERY_API_KEY)")
+	botName := fs.String("bot", "random", "built-in bot to play (see orrery games)")
+	gameList := fs.String("games", "", "comma-separated games to queue for (default: every game the ladder runs)")
+	maxMatches := fs.Int("max-matches", 1, "matches to play at once")
+	matches := fs.Int("matches", 0, "leave after this many matches (0: play until interrupted)")
+	fs.Parse(args)
+	if *key == "" {
+		return errors.New("--key (or ORRERY_API_KEY) is required: register with 'orrery bot register NAME'")
+	}
+	var games []string
+	if *gameList != "" {
+		games = strings.Split(*gameList, ",")
+	}
+	conn, err := grpc.NewClient(*server, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	seed := uint64(time.Now().UnixNano())
+	err = botladder.Run(ctx, conn, botladder.Options{
+		APIKey: *key, Games: games, MaxMatches: *maxMatches, Matches: *matches,
+		NewBot: func(j *orreryv1.Joined) (bots.Bot, error) {
+			seed++
+			return builtin.New(j.GetGame(), *botName, seed)
+		},
+		OnJoined: func(j *orreryv1.Joined) {
+			fmt.Fprintf(stdout, "match %s: %s, seat %d of %d\n", j.GetMatchId(), j.GetGame(), j.GetSeat(), j.GetSeats())
+		},
+		OnEnded: func(e *orreryv1.MatchEnded) {
+			r := e.GetResult()
+			rank := 0
+			if s := int(e.GetSeat()); s < len(r.GetRanks()) {
+				rank = int(r.GetRanks()[s])
+			}
+			fmt.Fprintf(stdout, "match %s ended: rank %d of %d (%s)\n", e.GetMatchId(), rank, len(r.GetRanks()), endReason(r.GetReason()))
+		},
+		OnRetry: func(err error, wait time.Duration) {
+			fmt.Fprintf(os.Stderr, "orrery ladder: %v; reconnecting in %v\n", err, wait.Round(time.Millisecond))
+		},
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
