@@ -196,7 +196,14 @@ func Wilson(wins, n int, z float64) (lo, hi float64) {
 	den := 1 + z*z/nf
 	centre := (p + z*z/(2*nf)) / den
 	half := z / den * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
-	return max(centre-half, 0), min(centre+half, 1)
+	lo, hi = max(centre-half, 0), min(centre+half, 1)
+	if wins == 0 { // exact at the ends, where rounding leaves crumbs
+		lo = 0
+	}
+	if wins == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // Standings is the table of entrants after outcomes, best first: by mean rank, then win

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// standings prints a server's ladder leaderboard: one table per game, ranked by the
+// conservative score mu - 3 sigma.
+func standings(ctx context.Context, stdout io.Writer, args []string) error {
+	fs := flag.NewFlagSet("standings", flag.ExitOnError)
+	server := fs.String("server", "127.0.0.1:7070", "arena address")
+	game := fs.String("game", "", "one game (default: every game)")
+	top := fs.Int("top", 20, "bots per game")
+	noHouse := fs.Bool("no-house", false, "leave out the house bots")
+	asJSON := fs.Bool("json", false, "print the leaderboard as JSON")
+	watch := fs.Duration("watch", 0, "print again at this interval until interrupted (e.g. 2s)")
+	fs.Parse(args)
+	conn, client, err := ladderClient(*server)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for {
+		resp, err := client.GetLeaderboard(ctx, &orreryv1.GetLeaderboardRequest{Game: *game, PageSize: int32(*top), ExcludeHouse: *noHouse})
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout, string(b))
+		} else {
+			printLeaderboard(stdout, resp.GetEntries())
+		}
+		if *watch <= 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(*watch):
+		}
+		fmt.Fprintln(stdout)
+	}
+}
+
+func printLeaderboard(w io.Writer, entries []*orreryv1.LeaderboardEntry) {
+	if len(entries) == 0 {
+		fmt.Fprintln(w, "no rated bots yet: ladder matches are rated as they finish")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	game := ""
+	for _, e := range entries {
+		if e.GetGame() != game {
+			if game != "" {
+				fmt.Fprintln(tw)
+			}
+			game = e.GetGame()
+			fmt.Fprintf(tw, "%s\n", game)
+			fmt.Fprintln(tw, "rank\tbot\tscore\tmu ± sigma\tgames\twins\tlast match\t")
+		}
+		name := e.GetBot()
+		switch {
+		case e.GetPaused():
+			name += " (paused)"
+		case e.GetConnected():
+			name += " *"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.2f ± %.2f\t%d\t%d\t%s\t\n", e.GetRank(), name, e.GetScore(), e.GetMu(), e.GetSigma(),
+			e.GetGames(), e.GetWins(), e.GetLastMatchId())
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nscore = mu - 3 sigma; * connected now; 'orrery replay ID --server ADDR' shows a match")
+}

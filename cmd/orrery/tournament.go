@@ -1,0 +1,422 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/orrery/orrery/bots/builtin"
+	botladder "github.com/orrery/orrery/bots/ladder"
+	"github.com/orrery/orrery/bots/sdk"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/ladder"
+)
+
+// tournamentResult is the --json output.
+type tournamentResult struct {
+	TournamentID string            `json:"tournament_id,omitempty"`
+	Game         string            `json:"game"`
+	Format       string            `json:"format"`
+	Seats        int               `json:"seats"`
+	Entrants     []string          `json:"entrants"`
+	Bots         []string          `json:"bots"`
+	Duplicate    bool              `json:"duplicate"`
+	Seed         uint64            `json:"seed"`
+	Matches      int               `json:"matches"`
+	WallSeconds  float64           `json:"wall_seconds"`
+	Standings    []ladder.Standing `json:"standings"`
+	MatchIDs     []string          `json:"match_ids"`
+}
+
+// tournamentSpec is a parsed tournament command.
+type tournamentSpec struct {
+	game      string
+	bots      []string // built-in bot of each entrant
+	entrants  []string // their names in the matches: the bot's, numbered if it plays twice
+	seats     int
+	games     int
+	swiss     bool
+	duplicate bool
+	seed      uint64
+	parallel  int
+	options   map[string]string
+	clock     *orreryv1.Clock
+}
+
+// tournament plays built-in bots against each other over gRPC, many matches in parallel, and
+// prints the standings with confidence intervals.
+func tournament(ctx context.Context, stdout io.Writer, args []string) error {
+	fs := flag.NewFlagSet("tournament", flag.ExitOnError)
+	game := fs.String("game", "", "game to play (see orrery games)")
+	botList := fs.String("bots", "", "comma-separated built-in bots, the entrants; a bot may enter several times: greedy,greedy,random")
+	games := fs.Int("games", 100, "matches to play")
+	format := fs.String("format", "round-robin", "round-robin or swiss")
+	seats := fs.Int("seats", 0, "seats per match (default: one per entrant, within the game's range)")
+	duplicate := fs.Bool("duplicate", false, "seat-rotated duplicate sets: each seed played once per rotation of the seats, cancelling seat and dice luck")
+	seed := fs.Uint64("seed", 0, "tournament seed (default: drawn at random)")
+	parallel := fs.Int("parallel", 4*runtime.GOMAXPROCS(0), "matches played at once")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	server := fs.String("server", "", "play on this server (default: an in-process server on loopback)")
+	dbPath := fs.String("db", "tournaments.db", `in-process server: store matches and the tournament here ("" for memory only)`)
+	key := fs.String("key", os.Getenv("ORRERY_ADMIN_KEY"), "the server's admin key, if it has one (env ORRERY_ADMIN_KEY)")
+	perMove := fs.Duration("per-move", 5*time.Second, "per-move time budget")
+	noProgress := fs.Bool("no-progress", false, "draw no progress bar")
+	options := optionFlags{}
+	fs.Var(options, "option", "game option name=value (repeatable)")
+	fs.Parse(args)
+
+	spec, err := parseTournament(*game, *botList, *format, *games, *seats, *parallel, *duplicate)
+	if err != nil {
+		return err
+	}
+	spec.options = options
+	spec.clock = &orreryv1.Clock{PerMove: durationpb.New(*perMove)}
+	spec.seed = *seed
+	seeded := false
+	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
+	if !seeded {
+		var b [8]byte
+		rand.Read(b[:])
+		spec.seed = binary.BigEndian.Uint64(b[:])
+	}
+
+	addr := *server
+	if addr == "" {
+		a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: *dbPath, adminKey: *key, ladder: &ladderOptions{}})
+		if err != nil {
+			return err
+		}
+		defer a.stop()
+		addr = a.lis.Addr().String()
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if *key != "" {
+		ctx = botladder.Key(ctx, *key)
+	}
+
+	bar := newProgress(os.Stderr, !*noProgress)
+	started := time.Now()
+	ids, outcomes, err := runTournament(ctx, conn, spec, bar)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	wall := time.Since(started)
+
+	res := tournamentResult{
+		Game: spec.game, Format: *format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
+		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: wall.Seconds(),
+		Standings: ladder.Standings(spec.entrants, outcomes), MatchIDs: ids,
+	}
+	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
+	if spec.swiss {
+		fmtName = orreryv1.TournamentFormat_TOURNAMENT_FORMAT_SWISS
+	}
+	rec, err := orreryv1.NewLadderServiceClient(conn).RecordTournament(ctx, &orreryv1.RecordTournamentRequest{
+		Game: spec.game, Format: fmtName, Seats: int32(spec.seats), Entrants: spec.entrants, Duplicate: spec.duplicate,
+		Started: timestamppb.New(started), MatchIds: ids,
+	})
+	note := ""
+	switch {
+	case err == nil:
+		res.TournamentID = rec.GetTournament().GetTournamentId()
+	case status.Code(err) == codes.Unimplemented:
+		note = "the server runs no ladder: the tournament is not recorded (its matches are)"
+	default:
+		note = fmt.Sprintf("the tournament is not recorded: %v", err)
+	}
+	if note != "" {
+		fmt.Fprintln(os.Stderr, "orrery tournament:", note)
+	}
+	if *asJSON {
+		return printJSON(stdout, res)
+	}
+	printTournament(stdout, res, addr, *server == "" && *dbPath != "", *dbPath)
+	return nil
+}
+
+// parseTournament checks the command's flags against the game and its bots.
+func parseTournament(game, botList, format string, games, seats, parallel int, duplicate bool) (*tournamentSpec, error) {
+	if game == "" || botList == "" {
+		return nil, errors.New("--game and --bots are required")
+	}
+	g, err := engine.Lookup(game)
+	if err != nil {
+		return nil, err
+	}
+	info := g.Info()
+	s := &tournamentSpec{game: game, games: games, duplicate: duplicate, parallel: parallel}
+	switch format {
+	case "round-robin":
+	case "swiss":
+		s.swiss = true
+	default:
+		return nil, fmt.Errorf("--format %q: want round-robin or swiss", format)
+	}
+	if games < 1 || parallel < 1 {
+		return nil, errors.New("--games and --parallel must be positive")
+	}
+	s.bots = strings.Split(botList, ",")
+	counts := map[string]int{}
+	for _, b := range s.bots {
+		if _, err := builtin.New(game, b, 0); err != nil {
+			return nil, err
+		}
+		counts[b]++
+	}
+	seen := map[string]int{}
+	for _, b := range s.bots {
+		name := b
+		if counts[b] > 1 {
+			seen[b]++
+			name = fmt.Sprintf("%s#%d", b, seen[b])
+		}
+		s.entrants = append(s.entrants, name)
+	}
+	s.seats = seats
+	if s.seats == 0 {
+		s.seats = min(len(s.bots), info.MaxSeats)
+	}
+	if s.seats < info.MinSeats || s.seats > info.MaxSeats {
+		return nil, fmt.Errorf("%s takes %d to %d seats; --seats %d (list a bot several times to fill more seats)", game, info.MinSeats, info.MaxSeats, s.seats)
+	}
+	if s.seats > len(s.bots) {
+		return nil, fmt.Errorf("--seats %d needs at least %d entrants; --bots lists %d", s.seats, s.seats, len(s.bots))
+	}
+	return s, nil
+}
+
+// runTournament plays the schedule with spec.parallel matches at a time, and returns the match
+// ids and outcomes in schedule order.
+func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []ladder.Outcome, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	per := 1
+	if spec.duplicate {
+		per = spec.seats
+	}
+	total := (spec.games + per - 1) / per * per
+	bar.start(total)
+	var ids []string
+	var outcomes []ladder.Outcome
+	runRound := func(lineups []ladder.Lineup) error {
+		n := len(ids)
+		ids = append(ids, make([]string, len(lineups))...)
+		outcomes = append(outcomes, make([]ladder.Outcome, len(lineups))...)
+		jobs := make(chan int)
+		errs := make(chan error, spec.parallel)
+		var wg sync.WaitGroup
+		for range min(spec.parallel, len(lineups)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range jobs {
+					id, o, err := playLineup(ctx, conn, spec, lineups[i])
+					if err != nil {
+						errs <- err
+						cancel()
+						return
+					}
+					ids[n+i], outcomes[n+i] = id, o
+					bar.add(1)
+				}
+			}()
+		}
+	feed:
+		for i := range lineups {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+		close(jobs)
+		wg.Wait()
+		select {
+		case err := <-errs:
+			return err
+		default:
+			return ctx.Err()
+		}
+	}
+	if !spec.swiss {
+		return ids, outcomes, runRound(ladder.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
+	}
+	k := len(spec.entrants)
+	points, byes, met := make([]float64, k), make([]int, k), map[[2]int]int{}
+	index := map[string]int{}
+	for i, e := range spec.entrants {
+		index[e] = i
+	}
+	for round := 0; len(ids) < total; round++ {
+		tables := min(k/spec.seats, (total-len(ids))/per)
+		lineups := ladder.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
+		from := len(ids)
+		if err := runRound(lineups); err != nil {
+			return nil, nil, err
+		}
+		for _, o := range outcomes[from:] {
+			for s, name := range o.Names {
+				points[index[name]] += float64(spec.seats-o.Ranks[s]) / float64(spec.seats-1)
+			}
+		}
+	}
+	return ids, outcomes, nil
+}
+
+// playLineup creates one match and plays every seat with its entrant's built-in bot.
+func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l ladder.Lineup) (string, ladder.Outcome, error) {
+	names := make([]string, len(l.Entrants))
+	for s, e := range l.Entrants {
+		names[s] = spec.entrants[e]
+	}
+	seed := l.Seed
+	created, err := orreryv1.NewArenaServiceClient(conn).CreateMatch(ctx, &orreryv1.CreateMatchRequest{
+		Game: spec.game, Seats: int32(spec.seats), Options: spec.options, Seed: &seed, Clock: spec.clock, SeatNames: names,
+	})
+	if err != nil {
+		return "", ladder.Outcome{}, err
+	}
+	ends := make([]*orreryv1.MatchEnded, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for s, e := range l.Entrants {
+		// A bot's own dice follow the match seed and the entrant, not the seat, so a
+		// duplicate set replays each entrant's choices as well as the game's chance.
+		b, err := builtin.New(spec.game, spec.bots[e], l.Seed^(uint64(e+1)*0x9e3779b97f4a7c15))
+		if err != nil {
+			return "", ladder.Outcome{}, err
+		}
+		token := created.GetSeats()[s].GetToken()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ends[s], errs[s] = sdk.Play(ctx, conn, token, b, sdk.Options{})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return "", ladder.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
+	}
+	o := ladder.Outcome{Names: names}
+	for _, r := range ends[0].GetResult().GetRanks() {
+		o.Ranks = append(o.Ranks, int(r))
+	}
+	return created.GetMatchId(), o, nil
+}
+
+func printTournament(w io.Writer, r tournamentResult, addr string, local bool, dbPath string) {
+	dup := ""
+	if r.Duplicate {
+		dup = ", seat-rotated duplicate sets"
+	}
+	fmt.Fprintf(w, "%s %s, %d seats, %d matches%s, seed %d\n", r.Game, r.Format, r.Seats, r.Matches, dup, r.Seed)
+	fmt.Fprintf(w, "wall time %s (%.1f matches/s)\n\n", time.Duration(r.WallSeconds*float64(time.Second)).Round(time.Millisecond), float64(r.Matches)/r.WallSeconds)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "place\tentrant\tmatches\twins\twin rate [95% CI]\tmean rank ± 95% CI\tpoints\t")
+	for _, s := range r.Standings {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.1f%% [%.1f, %.1f]\t%.3f ± %.3f\t%.3f\t\n", s.Place, s.Entrant, s.Matches, s.Wins,
+			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, s.MeanRank, s.MeanRankCI, s.Points)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nwins count shared first places; win rate CI: Wilson; mean rank CI: normal; points: (seats - rank) / (seats - 1)")
+	switch {
+	case r.TournamentID != "" && local:
+		fmt.Fprintf(w, "tournament %s stored in %s; 'orrery replay MATCH_ID --db %s' replays a match\n", r.TournamentID, dbPath, dbPath)
+	case r.TournamentID != "":
+		fmt.Fprintf(w, "tournament %s stored on %s; 'orrery replay MATCH_ID --server %s' replays a match\n", r.TournamentID, addr, addr)
+	}
+}
+
+// progress is a progress bar on a terminal, or a line per tenth elsewhere.
+type progress struct {
+	w       io.Writer
+	on, tty bool
+
+	mu    sync.Mutex // guards the fields below
+	total int
+	done  int
+	began time.Time
+	drawn time.Time
+	tenth int
+}
+
+func newProgress(f *os.File, on bool) *progress {
+	p := &progress{w: f, on: on}
+	if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) start(total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.began = total, time.Now()
+	p.drawLocked(true)
+}
+
+func (p *progress) add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += n
+	p.drawLocked(p.done == p.total)
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.on && p.tty && p.total > 0 {
+		fmt.Fprintln(p.w)
+	}
+}
+
+func (p *progress) drawLocked(force bool) {
+	if !p.on || p.total == 0 {
+		return
+	}
+	now := time.Now()
+	elapsed := now.Sub(p.began)
+	rate := float64(p.done) / max(elapsed.Seconds(), 1e-9)
+	eta := "?"
+	if p.done > 0 {
+		eta = time.Duration(float64(p.total-p.done) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	if !p.tty {
+		if t := p.done * 10 / p.total; t > p.tenth || force && p.done == p.total {
+			p.tenth = t
+			fmt.Fprintf(p.w, "tournament: %d/%d matches, %.1f/s, %s\n", p.done, p.total, rate, elapsed.Round(time.Millisecond))
+		}
+		return
+	}
+	if !force && now.Sub(p.drawn) < 100*time.Millisecond {
+		return
+	}
+	p.drawn = now
+	const width = 30
+	fill := p.done * width / p.total
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d  %.1f matches/s  %s elapsed  eta %s ",
+		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), p.done, p.total, rate, elapsed.Round(time.Second), eta)
+}
