@@ -36,14 +36,16 @@ async function play(server, argv) {
     log('a seat token is required: --token T or the environment variable ORRERY_TOKEN');
     return 2;
   }
-  const client = connect(server);
   const games = {};
   if (!values['index-only']) {
+    const client = connect(server);
     try { // the catalog gives the typed strategies their static data (Planet's geometry)
       const resp = await unary(client, 'ListGames', {});
       for (const g of resp.games) games[g.name] = g;
     } catch (err) {
       log(`ListGames failed (${err.details || err.message}); typed strategies run without the catalog`);
+    } finally {
+      client.close();
     }
   }
   const bot = new AutoBot({ seed: Number(values.seed), games, log, typed: !values['index-only'] });
@@ -52,7 +54,7 @@ async function play(server, argv) {
     const out = values.trace === '-' ? process.stdout : fs.createWriteStream(values.trace);
     trace = (dir, msg) => out.write(`${JSON.stringify({ dir, msg })}\n`);
   }
-  const player = new Player(client, token, bot, {
+  const player = new Player(server, token, bot, {
     log, trace, probeReject: values['probe-reject'], reconnects: Number(values.reconnects),
   });
   let ended;
@@ -61,8 +63,6 @@ async function play(server, argv) {
   } catch (err) {
     log(`the server refused the stream or went away for good: ${err.details || err.message}`);
     return 1;
-  } finally {
-    client.close();
   }
   const res = ended.result || { ranks: [], scores: [], reason: 'END_REASON_UNSPECIFIED', detail: '' };
   log(`match ${ended.match_id} ended (${res.reason}): seat ${ended.seat} rank ${res.ranks[ended.seat] ?? '?'}; ranks [${res.ranks.join(', ')}], scores [${res.scores.join(', ')}]: ${res.detail}`);

@@ -87,12 +87,14 @@ class StreamError extends Error {
   }
 }
 
-// Player plays the seat that token names until the match ends. bot needs act(decision), which
+// Player plays the seat that token names on the arena at target until the match ends. Each
+// rejoin dials a fresh client: a channel that saw the server go away keeps backing off on its
+// own schedule, which would delay the rejoin long after the server is back. bot needs act(decision), which
 // returns an index, a typed Action or notation; it may also have joined(j), event(e) and
 // rejected(r).
 class Player {
-  constructor(client, token, bot, opts = {}) {
-    this.client = client;
+  constructor(target, token, bot, opts = {}) {
+    this.target = target;
     this.token = token;
     this.bot = bot;
     this.log = opts.log || ((msg) => process.stderr.write(`${msg}\n`));
@@ -132,9 +134,18 @@ class Player {
     }
   }
 
-  playOnce() {
+  async playOnce() {
+    const client = connect(this.target);
+    try {
+      return await this.stream(client);
+    } finally {
+      client.close();
+    }
+  }
+
+  stream(client) {
     return new Promise((resolve, reject) => {
-      const call = this.client.Play();
+      const call = client.Play();
       let progressed = false;
       let current = null;
       let done = false;
@@ -226,6 +237,9 @@ class Player {
 
   events(evs) {
     for (const e of evs || []) {
+      if (this.eventsSeen !== null && Number(e.seq) !== this.eventsSeen) {
+        this.log(`event gap: got event ${e.seq} where ${this.eventsSeen} was expected`);
+      }
       this.eventsSeen = Number(e.seq) + 1;
       if (this.bot.event) this.bot.event(e);
     }

@@ -7,16 +7,9 @@ __all__ = ["AutoBot", "GaveUp", "IndexBot", "PlanetBot", "Player", "Tracer", "an
            "planet_neighbours", "channel"]
 
 
-def channel(target):
-    """An insecure channel to an arena that retries a lost server every few seconds at most.
 
-    gRPC's own reconnect backoff grows to two minutes by default, far longer than a server
-    restart takes.
-    """
+def channel(target):
+    """An insecure channel to an arena (for the unary calls; Player dials its own)."""
     import grpc
 
-    return grpc.insecure_channel(target, options=[
-        ("grpc.initial_reconnect_backoff_ms", 100),
-        ("grpc.min_reconnect_backoff_ms", 100),
-        ("grpc.max_reconnect_backoff_ms", 2000),
-    ])
+    return grpc.insecure_channel(target)

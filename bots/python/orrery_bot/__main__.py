@@ -5,7 +5,6 @@ import os
 import sys
 
 import grpc
-from google.protobuf import duration_pb2
 
 from orrery.v1 import arena_pb2, arena_pb2_grpc
 
@@ -21,19 +20,19 @@ def cmd_play(args):
     if not token:
         log("a seat token is required: --token T or the environment variable ORRERY_TOKEN")
         return 2
-    ch = channel(args.server)
-    stub = arena_pb2_grpc.ArenaServiceStub(ch)
     games = {}
     if not args.index_only:
         try:  # the catalog gives the typed strategies their static data (Planet's geometry)
-            games = {g.name: g for g in stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games}
+            with channel(args.server) as ch:
+                stub = arena_pb2_grpc.ArenaServiceStub(ch)
+                games = {g.name: g for g in stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games}
         except grpc.RpcError as err:
             log(f"ListGames failed ({err.code().name}: {err.details()}); typed strategies run without the catalog")
     bot = AutoBot(seed=args.seed, games=games, log=log, typed=not args.index_only)
     trace = None
     if args.trace:
         trace = Tracer(sys.stdout if args.trace == "-" else open(args.trace, "w"))
-    player = Player(ch, token, bot, log=log, trace=trace, probe_reject=args.probe_reject,
+    player = Player(args.server, token, bot, log=log, trace=trace, probe_reject=args.probe_reject,
                     reconnects=args.reconnects)
     try:
         ended = player.play()
@@ -54,7 +53,6 @@ def cmd_play(args):
 
 
 def cmd_create(args):
-    stub = arena_pb2_grpc.ArenaServiceStub(channel(args.server))
     req = arena_pb2.CreateMatchRequest(game=args.game, seats=args.seats)
     for opt in args.option:
         k, sep, v = opt.partition("=")
@@ -63,12 +61,12 @@ def cmd_create(args):
             return 2
         req.options[k] = v
     if args.per_move:
-        req.clock.per_move.CopyFrom(duration_pb2.Duration(nanos=0, seconds=0))
         req.clock.per_move.FromMilliseconds(int(args.per_move * 1000))
     if args.seed is not None:
         req.seed = args.seed
     try:
-        resp = stub.CreateMatch(req, timeout=10)
+        with channel(args.server) as ch:
+            resp = arena_pb2_grpc.ArenaServiceStub(ch).CreateMatch(req, timeout=10)
     except grpc.RpcError as err:
         log(f"CreateMatch: {err.code().name}: {err.details()}")
         return 1
@@ -79,9 +77,9 @@ def cmd_create(args):
 
 
 def cmd_games(args):
-    stub = arena_pb2_grpc.ArenaServiceStub(channel(args.server))
     try:
-        resp = stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10)
+        with channel(args.server) as ch:
+            resp = arena_pb2_grpc.ArenaServiceStub(ch).ListGames(arena_pb2.ListGamesRequest(), timeout=10)
     except grpc.RpcError as err:
         log(f"ListGames: {err.code().name}: {err.details()}")
         return 1
@@ -91,7 +89,7 @@ def cmd_games(args):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python3 -m orrery_bot", description="Play Orrery matches from Python.")
+    p = argparse.ArgumentParser(prog="/usr/bin/python3 -m orrery_bot", description="Play Orrery matches from Python.")
     p.add_argument("--server", default="127.0.0.1:7070", help="arena address (default 127.0.0.1:7070)")
     sub = p.add_subparsers(dest="cmd", required=True)
 

@@ -90,15 +90,18 @@ def answer_for(decision, choice):
 
 
 class Player:
-    """Plays the seat that ``token`` names until the match ends.
+    """Plays the seat that ``token`` names on the arena at ``target`` until the match ends.
+
+    Each rejoin dials a fresh channel: a channel that saw the server go away keeps backing off
+    on its own schedule, which would delay the rejoin long after the server is back.
 
     ``bot`` needs ``act(decision) -> int | Action | str``; it may also have
     ``joined(joined)``, ``event(event)`` and ``rejected(rejected)``.
     """
 
-    def __init__(self, channel, token, bot, *, log=None, trace=None, max_backoff=5.0,
+    def __init__(self, target, token, bot, *, log=None, trace=None, max_backoff=5.0,
                  reconnects=20, probe_reject=False):
-        self.stub = arena_pb2_grpc.ArenaServiceStub(channel)
+        self.target = target
         self.token = token
         self.bot = bot
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
@@ -146,12 +149,16 @@ class Player:
         reqs.send(req)
 
     def _play_once(self):
+        with grpc.insecure_channel(self.target) as ch:
+            return self._stream(arena_pb2_grpc.ArenaServiceStub(ch))
+
+    def _stream(self, stub):
         reqs = _Requests()
         join = arena_pb2.Join(token=self.token)
         if self.events_seen is not None:
             join.events_seen = self.events_seen
         self._send(reqs, arena_pb2.PlayRequest(join=join))
-        call = self.stub.Play(reqs)
+        call = stub.Play(reqs)
         progressed = False
         current = None  # the decision owed, until answered and (if rejected) fallen back
         fell_back = set()
@@ -222,6 +229,8 @@ class Player:
 
     def _events(self, events):
         for e in events:
+            if self.events_seen is not None and e.seq != self.events_seen:
+                self.log(f"event gap: got event {e.seq} where {self.events_seen} was expected")
             self.events_seen = e.seq + 1
             if hasattr(self.bot, "event"):
                 self.bot.event(e)
