@@ -92,16 +92,16 @@ class Catalog(_message.Message):
     def __init__(self, icetraders: _Optional[_Union[_icetraders_pb2.Catalog, _Mapping]] = ..., planet: _Optional[_Union[_planet_pb2.Catalog, _Mapping]] = ..., pantropia: _Optional[_Union[_pantropia_pb2.Catalog, _Mapping]] = ..., fccatan: _Optional[_Union[_fccatan_pb2.Catalog, _Mapping]] = ...) -> None: ...
 
 class Clock(_message.Message):
-    __slots__ = ["increment", "per_move", "tick", "time_bank"]
+    __slots__ = ["increment", "per_move", "time_bank", "wall_clock"]
     INCREMENT_FIELD_NUMBER: _ClassVar[int]
     PER_MOVE_FIELD_NUMBER: _ClassVar[int]
-    TICK_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_FIELD_NUMBER: _ClassVar[int]
+    WALL_CLOCK_FIELD_NUMBER: _ClassVar[int]
     increment: _duration_pb2.Duration
     per_move: _duration_pb2.Duration
-    tick: _duration_pb2.Duration
     time_bank: _duration_pb2.Duration
-    def __init__(self, per_move: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., tick: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    wall_clock: bool
+    def __init__(self, per_move: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., wall_clock: bool = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ["clock", "game", "options", "seat_names", "seats", "seed", "timeout_policy"]
