@@ -1,7 +1,6 @@
 package fccatan
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -12,7 +11,7 @@ import (
 // perturb changes only what seat may not know: the order of the face-down deck, the other
 // teams' intents (standing and just sent), and the trade offers seat is not part of.
 func perturb(st engine.State, seat engine.Seat, r *rand.Rand) engine.State {
-	s := unwrap(st)
+	s := st.(*State)
 	before, _ := s.MarshalBinary()
 	if rest := s.deck[s.deckTop:]; len(rest) > 1 {
 		r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
@@ -77,7 +76,7 @@ func (i Intent) withFlags(f int16) Intent { i.Flags |= f; return i }
 // checkBalls: balls are conserved, 12 of each resource in piles, in hands and in stocks, and no
 // pile holds more than its capacity.
 func checkBalls(t *testing.T, st engine.State) {
-	s := unwrap(st)
+	s := st.(*State)
 	var n [numRes]int
 	for p, spot := range s.c.field.Piles {
 		if int(s.piles[p]) > s.c.field.PileCapacity || s.piles[p] < 0 {
@@ -105,53 +104,6 @@ func checkBalls(t *testing.T, st engine.State) {
 	}
 }
 
-// listedOnly is the conformance suite's view of fccatan. The suite's checkRejects excuses an
-// accepted unlisted action only when it expected ErrIllegalAction, never for its random and
-// near-miss actions (want == nil), so an open-ended game (any target on the field is valid)
-// cannot pass it as is. listedOnly answers an unlisted action with the engine's own error when
-// the engine rejects it, and with a shim error (state unchanged) when the engine would accept
-// it. Everything else is the real engine. TestOpenEnded_* check the real acceptance.
-type listedOnly struct{ *State }
-
-type listedGame struct{ game }
-
-func (listedGame) Info() engine.Info {
-	i := gameInfo
-	i.Name = "fccatan-listed"
-	return i
-}
-
-func (listedGame) New(cfg engine.Config) (engine.State, error) {
-	st, err := game{}.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return listedOnly{st.(*State)}, nil
-}
-
-func init() { engine.Register(listedGame{}) }
-
-func (l listedOnly) Clone() engine.State { return listedOnly{l.State.Clone().(*State)} }
-
-func (l listedOnly) Apply(seat engine.Seat, a engine.Action) error {
-	for _, x := range l.State.Legal(seat, nil) {
-		if x == a {
-			return l.State.Apply(seat, a)
-		}
-	}
-	if err := l.State.Clone().Apply(seat, a); err != nil {
-		return err
-	}
-	return fmt.Errorf("%w: open-ended action not listed (conformance shim)", engine.ErrIllegalAction)
-}
-
-func unwrap(st engine.State) *State {
-	if l, ok := st.(listedOnly); ok {
-		return l.State
-	}
-	return st.(*State)
-}
-
 func TestConformance(t *testing.T) {
 	runs := []struct {
 		name  string
@@ -167,7 +119,7 @@ func TestConformance(t *testing.T) {
 	for _, run := range runs {
 		t.Run(run.name, func(t *testing.T) {
 			enginetest.Run(t, enginetest.Suite{
-				Game:      "fccatan-listed",
+				Game:      "fccatan",
 				Options:   run.opts,
 				Seeds:     run.seeds,
 				Perturb:   perturb,

@@ -12,13 +12,19 @@
 // market: trade_steps offer-and-reply steps, a simultaneous purchase declaration, card
 // decisions (Year of Plenty, Monopoly, Barbarians by the buyer; the Robber's discards by every
 // team holding balls). Every simultaneous step lists in ToAct the teams that have not answered
-// and resolves when the last answers (lockstep).
+// and resolves when the last answers (lockstep; see the clock option for ticks).
 //
 // Real time: State implements engine.Ticker. Advance resolves the current step at once; in a
 // tick a team that sent nothing keeps its standing intents, elsewhere it takes DefaultAction
 // (no offer, no purchase, ...). TickInterval is the wall-clock tick (also a package function of
 // the options, for a server with no state yet) and AdvanceAfter the wall-clock length of the
 // current decision (a tick, a share of the market's minute, or the choice time).
+//
+// The clock option: lockstep (the default) is the above. Under wall only Advance resolves a
+// tick: Apply merely records a team's intents for the current tick, ToAct lists every team for
+// the whole tick, and a team may send again (its latest intents count); intents sent after a
+// tick resolved apply to the next. Deployment, markets and card decisions resolve as in
+// lockstep, when every team has answered or on Advance.
 //
 // An intents Action packs, for avatar i, Arg[3i] and Arg[3i+1] (a target in cm with flagTo, a
 // velocity in cm/s with flagVel, zero to stand) and Arg[3i+2] the flags: pick up, place, tag

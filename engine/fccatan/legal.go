@@ -83,8 +83,12 @@ func (s *State) legalDeploy(t int, buf []engine.Action) []engine.Action {
 	return buf
 }
 
-// packOrders is team t's standing intents as an action.
+// packOrders is team t's current intents as an action: its standing intents, or in a
+// wall-clock tick the intents it already sent for this tick.
 func (s *State) packOrders(t int) engine.Action {
+	if tm := &s.teams[t]; s.wallTick() && tm.done {
+		return tm.pending
+	}
 	a := engine.Action{Kind: kindIntents}
 	tm := &s.teams[t]
 	for i := 0; i < int(tm.size); i++ {
@@ -92,6 +96,15 @@ func (s *State) packOrders(t int) engine.Action {
 		a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = o.X, o.Y, o.Flags
 	}
 	return a
+}
+
+// order is the current intent of team t's avatar i: its standing intent, or in a wall-clock
+// tick the one its team already sent for this tick.
+func (s *State) order(t, i int) Intent {
+	if tm := &s.teams[t]; s.wallTick() && tm.done {
+		return intentOf(tm.pending, i)
+	}
+	return s.teams[t].av[i].order
 }
 
 func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
@@ -191,7 +204,7 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 			continue
 		}
 		for _, in := range s.avatarOptions(t, i, ob[:0]) {
-			if in == tm.av[i].order {
+			if in == s.order(t, i) {
 				continue
 			}
 			a := keep

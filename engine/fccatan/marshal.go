@@ -12,6 +12,9 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	b = append(b, 0)
 	b = append(b, c.field.Name...)
 	b = append(b, 0)
+	if c.wall {
+		b = append(b, 'w') // never a varint of the team count, so lockstep bytes are unchanged
+	}
 	for _, x := range []int{c.teams, c.knights, c.ticksPerRound, c.tickMS, int(c.speed), int(c.reach), int(c.step), c.winVP,
 		c.maxRounds, c.idleMarkets, c.tradeSteps, int(c.throwRange), c.marketMS, c.choiceMS} {
 		v(int64(x))

@@ -63,7 +63,14 @@ var options = []engine.Option{
 	{Name: "throw_range_cm", Default: "1000", Help: "published ruleset: how far a ball may be thrown to a teammate, cm"},
 	{Name: "market_seconds", Default: "60", Help: "real time: wall-clock length of a market, shared among its steps"},
 	{Name: "choice_seconds", Default: "10", Help: "real time: wall-clock time for setup, deployment and card decisions"},
+	{Name: "clock", Default: ClockLockstep, Help: "how ticks resolve: lockstep (a tick resolves once every team has sent its intents, or on Advance) or wall (only Advance resolves a tick, on the wall clock; a team may resend its intents until then, the latest counting, and a team that sent nothing keeps its last intents; markets and setup resolve as in lockstep)"},
 }
+
+// Clock option values.
+const (
+	ClockLockstep = "lockstep" // a tick resolves when every team has sent its intents
+	ClockWall     = "wall"     // only Advance resolves a tick
+)
 
 // config is a match's settings, immutable once built and shared by clones.
 type config struct {
@@ -87,6 +94,7 @@ type config struct {
 	choiceMS       int
 	costs          costs
 	citySheepOrOre bool
+	wall           bool     // clock=wall: only Advance resolves a tick
 	pileLabels     []string // static text for Render
 	hoopLabels     []string
 }
@@ -204,6 +212,13 @@ func newConfig(cfg engine.Config) (*config, error) {
 		return nil, err
 	}
 	c.choiceMS = cs2 * 1000
+	switch clock := cfg.Option(gameInfo, "clock"); clock {
+	case ClockLockstep:
+	case ClockWall:
+		c.wall = true
+	default:
+		return nil, fmt.Errorf("%w: fccatan option clock=%q: want lockstep or wall", engine.ErrBadOption, clock)
+	}
 	c.labels()
 	return c, nil
 }

@@ -96,7 +96,7 @@ func (s *State) Observe(seat engine.Seat) proto.Message {
 			pa.Index, pa.Knight, pa.Position, pa.Velocity = int32(i), av.knight, &vecs[2*k], &vecs[2*k+1]
 			pa.Carrying, pa.Collected, pa.Frozen, pa.Markers = pbRes(int8(av.carry)), av.collected, av.frozen, int32(av.markers)
 			if int(seat) == t {
-				pa.Intent = intentProto(av.order)
+				pa.Intent = intentProto(s.order(t, i))
 			}
 			pt.Avatars = append(pt.Avatars, pa)
 			k++

@@ -135,7 +135,10 @@ func (s *State) Render(seat engine.Seat) string {
 	if seat >= 0 {
 		b = append(b, "You are team "...)
 		b = appendInt(b, int(seat))
-		if s.simultaneous() && s.teams[seat].done {
+		switch {
+		case s.wallTick() && s.teams[seat].done:
+			b = append(b, " (intents sent for this tick; a new send replaces them until the tick resolves)"...)
+		case s.simultaneous() && s.teams[seat].done:
 			b = append(b, " (answered; waiting for the others)"...)
 		}
 		b = append(b, '\n')
@@ -244,7 +247,7 @@ func (s *State) appendTeam(b []byte, t int, seat engine.Seat) []byte {
 		}
 		if int(seat) == t {
 			b = append(b, "; intent "...)
-			b = appendIntent(b, av.order)
+			b = appendIntent(b, s.order(t, i))
 		}
 		b = append(b, '\n')
 	}

@@ -225,14 +225,23 @@ func (s *State) simultaneous() bool {
 	return false
 }
 
-// ToAct lists the teams that owe an answer: in a tick, every team that has not yet sent its
-// intents.
+// wallTick reports whether the match waits for the wall clock: a tick under clock=wall, where
+// every team may (re)send its intents until Advance resolves the tick.
+func (s *State) wallTick() bool { return s.c.wall && s.phase == PhaseTick }
+
+// ToAct lists the teams that owe an answer: in a lockstep tick, every team that has not yet
+// sent its intents; in a wall-clock tick, every team (each may update its intents until the
+// tick resolves).
 func (s *State) ToAct(buf []engine.Seat) []engine.Seat {
 	switch {
 	case s.phase == PhaseSetup:
 		return append(buf, engine.Seat(s.setupSeat))
 	case s.phase == PhaseCardChoice:
 		return append(buf, engine.Seat(s.pendingSeat))
+	case s.wallTick():
+		for t := 0; t < s.c.teams; t++ {
+			buf = append(buf, engine.Seat(t))
+		}
 	case s.simultaneous():
 		for t := 0; t < s.c.teams; t++ {
 			if !s.teams[t].done {
@@ -252,6 +261,8 @@ func (s *State) owes(seat engine.Seat) bool {
 		return int(seat) == int(s.setupSeat)
 	case s.phase == PhaseCardChoice:
 		return int(seat) == int(s.pendingSeat)
+	case s.wallTick():
+		return true
 	case s.simultaneous():
 		return !s.teams[seat].done
 	}
@@ -324,6 +335,9 @@ func (s *State) apply(t int, a engine.Action) {
 	}
 	tm := &s.teams[t]
 	tm.pending, tm.done = a, true
+	if s.wallTick() {
+		return // recorded for this tick; only Advance resolves it
+	}
 	for u := 0; u < s.c.teams; u++ {
 		if !s.teams[u].done {
 			return
@@ -352,7 +366,8 @@ func (s *State) resolveStep() {
 }
 
 // Advance resolves the current decision at once, for the wall clock: in a tick, teams that sent
-// nothing keep their last intents; elsewhere they take their default action (no offer, no
+// nothing keep their last intents (under clock=wall this is the only way a tick resolves, and a
+// team that sent several times this tick is held to its latest intents); elsewhere they take their default action (no offer, no
 // purchase, the first free start hoop, and so on).
 func (s *State) Advance() error {
 	if s.phase == PhaseOver {
