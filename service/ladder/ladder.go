@@ -66,7 +66,7 @@ type Config struct {
 	HouseMatches int
 	HousePace    time.Duration
 	// Window and Widen: bots whose mu differ by at most Window + Widen·(seconds waited) may
-	// share a match (defaults 3 and 0.5). After FillAfter (default 10s) house bots complete
+	// share a match (defaults 3 and 0.5). After FillAfter (default 5s) house bots complete
 	// a waiting bot's match.
 	Window    float64
 	Widen     float64
@@ -153,7 +153,7 @@ func New(cfg Config) (*Ladder, error) {
 	}
 	setDefault(&cfg.Window, 3)
 	setDefault(&cfg.Widen, 0.5)
-	setDefault(&cfg.FillAfter, 10*time.Second)
+	setDefault(&cfg.FillAfter, 5*time.Second)
 	setDefault(&cfg.Tick, 250*time.Millisecond)
 	setDefault(&cfg.RateEvery, 30*time.Second)
 	setDefault(&cfg.MaxMatches, 8)

@@ -39,6 +39,7 @@ type Group struct {
 type Queue struct {
 	p       Params
 	entries map[int64]*waiting
+	turn    int // the game each Match call starts from
 	// scratch, reused between calls
 	pool  []*waiting
 	order []int32
@@ -103,7 +104,8 @@ func (q *Queue) window(wait time.Duration) float64 {
 // Match forms the matches it can now, taking their bots' room, and returns them. For each
 // game, the longest-waiting bot anchors a match with the bots nearest it in rating within its
 // window; once it has waited FillAfter, house bots complete what is missing. A bot joins at
-// most one match per game per call. It costs O(n log n) in the n waiting bots.
+// most one match per game per call, and keeps its place in the queue while it has room for
+// more. It costs O(n log n) in the n waiting bots.
 func (q *Queue) Match(now time.Time) []Group {
 	var groups []Group
 	games := make([]string, 0, len(q.p.Tables))
@@ -111,9 +113,13 @@ func (q *Queue) Match(now time.Time) []Group {
 		games = append(games, g)
 	}
 	sort.Strings(games)
-	for _, game := range games {
+	// Each call starts from the next game, so a bot queued for several games with room for
+	// one match at a time does not always land in the first.
+	for i := range games {
+		game := games[(i+q.turn)%len(games)]
 		groups = q.matchGame(now, game, q.p.Tables[game], groups)
 	}
+	q.turn++
 	for id, w := range q.entries {
 		if w.room <= 0 {
 			delete(q.entries, id)
@@ -213,8 +219,8 @@ func (q *Queue) matchGame(now time.Time, game string, t Table, groups []Group) [
 			w := pool[p]
 			g.Bots[i] = w.bot
 			g.Mu += ratings[p]
+			// A bot with room left keeps its place: it has waited as long for its next match.
 			w.room--
-			w.since = now
 			unlink(p)
 		}
 		g.Mu /= float64(len(picked))

@@ -163,3 +163,19 @@ func BenchmarkMatchmaking(b *testing.B) {
 		})
 	}
 }
+
+func TestQueue_GamesTakeTurns(t *testing.T) {
+	q := NewQueue(Params{Tables: map[string]Table{"a": {Seats: 2, MinSeats: 2, House: 1}, "b": {Seats: 2, MinSeats: 2, House: 1}}, FillAfter: time.Second})
+	var got []string
+	for range 4 {
+		q.Put(1, []string{"a", "b"}, []float64{25, 25}, t0, 1)
+		g := q.Match(t0.Add(time.Minute))
+		if len(g) != 1 || g[0].Fill != 1 {
+			t.Fatalf("%v: want one filled match", g)
+		}
+		got = append(got, g[0].Game)
+	}
+	if !slices.Equal(got, []string{"a", "b", "a", "b"}) {
+		t.Errorf("a bot with room for one match at a time played %v, want the games in turn", got)
+	}
+}
