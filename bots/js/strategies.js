@@ -26,14 +26,21 @@ class IndexBot {
   }
 }
 
-// PlanetBot takes the placement that grows its own regions, its objective's habitat first.
-// For each legal (tile, face, rotation) it scores the areas the tile would cover:
-// - each edge shared with an area of the same habitat (bigger regions win most animals),
-//   three times as much for the secret objective's habitat;
-// - each area of the objective's habitat (the objective pays for area count);
-// - each area of a habitat that an animal of this turn's column asks for.
-// Ties go to the lowest index, so the bot is deterministic. It needs the dodecahedron's area
-// adjacency from ListGames' catalog; without it, it counts only the tile's own edges.
+// PlanetBot plays the placement that wins the animals of this turn and the next ones.
+//
+// For each legal (tile, face, rotation) it rebuilds its own planet with the tile on it and
+// measures every animal still in the columns (most regions of X, largest X touching Y, largest
+// X not touching Y) against the best of the other planets as they stand now. A card it would
+// win counts its points (2, or 1 for the objective's habitat), less for each turn further away;
+// a tie counts a little, and the bare value breaks ties between losing placements. Each area of
+// the secret objective's habitat adds a little, since the objective pays for area count. Ties
+// go to the lowest index, so the bot is deterministic.
+//
+// It needs the dodecahedron's area adjacency from ListGames' catalog; without it, it only keeps
+// each tile's habitats together. This is the same strategy as bots/python's PlanetBot.
+const EMPTY = 'HABITAT_UNSPECIFIED';
+const DECAY = 0.6; // weight of a card one turn further away
+
 class PlanetBot {
   constructor(neighbours = null) {
     this.neighbours = neighbours; // neighbours[area]: the three areas sharing an edge with it
@@ -44,13 +51,24 @@ class PlanetBot {
     const seat = d.seat;
     if (seat >= obs.planets.length) return 0;
     const me = obs.planets[seat];
-    const mine = me.areas.slice(0, 60);
-    while (mine.length < 60) mine.push('HABITAT_UNSPECIFIED');
-    const objective = me.objective ? me.objective.habitat : 'HABITAT_UNSPECIFIED';
+    const mine = areasOf(me);
+    const objective = me.objective ? me.objective.habitat : EMPTY;
     const tiles = new Map(obs.display.map((t) => [t.id, t.areas]));
-    const wanted = new Set();
+    const cards = []; // [weight, card, best rival value]
     for (const col of obs.columns) {
-      if (col.turn === obs.turn) for (const card of col.cards) wanted.add(card.habitat);
+      if (col.turn < obs.turn) continue;
+      for (const card of col.cards) {
+        const points = (objective !== EMPTY && card.habitat === objective) || obs.beginners ? 1 : 2;
+        cards.push([points * DECAY ** (col.turn - obs.turn), card, 0]);
+      }
+    }
+    if (this.neighbours) {
+      obs.planets.forEach((planet, i) => {
+        if (i === seat) return;
+        const areas = areasOf(planet);
+        const regions = this.regions(areas);
+        for (const c of cards) c[2] = Math.max(c[2], this.value(c[1], areas, regions));
+      });
     }
     let best = 0;
     let bestScore = null;
@@ -59,8 +77,10 @@ class PlanetBot {
       const p = action.planet.place;
       const tile = tiles.get(p.tile);
       if (!tile || tile.length !== 5) return;
-      const score = this.score(mine, tile, p.face, p.rotation, objective, wanted);
-      if (bestScore === null || score > bestScore) {
+      const after = mine.slice();
+      tile.forEach((h, k) => { after[p.face * 5 + ((k + p.rotation) % 5)] = h; });
+      const score = this.score(after, tile, objective, cards);
+      if (bestScore === null || score > bestScore + 1e-9) {
         best = i;
         bestScore = score;
       }
@@ -68,36 +88,67 @@ class PlanetBot {
     return best;
   }
 
-  score(areas, tile, face, rotation, objective, wanted) {
-    const after = areas.slice();
-    const placed = [];
-    tile.forEach((habitat, k) => {
-      const a = face * 5 + ((k + rotation) % 5);
-      after[a] = habitat;
-      placed.push(a);
-    });
-    let score = 0;
-    for (const a of placed) {
-      const h = after[a];
-      for (const n of this.neighboursOf(a)) {
-        if (after[n] === h && !placed.includes(n)) score += h === objective ? 3 : 1;
-      }
-      if (h === objective) score += 2;
-      if (wanted.has(h)) score += 1;
+  score(after, tile, objective, cards) {
+    let score = 0.15 * after.filter((h) => objective !== EMPTY && h === objective).length;
+    if (!this.neighbours) {
+      // No geometry: keep same habitats next to each other on the tile's own face.
+      for (let k = 0; k < 5; k++) if (tile[k] === tile[(k + 1) % 5]) score += 1;
+      return score;
     }
-    // Edges inside the tile: same-habitat neighbours on one face, each pair once.
-    for (let k = 0; k < 5; k++) {
-      if (tile[k] === tile[(k + 1) % 5]) score += tile[k] === objective ? 3 : 1;
+    const regions = this.regions(after);
+    for (const [weight, card, rival] of cards) {
+      const mine = this.value(card, after, regions);
+      if (mine > rival) score += weight;
+      else if (mine === rival && mine > 0) score += 0.3 * weight;
+      score += 0.02 * weight * mine;
     }
     return score;
   }
 
-  neighboursOf(area) {
-    if (this.neighbours && area < this.neighbours.length) return this.neighbours[area];
-    const face = Math.floor(area / 5);
-    const edge = area % 5;
-    return [face * 5 + ((edge + 1) % 5), face * 5 + ((edge + 4) % 5)];
+  // value is the planet's count for a card's requirement: regions, or areas of one region.
+  value(card, areas, regions) {
+    const x = card.habitat;
+    const y = card.other;
+    if (card.kind === 'REQUIREMENT_KIND_MOST_REGIONS') return regions.filter(([h]) => h === x).length;
+    const touching = card.kind === 'REQUIREMENT_KIND_LARGEST_TOUCHING';
+    let best = 0;
+    for (const [h, members] of regions) {
+      if (h !== x) continue;
+      const touches = members.some((a) => this.neighbours[a].some((n) => areas[n] === y));
+      if (touching === touches) best = Math.max(best, members.length);
+    }
+    return best;
   }
+
+  // regions are the maximal connected sets of one habitat: [[habitat, [areas]]].
+  regions(areas) {
+    const seen = new Array(areas.length).fill(false);
+    const out = [];
+    areas.forEach((h, start) => {
+      if (h === EMPTY || seen[start]) return;
+      seen[start] = true;
+      const stack = [start];
+      const members = [];
+      while (stack.length) {
+        const a = stack.pop();
+        members.push(a);
+        for (const n of this.neighbours[a]) {
+          if (!seen[n] && areas[n] === h) {
+            seen[n] = true;
+            stack.push(n);
+          }
+        }
+      }
+      out.push([h, members]);
+    });
+    return out;
+  }
+}
+
+function areasOf(planet) {
+  const areas = planet.areas.slice(0, 60);
+  while (areas.length < 60) areas.push(EMPTY);
+  return areas;
 }
 
 // planetNeighbours is the area adjacency from a ListGames entry for planet, or null.

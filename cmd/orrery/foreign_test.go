@@ -445,3 +445,24 @@ func TestForeignBots_UnitTests(t *testing.T) {
 		})
 	}
 }
+
+// TestForeignBots_PythonCodeIsCurrent regenerates the committed Python protobuf code from
+// proto/ and fails on a difference (bots/python/check_gen.sh). It needs Debian 12's protoc.
+func TestForeignBots_PythonCodeIsCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs protoc; not in -short")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"protoc", "grpc_python_plugin"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed; install it with: apt-get install -y protobuf-compiler protobuf-compiler-grpc libprotobuf-dev", tool)
+		}
+	}
+	cmd := exec.Command("sh", filepath.Join(root, "bots", "python", "check_gen.sh"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("bots/python/check_gen.sh: %v\n%s", err, out)
+	}
+}

@@ -33,7 +33,9 @@ function planetDecision() {
     observation: {
       game: 'planet',
       planet: {
-        seat: 0, seats: 2, turn: 1, columns: [],
+        seat: 0, seats: 2, turn: 1, beginners: false,
+        // This turn's animal: the largest forest not touching glacier (there is no glacier).
+        columns: [{ turn: 1, face_down: 0, cards: [{ id: 1, habitat: F, kind: 'REQUIREMENT_KIND_LARGEST_NOT_TOUCHING', other: 'HABITAT_GLACIER' }] }],
         display: [{ id: 7, areas: [F, F, F, O, O] }],
         planets: [{ seat: 0, areas: mine, objective: { habitat: F } }, { seat: 1, areas: empty(), objective: null }],
       },

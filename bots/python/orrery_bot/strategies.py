@@ -19,17 +19,25 @@ class IndexBot:
         return self.rng.randrange(n) if n else 0
 
 
-class PlanetBot:
-    """Planet: takes the placement that grows its own regions, its objective's habitat first.
+MOST_REGIONS, LARGEST_TOUCHING, LARGEST_NOT_TOUCHING = 1, 2, 3
 
-    For each legal (tile, face, rotation) it scores the areas the tile would cover:
-    - each edge shared with an area of the same habitat (bigger regions win most animals),
-      three times as much for the secret objective's habitat;
-    - each area of the objective's habitat (the objective pays for area count);
-    - each area of a habitat that an animal of this turn's column asks for.
-    Ties go to the lowest index, so the bot is deterministic. It needs the dodecahedron's area
-    adjacency from ListGames' catalog; without it, it counts only the tile's own edges.
+
+class PlanetBot:
+    """Planet: plays the placement that wins the animals of this turn and the next ones.
+
+    For each legal (tile, face, rotation) it rebuilds its own planet with the tile on it and
+    measures every animal still in the columns (most regions of X, largest X touching Y,
+    largest X not touching Y) against the best of the other planets as they stand now. A card
+    it would win counts its points (2, or 1 for the objective's habitat), less for each turn
+    further away; a tie counts a little, and the bare value breaks ties between losing
+    placements. Each area of the secret objective's habitat adds a little, since the
+    objective pays for area count. Ties go to the lowest index, so the bot is deterministic.
+
+    It needs the dodecahedron's area adjacency from ListGames' catalog; without it, it only
+    keeps each tile's habitats together with the areas of the same habitat on its face.
     """
+
+    DECAY = 0.6  # weight of a card one turn further away
 
     def __init__(self, neighbours=None, log=None):
         # neighbours[area] is the three areas sharing an edge with it (Catalog.areas).
@@ -41,15 +49,26 @@ class PlanetBot:
         seat = decision.seat
         if seat >= len(obs.planets):
             return 0
-        mine = list(obs.planets[seat].areas)
-        if len(mine) != 60:
-            mine = (mine + [0] * 60)[:60]
-        objective = obs.planets[seat].objective.habitat if obs.planets[seat].HasField("objective") else 0
+        mine = self._areas(obs.planets[seat])
+        me = obs.planets[seat]
+        objective = me.objective.habitat if me.HasField("objective") else 0
         tiles = {t.id: list(t.areas) for t in obs.display}
-        wanted = set()
+        cards = []  # (weight, card)
         for col in obs.columns:
-            if col.turn == obs.turn:
-                wanted.update(card.habitat for card in col.cards)
+            if col.turn >= obs.turn:
+                for card in col.cards:
+                    points = 1 if (objective and card.habitat == objective) or obs.beginners else 2
+                    cards.append((points * self.DECAY ** (col.turn - obs.turn), card))
+        rivals = {}
+        if self.neighbours:
+            for i, planet in enumerate(obs.planets):
+                if i == seat:
+                    continue
+                areas = self._areas(planet)
+                regions = self._regions(areas)
+                for _, card in cards:
+                    key = id(card)
+                    rivals[key] = max(rivals.get(key, 0), self._value(card, areas, regions))
         best, best_score = 0, None
         for i, action in enumerate(decision.legal):
             if action.WhichOneof("game") != "planet" or action.planet.WhichOneof("kind") != "place":
@@ -58,39 +77,67 @@ class PlanetBot:
             tile = tiles.get(p.tile)
             if tile is None or len(tile) != 5:
                 continue
-            score = self.score(mine, tile, p.face, p.rotation, objective, wanted)
-            if best_score is None or score > best_score:
+            after = list(mine)
+            for k, habitat in enumerate(tile):
+                after[p.face * 5 + (k + p.rotation) % 5] = habitat
+            score = self.score(after, tile, objective, cards, rivals)
+            if best_score is None or score > best_score + 1e-9:
                 best, best_score = i, score
         return best
 
-    def score(self, areas, tile, face, rotation, objective, wanted):
-        after = list(areas)
-        placed = []
-        for k, habitat in enumerate(tile):
-            a = face * 5 + (k + rotation) % 5
-            after[a] = habitat
-            placed.append(a)
-        score = 0
-        for a in placed:
-            h = after[a]
-            for n in self._neighbours(a):
-                if after[n] == h and n not in placed:
-                    score += 3 if h == objective else 1
-            if h == objective:
-                score += 2
-            if h in wanted:
-                score += 1
-        # Edges inside the tile: same-habitat neighbours on one face, each pair once.
-        for k in range(5):
-            if tile[k] == tile[(k + 1) % 5]:
-                score += 3 if tile[k] == objective else 1
+    def score(self, after, tile, objective, cards, rivals):
+        score = 0.15 * sum(1 for h in after if objective and h == objective)
+        if not self.neighbours:
+            # No geometry: keep same habitats next to each other on the tile's own face.
+            return score + sum(1 for k in range(5) if tile[k] == tile[(k + 1) % 5])
+        regions = self._regions(after)
+        for weight, card in cards:
+            mine = self._value(card, after, regions)
+            rival = rivals.get(id(card), 0)
+            if mine > rival:
+                score += weight
+            elif mine == rival and mine > 0:
+                score += 0.3 * weight
+            score += 0.02 * weight * mine
         return score
 
-    def _neighbours(self, area):
-        if self.neighbours and area < len(self.neighbours):
-            return self.neighbours[area]
-        face, edge = divmod(area, 5)
-        return [face * 5 + (edge + 1) % 5, face * 5 + (edge + 4) % 5]
+    def _value(self, card, areas, regions):
+        """The planet's count for a card's requirement: regions, or areas of one region."""
+        kind, x, y = card.kind, card.habitat, card.other
+        if kind == MOST_REGIONS:
+            return sum(1 for h, _ in regions if h == x)
+        best = 0
+        for h, members in regions:
+            if h != x:
+                continue
+            touches = any(areas[n] == y for a in members for n in self.neighbours[a])
+            if (kind == LARGEST_TOUCHING) == touches:
+                best = max(best, len(members))
+        return best
+
+    def _regions(self, areas):
+        """Maximal connected sets of one habitat: [(habitat, [areas])]."""
+        seen = [False] * len(areas)
+        out = []
+        for start, h in enumerate(areas):
+            if not h or seen[start]:
+                continue
+            seen[start] = True
+            stack, members = [start], []
+            while stack:
+                a = stack.pop()
+                members.append(a)
+                for n in self.neighbours[a]:
+                    if not seen[n] and areas[n] == h:
+                        seen[n] = True
+                        stack.append(n)
+            out.append((h, members))
+        return out
+
+    @staticmethod
+    def _areas(planet):
+        areas = list(planet.areas)
+        return (areas + [0] * 60)[:60]
 
 
 def planet_neighbours(game_info):

@@ -23,6 +23,9 @@ def planet_decision(objective=planet_pb2.HABITAT_FOREST):
     me = obs.planets.add(seat=0, areas=[0] * 60)
     me.objective.habitat = objective
     obs.planets.add(seat=1, areas=[0] * 60)
+    # This turn's animal: the largest forest not touching glacier (there is no glacier).
+    obs.columns.add(turn=1).cards.add(id=1, habitat=F, kind=planet_pb2.REQUIREMENT_KIND_LARGEST_NOT_TOUCHING,
+                                      other=planet_pb2.HABITAT_GLACIER)
     # Pre-fill face 1 with forest so the bot can grow a region across the shared edge.
     for a in range(5, 10):
         me.areas[a] = F
@@ -48,7 +51,8 @@ class StrategyTest(unittest.TestCase):
         d = planet_decision()
         i = PlanetBot(neighbours(), log=lambda m: None).act(d)
         p = d.legal[i].planet.place
-        # Forest must land on area 0, next to the forest of face 1: rotation 0, 3 or 4 on face 0.
+        # Forest must land on area 0, next to the forest of face 1 (rotation 0, 3 or 4 on face
+        # 0), making one forest of 8 areas.
         self.assertEqual(p.face, 0)
         self.assertIn(p.rotation, (0, 3, 4))
 
