@@ -334,7 +334,7 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 	}
 	fmt.Fprintf(w, "%s %s, %d seats, %d matches%s, seed %d\n", r.Game, r.Format, r.Seats, r.Matches, dup, r.Seed)
 	fmt.Fprintf(w, "wall time %s (%.1f matches/s)\n\n", time.Duration(r.WallSeconds*float64(time.Second)).Round(time.Millisecond), float64(r.Matches)/r.WallSeconds)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "place\tentrant\tmatches\twins\twin rate [95% CI]\tmean rank ± 95% CI\tpoints\t")
 	for _, s := range r.Standings {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.1f%% [%.1f, %.1f]\t%.3f ± %.3f\t%.3f\t\n", s.Place, s.Entrant, s.Matches, s.Wins,

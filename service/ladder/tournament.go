@@ -68,9 +68,11 @@ func combinations(k, seats int, needed int, r *rand.Rand) [][]int {
 }
 
 // RoundRobin draws a round robin of n matches at tables of seats among k entrants: every
-// combination of entrants in turn, cycled, the seats rotated one place each cycle. With
-// duplicate, each table is a set of seats matches on one seed, one per rotation of its seats,
-// which cancels seat and dice luck; n is then rounded up to whole sets.
+// combination of entrants in turn, cycled. A table's seats rotate one place each cycle, so
+// that over seats cycles every entrant sits in every seat once; each such group of cycles
+// seats the table in a fresh shuffled order, so that nobody always sits next to the same
+// neighbour. With duplicate, each table is a set of seats matches on one seed, one per
+// rotation of its seats, which cancels seat and dice luck; n is then rounded up to whole sets.
 func RoundRobin(k, seats, n int, duplicate bool, seed uint64) []Lineup {
 	if k < seats || seats < 1 || n < 1 {
 		return nil
@@ -82,17 +84,24 @@ func RoundRobin(k, seats, n int, duplicate bool, seed uint64) []Lineup {
 	sets := (n + per - 1) / per
 	r := rand.New(rand.NewPCG(seed, 0x70))
 	combos := combinations(k, seats, sets, r)
+	// order seats combination c for its group g of seats cycles (or set g of duplicates).
+	order := func(c, g int) []int {
+		t := slices.Clone(combos[c])
+		rand.New(rand.NewPCG(seed^uint64(c), uint64(g))).Shuffle(len(t), func(i, j int) { t[i], t[j] = t[j], t[i] })
+		return t
+	}
 	out := make([]Lineup, 0, sets*per)
 	for s := range sets {
-		table := combos[s%len(combos)]
+		c, cycle := s%len(combos), s/len(combos)
 		s0 := mix(seed + uint64(s))
 		if duplicate {
+			base := order(c, cycle)
 			for rot := range seats {
-				out = append(out, Lineup{Entrants: rotate(table, rot), Seed: s0, Set: s})
+				out = append(out, Lineup{Entrants: rotate(base, rot), Seed: s0, Set: s})
 			}
 			continue
 		}
-		out = append(out, Lineup{Entrants: rotate(table, (s/len(combos))%seats), Seed: s0, Set: s})
+		out = append(out, Lineup{Entrants: rotate(order(c, cycle/seats), cycle%seats), Seed: s0, Set: s})
 	}
 	return out
 }

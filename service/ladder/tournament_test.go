@@ -86,6 +86,15 @@ func TestRoundRobin(t *testing.T) {
 			}
 		})
 	}
+	// The seat after entrant 0 (its neighbour in turn order) is not always the same entrant.
+	next := map[int]int{}
+	for _, l := range RoundRobin(4, 4, 48, false, 42) {
+		i := slices.Index(l.Entrants, 0)
+		next[l.Entrants[(i+1)%4]]++
+	}
+	if len(next) != 3 {
+		t.Errorf("entrant 0 is followed by %v: want every other entrant in turn", next)
+	}
 	// Every combination of 5 choose 3 appears exactly twice in 20 matches.
 	combos := map[[3]int]int{}
 	for _, l := range RoundRobin(5, 3, 20, false, 1) {
