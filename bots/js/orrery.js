@@ -127,7 +127,7 @@ class Player {
         if (this.reconnects >= 0 && failures > this.reconnects) {
           throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
         }
-        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(backoff / 1000).toFixed(2)}s with events_seen=${this.eventsSeen}`);
+        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(backoff / 1000).toFixed(2)}s with events_seen=${this.eventsSeen ?? 'unset'}`);
         await new Promise((r) => setTimeout(r, backoff));
         backoff = Math.min(backoff * 2, this.maxBackoffMs);
       }
@@ -164,7 +164,9 @@ class Player {
         if (this.trace) this.trace('recv', resp);
         switch (resp.msg) {
           case 'joined':
-            if (this.eventsSeen === null) this.eventsSeen = 0;
+            // eventsSeen stays unknown until the first event: a first join (or a new process
+            // taking over the seat) gets what the seat has not been sent yet, which need not
+            // start at event 0.
             if (this.bot.joined) this.bot.joined(resp.joined);
             break;
           case 'events':

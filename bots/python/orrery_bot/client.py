@@ -73,7 +73,7 @@ class Tracer:
         if join and "token" in join:
             join["token"] = "<redacted>"
         with self._lock:
-            self._out.write(json.dumps({"dir": direction, "msg": body}, sort_keys=True) + "\n")
+            self._out.write(json.dumps({"dir": direction, "msg": body}) + "\n")
             self._out.flush()
 
 
@@ -139,7 +139,7 @@ class Player:
                 if self.reconnects >= 0 and failures > self.reconnects:
                     raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
                 self.log(f"stream lost ({code.name}: {detail}); rejoining in {backoff:.2f}s "
-                         f"with events_seen={self.events_seen}")
+                         f"with events_seen={"unset" if self.events_seen is None else self.events_seen}")
                 time.sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
 
@@ -169,8 +169,9 @@ class Player:
                     self.trace("recv", resp)
                 kind = resp.WhichOneof("msg")
                 if kind == "joined":
-                    if self.events_seen is None:
-                        self.events_seen = 0
+                    # events_seen stays unknown until the first event: a first join (or a new
+                    # process taking over the seat) gets what the seat has not been sent yet,
+                    # which need not start at event 0.
                     if hasattr(self.bot, "joined"):
                         self.bot.joined(resp.joined)
                 elif kind == "events":
