@@ -139,7 +139,7 @@ class Player:
                 if self.reconnects >= 0 and failures > self.reconnects:
                     raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
                 self.log(f"stream lost ({code.name}: {detail}); rejoining in {backoff:.2f}s "
-                         f"with events_seen={"unset" if self.events_seen is None else self.events_seen}")
+                         f"with events_seen={'unset' if self.events_seen is None else self.events_seen}")
                 time.sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
 
