@@ -181,11 +181,23 @@ type Defaulter interface {
 
 // Ticker is implemented by real-time games (Full-Contact Catan). In lockstep such a game
 // lists every seat in ToAct at each tick and resolves the tick once all have acted. On the
-// wall clock (the game's option clock=wall) only Advance resolves a step: the server calls it
-// every AdvanceAfter, and seats that have not acted keep their last intents. A log records an
-// Advance as a Step by Spectator with the zero Action.
+// wall clock (the game's option clock=wall) only Advance resolves a tick: the server calls it
+// every AdvanceAfter, and seats that have not acted keep their last intents; other steps (a
+// market) still resolve once every seat has answered. A log records an Advance as a Step by
+// Spectator with the zero Action.
 type Ticker interface {
 	Advance() error
 	// AdvanceAfter is how long the current step lasts on the wall clock (a tick, a market).
 	AdvanceAfter() time.Duration
+	// Step identifies the current wall-clock step: it changes whenever a step resolves, by
+	// Advance or because every seat answered. A seat that has answered in a step is not asked
+	// again until the next one.
+	Step() int64
+}
+
+// ObservationRenderer is implemented by states whose text form is drawn from their typed
+// observation, so that a server which has built Observe(seat) does not build it again.
+type ObservationRenderer interface {
+	// RenderObservation is Render for the seat whose observation obs is.
+	RenderObservation(obs proto.Message) string
 }

@@ -75,7 +75,14 @@ type seatState struct {
 	bank      time.Duration
 	pending   *pending
 	delivered int64 // events delivered to this seat, for resuming
-	timeouts  int
+	// answered is the wall-clock step this seat last answered in (answeredIn); it is not
+	// asked again in that step, or a fast bot would be handed decision after decision.
+	answered   bool
+	answeredIn int64
+	// late holds the seat's last few withdrawn decisions on the wall clock, so that an
+	// answer arriving after its tick resolved still applies, to the next one.
+	late     [4]*pending
+	timeouts int
 }
 
 // pending is a decision a seat owes.
@@ -102,11 +109,21 @@ func (m *match) refreshLocked(now time.Time) {
 		return
 	}
 	m.toAct = m.st.ToAct(m.toAct[:0])
+	var step int64
+	if m.clock.wall {
+		step = m.st.(engine.Ticker).Step()
+	}
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !slices.Contains(m.toAct, engine.Seat(i)) {
-			s.pending = nil
+			s.withdraw()
 			continue
+		}
+		if m.clock.wall && s.answered {
+			if s.answeredIn == step {
+				continue // its intents stand until the step resolves
+			}
+			s.answered = false
 		}
 		m.legal = m.st.Legal(engine.Seat(i), m.legal[:0])
 		if s.pending != nil && slices.Equal(s.pending.legal, m.legal) {
@@ -119,6 +136,7 @@ func (m *match) refreshLocked(now time.Time) {
 		}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
+			s.withdraw()
 		} else if m.clock.wall {
 			p.issued, p.bank, p.deadline = now, s.bank, m.nextAdvance
 		} else {
@@ -129,14 +147,43 @@ func (m *match) refreshLocked(now time.Time) {
 	}
 }
 
+// withdraw drops the seat's decision, keeping it a while among the late ones.
+func (s *seatState) withdraw() {
+	if s.pending == nil {
+		return
+	}
+	copy(s.late[1:], s.late[:len(s.late)-1])
+	s.late[0], s.pending = s.pending, nil
+}
+
+// lateDecision is the withdrawn decision called id, or nil.
+func (s *seatState) lateDecision(id string) *pending {
+	for _, p := range s.late {
+		if p != nil && p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
 // applyLocked plays a for seat, logs it, and updates clocks and decisions.
 func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy) error {
 	notation := m.st.FormatAction(a)
 	before := m.st.EventCount()
+	var stepBefore int64
+	if t, ok := m.st.(engine.Ticker); ok && m.clock.wall {
+		stepBefore = t.Step()
+	}
 	if err := m.st.Apply(seat, a); err != nil {
 		return err
 	}
 	m.seats[seat].pending = nil // answered: whatever the seat owes next is a new decision
+	if t, ok := m.st.(engine.Ticker); ok && m.clock.wall {
+		m.seats[seat].answered, m.seats[seat].answeredIn = true, stepBefore
+		if t.Step() != stepBefore { // everyone answered: the step resolved without the clock
+			m.nextAdvance = now.Add(t.AdvanceAfter())
+		}
+	}
 	m.recordLocked(now, engine.Step{Seat: seat, Action: a}, notation, timedOut, before)
 	return nil
 }
@@ -192,6 +239,12 @@ func (m *match) answer(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv
 	}
 	s := &m.seats[seat]
 	p := s.pending
+	if m.clock.wall && (p == nil || ans.GetDecisionId() != p.id) {
+		// On the wall clock a late answer applies to the step now running, if it still can.
+		if late := s.lateDecision(ans.GetDecisionId()); late != nil {
+			return m.applyLate(now, seat, late, ans, reject)
+		}
+	}
 	if p == nil {
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
 	}
@@ -215,6 +268,19 @@ func (m *match) answer(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv
 		s.bank = max(p.bank-over, 0)
 	}
 	s.bank += m.clock.increment
+	return m.steps[len(m.steps)-1].notation, nil
+}
+
+// applyLate applies a wall-clock answer to a withdrawn decision to the current state.
+func (m *match) applyLate(now time.Time, seat engine.Seat, late *pending, ans *orreryv1.Answer,
+	reject func(orreryv1.RejectCode, string, ...any) (string, *orreryv1.ActionRejected)) (string, *orreryv1.ActionRejected) {
+	a, code, err := wire.Answer(m.st, late.legal, ans)
+	if err != nil {
+		return reject(code, "%v", err)
+	}
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q arrived after its step and no longer applies: %v", late.id, err)
+	}
 	return m.steps[len(m.steps)-1].notation, nil
 }
 
@@ -289,31 +355,34 @@ func (m *match) forfeitLocked(now time.Time, seat engine.Seat) {
 	m.notifyLocked()
 }
 
-// advance moves a real-time game on by one wall-clock step and says when the next is due.
-func (m *match) advance(due time.Time) time.Time {
+// advance moves a real-time game on by one wall-clock step if it is due.
+func (m *match) advance() {
 	now := m.srv.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, ok := m.st.(engine.Ticker)
-	if m.ended || !ok {
-		return time.Time{}
+	due := m.nextAdvance
+	if m.ended || !ok || now.Before(due) {
+		return
 	}
-	m.srv.metrics.TickLateness.WithLabelValues(m.game).Observe(max(now.Sub(due), 0).Seconds())
-	next := due.Add(t.AdvanceAfter())
-	if next.Before(now) {
-		next = now.Add(t.AdvanceAfter()) // too far behind to catch up: keep the pace from now
-	}
+	m.srv.metrics.TickLateness.WithLabelValues(m.game).Observe(now.Sub(due).Seconds())
 	before := m.st.EventCount()
 	if err := t.Advance(); err != nil {
 		m.srv.log.Error("advance", "match", m.id, "err", err)
-		return next
+		m.nextAdvance = now.Add(time.Second)
+		return
 	}
-	m.nextAdvance = next
+	// The next step is due one step after this one was: the pace holds even when a tick fires
+	// late, unless the match fell a whole step behind.
+	m.nextAdvance = due.Add(t.AdvanceAfter())
+	if m.nextAdvance.Before(now) {
+		m.nextAdvance = now.Add(t.AdvanceAfter())
+	}
 	for i := range m.seats {
-		m.seats[i].pending = nil // a new step is a new decision for everyone
+		m.seats[i].withdraw() // a new step is a new decision for everyone
+		m.seats[i].answered = false
 	}
 	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before)
-	return next
 }
 
 // run is the match's clock: it fires timeouts, or for a wall-clock game advances it at its
@@ -322,20 +391,13 @@ func (m *match) run() {
 	defer m.srv.wg.Done()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	var nextAdvance time.Time
-	if m.clock.wall {
-		m.mu.Lock()
-		nextAdvance = m.nextAdvance
-		m.mu.Unlock()
-	}
 	for {
 		m.mu.Lock()
-		ended, changed := m.ended, m.changed
+		ended, changed, next := m.ended, m.changed, m.nextAdvance
 		m.mu.Unlock()
 		if ended {
 			return
 		}
-		next := nextAdvance
 		if !m.clock.wall {
 			next = m.nextDeadline()
 		}
@@ -350,7 +412,7 @@ func (m *match) run() {
 		case <-changed:
 		case <-timer.C:
 			if m.clock.wall {
-				nextAdvance = m.advance(nextAdvance)
+				m.advance()
 			} else {
 				m.expire(m.srv.now())
 			}

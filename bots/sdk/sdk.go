@@ -92,18 +92,83 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 	if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: join}}); err != nil {
 		return nil, false, recvErr(stream)
 	}
+	// Messages are read on their own goroutine so that a decision is answered only when
+	// nothing newer is waiting: a slow bot on a real-time game answers the latest decision,
+	// not a backlog of stale ones.
+	type received struct {
+		resp *orreryv1.PlayResponse
+		err  error
+	}
+	msgs := make(chan received, 64)
+	go func() {
+		for {
+			resp, err := stream.Recv()
+			select {
+			case msgs <- received{resp, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	progressed := false
-	var current *orreryv1.Decision
+	var current, owed *orreryv1.Decision // the last decision seen, and the one still to answer
+	send := func(ans *orreryv1.PlayRequest) error {
+		if err := stream.Send(ans); err != nil {
+			// gRPC reports why a Send failed on Recv, which the reader goroutine owns.
+			for {
+				var r received
+				select {
+				case r = <-msgs:
+				case <-ctx.Done():
+					return status.FromContextError(ctx.Err()).Err()
+				}
+				if r.err != nil {
+					if errors.Is(r.err, io.EOF) {
+						return errNoEnd
+					}
+					return r.err
+				}
+			}
+		}
+		return nil
+	}
 	for {
-		resp, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
+		var r received
+		if owed != nil {
+			select {
+			case r = <-msgs: // something newer first
+			case <-ctx.Done():
+				return nil, progressed, status.FromContextError(ctx.Err()).Err()
+			default:
+				ans := bot.Act(owed)
+				if ans == nil {
+					ans = bots.Index(owed, 0)
+				}
+				ans.DecisionId, ans.MatchId = owed.GetDecisionId(), owed.GetMatchId()
+				owed = nil
+				if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
+					return nil, progressed, err
+				}
+				continue
+			}
+		} else {
+			select {
+			case r = <-msgs:
+			case <-ctx.Done():
+				return nil, progressed, status.FromContextError(ctx.Err()).Err()
+			}
+		}
+		if errors.Is(r.err, io.EOF) {
 			return nil, progressed, errNoEnd
 		}
-		if err != nil {
-			return nil, progressed, err
+		if r.err != nil {
+			return nil, progressed, r.err
 		}
 		progressed = true
-		switch msg := resp.GetMsg().(type) {
+		switch msg := r.resp.GetMsg().(type) {
 		case *orreryv1.PlayResponse_Joined:
 			if o.OnJoined != nil {
 				o.OnJoined(msg.Joined)
@@ -115,15 +180,7 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 			events(msg.Events.GetEvents(), seen, o)
 		case *orreryv1.PlayResponse_Decision:
 			events(msg.Decision.GetEvents(), seen, o)
-			current = msg.Decision
-			ans := bot.Act(current)
-			if ans == nil {
-				ans = bots.Index(current, 0)
-			}
-			ans.DecisionId = current.GetDecisionId()
-			if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
-				return nil, progressed, recvErr(stream)
-			}
+			current, owed = msg.Decision, msg.Decision
 		case *orreryv1.PlayResponse_Accepted:
 			events(msg.Accepted.GetEvents(), seen, o)
 		case *orreryv1.PlayResponse_Rejected:
@@ -133,11 +190,13 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 			}
 			// A rejected answer to the decision still owed: fall back to its first listed
 			// action, which the server always accepts, rather than lose the turn to the clock.
-			if current != nil && rej.GetDecisionId() == current.GetDecisionId() && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && len(current.GetLegal()) > 0 {
+			if current != nil && owed == nil && rej.GetDecisionId() == current.GetDecisionId() &&
+				rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && len(current.GetLegal()) > 0 {
 				fallback := bots.Index(current, 0)
+				fallback.MatchId = current.GetMatchId()
 				current = nil
-				if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: fallback}}); err != nil {
-					return nil, progressed, recvErr(stream)
+				if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: fallback}}); err != nil {
+					return nil, progressed, err
 				}
 			}
 		case *orreryv1.PlayResponse_Ended:

@@ -214,6 +214,17 @@ func (s *State) AdvanceAfter() time.Duration {
 	return time.Duration(s.c.choiceMS) * time.Millisecond
 }
 
+// Step identifies the current wall-clock step (see engine.Ticker): it changes with the
+// phase, round, tick, trade step, setup turn and card cursor.
+func (s *State) Step() int64 {
+	h := int64(s.phase)
+	for _, v := range [...]int64{int64(s.round), int64(s.tick), int64(s.tradeStep), int64(s.setupSeat),
+		int64(s.cardSeat), int64(s.cardK), int64(s.pendingSeat)} {
+		h = h*1000003 + v
+	}
+	return h
+}
+
 // Terminal reports whether the match is over.
 func (s *State) Terminal() bool { return s.phase == PhaseOver }
 

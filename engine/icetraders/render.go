@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orrery/orrery/engine"
 	pb "github.com/orrery/orrery/proto/orrery/icetraders/v1"
 )
@@ -175,3 +177,10 @@ func plural(n int32, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// RenderObservation draws an observation this state produced; see engine.ObservationRenderer.
+func (s *State) RenderObservation(obs proto.Message) string {
+	return RenderObservation(obs.(*pb.Observation))
+}
+
+var _ engine.ObservationRenderer = (*State)(nil)

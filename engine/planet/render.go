@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orrery/orrery/engine"
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 )
@@ -216,3 +218,10 @@ func tileText(t *planetv1.Tile) string {
 func animalText(a *planetv1.AnimalCard) string {
 	return fmt.Sprintf("%s #%d (%s)", a.Name, a.Id, a.Requirement)
 }
+
+// RenderObservation draws an observation this state produced; see engine.ObservationRenderer.
+func (s *state) RenderObservation(obs proto.Message) string {
+	return RenderObservation(obs.(*planetv1.Observation))
+}
+
+var _ engine.ObservationRenderer = (*state)(nil)

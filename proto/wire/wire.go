@@ -11,6 +11,10 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/orrery/orrery/engine"
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
+	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
+	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -66,8 +70,19 @@ func must(err error) {
 	}
 }
 
-// Action wraps a game's typed action.
+// Action wraps a game's typed action. The four games take a direct path; reflection is the
+// fallback, and a game missing from the envelope is a build error found by the first use.
 func Action(m proto.Message) *orreryv1.Action {
+	switch g := m.(type) {
+	case *icetradersv1.Action:
+		return &orreryv1.Action{Game: &orreryv1.Action_Icetraders{Icetraders: g}}
+	case *planetv1.Action:
+		return &orreryv1.Action{Game: &orreryv1.Action_Planet{Planet: g}}
+	case *pantropiav1.Action:
+		return &orreryv1.Action{Game: &orreryv1.Action_Pantropia{Pantropia: g}}
+	case *fccatanv1.Action:
+		return &orreryv1.Action{Game: &orreryv1.Action_Fccatan{Fccatan: g}}
+	}
 	a := &orreryv1.Action{}
 	must(wrap(a, m))
 	return a
@@ -75,6 +90,16 @@ func Action(m proto.Message) *orreryv1.Action {
 
 // Observation wraps a game's typed observation.
 func Observation(m proto.Message) *orreryv1.Observation {
+	switch g := m.(type) {
+	case *icetradersv1.Observation:
+		return &orreryv1.Observation{Game: &orreryv1.Observation_Icetraders{Icetraders: g}}
+	case *planetv1.Observation:
+		return &orreryv1.Observation{Game: &orreryv1.Observation_Planet{Planet: g}}
+	case *pantropiav1.Observation:
+		return &orreryv1.Observation{Game: &orreryv1.Observation_Pantropia{Pantropia: g}}
+	case *fccatanv1.Observation:
+		return &orreryv1.Observation{Game: &orreryv1.Observation_Fccatan{Fccatan: g}}
+	}
 	o := &orreryv1.Observation{}
 	must(wrap(o, m))
 	return o
@@ -82,6 +107,16 @@ func Observation(m proto.Message) *orreryv1.Observation {
 
 // GameEvent wraps a game's typed event.
 func GameEvent(m proto.Message) *orreryv1.GameEvent {
+	switch g := m.(type) {
+	case *icetradersv1.Event:
+		return &orreryv1.GameEvent{Game: &orreryv1.GameEvent_Icetraders{Icetraders: g}}
+	case *planetv1.Event:
+		return &orreryv1.GameEvent{Game: &orreryv1.GameEvent_Planet{Planet: g}}
+	case *pantropiav1.Event:
+		return &orreryv1.GameEvent{Game: &orreryv1.GameEvent_Pantropia{Pantropia: g}}
+	case *fccatanv1.Event:
+		return &orreryv1.GameEvent{Game: &orreryv1.GameEvent_Fccatan{Fccatan: g}}
+	}
 	e := &orreryv1.GameEvent{}
 	must(wrap(e, m))
 	return e
@@ -124,10 +159,17 @@ func GameEventOf(e *orreryv1.GameEvent) proto.Message {
 // Decision builds seat's decision from st, with its legal actions in st's order. The clock
 // fields (id, deadline, time bank) are the caller's.
 func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int64) *orreryv1.Decision {
+	obs := st.Observe(seat)
+	text := ""
+	if r, ok := st.(engine.ObservationRenderer); ok {
+		text = r.RenderObservation(obs)
+	} else {
+		text = st.Render(seat)
+	}
 	d := &orreryv1.Decision{
 		Seat:          int32(seat),
-		Observation:   Observation(st.Observe(seat)),
-		Text:          st.Render(seat),
+		Observation:   Observation(obs),
+		Text:          text,
 		Ply:           ply,
 		Legal:         make([]*orreryv1.Action, len(legal)),
 		LegalNotation: make([]string, len(legal)),

@@ -35,7 +35,7 @@ type conn struct {
 	cancel context.CancelCauseFunc
 	wg     sync.WaitGroup // seat runners
 
-	sendMu sync.Mutex // serialises stream.Send
+	out chan *orreryv1.PlayResponse // to the stream; ServeLadder alone calls Send
 
 	routeMu sync.Mutex // guards routes
 	routes  map[string]*route
@@ -51,10 +51,15 @@ type route struct {
 	done    chan struct{}
 }
 
+// send queues resp for the stream: one goroutine sends, so the seats' messages are
+// serialised, and a stream that has ended releases its senders at once.
 func (c *conn) send(resp *orreryv1.PlayResponse) error {
-	c.sendMu.Lock()
-	defer c.sendMu.Unlock()
-	return c.stream.Send(resp)
+	select {
+	case c.out <- resp:
+		return nil
+	case <-c.ctx.Done():
+		return context.Cause(c.ctx)
+	}
 }
 
 func (c *conn) stop(cause error) { c.cancel(cause) }
@@ -102,8 +107,11 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 		b.pausedUntil, b.pauseReason, b.timeoutStreak = time.Time{}, "", 0
 		resumed = true
 	}
-	c := &conn{l: l, bot: b, games: games, max: maxMatches, stream: stream, routes: make(map[string]*route)}
+	c := &conn{l: l, bot: b, games: games, max: maxMatches, stream: stream, routes: make(map[string]*route),
+		out: make(chan *orreryv1.PlayResponse)}
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
+	stopWithLadder := context.AfterFunc(l.ctx, func() { c.stop(errClosing) })
+	defer stopWithLadder()
 	old := l.conns[b.id]
 	l.conns[b.id] = c
 	// Matches the bot left running (its stream dropped) resume on this one.
@@ -130,7 +138,7 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 	wake(l.kick)
 
 	go c.recv()
-	<-c.ctx.Done()
+	c.sendLoop()
 	c.wg.Wait()
 	l.mu.Lock()
 	if l.conns[b.id] == c {
@@ -147,6 +155,21 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 		return status.FromContextError(ctx.Err()).Err()
 	}
 	return cause
+}
+
+// sendLoop sends what the seats queue until the stream ends.
+func (c *conn) sendLoop() {
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case resp := <-c.out:
+			if err := c.stream.Send(resp); err != nil {
+				c.stop(err)
+				return
+			}
+		}
+	}
 }
 
 // recv reads the bot's answers and hands each to the seat runner of the match it names.
@@ -237,9 +260,6 @@ func (c *conn) playSeat(lm *liveMatch, seat int) {
 			break
 		}
 		if status.Code(err) != codes.Aborted { // Aborted: replaced by a racing attach; retry
-			if c.alive() && status.Code(err) != codes.Unavailable {
-				c.stop(err) // a failed Send: the stream is broken
-			}
 			break
 		}
 	}
