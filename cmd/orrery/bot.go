@@ -50,12 +50,11 @@ func bot(ctx context.Context, stdout io.Writer, args []string) error {
 	if name == "" {
 		name = fs.Arg(0)
 	}
-	conn, err := grpc.NewClient(*server, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, client, err := ladderClient(*server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	client := orreryv1.NewLadderServiceClient(conn)
 	if *key != "" {
 		ctx = botladder.Key(ctx, *key)
 	}

@@ -381,7 +381,7 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 	return resp, nil
 }
 
-// errNoRows reports sql.ErrNoRows as NotFound.
+// notFound reports sql.ErrNoRows as NotFound, anything else as Internal.
 func notFound(err error, format string, args ...any) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return status.Errorf(codes.NotFound, format, args...)

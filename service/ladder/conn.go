@@ -185,32 +185,32 @@ func (c *conn) recv() {
 		}
 		ans := req.GetAnswer()
 		if ans == nil {
-			c.reject(req, "", "", orreryv1.RejectCode_REJECT_CODE_MALFORMED, "this ladder stream has joined; send answers naming their match_id")
+			c.reject("", "", orreryv1.RejectCode_REJECT_CODE_MALFORMED, "this ladder stream has joined; send answers naming their match_id")
 			continue
 		}
 		id := ans.GetMatchId()
 		if id == "" {
-			c.reject(req, "", ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_MALFORMED, "an answer on a ladder stream must name its match_id")
+			c.reject("", ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_MALFORMED, "an answer on a ladder stream must name its match_id")
 			continue
 		}
 		c.routeMu.Lock()
 		r := c.routes[id]
 		c.routeMu.Unlock()
 		if r == nil {
-			c.reject(req, id, ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, fmt.Sprintf("this stream plays no match %q now", id))
+			c.reject(id, ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, fmt.Sprintf("this stream plays no match %q now", id))
 			continue
 		}
 		select {
 		case r.answers <- req:
 		case <-r.done:
-			c.reject(req, id, ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, fmt.Sprintf("match %q has ended", id))
+			c.reject(id, ans.GetDecisionId(), orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, fmt.Sprintf("match %q has ended", id))
 		case <-c.ctx.Done():
 			return
 		}
 	}
 }
 
-func (c *conn) reject(_ *orreryv1.PlayRequest, match, decision string, code orreryv1.RejectCode, reason string) {
+func (c *conn) reject(match, decision string, code orreryv1.RejectCode, reason string) {
 	if err := c.send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
 		DecisionId: decision, Code: code, Reason: reason, MatchId: match,
 	}}}); err != nil {
