@@ -53,6 +53,8 @@ type match struct {
 	legal    []engine.Action
 	// nextAdvance is when a wall-clock game next advances: every decision's deadline.
 	nextAdvance time.Time
+	timer       *time.Timer // the match's clock (scheduleLocked)
+	timerAt     time.Time   // when timer fires; zero when stopped
 }
 
 // logged is one applied step with its notation.
@@ -102,6 +104,7 @@ func (m *match) notifyLocked() {
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
 // keeps its id while its legal list is unchanged, so an answer in flight stays valid.
 func (m *match) refreshLocked(now time.Time) {
+	defer m.scheduleLocked()
 	if m.ended {
 		for i := range m.seats {
 			m.seats[i].pending = nil
@@ -284,19 +287,6 @@ func (m *match) applyLate(now time.Time, seat engine.Seat, late *pending, ans *o
 	return m.steps[len(m.steps)-1].notation, nil
 }
 
-// nextDeadline is the earliest deadline of any owed decision, or zero if none.
-func (m *match) nextDeadline() time.Time {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var next time.Time
-	for i := range m.seats {
-		if p := m.seats[i].pending; p != nil && (next.IsZero() || p.deadline.Before(next)) {
-			next = p.deadline
-		}
-	}
-	return next
-}
-
 // expire applies the timeout policy to every decision past its deadline.
 func (m *match) expire(now time.Time) {
 	m.mu.Lock()
@@ -385,38 +375,66 @@ func (m *match) advance() {
 	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before)
 }
 
-// run is the match's clock: it fires timeouts, or for a wall-clock game advances it at its
-// own pace. It returns when the match ends or the server closes.
-func (m *match) run() {
-	defer m.srv.wg.Done()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for {
-		m.mu.Lock()
-		ended, changed, next := m.ended, m.changed, m.nextAdvance
-		m.mu.Unlock()
-		if ended {
-			return
-		}
-		if !m.clock.wall {
-			next = m.nextDeadline()
-		}
-		wait := time.Hour
-		if !next.IsZero() {
-			wait = max(next.Sub(m.srv.now()), 0)
-		}
-		timer.Reset(wait)
-		select {
-		case <-m.srv.ctx.Done():
-			return
-		case <-changed:
-		case <-timer.C:
-			if m.clock.wall {
-				m.advance()
-			} else {
-				m.expire(m.srv.now())
+// scheduleLocked points the match's clock at the next thing due: the earliest deadline of an
+// owed decision, or for a wall-clock game the next advance. The clock is a timer, not a
+// goroutine, so a change that moves no deadline wakes nothing.
+func (m *match) scheduleLocked() {
+	var next time.Time
+	if !m.ended {
+		if m.clock.wall {
+			next = m.nextAdvance
+		} else {
+			for i := range m.seats {
+				if p := m.seats[i].pending; p != nil && (next.IsZero() || p.deadline.Before(next)) {
+					next = p.deadline
+				}
 			}
 		}
+	}
+	if next.Equal(m.timerAt) {
+		return
+	}
+	m.timerAt = next
+	if next.IsZero() {
+		if m.timer != nil {
+			m.timer.Stop()
+		}
+		return
+	}
+	wait := max(next.Sub(m.srv.now()), 0)
+	if m.timer == nil {
+		m.timer = time.AfterFunc(wait, m.fire)
+	} else {
+		m.timer.Reset(wait)
+	}
+}
+
+// fire runs when the match's clock is due: it advances a wall-clock game or applies the
+// timeout policy to the decisions past their deadline.
+func (m *match) fire() {
+	if !m.srv.enter() {
+		return // the server is closing
+	}
+	defer m.srv.wg.Done()
+	m.mu.Lock()
+	m.timerAt = time.Time{}
+	m.mu.Unlock()
+	if m.clock.wall {
+		m.advance()
+	} else {
+		m.expire(m.srv.now())
+	}
+	m.mu.Lock()
+	m.scheduleLocked()
+	m.mu.Unlock()
+}
+
+// stopClock stops the match's timer.
+func (m *match) stopClock() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.timer != nil {
+		m.timer.Stop()
 	}
 }
 

@@ -54,14 +54,15 @@ type Server struct {
 	cfg     Config
 	ctx     context.Context
 	cancel  context.CancelFunc
-	wg      sync.WaitGroup // match clocks
+	wg      sync.WaitGroup // match clocks firing
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
 
-	mu       sync.Mutex // guards matches, byToken, finished
+	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
 	byToken  map[[32]byte]seatRef
 	finished []string // finished match ids in memory, oldest first
+	closed   bool     // no match clock fires once set
 }
 
 type seatRef struct {
@@ -113,11 +114,32 @@ func New(cfg Config) (*Server, error) {
 // Close stops every match clock and writes what is queued. Streams still open end with
 // Unavailable; their bots may rejoin a restarted server with the same tokens.
 func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	ms := make([]*match, 0, len(s.matches))
+	for _, m := range s.matches {
+		ms = append(ms, m)
+	}
+	s.mu.Unlock()
+	for _, m := range ms {
+		m.stopClock()
+	}
 	s.cancel()
 	s.wg.Wait()
 	if s.writer != nil {
 		s.writer.close()
 	}
+}
+
+// enter lets a match clock fire unless the server is closing; the caller then calls wg.Done.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
 }
 
 // Sync waits until everything applied so far is in the store.
@@ -330,8 +352,6 @@ func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
 		s.byToken[m.seats[i].tokenHash] = seatRef{m: m, seat: engine.Seat(i)}
 	}
 	s.mu.Unlock()
-	s.wg.Add(1)
-	go m.run()
 	return m
 }
 

@@ -17,7 +17,9 @@ type writer struct {
 	log  *slog.Logger
 	ops  chan writeOp
 	done chan struct{}
-	once sync.Once
+
+	mu     sync.RWMutex // guards closed; held for reading while queueing
+	closed bool
 }
 
 type writeOp struct {
@@ -34,25 +36,44 @@ func newWriter(db *store.DB, log *slog.Logger) *writer {
 	return w
 }
 
-func (w *writer) step(match string, s store.Step) { w.ops <- writeOp{match: match, step: &s} }
+func (w *writer) step(match string, s store.Step) { w.queue(writeOp{match: match, step: &s}) }
 
 func (w *writer) finish(match string, ended time.Time, r *store.Result) {
-	w.ops <- writeOp{match: match, result: r, ended: ended}
+	w.queue(writeOp{match: match, result: r, ended: ended})
+}
+
+// queue adds op unless the writer has closed: an action that races the server's shutdown is
+// not logged, and its match resumes from the log as it stood.
+func (w *writer) queue(op writeOp) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		w.log.Warn("store closed; write dropped", "match", op.match)
+		return false
+	}
+	w.ops <- op
+	return true
 }
 
 // sync waits until every queued write is done.
 func (w *writer) sync() {
 	ch := make(chan struct{})
-	w.ops <- writeOp{flush: ch}
-	<-ch
+	if w.queue(writeOp{flush: ch}) {
+		<-ch
+	}
 }
 
 // close writes what is queued and stops.
 func (w *writer) close() {
-	w.once.Do(func() {
-		close(w.ops)
-		<-w.done
-	})
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	w.closed = true
+	close(w.ops)
+	w.mu.Unlock()
+	<-w.done
 }
 
 func (w *writer) run() {
