@@ -229,10 +229,8 @@ func storeResult(r engine.Result, plies int64) *store.Result {
 }
 
 // answer handles a seat's answer; it returns the accepted notation or a rejection.
-func (m *match) answer(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
+func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
 	now := m.srv.now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
 		m.srv.metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
 		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}

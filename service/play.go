@@ -53,10 +53,12 @@ func (s *Server) Play(stream PlayStream) error {
 	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: seat.Joined()}}); err != nil {
 		return err
 	}
-	answers := make(chan *orreryv1.PlayRequest)
+	// Answers are applied on the receiving goroutine itself: the next seat's decision then
+	// waits for no other goroutine than its own stream's.
+	closed := make(chan struct{})
 	recvErr := make(chan error, 1)
 	go func() {
-		defer close(answers)
+		defer close(closed)
 		for {
 			req, err := stream.Recv()
 			if err != nil {
@@ -66,15 +68,10 @@ func (s *Server) Play(stream PlayStream) error {
 				recvErr <- recvStatus(err)
 				return
 			}
-			select {
-			case answers <- req:
-			case <-ctx.Done():
-				recvErr <- ctx.Err()
-				return
-			}
+			seat.Answer(req)
 		}
 	}()
-	err = seat.Run(ctx, answers, stream.Send)
+	err = seat.serve(ctx, nil, closed, stream.Send)
 	if errors.Is(err, errStreamClosed) {
 		return <-recvErr
 	}
@@ -92,6 +89,7 @@ type Seat struct {
 	seat   engine.Seat
 	gen    int64
 	cursor int64
+	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent; guarded by m.mu
 }
 
 // Attach connects to the seat that token names, replacing any older connection of it.
@@ -139,9 +137,32 @@ func (st *Seat) Joined() *orreryv1.Joined {
 // and applies the answers that arrive on answers, until the match ends (nil), the answers
 // channel closes (errStreamClosed), a send fails, or ctx ends.
 func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error {
+	return st.serve(ctx, answers, nil, send)
+}
+
+// Answer applies one request from the bot and queues the reply for the seat's stream.
+func (st *Seat) Answer(req *orreryv1.PlayRequest) {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	resp := st.srv.handleLocked(m, st.seat, req)
+	st.outbox = append(st.outbox, resp)
+	if resp.GetAccepted() == nil {
+		m.notifyLocked() // an accepted answer has woken everyone already
+	}
+}
+
+// serve is Run, with answers applied either here (from answers) or by Answer on the
+// receiving goroutine, in which case closed says when the bot has closed its side.
+func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest, closed <-chan struct{}, send func(*orreryv1.PlayResponse) error) error {
 	m, s := st.m, st.srv
 	sent := ""
 	for {
+		for _, r := range st.takeReplies() {
+			if err := send(r); err != nil {
+				return err
+			}
+		}
 		v := m.viewFor(st.seat, st.gen, st.cursor, sent, 0)
 		if v.replaced {
 			return errReplaced
@@ -168,25 +189,39 @@ func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, s
 			return ctx.Err()
 		case <-s.ctx.Done():
 			return errShuttingDown
+		case <-closed:
+			for _, r := range st.takeReplies() {
+				send(r)
+			}
+			return errStreamClosed
 		case <-v.changed:
 		case req, ok := <-answers:
 			if !ok {
 				return errStreamClosed
 			}
-			resp := s.handle(m, st.seat, req)
-			if acc := resp.GetAccepted(); acc != nil {
-				// The events the action caused ride on its acknowledgement: one message.
-				acc.Events, st.cursor = m.deliver(st.seat, st.cursor)
-			}
-			if err := send(resp); err != nil {
-				return err
-			}
+			st.Answer(req)
 		}
 	}
 }
 
-// handle answers one request after the join.
-func (s *Server) handle(m *match, seat engine.Seat, req *orreryv1.PlayRequest) *orreryv1.PlayResponse {
+// takeReplies takes the queued replies, the events each accepted action caused riding on
+// its acknowledgement, so that the bot reads its result before anything after it.
+func (st *Seat) takeReplies() []*orreryv1.PlayResponse {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := st.outbox
+	st.outbox = nil
+	for _, r := range out {
+		if acc := r.GetAccepted(); acc != nil {
+			acc.Events, st.cursor = m.deliverLocked(st.seat, st.cursor)
+		}
+	}
+	return out
+}
+
+// handleLocked answers one request after the join.
+func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequest) *orreryv1.PlayResponse {
 	ans := req.GetAnswer()
 	if ans == nil {
 		reason := "expected an answer; this stream has already joined"
@@ -204,7 +239,7 @@ func (s *Server) handle(m *match, seat engine.Seat, req *orreryv1.PlayRequest) *
 			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", id, m.id),
 		}}}
 	}
-	notation, rej := m.answer(seat, ans)
+	notation, rej := m.answerLocked(seat, ans)
 	if rej != nil {
 		rej.MatchId = m.id
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
