@@ -5,6 +5,10 @@
 //	orrery games      list the games, their seats and options
 //	orrery replay ID  print a finished match's replay and verify it
 //	orrery join       play one seat of a match with a built-in bot
+//	orrery tournament play built-in bots against each other and print the standings
+//	orrery standings  print a server's ladder leaderboard
+//	orrery bot        register, inspect, revoke and resume ladder bots
+//	orrery ladder     play a built-in bot on a server's ladder as a registered bot
 package main
 
 import (
@@ -25,6 +29,11 @@ usage:
   orrery games   [--json]
   orrery replay  MATCH_ID [--server ADDR | --db orrery.db]
   orrery join    --token T [--bot random] [--server 127.0.0.1:7070]
+  orrery tournament --game G --bots a,b,c[,...] [--games N] [--format round-robin|swiss] [--duplicate]
+                 [--seats K] [--parallel P] [--seed N] [--json] [--server ADDR | --db tournaments.db]
+  orrery standings [--game G] [--server ADDR] [--top 20] [--no-house] [--watch 2s] [--json]
+  orrery bot     register NAME | info [NAME] | list | revoke [NAME] | resume [NAME]  [--server ADDR] [--key K]
+  orrery ladder  --key K [--bot random] [--games G,...] [--max-matches 1] [--matches N] [--server ADDR]
 
 Run "orrery <command> -h" for a command's flags.
 `
@@ -49,6 +58,14 @@ func main() {
 		err = replay(ctx, os.Stdout, args)
 	case "join":
 		err = join(ctx, os.Stdout, args)
+	case "tournament":
+		err = tournament(ctx, os.Stdout, args)
+	case "standings":
+		err = standings(ctx, os.Stdout, args)
+	case "bot":
+		err = bot(ctx, os.Stdout, args)
+	case "ladder":
+		err = ladderBot(ctx, os.Stdout, args)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return
