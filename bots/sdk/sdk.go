@@ -92,39 +92,63 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 	if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: join}}); err != nil {
 		return nil, false, recvErr(stream)
 	}
-	// Messages are read on their own goroutine so that a decision is answered only when
-	// nothing newer is waiting: a slow bot on a real-time game answers the latest decision,
-	// not a backlog of stale ones.
+	// On a wall-clock match messages are read on their own goroutine, so that a decision is
+	// answered only when nothing newer is waiting: a slow bot answers the latest decision,
+	// not a backlog of stale ones. Turn-based matches read inline, one hop shorter.
 	type received struct {
 		resp *orreryv1.PlayResponse
 		err  error
 	}
-	msgs := make(chan received, 64)
-	go func() {
-		for {
-			resp, err := stream.Recv()
-			select {
-			case msgs <- received{resp, err}:
-			case <-ctx.Done():
-				return
+	var msgs chan received
+	startReader := func() {
+		msgs = make(chan received, 64)
+		go func() {
+			for {
+				resp, err := stream.Recv()
+				select {
+				case msgs <- received{resp, err}:
+				case <-ctx.Done():
+					return
+				}
+				if err != nil {
+					return
+				}
 			}
-			if err != nil {
-				return
+		}()
+	}
+	ctxErr := func() received { return received{err: status.FromContextError(ctx.Err()).Err()} }
+	// next returns the next message; unless block, only one already waiting.
+	next := func(block bool) (received, bool) {
+		switch {
+		case msgs == nil && block:
+			resp, err := stream.Recv()
+			return received{resp, err}, true
+		case msgs == nil:
+			return received{}, false
+		case block:
+			select {
+			case r := <-msgs:
+				return r, true
+			case <-ctx.Done():
+				return ctxErr(), true
 			}
 		}
-	}()
+		select {
+		case r := <-msgs:
+			return r, true
+		case <-ctx.Done():
+			return ctxErr(), true
+		default:
+			return received{}, false
+		}
+	}
 	progressed := false
 	var current, owed *orreryv1.Decision // the last decision seen, and the one still to answer
 	send := func(ans *orreryv1.PlayRequest) error {
 		if err := stream.Send(ans); err != nil {
-			// gRPC reports why a Send failed on Recv, which the reader goroutine owns.
+			// gRPC reports why a Send failed on Recv.
 			for {
-				var r received
-				select {
-				case r = <-msgs:
-				case <-ctx.Done():
-					return status.FromContextError(ctx.Err()).Err()
-				}
+				r, _ := next(true)
 				if r.err != nil {
 					if errors.Is(r.err, io.EOF) {
 						return errNoEnd
@@ -136,30 +160,18 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 		return nil
 	}
 	for {
-		var r received
-		if owed != nil {
-			select {
-			case r = <-msgs: // something newer first
-			case <-ctx.Done():
-				return nil, progressed, status.FromContextError(ctx.Err()).Err()
-			default:
-				ans := bot.Act(owed)
-				if ans == nil {
-					ans = bots.Index(owed, 0)
-				}
-				ans.DecisionId, ans.MatchId = owed.GetDecisionId(), owed.GetMatchId()
-				owed = nil
-				if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
-					return nil, progressed, err
-				}
-				continue
+		r, ok := next(owed == nil)
+		if !ok { // nothing newer waits: answer the decision owed
+			ans := bot.Act(owed)
+			if ans == nil {
+				ans = bots.Index(owed, 0)
 			}
-		} else {
-			select {
-			case r = <-msgs:
-			case <-ctx.Done():
-				return nil, progressed, status.FromContextError(ctx.Err()).Err()
+			ans.DecisionId, ans.MatchId = owed.GetDecisionId(), owed.GetMatchId()
+			owed = nil
+			if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
+				return nil, progressed, err
 			}
+			continue
 		}
 		if errors.Is(r.err, io.EOF) {
 			return nil, progressed, errNoEnd
@@ -172,6 +184,9 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 		case *orreryv1.PlayResponse_Joined:
 			if o.OnJoined != nil {
 				o.OnJoined(msg.Joined)
+			}
+			if msg.Joined.GetClock().GetWallClock() && msgs == nil {
+				startReader()
 			}
 			if *seen < 0 {
 				*seen = 0
