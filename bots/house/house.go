@@ -1,21 +1,17 @@
-// Package house runs built-in bots as seats of real matches over gRPC: one match for
-// `orrery play`, and an endless stream of them so a fresh server always has games to watch.
+// Package house runs built-in bots as the seats of a real match over gRPC, for `orrery play`.
+// (The house bots that keep a server busy play on its ladder: service/ladder.)
 package house
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"math/rand/v2"
 	"sync"
-	"time"
 
 	"google.golang.org/grpc"
 
 	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/bots/sdk"
-	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -82,48 +78,4 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, m Match) (*Outcome
 	}
 	out.Ended = ends[0]
 	return out, nil
-}
-
-// Loop keeps `parallel` matches of built-in bots running on the server behind conn until ctx
-// ends, cycling through games and seat counts and preferring each game's strongest bots.
-func Loop(ctx context.Context, conn grpc.ClientConnInterface, parallel int, log *slog.Logger) {
-	var wg sync.WaitGroup
-	for w := 0; w < parallel; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
-			for ctx.Err() == nil {
-				m := randomMatch(r)
-				out, err := Play(ctx, conn, m)
-				if err != nil {
-					if ctx.Err() == nil {
-						log.Warn("house match failed", "game", m.Game, "err", err)
-						select {
-						case <-ctx.Done():
-						case <-time.After(time.Second):
-						}
-					}
-					continue
-				}
-				log.Info("house match finished", "match", out.MatchID, "game", m.Game, "bots", m.Bots,
-					"ranks", out.Ended.GetResult().GetRanks(), "reason", out.Ended.GetResult().GetReason().String())
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func randomMatch(r *rand.Rand) Match {
-	names := engine.Names()
-	game := names[r.IntN(len(names))]
-	g, _ := engine.Lookup(game)
-	info := g.Info()
-	seats := info.MinSeats + r.IntN(info.MaxSeats-info.MinSeats+1)
-	pool := builtin.Names(game)
-	bots := make([]string, seats)
-	for i := range bots {
-		bots[i] = pool[r.IntN(len(pool))]
-	}
-	return Match{Game: game, Bots: bots}
 }
