@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -316,8 +318,13 @@ func TestForeignBots_EveryGame(t *testing.T) {
 			t.Parallel()
 			created, seats := foreignMatch(t, ctx, client, info)
 			tokens := created.GetSeats()
+			// A foreign bot that dies early ends the match for everyone, rather than leaving
+			// the other seats to play on against its timeouts.
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
 			py := startForeign(t, ctx, root, node, "python", srv.addr, tokens[0].GetToken(), 0)
 			js := startForeign(t, ctx, root, node, "js", srv.addr, tokens[1].GetToken(), 1)
+			failFast(cancel, py, js)
 			var goDone []<-chan error
 			for i := 2; i < seats; i++ {
 				bot, err := builtin.New(info.GetName(), "random", uint64(i))
@@ -335,6 +342,18 @@ func TestForeignBots_EveryGame(t *testing.T) {
 			waitForeign(t, js, false)
 			checkForeignSeats(t, ctx, client, created.GetMatchId(), []*foreignBot{py, js})
 		})
+	}
+}
+
+// failFast cancels the match's context as soon as one foreign bot fails.
+func failFast(cancel context.CancelFunc, bots ...*foreignBot) {
+	for _, b := range bots {
+		go func() {
+			<-b.done
+			if b.err != nil {
+				cancel()
+			}
+		}()
 	}
 }
 
