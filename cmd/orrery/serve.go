@@ -126,6 +126,7 @@ func serve(ctx context.Context, args []string) error {
 	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
 	dbPath := fs.String("db", "orrery.db", "SQLite database path (matches, logs, results)")
 	houseN := fs.Int("house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
+	housePace := fs.Duration("house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
 	adminKey := fs.String("admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
 	jsonLogs := fs.Bool("json-logs", false, "log as JSON lines")
 	fs.Parse(args)
@@ -136,7 +137,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(handler)
 	a, err := startArena(arenaConfig{addr: *addr, dbPath: *dbPath, adminKey: *adminKey, logger: logger,
-		ladder: &ladderOptions{houseMatches: *houseN}})
+		ladder: &ladderOptions{houseMatches: *houseN, housePace: *housePace}})
 	if err != nil {
 		return err
 	}
