@@ -193,6 +193,8 @@ func TestAnswer_RejectionsLeaveTheMatchUnchanged(t *testing.T) {
 		{"empty typed action", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: &orreryv1.Action{}}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
 		{"another game's action", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: otherGame}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
 		{"garbage notation", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Notation{Notation: "\x00garbage 99 99"}}, orreryv1.RejectCode_REJECT_CODE_MALFORMED},
+		// Well formed, but the opening asks for an alignment, not a pass.
+		{"illegal action", &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Notation{Notation: "pass"}}, orreryv1.RejectCode_REJECT_CODE_ILLEGAL},
 	}
 	for _, c := range cases {
 		resp := answer(t, stream, c.ans)
