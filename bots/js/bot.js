@@ -52,7 +52,12 @@ async function play(server, argv) {
   let trace = null;
   if (values.trace) {
     const out = values.trace === '-' ? process.stdout : fs.createWriteStream(values.trace);
-    trace = (dir, msg) => out.write(`${JSON.stringify({ dir, msg })}\n`);
+    let broken = false;
+    out.on('error', (err) => { // a closed pipe or a full disk stops the trace, not the game
+      if (!broken) log(`trace stopped: ${err.message}`);
+      broken = true;
+    });
+    trace = (dir, msg) => { if (!broken) out.write(`${JSON.stringify({ dir, msg })}\n`); };
   }
   const player = new Player(server, token, bot, {
     log, trace, probeReject: values['probe-reject'], reconnects: Number(values.reconnects),

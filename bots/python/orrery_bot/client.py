@@ -73,8 +73,14 @@ class Tracer:
         if join and "token" in join:
             join["token"] = "<redacted>"
         with self._lock:
-            self._out.write(json.dumps({"dir": direction, "msg": body}) + "\n")
-            self._out.flush()
+            if self._out is None:
+                return
+            try:
+                self._out.write(json.dumps({"dir": direction, "msg": body}) + "\n")
+                self._out.flush()
+            except OSError as err:  # a closed pipe or a full disk stops the trace, not the game
+                print(f"orrery_bot: trace stopped: {err}", file=sys.stderr, flush=True)
+                self._out = None
 
 
 def answer_for(decision, choice):
