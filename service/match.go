@@ -1,7 +1,6 @@
 package service
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -490,13 +489,7 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 	return v
 }
 
-// deliver is seat's events from cursor on, marked delivered, and the new cursor.
-func (m *match) deliver(seat engine.Seat, cursor int64) ([]*orreryv1.Event, int64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.deliverLocked(seat, cursor)
-}
-
+// deliverLocked is seat's events from cursor on, marked delivered, and the new cursor.
 func (m *match) deliverLocked(seat engine.Seat, cursor int64) ([]*orreryv1.Event, int64) {
 	evs := m.eventsLocked(seat, cursor)
 	cursor += int64(len(evs))
@@ -598,6 +591,3 @@ func clockProto(c clock) *orreryv1.Clock {
 	out.WallClock = c.wall
 	return out
 }
-
-// errMatchEnded is returned when a restart finds a log that ends in a terminal state.
-var errMatchEnded = errors.New("match already ended")

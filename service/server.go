@@ -389,9 +389,7 @@ func (s *Server) resume() error {
 		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
 		m := s.start(rec, st, c)
 		m.mu.Lock()
-		for _, step := range steps {
-			m.steps = append(m.steps, step)
-		}
+		m.steps = append(m.steps, steps...)
 		for i := 0; i < st.EventCount(); i++ {
 			m.events = append(m.events, eventRef{engine: i})
 		}

@@ -154,9 +154,6 @@ func only(i int, in Intent) engine.Action {
 	return IntentsAction(ins...)
 }
 
-// far is a spot on the field no pile, hoop or start is near.
-var far = Vec{5800, 3800}
-
 // scatter moves every avatar of every team far from each other and from everything.
 func scatter(s *State) {
 	for team := 0; team < s.c.teams; team++ {
