@@ -201,3 +201,11 @@ type ObservationRenderer interface {
 	// RenderObservation is Render for the seat whose observation obs is.
 	RenderObservation(obs proto.Message) string
 }
+
+// Budgeter is implemented by games that want some decisions answered faster than the match's
+// per-move budget, such as a reaction window. The server gives such a decision the shorter
+// budget, without the seat's time bank, and the timeout policy then acts as for any other.
+type Budgeter interface {
+	// Budget is the time seat has for the decision it owes now; 0 means the match's clock.
+	Budget(seat Seat) time.Duration
+}

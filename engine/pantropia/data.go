@@ -105,6 +105,7 @@ type config struct {
 	stallRounds   int
 	offersPerTurn int
 	askAll        bool // Luddite windows ask every other seat holding cards, not only holders
+	reactMS       int  // a Luddite window's deadline for each seat asked, in milliseconds
 }
 
 var options = []engine.Option{
@@ -115,6 +116,7 @@ var options = []engine.Option{
 	{Name: "stall_rounds", Default: "10", Help: "full rounds without an empty joint filled after which the game is scored (0: never)"},
 	{Name: "offers_per_turn", Default: "8", Help: "trade offers the active player may make in one turn"},
 	{Name: "luddite_window", Default: "all", Help: "who a Luddite window asks: all (every other seat holding any card, so asking reveals nothing) or holders (only Luddite holders)"},
+	{Name: "reaction_ms", Default: "2000", Help: "the short deadline of each seat asked in a Luddite window, in milliseconds (0: the match's own clock)"},
 }
 
 // oneLine drops comment lines and joins the rest with single spaces.
@@ -179,7 +181,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 		name string
 		dst  *int
 		min  int
-	}{{"turn_cap", &c.turnCap, 1}, {"stall_rounds", &c.stallRounds, 0}, {"offers_per_turn", &c.offersPerTurn, 0}} {
+	}{{"turn_cap", &c.turnCap, 1}, {"stall_rounds", &c.stallRounds, 0}, {"offers_per_turn", &c.offersPerTurn, 0}, {"reaction_ms", &c.reactMS, 0}} {
 		v, err := strconv.Atoi(strings.TrimSpace(opt(o.name)))
 		if err != nil || v < o.min || v > 100000 {
 			return nil, badOption(o.name, "%q is not a whole number from %d to 100000", opt(o.name), o.min)

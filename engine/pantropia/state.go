@@ -5,6 +5,7 @@ package pantropia
 import (
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -313,3 +314,14 @@ func (s *state) earthRate(seat int8, c Color) int32 {
 	}
 	return earthRate
 }
+
+// Budget gives a seat asked in a Luddite window the window's short deadline (rule: "asked in
+// seat order whether to react, with a short deadline"); other decisions keep the match clock.
+func (s *state) Budget(seat engine.Seat) time.Duration {
+	if s.phase != PhaseWindow || s.cfg.reactMS == 0 {
+		return 0
+	}
+	return time.Duration(s.cfg.reactMS) * time.Millisecond
+}
+
+var _ engine.Budgeter = (*state)(nil)
