@@ -42,7 +42,8 @@ type match struct {
 	steps    []logged
 	events   []eventRef
 	seats    []seatState
-	nextID   int64
+	idPly    int64 // the ply of the last decision id issued, and ids issued at it
+	idSeq    int64
 	ended    bool
 	result   engine.Result
 	endedAt  time.Time
@@ -93,6 +94,7 @@ type pending struct {
 	deadline time.Time
 	bank     time.Duration
 	legal    []engine.Action
+	budgeted bool // the game set a short deadline; the time bank is neither used nor charged
 }
 
 func (m *match) notifyLocked() {
@@ -131,11 +133,7 @@ func (m *match) refreshLocked(now time.Time) {
 		if s.pending != nil && slices.Equal(s.pending.legal, m.legal) {
 			continue
 		}
-		m.nextID++
-		p := &pending{
-			id:    "d" + strconv.FormatInt(m.nextID, 10),
-			legal: slices.Clone(m.legal),
-		}
+		p := &pending{id: m.decisionID(), legal: slices.Clone(m.legal)}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
 			s.withdraw()
@@ -144,9 +142,26 @@ func (m *match) refreshLocked(now time.Time) {
 		} else {
 			p.issued, p.bank = now, s.bank
 			p.deadline = now.Add(m.clock.perMove + s.bank)
+			if b, ok := m.st.(engine.Budgeter); ok {
+				if d := b.Budget(engine.Seat(i)); d > 0 {
+					p.deadline, p.budgeted = now.Add(d), true
+				}
+			}
 		}
 		s.pending = p
 	}
+}
+
+// decisionID names a new decision by the ply it is issued at and its number within that ply.
+// The same state issues the same ids, so after a restart a resent answer to a decision of
+// the log's last position still names that decision, and no other.
+func (m *match) decisionID() string {
+	ply := int64(len(m.steps))
+	if ply != m.idPly {
+		m.idPly, m.idSeq = ply, 0
+	}
+	m.idSeq++
+	return "d" + strconv.FormatInt(ply, 10) + "." + strconv.FormatInt(m.idSeq, 10)
 }
 
 // withdraw drops the seat's decision, keeping it a while among the late ones.
@@ -264,6 +279,9 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 	}
 	elapsed := now.Sub(p.issued)
 	m.srv.metrics.DecisionLatency.WithLabelValues(m.game).Observe(elapsed.Seconds())
+	if p.budgeted {
+		return m.steps[len(m.steps)-1].notation, nil
+	}
 	if over := elapsed - m.clock.perMove; over > 0 {
 		s.bank = max(p.bank-over, 0)
 	}
@@ -302,7 +320,9 @@ func (m *match) expire(now time.Time) {
 func (m *match) timeoutLocked(now time.Time, seat engine.Seat) {
 	s := &m.seats[seat]
 	p := s.pending
-	s.bank = 0
+	if !p.budgeted {
+		s.bank = 0
+	}
 	s.timeouts++
 	m.srv.metrics.Timeouts.WithLabelValues(m.game).Inc()
 	policy := m.policy

@@ -303,23 +303,20 @@ func (s *Server) load(ctx context.Context, id string) (*match, error) {
 		}
 		return nil, toStatus(err)
 	}
-	st, steps, err := s.replay(ctx, rec)
+	r, err := s.replay(ctx, rec)
 	if err != nil {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", id, err)
 	}
 	m := &match{
 		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names,
 		cfg: engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
-		st:  st, steps: steps, seats: make([]seatState, rec.Seats), changed: make(chan struct{}),
+		st:  r.st, steps: r.steps, events: r.events, seats: make([]seatState, rec.Seats), changed: make(chan struct{}),
 		ended: true, endedAt: rec.Ended, created: rec.Created,
-	}
-	for i := 0; i < st.EventCount(); i++ {
-		m.events = append(m.events, eventRef{engine: i})
 	}
 	if rec.Result != nil && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_NORMAL) && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_CAP) {
 		m.result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: engineReason(rec.Result.Reason), Detail: rec.Result.Detail}
 	} else {
-		m.result = st.Result()
+		m.result = r.st.Result()
 	}
 	return m, nil
 }

@@ -381,57 +381,69 @@ func (s *Server) resume() error {
 		return fmt.Errorf("resume: %w", err)
 	}
 	for _, rec := range recs {
-		st, steps, err := s.replay(ctx, rec)
+		r, err := s.replay(ctx, rec)
 		if err != nil {
 			s.log.Error("resume: cannot replay match; leaving it unfinished", "match", rec.ID, "err", err)
 			continue
 		}
 		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
-		m := s.start(rec, st, c)
+		m := s.start(rec, r.st, c)
 		m.mu.Lock()
-		m.steps = append(m.steps, steps...)
-		for i := 0; i < st.EventCount(); i++ {
-			m.events = append(m.events, eventRef{engine: i})
-		}
-		if st.Terminal() { // the log was complete but the result was not written
-			m.finishLocked(s.now(), st.Result())
+		m.steps, m.events = r.steps, r.events
+		if r.st.Terminal() { // the log was complete but the result was not written
+			m.finishLocked(s.now(), r.st.Result())
 		}
 		m.refreshLocked(s.now())
 		m.notifyLocked()
 		m.mu.Unlock()
-		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", len(steps))
+		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", len(r.steps))
 	}
 	return nil
 }
 
+// replayed is a stored match re-run from its log: its state, steps and numbered events.
+type replayed struct {
+	st     engine.State
+	steps  []logged
+	events []eventRef
+}
+
 // replay rebuilds a stored match's state from its log.
-func (s *Server) replay(ctx context.Context, rec *store.Match) (engine.State, []logged, error) {
+func (s *Server) replay(ctx context.Context, rec *store.Match) (*replayed, error) {
 	return replayRecord(ctx, s.store, rec)
 }
 
-func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (engine.State, []logged, error) {
+func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replayed, error) {
 	st, err := engine.New(rec.Game, engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	stored, err := db.Steps(ctx, rec.ID)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	steps := make([]logged, 0, len(stored))
+	r := &replayed{st: st, steps: make([]logged, 0, len(stored))}
 	for _, sp := range stored {
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
 			if step.Action, err = st.ParseAction(sp.Notation); err != nil {
-				return nil, nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+				return nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
 			}
 		}
-		if err := engine.ApplyStep(st, step); err != nil {
-			return nil, nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+		// Events are numbered as they were live: a timeout's event before its action's.
+		if sp.TimedOut != 0 {
+			r.events = append(r.events, eventRef{engine: -1, timedOut: sp.Seat, policy: orreryv1.TimeoutPolicy(sp.TimedOut)})
 		}
-		steps = append(steps, logged{step: step, notation: sp.Notation, timedOut: orreryv1.TimeoutPolicy(sp.TimedOut)})
+		before := st.EventCount()
+		if err := engine.ApplyStep(st, step); err != nil {
+			return nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+		}
+		for i := before; i < st.EventCount(); i++ {
+			r.events = append(r.events, eventRef{engine: i})
+		}
+		r.steps = append(r.steps, logged{step: step, notation: sp.Notation, timedOut: orreryv1.TimeoutPolicy(sp.TimedOut)})
 	}
-	return st, steps, nil
+	return r, nil
 }
 
 // lookup finds a match in memory.
@@ -534,7 +546,7 @@ func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) 
 		if !m.ended {
 			return nil, errReplayRunning
 		}
-		return replayOf(m.summaryLocked(), m.cfg.Seed, m.st, m.steps), nil
+		return replayOf(m.summaryLocked(), m.cfg.Seed, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
 	}
 	if s.store == nil {
 		return nil, matchNotFound(req.GetMatchId())
@@ -554,27 +566,26 @@ func LoadReplay(ctx context.Context, db *store.DB, id string) (*orreryv1.GetRepl
 	if rec.Result == nil {
 		return nil, errReplayRunning
 	}
-	st, steps, err := replayRecord(ctx, db, rec)
+	r, err := replayRecord(ctx, db, rec)
 	if err != nil {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", rec.ID, err)
 	}
-	return replayOf(summaryFromStore(rec), rec.Seed, st, steps), nil
+	return replayOf(summaryFromStore(rec), rec.Seed, r), nil
 }
 
-func replayOf(sum *orreryv1.MatchSummary, seed uint64, st engine.State, steps []logged) *orreryv1.GetReplayResponse {
-	r := &orreryv1.GetReplayResponse{Match: sum, Seed: seed}
-	for _, l := range steps {
+func replayOf(sum *orreryv1.MatchSummary, seed uint64, r *replayed) *orreryv1.GetReplayResponse {
+	out := &orreryv1.GetReplayResponse{Match: sum, Seed: seed}
+	for _, l := range r.steps {
 		step := &orreryv1.ReplayStep{Seat: int32(l.step.Seat), Notation: l.notation, TimedOut: l.timedOut}
 		if !l.step.Action.IsZero() {
-			step.Action = wire.Action(st.ActionProto(l.step.Action))
+			step.Action = wire.Action(r.st.ActionProto(l.step.Action))
 		}
-		r.Steps = append(r.Steps, step)
+		out.Steps = append(out.Steps, step)
 	}
-	for i, e := range st.Events(engine.Spectator, 0, nil) {
-		r.Events = append(r.Events, &orreryv1.Event{Seq: int64(i), Kind: &orreryv1.Event_Game{Game: wire.GameEvent(e)}})
-	}
-	r.FinalText = st.Render(engine.Spectator)
-	return r
+	events := &match{st: r.st, events: r.events}
+	out.Events = events.eventsLocked(engine.Spectator, 0)
+	out.FinalText = r.st.Render(engine.Spectator)
+	return out
 }
 
 func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {

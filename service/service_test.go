@@ -489,3 +489,40 @@ func TestSDK_ReconnectsAfterTheConnectionDrops(t *testing.T) {
 		t.Errorf("no connection was dropped")
 	}
 }
+
+// A match re-run from its stored log numbers its events exactly as they were live, seat
+// timeouts included: what a restart resumes and what a replay shows.
+func TestReplay_StoredLogRebuildsTheLiveEvents(t *testing.T) {
+	db := memStore(t)
+	h := newHarness(t, Config{Store: db})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(6),
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(2 * time.Millisecond), TimeBank: durationpb.New(0)}})
+	h.playRandom(ctx, created, map[int]bool{0: true})
+	live, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Sync()
+	stored, err := LoadReplay(ctx, db, created.GetMatchId())
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeouts := 0
+	for _, e := range live.GetEvents() {
+		if e.GetTimedOut() != nil {
+			timeouts++
+		}
+	}
+	if timeouts == 0 {
+		t.Fatal("no timeout events: the test needs a silent seat")
+	}
+	if len(live.GetEvents()) != len(stored.GetEvents()) {
+		t.Fatalf("%d live events, %d rebuilt", len(live.GetEvents()), len(stored.GetEvents()))
+	}
+	for i := range live.GetEvents() {
+		if !proto.Equal(live.GetEvents()[i], stored.GetEvents()[i]) {
+			t.Fatalf("event %d: live %v, rebuilt %v", i, live.GetEvents()[i], stored.GetEvents()[i])
+		}
+	}
+}

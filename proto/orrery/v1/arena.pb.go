@@ -3228,7 +3228,7 @@ type GetReplayResponse struct {
 	Match *MatchSummary          `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
 	Seed  uint64                 `protobuf:"varint,2,opt,name=seed,proto3" json:"seed,omitempty"`
 	Steps []*ReplayStep          `protobuf:"bytes,3,rep,name=steps,proto3" json:"steps,omitempty"`
-	// Every event, unredacted.
+	// Every event as a spectator saw it once the match had ended, and the seats' timeouts.
 	Events []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
 	// The final omniscient view as text.
 	FinalText     string `protobuf:"bytes,5,opt,name=final_text,json=finalText,proto3" json:"final_text,omitempty"`
