@@ -273,3 +273,53 @@ func TestConcurrency_ThousandMatches(t *testing.T) {
 	t.Logf("%d simultaneous matches: %d decisions in %v = %.0f decisions/s (GOMAXPROCS=%d)",
 		n, decisions.Load(), elapsed.Round(time.Millisecond), float64(decisions.Load())/elapsed.Seconds(), runtime.GOMAXPROCS(0))
 }
+
+// BenchmarkDecisionInProcess is the server's own cost per decision, without the network:
+// two seats driven through Seat.Run with in-process senders that answer at once (as the
+// ladder's house bots play). Set beside BenchmarkDecisionRoundTrip, it splits the round trip
+// into the arena's work and gRPC's.
+func BenchmarkDecisionInProcess(b *testing.B) {
+	srv, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	var decisions atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := uint64(0); decisions.Load() < int64(b.N); n++ {
+		_, tokens, _, err := srv.Create(ctx, MatchSpec{Game: testGame, Seats: 2, Seed: &n,
+			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for i, tok := range tokens {
+			seat, err := srv.Attach(tok, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := random.New(n*7 + uint64(i))
+			answers := make(chan *orreryv1.PlayRequest, 1)
+			send := func(resp *orreryv1.PlayResponse) error {
+				if d := resp.GetDecision(); d != nil {
+					decisions.Add(1)
+					answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
+				}
+				return nil
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer seat.Detach()
+				if err := seat.Run(ctx, answers, send); err != nil {
+					b.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
+}
