@@ -73,18 +73,8 @@ func must(err error) {
 // Action wraps a game's typed action. The four games take a direct path; reflection is the
 // fallback, and a game missing from the envelope is a build error found by the first use.
 func Action(m proto.Message) *orreryv1.Action {
-	switch g := m.(type) {
-	case *icetradersv1.Action:
-		return &orreryv1.Action{Game: &orreryv1.Action_Icetraders{Icetraders: g}}
-	case *planetv1.Action:
-		return &orreryv1.Action{Game: &orreryv1.Action_Planet{Planet: g}}
-	case *pantropiav1.Action:
-		return &orreryv1.Action{Game: &orreryv1.Action_Pantropia{Pantropia: g}}
-	case *fccatanv1.Action:
-		return &orreryv1.Action{Game: &orreryv1.Action_Fccatan{Fccatan: g}}
-	}
 	a := &orreryv1.Action{}
-	must(wrap(a, m))
+	wrapAction(a, m)
 	return a
 }
 
@@ -174,11 +164,30 @@ func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int6
 		Legal:         make([]*orreryv1.Action, len(legal)),
 		LegalNotation: make([]string, len(legal)),
 	}
+	// The envelopes are allocated in one block: a legal list can hold hundreds of actions.
+	envelopes := make([]orreryv1.Action, len(legal))
 	for i, a := range legal {
-		d.Legal[i] = Action(st.ActionProto(a))
+		d.Legal[i] = &envelopes[i]
+		wrapAction(&envelopes[i], st.ActionProto(a))
 		d.LegalNotation[i] = st.FormatAction(a)
 	}
 	return d
+}
+
+// wrapAction sets m into env's arm: Action without allocating the envelope.
+func wrapAction(env *orreryv1.Action, m proto.Message) {
+	switch g := m.(type) {
+	case *icetradersv1.Action:
+		env.Game = &orreryv1.Action_Icetraders{Icetraders: g}
+	case *planetv1.Action:
+		env.Game = &orreryv1.Action_Planet{Planet: g}
+	case *pantropiav1.Action:
+		env.Game = &orreryv1.Action_Pantropia{Pantropia: g}
+	case *fccatanv1.Action:
+		env.Game = &orreryv1.Action_Fccatan{Fccatan: g}
+	default:
+		must(wrap(env, m))
+	}
 }
 
 // Result converts an engine result.
