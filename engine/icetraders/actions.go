@@ -13,11 +13,11 @@ const (
 	KindMove                // Arg0 ship, Arg1 destination
 	KindTrade               // Arg0 ship, Arg1 color, Arg2 size
 	KindGrow                // Arg0 ship
-	KindAdd                 // Arg0 ship, Arg1 size of the new ship
-	KindAttack              // Arg0 ship, Arg1 target ship
+	KindAdd                 // Arg0 ship, Arg1 size of the new ship, Arg2 0 or 1+system (green_add=any)
+	KindAttack              // Arg0 ship, Arg1 target ship, Arg2 0 or 1+color reduced to (reduce_color=choose)
 	KindDiscover            // Arg0 ship
 	KindSacrifice           // Arg0 ship
-	KindResearch            // Arg0,1,2 ships (ascending), Arg3 color, Arg4 size
+	KindResearch            // Arg0,1,2 ships (ascending), Arg3 color, Arg4 size, Arg5 0 or 1+system (rnd_where=any)
 	KindPass                //
 	KindEndSacrifice        //
 	KindEnterprise          // Arg0 color, Arg1 size of the second marker
@@ -29,7 +29,7 @@ const (
 // argCount is how many leading arguments each kind uses; the rest must be zero.
 var argCount = [numKinds_]int{
 	KindAlign: 1, KindPicks: 4, KindRepick: 2, KindPlace: 2, KindMove: 2, KindTrade: 3,
-	KindGrow: 1, KindAdd: 2, KindAttack: 2, KindDiscover: 1, KindSacrifice: 1, KindResearch: 5,
+	KindGrow: 1, KindAdd: 3, KindAttack: 3, KindDiscover: 1, KindSacrifice: 1, KindResearch: 6,
 	KindEnterprise: 2, KindRevolt: 1,
 }
 
@@ -80,11 +80,24 @@ func Trade(ship int, p Piece) engine.Action { return act(KindTrade, ship, int(p.
 // Grow is green's first power: ship becomes the next larger piece of its color.
 func Grow(ship int) engine.Action { return act(KindGrow, ship) }
 
-// Add is green's second power: a new ship of ship's color and size z joins ship's system.
+// Add is green's second power: a new ship of ship's color and size z joins ship's system
+// (green_add=own, the default).
 func Add(ship int, z Size) engine.Action { return act(KindAdd, ship, int(z)) }
 
-// Attack is the red power: ship attacks target.
+// AddTo is green's second power under green_add=any: a new ship of ship's color and size z
+// joins system sys.
+func AddTo(ship int, z Size, sys int) engine.Action { return act(KindAdd, ship, int(z), sys+1) }
+
+// Attack is the red power: ship attacks target; a larger target is reduced to the next smaller
+// piece of its color (reduce_color=same, the default).
 func Attack(ship, target int) engine.Action { return act(KindAttack, ship, target) }
+
+// AttackInto is the red power under reduce_color=choose against a larger target: it is
+// reduced to the next smaller piece of color c. A target no larger than ship is discarded, and
+// then the attack is Attack, naming no color.
+func AttackInto(ship, target int, c Color) engine.Action {
+	return act(KindAttack, ship, target, int(c)+1)
+}
 
 // Discover turns ship upright as a new system.
 func Discover(ship int) engine.Action { return act(KindDiscover, ship) }
@@ -92,9 +105,15 @@ func Discover(ship int) engine.Action { return act(KindDiscover, ship) }
 // Sacrifice discards ship for uses of its power.
 func Sacrifice(ship int) engine.Action { return act(KindSacrifice, ship) }
 
-// Research (R&D) swaps three ships in one system, ascending ids, for piece p.
+// Research (R&D) swaps three ships in one system, ascending ids, for piece p, which appears
+// where they were (rnd_where=same, the default).
 func Research(a, b, c int, p Piece) engine.Action {
 	return act(KindResearch, a, b, c, int(p.Color), int(p.Size))
+}
+
+// ResearchAt is R&D under rnd_where=any: the new ship p appears in system sys.
+func ResearchAt(a, b, c int, p Piece, sys int) engine.Action {
+	return act(KindResearch, a, b, c, int(p.Color), int(p.Size), sys+1)
 }
 
 // Pass does nothing.
@@ -119,4 +138,33 @@ func argPiece(a engine.Action, i int) (Piece, bool) {
 		return Piece{}, false
 	}
 	return Piece{Color(c), Size(z)}, true
+}
+
+// maxTargetID is the largest system id an action may name as a target: Arg holds it plus one.
+const maxTargetID = 32766
+
+// argTarget reads an optional target system stored as 1+id at Arg[i]: named is false for 0,
+// ok is false for a value that names no id.
+func argTarget(a engine.Action, i int) (id int16, named, ok bool) {
+	v := a.Arg[i]
+	switch {
+	case v == 0:
+		return 0, false, true
+	case v < 0:
+		return 0, true, false
+	}
+	return v - 1, true, true
+}
+
+// argReduceColor reads attack's optional color at Arg[2], stored as 1+color: named is false
+// for 0, ok is false for a value that names no color.
+func argReduceColor(a engine.Action) (c Color, named, ok bool) {
+	v := a.Arg[2]
+	switch {
+	case v == 0:
+		return 0, false, true
+	case v < 1 || v > int16(numColors):
+		return 0, true, false
+	}
+	return Color(v - 1), true, true
 }

@@ -97,14 +97,23 @@ func (s *State) applyPicks(sn int, a engine.Action) error {
 	return nil
 }
 
-// revealPicks serves first picks in seat order, then second picks; seats left unserved repick
-// (Precise resolution 7).
+// revealPicks serves first picks in seat order, then second picks (Precise resolution 7), or
+// under repick_order=pairs each seat's two picks in seat order; seats left unserved repick.
 func (s *State) revealPicks() {
-	for slot := 0; slot < 2; slot++ {
+	try := func(i, slot int) {
+		if p := &s.players[i]; s.stash[p.picks[slot].kind()] > 0 {
+			s.serve(i, slot, p.picks[slot])
+		}
+	}
+	if s.cfg.repickPairs {
 		for i := range s.players {
-			p := &s.players[i]
-			if s.stash[p.picks[slot].kind()] > 0 {
-				s.serve(i, slot, p.picks[slot])
+			try(i, 0)
+			try(i, 1)
+		}
+	} else {
+		for slot := 0; slot < 2; slot++ {
+			for i := range s.players {
+				try(i, slot)
 			}
 		}
 	}
@@ -159,12 +168,13 @@ func (s *State) connections(seat, slot int) int {
 }
 
 // firstPlayer is the seat whose first pick has the most connections; ties go to the tied
-// seat whose second pick has the most, then to the lowest seat.
+// seat whose second pick has the most (unless first_tiebreak=lowest-seat), then to the lowest
+// seat.
 func (s *State) firstPlayer() int {
 	best := 0
 	for i := 1; i < len(s.players); i++ {
 		c1, b1 := s.connections(i, 0), s.connections(best, 0)
-		if c1 > b1 || (c1 == b1 && s.connections(i, 1) > s.connections(best, 1)) {
+		if c1 > b1 || (c1 == b1 && !s.cfg.tiebreakSeat && s.connections(i, 1) > s.connections(best, 1)) {
 			best = i
 		}
 	}
@@ -271,6 +281,9 @@ func (s *State) applyTurn(sn int, a engine.Action) error {
 			s.put(s.ships[i].piece)
 			s.removeShipAt(i)
 		}
+		if id, named, _ := argTarget(a, 5); named {
+			loc = id
+		}
 		p, _ := argPiece(a, 3)
 		s.concentrate(sn, s.newShip(loc, sn, p))
 		s.afterStep(sn)
@@ -284,7 +297,8 @@ func (s *State) applyTurn(sn int, a engine.Action) error {
 }
 
 // checkResearch validates an R&D: three of sn's ships, ascending ids, in one system (not a
-// hyperspace), for a piece the stash holds once they are back.
+// hyperspace), for a piece the stash holds once they are back; under rnd_where=any it names
+// the system (not a hyperspace) the new ship appears in.
 func (s *State) checkResearch(sn int, a engine.Action) error {
 	if !(a.Arg[0] < a.Arg[1] && a.Arg[1] < a.Arg[2]) {
 		return illegal("R&D lists three different ships by ascending id")
@@ -315,6 +329,18 @@ func (s *State) checkResearch(sn int, a engine.Action) error {
 	}
 	if int(s.stash[p.kind()])+have == 0 {
 		return illegal("the stash has no %s", p)
+	}
+	id, named, ok := argTarget(a, 5)
+	switch {
+	case !s.cfg.rndAnySystem && named:
+		return illegal("%s=same: the new ship appears where the three were, so name no system", OptRndWhere)
+	case !s.cfg.rndAnySystem:
+	case !named:
+		return illegal("%s=any: name the system the new ship appears in", OptRndWhere)
+	case !ok || s.locIdx(int(id)) < 0:
+		return illegal("R&D names no system the new ship can appear in")
+	case s.locs[s.locIdx(int(id))].hyper:
+		return illegal("R&D's new ship may not appear in a hyperspace")
 	}
 	return nil
 }
@@ -397,11 +423,15 @@ func (s *State) checkPower(sn int, a engine.Action, sacrificed bool) (int, error
 		}
 	case KindAdd:
 		z := Size(a.Arg[1])
+		d, err := s.addTarget(x, l, a)
+		if err != nil {
+			return -1, err
+		}
 		switch {
-		case l.hyper:
+		case d.hyper:
 			return -1, illegal("no ship may be added in a hyperspace")
-		case s.shipsAt(l.id) >= 4:
-			return -1, illegal("sys%d already holds four ships", l.id)
+		case s.shipsAt(d.id) >= 4:
+			return -1, illegal("sys%d already holds four ships", d.id)
 		case a.Arg[1] < int16(Small) || z > x.piece.Size:
 			return -1, illegal("the new ship is no larger than ship s%d", x.id)
 		case s.stash[Piece{x.piece.Color, z}.kind()] == 0:
@@ -413,16 +443,55 @@ func (s *State) checkPower(sn int, a engine.Action, sacrificed bool) (int, error
 			return -1, illegal("no ship s%d", a.Arg[1])
 		}
 		t := &s.ships[ti]
+		c, named, ok := argReduceColor(a)
 		switch {
 		case t.id == x.id:
 			return -1, illegal("a ship may not attack itself")
 		case t.loc != x.loc:
 			return -1, illegal("ship s%d is not in the same place as s%d", t.id, x.id)
-		case !s.canHit(x.piece, t.piece):
-			return -1, illegal("the stash has no %s to reduce ship s%d to", Piece{t.piece.Color, t.piece.Size - 1}, t.id)
+		case t.piece.Size <= x.piece.Size && named:
+			return -1, illegal("ship s%d is no larger than s%d, so it is discarded: name no color to reduce it to", t.id, x.id)
+		case t.piece.Size <= x.piece.Size:
+		case !s.cfg.reduceChoose && named:
+			return -1, illegal("%s=same: a reduced ship keeps its color, so name none", OptReduceColor)
+		case !s.cfg.reduceChoose:
+			if next := (Piece{t.piece.Color, t.piece.Size - 1}); s.stash[next.kind()] == 0 {
+				return -1, illegal("the stash has no %s to reduce ship s%d to", next, t.id)
+			}
+		case !named:
+			return -1, illegal("%s=choose: name the color ship s%d is reduced to", OptReduceColor, t.id)
+		case !ok:
+			return -1, illegal("no such color to reduce ship s%d to", t.id)
+		default:
+			if next := (Piece{c, t.piece.Size - 1}); s.stash[next.kind()] == 0 {
+				return -1, illegal("the stash has no %s to reduce ship s%d to", next, t.id)
+			}
 		}
 	}
 	return xi, nil
+}
+
+// addTarget is where green's add puts the new ship: ship x's own place l under green_add=own,
+// the system the action names under green_add=any.
+func (s *State) addTarget(x *ship, l *location, a engine.Action) (*location, error) {
+	id, named, ok := argTarget(a, 2)
+	if !s.cfg.addAnySystem {
+		if named {
+			return nil, illegal("%s=own: the new ship joins ship s%d's own system, so name none", OptGreenAdd, x.id)
+		}
+		return l, nil
+	}
+	if !named {
+		return nil, illegal("%s=any: name the system the new ship joins", OptGreenAdd)
+	}
+	di := -1
+	if ok {
+		di = s.locIdx(int(id))
+	}
+	if di < 0 {
+		return nil, illegal("the add names no system the new ship can join")
+	}
+	return &s.locs[di], nil
 }
 
 // doPower performs a validated power use by ship index xi and returns the catalyst it made
@@ -453,7 +522,11 @@ func (s *State) doPower(sn int, a engine.Action, xi int) int16 {
 		x.piece = next
 		s.gain(sn, next)
 	case KindAdd:
-		return s.newShip(x.loc, sn, Piece{x.piece.Color, Size(a.Arg[1])})
+		loc := x.loc
+		if id, named, _ := argTarget(a, 2); named {
+			loc = id
+		}
+		return s.newShip(loc, sn, Piece{x.piece.Color, Size(a.Arg[1])})
 	case KindAttack:
 		ti := s.shipIdx(int(a.Arg[1]))
 		t := &s.ships[ti]
@@ -462,9 +535,16 @@ func (s *State) doPower(sn int, a engine.Action, xi int) int16 {
 			loc := t.loc
 			s.removeShipAt(ti)
 			s.closeIfEmpty(loc)
-		} else {
-			t.piece.Size--
-			s.take(t.piece)
+			return -1
+		}
+		old := t.piece
+		t.piece.Size--
+		if c, named, _ := argReduceColor(a); named {
+			t.piece.Color = c // reduce_color=choose
+		}
+		s.take(t.piece)
+		if t.piece.Color != old.Color {
+			return t.id // a change of color is a catalyst
 		}
 	}
 	return -1
@@ -736,7 +816,7 @@ func (s *State) eliminate(actor int) {
 		if p.align == Evil {
 			everEvil = true
 			evilLeft = evilLeft || !p.out
-		} else {
+		} else if !p.out || !s.cfg.goodWinAliveOnly {
 			good |= 1 << i
 		}
 		if !p.out {

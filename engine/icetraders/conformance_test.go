@@ -138,3 +138,19 @@ func checkConservation(t *testing.T, st engine.State) {
 		}
 	}
 }
+
+// Every [decision] option at its non-default value at once.
+func TestConformance_EveryRuleOptionChanged(t *testing.T) {
+	opts := map[string]string{OptStash: "3", OptPassRounds: "1"}
+	for _, o := range ruleOptions {
+		opts[o.name] = o.alt
+	}
+	enginetest.Run(t, enginetest.Suite{
+		Game:    Name,
+		Seats:   []int{2, 3, 4},
+		Seeds:   10,
+		Options: opts,
+		Perturb: perturb,
+		Check:   checkConservation,
+	})
+}

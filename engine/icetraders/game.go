@@ -21,6 +21,14 @@ const (
 	OptAlignment  = "alignment"
 	OptTurnCap    = "turn_cap"
 	OptPassRounds = "pass_rounds"
+
+	// The rules' [decision]s (rules/icetraders.md), each a default a host may change.
+	OptGreenAdd          = "green_add"
+	OptReduceColor       = "reduce_color"
+	OptRndWhere          = "rnd_where"
+	OptRepickOrder       = "repick_order"
+	OptGoodWinEliminated = "good_win_includes_eliminated"
+	OptFirstTiebreak     = "first_tiebreak"
 )
 
 // Limits on the options. The turn cap bounds ids to int16: at most a few ships per turn.
@@ -49,6 +57,19 @@ func (game) Info() engine.Info {
 			{Name: OptAlignment, Default: "chosen", Help: "chosen: every seat secretly chooses Good or Evil; random: each seat is assigned Good or Evil by a fair coin (for ladders)"},
 			{Name: OptTurnCap, Default: "60", Help: "turns per player (1-1000) after which the match is a draw among the players left"},
 			{Name: OptPassRounds, Default: "2", Help: "full rounds in which every player passed (1-100) that end the match in a draw among the players left"},
+			{Name: OptGreenAdd, Default: "own", Help: "where green's add-a-ship power puts the new ship: own (the acting ship's own system, which must hold fewer than four ships) " +
+				"or any (any system, not a hyperspace, that holds fewer than four ships, wherever the acting ship is: the seed's \"a system\"; " +
+				"the add action then names the system: add medium from s4 to sys3)"},
+			{Name: OptReduceColor, Default: "same", Help: "the piece a red attack reduces a larger ship to: same (the next smaller piece of its own color) " +
+				"or choose (the next smaller size in any color the stash holds, chosen by the attacker; the attack then names it: attack s7 with s4 into blue, " +
+				"and a change of color is a concentration's catalyst)"},
+			{Name: OptRndWhere, Default: "same", Help: "where R&D's new ship appears: same (the system the three ships were in) " +
+				"or any (any system, not a hyperspace; the action then names it: research s1 s2 s3 for red large at sys5)"},
+			{Name: OptRepickOrder, Default: "seat", Help: "which opening picks the stash serves first when it cannot serve them all: seat (every first pick in seat order, then every second pick in seat order) " +
+				"or pairs (seat 0's first and second picks, then seat 1's, and so on); unserved picks are chosen again in seat order, first pick before second"},
+			{Name: OptGoodWinEliminated, Default: "true", Help: "when no Evil player is left, whether eliminated Good players win with the Good players still in the game: true or false"},
+			{Name: OptFirstTiebreak, Default: "second-pick", Help: "how a tie for the most connections of a first pick is broken: second-pick (the tied seats' second picks' connections, then the lowest seat) " +
+				"or lowest-seat (the lowest tied seat)"},
 		},
 	}
 }
@@ -62,6 +83,14 @@ type config struct {
 	randomAlign bool
 	turnCap     int
 	passRounds  int
+	// The [decision] options. Each zero value is the default, so a config built field by field
+	// (FromObservation) plays the default rules.
+	addAnySystem     bool // green_add=any
+	reduceChoose     bool // reduce_color=choose
+	rndAnySystem     bool // rnd_where=any
+	repickPairs      bool // repick_order=pairs
+	goodWinAliveOnly bool // good_win_includes_eliminated=false
+	tiebreakSeat     bool // first_tiebreak=lowest-seat
 }
 
 func parseConfig(cfg engine.Config) (config, error) {
@@ -108,6 +137,25 @@ func parseConfig(cfg engine.Config) (config, error) {
 	}
 	if c.passRounds, err = intOption(cfg, info, OptPassRounds, 1, maxPassRounds); err != nil {
 		return c, err
+	}
+	for _, o := range []struct {
+		name, def, alt string
+		set            *bool
+	}{
+		{OptGreenAdd, "own", "any", &c.addAnySystem},
+		{OptReduceColor, "same", "choose", &c.reduceChoose},
+		{OptRndWhere, "same", "any", &c.rndAnySystem},
+		{OptRepickOrder, "seat", "pairs", &c.repickPairs},
+		{OptGoodWinEliminated, "true", "false", &c.goodWinAliveOnly},
+		{OptFirstTiebreak, "second-pick", "lowest-seat", &c.tiebreakSeat},
+	} {
+		switch v := cfg.Option(info, o.name); v {
+		case o.def:
+		case o.alt:
+			*o.set = true
+		default:
+			return c, fmt.Errorf("%w: %s=%q: want %s or %s", engine.ErrBadOption, o.name, v, o.def, o.alt)
+		}
 	}
 	return c, nil
 }

@@ -11,7 +11,8 @@ import (
 //   - repick: every piece the stash holds;
 //   - first turn: for each system, each color of small piece the stash holds;
 //   - a turn: for each of seat's ships by id, its power uses (red, yellow, green, blue, as its
-//     color or its system gives them), then discover and sacrifice; then every R&D; then pass;
+//     color or its system gives them), then discover and sacrifice; then every R&D; then pass
+//     (a named color or target system, where an option asks for one, varies fastest);
 //   - a sacrifice: each eligible ship's uses of the power, then end sacrifice;
 //   - an Enterprise or Revolt: its choices, then decline.
 func (s *State) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
@@ -99,8 +100,22 @@ func (s *State) legalPower(buf []engine.Action, x ship, c Color) []engine.Action
 	case Red:
 		for j := range s.ships {
 			t := &s.ships[j]
-			if t.loc == x.loc && t.id != x.id && s.canHit(x.piece, t.piece) {
+			if t.loc != x.loc || t.id == x.id {
+				continue
+			}
+			switch {
+			case t.piece.Size <= x.piece.Size:
 				buf = append(buf, Attack(int(x.id), int(t.id)))
+			case !s.cfg.reduceChoose:
+				if s.stash[Piece{t.piece.Color, t.piece.Size - 1}.kind()] > 0 {
+					buf = append(buf, Attack(int(x.id), int(t.id)))
+				}
+			default:
+				for c := Red; c < numColors; c++ {
+					if s.stash[Piece{c, t.piece.Size - 1}.kind()] > 0 {
+						buf = append(buf, AttackInto(int(x.id), int(t.id), c))
+					}
+				}
 			}
 		}
 	case Yellow:
@@ -114,10 +129,24 @@ func (s *State) legalPower(buf []engine.Action, x ship, c Color) []engine.Action
 		if x.piece.Size < Large && s.stash[Piece{x.piece.Color, x.piece.Size + 1}.kind()] > 0 {
 			buf = append(buf, Grow(int(x.id)))
 		}
-		if !l.hyper && s.shipsAt(l.id) < 4 {
+		if !s.cfg.addAnySystem {
+			if !l.hyper && s.shipsAt(l.id) < 4 {
+				for z := Small; z <= x.piece.Size; z++ {
+					if s.stash[Piece{x.piece.Color, z}.kind()] > 0 {
+						buf = append(buf, Add(int(x.id), z))
+					}
+				}
+			}
+			break
+		}
+		for j := range s.locs {
+			d := &s.locs[j]
+			if d.hyper || s.shipsAt(d.id) >= 4 {
+				continue
+			}
 			for z := Small; z <= x.piece.Size; z++ {
 				if s.stash[Piece{x.piece.Color, z}.kind()] > 0 {
-					buf = append(buf, Add(int(x.id), z))
+					buf = append(buf, AddTo(int(x.id), z, int(d.id)))
 				}
 			}
 		}
@@ -141,17 +170,8 @@ func canMove(l, d *location) bool {
 	return !d.hyper && Connected(l.marker, d.marker)
 }
 
-// canHit reports whether a red ship of size a may attack target t: discard it if no larger,
-// else reduce it, which needs the next smaller piece of its color in the stash.
-func (s *State) canHit(a, t Piece) bool {
-	if t.Size <= a.Size {
-		return true
-	}
-	return s.stash[Piece{t.Color, t.Size - 1}.kind()] > 0
-}
-
 // legalResearch lists every R&D: three of sn's ships in one system, for any piece the stash
-// holds once they are back in it.
+// holds once they are back in it, and under rnd_where=any for every system to put it in.
 func (s *State) legalResearch(sn int, buf []engine.Action) []engine.Action {
 	var ids [numKinds * maxPerKind]int16
 	for li := range s.locs {
@@ -181,8 +201,18 @@ func (s *State) legalResearch(sn int, buf []engine.Action) []engine.Action {
 						if pc.kind() == k {
 							have++
 						}
-						if have > 0 {
-							buf = append(buf, Research(int(s.ships[ids[a]].id), int(s.ships[ids[b]].id), int(s.ships[ids[c]].id), pieceOfKind(k)))
+						if have == 0 {
+							continue
+						}
+						ia, ib, ic := int(s.ships[ids[a]].id), int(s.ships[ids[b]].id), int(s.ships[ids[c]].id)
+						if !s.cfg.rndAnySystem {
+							buf = append(buf, Research(ia, ib, ic, pieceOfKind(k)))
+							continue
+						}
+						for d := range s.locs {
+							if !s.locs[d].hyper {
+								buf = append(buf, ResearchAt(ia, ib, ic, pieceOfKind(k), int(s.locs[d].id)))
+							}
 						}
 					}
 				}

@@ -18,10 +18,13 @@ import (
 //	trade s4 for blue small
 //	grow s4
 //	add medium from s4
+//	add medium from s4 to sys3               (green_add=any: the system is always named)
 //	attack s7 with s4
+//	attack s7 with s4 into blue              (reduce_color=choose: named when s7 is larger)
 //	discover s4
 //	sacrifice s4
 //	research s1 s2 s3 for red large
+//	research s1 s2 s3 for red large at sys5  (rnd_where=any: the system is always named)
 //	pass | end sacrifice | decline
 //	enterprise blue small
 //	revolt s7
@@ -55,6 +58,14 @@ func formatAction(a engine.Action) string {
 	}
 	ship := func(i int) string { return "s" + strconv.Itoa(int(a.Arg[i])) }
 	sys := func(i int) string { return "sys" + strconv.Itoa(int(a.Arg[i])) }
+	// target is an optional target system stored as 1+id: "" if none is named.
+	target := func(i int, word string) (string, bool) {
+		id, named, ok := argTarget(a, i)
+		if !named || !ok {
+			return "", ok
+		}
+		return word + "sys" + strconv.Itoa(int(id)), true
+	}
 	switch a.Kind {
 	case KindAlign:
 		return "align " + Alignment(a.Arg[0]).String()
@@ -74,16 +85,24 @@ func formatAction(a engine.Action) string {
 		return "grow " + ship(0)
 	case KindAdd:
 		if a.Arg[1] >= int16(Small) && a.Arg[1] <= int16(Large) {
-			return "add " + Size(a.Arg[1]).String() + " from " + ship(0)
+			if to, ok := target(2, " to "); ok {
+				return "add " + Size(a.Arg[1]).String() + " from " + ship(0) + to
+			}
 		}
 	case KindAttack:
-		return "attack " + ship(1) + " with " + ship(0)
+		if c, named, ok := argReduceColor(a); !named {
+			return "attack " + ship(1) + " with " + ship(0)
+		} else if ok {
+			return "attack " + ship(1) + " with " + ship(0) + " into " + c.String()
+		}
 	case KindDiscover:
 		return "discover " + ship(0)
 	case KindSacrifice:
 		return "sacrifice " + ship(0)
 	case KindResearch:
-		return "research " + ship(0) + " " + ship(1) + " " + ship(2) + " for " + pieceAt(3)
+		if at, ok := target(5, " at "); ok {
+			return "research " + ship(0) + " " + ship(1) + " " + ship(2) + " for " + pieceAt(3) + at
+		}
 	case KindPass, KindEndSacrifice, KindDecline:
 		return kindNames[a.Kind]
 	case KindEnterprise:
@@ -140,10 +159,16 @@ func ParseAction(text string) (engine.Action, error) {
 		z := p.size()
 		p.lit("from")
 		a = Add(p.id("s"), z)
+		if p.more("to") {
+			a.Arg[2] = int16(p.target() + 1)
+		}
 	case "attack":
 		t := p.id("s")
 		p.lit("with")
 		a = Attack(p.id("s"), t)
+		if p.more("into") {
+			a.Arg[2] = int16(p.color()) + 1
+		}
 	case "discover":
 		a = Discover(p.id("s"))
 	case "sacrifice":
@@ -152,6 +177,9 @@ func ParseAction(text string) (engine.Action, error) {
 		x, y, z := p.id("s"), p.id("s"), p.id("s")
 		p.lit("for")
 		a = Research(x, y, z, p.piece())
+		if p.more("at") {
+			a.Arg[5] = int16(p.target() + 1)
+		}
 	case "pass":
 		a = Pass()
 	case "end":
@@ -198,6 +226,25 @@ func (p *parser) lit(want string) {
 	if w := p.word(); p.err == "" && w != want {
 		p.err = "want " + strconv.Quote(want) + ", got " + strconv.Quote(w)
 	}
+}
+
+// more reports whether the next word is the optional word want, and if so reads it.
+func (p *parser) more(want string) bool {
+	if p.err != "" || len(p.f) == 0 || p.f[0] != want {
+		return false
+	}
+	p.f = p.f[1:]
+	return true
+}
+
+// target reads a target system, sys<id> with id at most maxTargetID.
+func (p *parser) target() int {
+	n := p.id("sys")
+	if p.err == "" && n > maxTargetID {
+		p.err = "a target system's id is at most " + strconv.Itoa(maxTargetID)
+		return 0
+	}
+	return n
 }
 
 func (p *parser) color() Color {

@@ -33,6 +33,12 @@ var notationCases = []struct {
 	{Decline(), "decline"},
 	{Enterprise(pc("b1")), "enterprise blue small"},
 	{Revolt(7), "revolt s7"},
+	{AddTo(4, Small, 3), "add small from s4 to sys3"},
+	{AddTo(4, Large, 0), "add large from s4 to sys0"},
+	{AttackInto(4, 7, Red), "attack s7 with s4 into red"},
+	{AttackInto(4, 7, Blue), "attack s7 with s4 into blue"},
+	{ResearchAt(1, 2, 3, pc("r3"), 5), "research s1 s2 s3 for red large at sys5"},
+	{ResearchAt(1, 2, 3, pc("g1"), maxTargetID), "research s1 s2 s3 for green small at sys32766"},
 }
 
 func TestNotation_RoundTrips(t *testing.T) {
@@ -58,7 +64,10 @@ func TestNotation_RoundTrips(t *testing.T) {
 
 func TestNotation_RejectsGarbage(t *testing.T) {
 	for _, text := range []string{"", "fly s1", "move s1", "move s1 to s2", "move sys1 to sys2", "trade s1 for red", "pick red large",
-		"align neutral", "grow s-1", "grow s99999", "grow s01", "pass now", "end", "add huge from s1", "attack s1 s2"} {
+		"align neutral", "grow s-1", "grow s99999", "grow s01", "pass now", "end", "add huge from s1", "attack s1 s2",
+		"add small from s1 to", "add small from s1 to s3", "add small from s1 to sys32767", "add small from s1 at sys3",
+		"attack s1 with s2 into", "attack s1 with s2 into black", "attack s1 with s2 into blue small",
+		"research s1 s2 s3 for red large at", "research s1 s2 s3 for red large at sys-1", "research s1 s2 s3 for red large to sys1"} {
 		if a, err := ParseAction(text); !errors.Is(err, engine.ErrBadNotation) {
 			t.Errorf("ParseAction(%q) = %v, %v; want ErrBadNotation", text, a, err)
 		}
@@ -79,6 +88,10 @@ func TestActionFromProto_RejectsMalformed(t *testing.T) {
 		&pb.Action{Kind: &pb.Action_Move{Move: &pb.Move{ShipId: 1 << 20}}},
 		&pb.Action{Kind: &pb.Action_Research{Research: &pb.Research{ShipIds: []int32{1, 2}, Piece: &pb.Piece{Color: pb.Color_COLOR_RED, Size: pb.Size_SIZE_LARGE}}}},
 		&pb.Action{Kind: &pb.Action_AddShip{AddShip: &pb.AddShip{ShipId: 1}}},
+		&pb.Action{Kind: &pb.Action_AddShip{AddShip: &pb.AddShip{ShipId: 1, Size: pb.Size_SIZE_SMALL, SystemId: proto.Int32(-1)}}},
+		&pb.Action{Kind: &pb.Action_AddShip{AddShip: &pb.AddShip{ShipId: 1, Size: pb.Size_SIZE_SMALL, SystemId: proto.Int32(maxTargetID + 1)}}},
+		&pb.Action{Kind: &pb.Action_Attack{Attack: &pb.Attack{ShipId: 1, TargetId: 2, ReduceTo: 9}}},
+		&pb.Action{Kind: &pb.Action_Research{Research: &pb.Research{ShipIds: []int32{1, 2, 3}, Piece: &pb.Piece{Color: pb.Color_COLOR_RED, Size: pb.Size_SIZE_LARGE}, SystemId: proto.Int32(-2)}}},
 		&pb.Action{Kind: &pb.Action_ChoosePicks{ChoosePicks: &pb.ChoosePicks{First: &pb.Piece{Color: pb.Color_COLOR_RED, Size: pb.Size_SIZE_LARGE}}}},
 	} {
 		if a, err := ActionFromProto(m); !errors.Is(err, engine.ErrIllegalAction) {

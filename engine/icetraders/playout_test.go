@@ -93,6 +93,39 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 	if testing.Short() {
 		games = 8
 	}
+	counts := deepPlayouts(t, games, nil, true)
+	for _, want := range []string{"CONCENTRATION_KIND_ARMAGEDDON", "CONCENTRATION_KIND_HYPERSPACE", "CONCENTRATION_KIND_ENTERPRISE",
+		"CONCENTRATION_KIND_REVOLT", "enterprise", "revolt", "revealed", "turned evil", "research"} {
+		if counts[want] == 0 && !testing.Short() {
+			t.Errorf("deep playouts never reached %q", want)
+		}
+	}
+}
+
+// TestDeepPlayouts_EveryRuleOptionChanged plays deep games with every [decision] option at its
+// non-default value. FromObservation is not checked: the observation does not carry these
+// options, so a state rebuilt from it plays the default rules.
+func TestDeepPlayouts_EveryRuleOptionChanged(t *testing.T) {
+	games := 8
+	if testing.Short() {
+		games = 3
+	}
+	opts := map[string]string{}
+	for _, o := range ruleOptions {
+		opts[o.name] = o.alt
+	}
+	counts := deepPlayouts(t, games, opts, false)
+	for _, want := range []string{"add to a named system", "attack into a named color", "research at a named system"} {
+		if counts[want] == 0 && !testing.Short() {
+			t.Errorf("deep playouts never reached %q", want)
+		}
+	}
+}
+
+// deepPlayouts plays games deep games with extra options and checks the invariants on the way;
+// it counts what happened, by concentration, action kind and ending.
+func deepPlayouts(t *testing.T, games int, extra map[string]string, determinize bool) map[string]int {
+	t.Helper()
 	counts := map[string]int{}
 	for g := 0; g < games; g++ {
 		seats := 2 + g%5
@@ -102,6 +135,9 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 		}
 		if g%4 == 1 {
 			opts[OptAlignment] = "random"
+		}
+		for k, v := range extra {
+			opts[k] = v
 		}
 		st, err := engine.New(Name, engine.Config{Seats: seats, Seed: uint64(g), Options: opts})
 		if err != nil {
@@ -119,7 +155,9 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 			}
 			if step%5 == 0 {
 				checkHiddenDeep(t, s, r)
-				checkDeterminize(t, s)
+				if determinize {
+					checkDeterminize(t, s)
+				}
 			}
 			seat, a := deepPick(s, r, Color(g%4))
 			if err := s.Apply(seat, a); err != nil {
@@ -134,6 +172,14 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 				counts[e.conc.String()]++
 			case evAction:
 				counts[kindName(e.a.Kind)]++
+				switch {
+				case e.a.Kind == KindAdd && e.a.Arg[2] != 0:
+					counts["add to a named system"]++
+				case e.a.Kind == KindAttack && e.a.Arg[2] != 0:
+					counts["attack into a named color"]++
+				case e.a.Kind == KindResearch && e.a.Arg[5] != 0:
+					counts["research at a named system"]++
+				}
 			case evTurnedEvil:
 				counts["turned evil"]++
 			case evRevealed:
@@ -154,12 +200,7 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 		}
 	}
 	t.Logf("deep playouts: %v", counts)
-	for _, want := range []string{"CONCENTRATION_KIND_ARMAGEDDON", "CONCENTRATION_KIND_HYPERSPACE", "CONCENTRATION_KIND_ENTERPRISE",
-		"CONCENTRATION_KIND_REVOLT", "enterprise", "revolt", "revealed", "turned evil", "research"} {
-		if counts[want] == 0 && !testing.Short() {
-			t.Errorf("deep playouts never reached %q", want)
-		}
-	}
+	return counts
 }
 
 // checkLegalIsExact tries a broad superset of actions for the seat to act and checks that
@@ -198,6 +239,25 @@ func checkLegalIsExact(t *testing.T, s *State) {
 			}
 		}
 	}
+	// The options' named targets and colors, for the seat's own ships (others' are refused
+	// before any target is read): every place, and every color against ships in the same place.
+	for _, x := range s.ships {
+		if int(x.owner) != int(seat) {
+			continue
+		}
+		for z := -1; z <= 4; z++ {
+			for _, l := range locs {
+				cands = append(cands, act(KindAdd, int(x.id), z, l+1)) // green_add=any
+			}
+		}
+		for _, y := range s.ships {
+			if y.loc == x.loc {
+				for c := -1; c <= 5; c++ {
+					cands = append(cands, act(KindAttack, int(x.id), int(y.id), c)) // reduce_color=choose: 1+color
+				}
+			}
+		}
+	}
 	for _, x := range ships {
 		cands = append(cands, Grow(x), Discover(x), Sacrifice(x), Revolt(x))
 		for z := -1; z <= 4; z++ {
@@ -223,6 +283,11 @@ func checkLegalIsExact(t *testing.T, s *State) {
 				for _, c := range own {
 					for k := 0; k < numKinds; k++ {
 						cands = append(cands, Research(a, b, c, pieceOfKind(k)))
+						if a < b && b < c { // rnd_where=any's target, for listable triples
+							for _, l := range locs {
+								cands = append(cands, act(KindResearch, a, b, c, int(pieceOfKind(k).Color), int(pieceOfKind(k).Size), l+1))
+							}
+						}
 					}
 				}
 			}

@@ -30,6 +30,14 @@ func actionProto(a engine.Action) *pb.Action {
 	rawPiece := func(i int) *pb.Piece {
 		return &pb.Piece{Color: pb.Color(a.Arg[i] + 1), Size: pb.Size(a.Arg[i+1])}
 	}
+	// target is an optional target system stored as 1+id; nil when none is named.
+	target := func(i int) *int32 {
+		if a.Arg[i] == 0 {
+			return nil
+		}
+		v := int32(a.Arg[i]) - 1
+		return &v
+	}
 	m := &pb.Action{}
 	switch a.Kind {
 	case KindAlign:
@@ -47,15 +55,16 @@ func actionProto(a engine.Action) *pb.Action {
 	case KindGrow:
 		m.Kind = &pb.Action_Grow{Grow: &pb.Grow{ShipId: id(0)}}
 	case KindAdd:
-		m.Kind = &pb.Action_AddShip{AddShip: &pb.AddShip{ShipId: id(0), Size: pb.Size(a.Arg[1])}}
+		m.Kind = &pb.Action_AddShip{AddShip: &pb.AddShip{ShipId: id(0), Size: pb.Size(a.Arg[1]), SystemId: target(2)}}
 	case KindAttack:
-		m.Kind = &pb.Action_Attack{Attack: &pb.Attack{ShipId: id(0), TargetId: id(1)}}
+		// Arg2 is 0 (no color) or 1+color, which is the proto's color numbering.
+		m.Kind = &pb.Action_Attack{Attack: &pb.Attack{ShipId: id(0), TargetId: id(1), ReduceTo: pb.Color(a.Arg[2])}}
 	case KindDiscover:
 		m.Kind = &pb.Action_Discover{Discover: &pb.Discover{ShipId: id(0)}}
 	case KindSacrifice:
 		m.Kind = &pb.Action_Sacrifice{Sacrifice: &pb.Sacrifice{ShipId: id(0)}}
 	case KindResearch:
-		m.Kind = &pb.Action_Research{Research: &pb.Research{ShipIds: []int32{id(0), id(1), id(2)}, Piece: rawPiece(3)}}
+		m.Kind = &pb.Action_Research{Research: &pb.Research{ShipIds: []int32{id(0), id(1), id(2)}, Piece: rawPiece(3), SystemId: target(5)}}
 	case KindPass:
 		m.Kind = &pb.Action_Pass{Pass: &pb.Pass{}}
 	case KindEndSacrifice:
@@ -89,6 +98,14 @@ func ActionFromProto(m proto.Message) (engine.Action, error) {
 			return 0
 		}
 		return int(v)
+	}
+	// target is an optional target system id, stored as 1+id.
+	target := func(v int32) int16 {
+		if v < 0 || v > maxTargetID {
+			err = fmt.Sprintf("system id %d out of range", v)
+			return 0
+		}
+		return int16(v + 1)
 	}
 	color := func(c pb.Color) Color {
 		if c < pb.Color_COLOR_RED || c > pb.Color_COLOR_BLUE {
@@ -133,8 +150,14 @@ func ActionFromProto(m proto.Message) (engine.Action, error) {
 		a = Grow(id(k.Grow.GetShipId()))
 	case *pb.Action_AddShip:
 		a = Add(id(k.AddShip.GetShipId()), size(k.AddShip.GetSize()))
+		if k.AddShip.SystemId != nil {
+			a.Arg[2] = target(k.AddShip.GetSystemId())
+		}
 	case *pb.Action_Attack:
 		a = Attack(id(k.Attack.GetShipId()), id(k.Attack.GetTargetId()))
+		if c := k.Attack.GetReduceTo(); c != pb.Color_COLOR_UNSPECIFIED {
+			a.Arg[2] = int16(color(c)) + 1
+		}
 	case *pb.Action_Discover:
 		a = Discover(id(k.Discover.GetShipId()))
 	case *pb.Action_Sacrifice:
@@ -145,6 +168,9 @@ func ActionFromProto(m proto.Message) (engine.Action, error) {
 			return bad("research lists exactly three ships")
 		}
 		a = Research(id(ids[0]), id(ids[1]), id(ids[2]), piece(k.Research.GetPiece()))
+		if k.Research.SystemId != nil {
+			a.Arg[5] = target(k.Research.GetSystemId())
+		}
 	case *pb.Action_Pass:
 		a = Pass()
 	case *pb.Action_EndSacrifice:

@@ -171,7 +171,8 @@ func (s *State) owes(seat engine.Seat) bool {
 	return false
 }
 
-// repickSlot is the next unserved opening pick: lowest seat first, first pick before second.
+// repickSlot is the next unserved opening pick: lowest seat first, first pick before second
+// (under either repick_order: it orders only which picks the stash serves at the reveal).
 func (s *State) repickSlot() (seat, slot int, ok bool) {
 	for i := range s.players {
 		for j := 0; j < 2; j++ {
@@ -246,6 +247,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	b = append(b, byte(s.cfg.seats), byte(s.cfg.perKind), bool8(s.cfg.randomAlign))
 	b = binary.LittleEndian.AppendUint16(b, uint16(s.cfg.turnCap))
 	b = binary.LittleEndian.AppendUint16(b, uint16(s.cfg.passRounds))
+	b = append(b, s.cfg.ruleBits())
 	b = append(b, byte(s.phase), byte(s.cur), byte(s.first), bool8(s.shown), byte(s.end), s.winners)
 	b = binary.LittleEndian.AppendUint32(b, uint32(s.turn))
 	b = binary.LittleEndian.AppendUint32(b, uint32(s.passes))
@@ -279,6 +281,12 @@ func (s *State) MarshalBinary() ([]byte, error) {
 		b = e.append(b)
 	}
 	return b, nil
+}
+
+// ruleBits packs the [decision] options, one bit each.
+func (c *config) ruleBits() byte {
+	return bool8(c.addAnySystem) | bool8(c.reduceChoose)<<1 | bool8(c.rndAnySystem)<<2 |
+		bool8(c.repickPairs)<<3 | bool8(c.goodWinAliveOnly)<<4 | bool8(c.tiebreakSeat)<<5
 }
 
 func bool8(v bool) byte {

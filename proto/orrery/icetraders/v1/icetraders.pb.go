@@ -1113,11 +1113,15 @@ func (x *Grow) GetShipId() int32 {
 }
 
 // AddShip is the second green power: a new ship of the ship's color and this size (at most the
-// ship's) joins the ship's system, which must hold fewer than four ships.
+// ship's) joins the ship's system, which must hold fewer than four ships. Under the match option
+// green_add=any it joins the system named by system_id instead (any system, not a hyperspace,
+// holding fewer than four ships).
 type AddShip struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
-	Size          Size                   `protobuf:"varint,2,opt,name=size,proto3,enum=orrery.icetraders.v1.Size" json:"size,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	ShipId int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	Size   Size                   `protobuf:"varint,2,opt,name=size,proto3,enum=orrery.icetraders.v1.Size" json:"size,omitempty"`
+	// The system the new ship joins: set exactly when the match option green_add is "any".
+	SystemId      *int32 `protobuf:"varint,3,opt,name=system_id,json=systemId,proto3,oneof" json:"system_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1166,12 +1170,24 @@ func (x *AddShip) GetSize() Size {
 	return Size_SIZE_UNSPECIFIED
 }
 
+func (x *AddShip) GetSystemId() int32 {
+	if x != nil && x.SystemId != nil {
+		return *x.SystemId
+	}
+	return 0
+}
+
 // Attack is the red power: the target, in the same place, is discarded if it is no larger than
-// the ship, or else reduced to the next smaller piece of its color.
+// the ship, or else reduced to the next smaller piece of its color. Under the match option
+// reduce_color=choose a larger target is reduced to the next smaller piece of the color
+// reduce_to names instead.
 type Attack struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ShipId        int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
-	TargetId      int32                  `protobuf:"varint,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	ShipId   int32                  `protobuf:"varint,1,opt,name=ship_id,json=shipId,proto3" json:"ship_id,omitempty"`
+	TargetId int32                  `protobuf:"varint,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	// The color a larger target is reduced to: set exactly when the match option reduce_color is
+	// "choose" and the target is larger than the ship; unspecified otherwise.
+	ReduceTo      Color `protobuf:"varint,3,opt,name=reduce_to,json=reduceTo,proto3,enum=orrery.icetraders.v1.Color" json:"reduce_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1218,6 +1234,13 @@ func (x *Attack) GetTargetId() int32 {
 		return x.TargetId
 	}
 	return 0
+}
+
+func (x *Attack) GetReduceTo() Color {
+	if x != nil {
+		return x.ReduceTo
+	}
+	return Color_COLOR_UNSPECIFIED
 }
 
 // Discover turns the ship upright as a new, empty system.
@@ -1311,11 +1334,14 @@ func (x *Sacrifice) GetShipId() int32 {
 }
 
 // Research (R&D) returns three of your ships in one system, listed by ascending id, and takes
-// the piece as your new ship there.
+// the piece as your new ship there, or under the match option rnd_where=any in the system
+// named by system_id (any system, not a hyperspace).
 type Research struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ShipIds       []int32                `protobuf:"varint,1,rep,packed,name=ship_ids,json=shipIds,proto3" json:"ship_ids,omitempty"`
-	Piece         *Piece                 `protobuf:"bytes,2,opt,name=piece,proto3" json:"piece,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	ShipIds []int32                `protobuf:"varint,1,rep,packed,name=ship_ids,json=shipIds,proto3" json:"ship_ids,omitempty"`
+	Piece   *Piece                 `protobuf:"bytes,2,opt,name=piece,proto3" json:"piece,omitempty"`
+	// The system the new ship appears in: set exactly when the match option rnd_where is "any".
+	SystemId      *int32 `protobuf:"varint,3,opt,name=system_id,json=systemId,proto3,oneof" json:"system_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1362,6 +1388,13 @@ func (x *Research) GetPiece() *Piece {
 		return x.Piece
 	}
 	return nil
+}
+
+func (x *Research) GetSystemId() int32 {
+	if x != nil && x.SystemId != nil {
+		return *x.SystemId
+	}
+	return 0
 }
 
 // Pass does nothing.
@@ -3388,20 +3421,27 @@ const file_orrery_icetraders_v1_icetraders_proto_rawDesc = "" +
 	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x121\n" +
 	"\x05piece\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"\x1f\n" +
 	"\x04Grow\x12\x17\n" +
-	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"R\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"\x82\x01\n" +
 	"\aAddShip\x12\x17\n" +
 	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x12.\n" +
-	"\x04size\x18\x02 \x01(\x0e2\x1a.orrery.icetraders.v1.SizeR\x04size\">\n" +
+	"\x04size\x18\x02 \x01(\x0e2\x1a.orrery.icetraders.v1.SizeR\x04size\x12 \n" +
+	"\tsystem_id\x18\x03 \x01(\x05H\x00R\bsystemId\x88\x01\x01B\f\n" +
+	"\n" +
+	"_system_id\"x\n" +
 	"\x06Attack\x12\x17\n" +
 	"\aship_id\x18\x01 \x01(\x05R\x06shipId\x12\x1b\n" +
-	"\ttarget_id\x18\x02 \x01(\x05R\btargetId\"#\n" +
+	"\ttarget_id\x18\x02 \x01(\x05R\btargetId\x128\n" +
+	"\treduce_to\x18\x03 \x01(\x0e2\x1b.orrery.icetraders.v1.ColorR\breduceTo\"#\n" +
 	"\bDiscover\x12\x17\n" +
 	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"$\n" +
 	"\tSacrifice\x12\x17\n" +
-	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"X\n" +
+	"\aship_id\x18\x01 \x01(\x05R\x06shipId\"\x88\x01\n" +
 	"\bResearch\x12\x19\n" +
 	"\bship_ids\x18\x01 \x03(\x05R\ashipIds\x121\n" +
-	"\x05piece\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\"\x06\n" +
+	"\x05piece\x18\x02 \x01(\v2\x1b.orrery.icetraders.v1.PieceR\x05piece\x12 \n" +
+	"\tsystem_id\x18\x03 \x01(\x05H\x00R\bsystemId\x88\x01\x01B\f\n" +
+	"\n" +
+	"_system_id\"\x06\n" +
 	"\x04Pass\"\x0e\n" +
 	"\fEndSacrifice\"?\n" +
 	"\n" +
@@ -3694,56 +3734,57 @@ var file_orrery_icetraders_v1_icetraders_proto_depIdxs = []int32{
 	0,  // 23: orrery.icetraders.v1.PlaceFirstShip.color:type_name -> orrery.icetraders.v1.Color
 	6,  // 24: orrery.icetraders.v1.Trade.piece:type_name -> orrery.icetraders.v1.Piece
 	1,  // 25: orrery.icetraders.v1.AddShip.size:type_name -> orrery.icetraders.v1.Size
-	6,  // 26: orrery.icetraders.v1.Research.piece:type_name -> orrery.icetraders.v1.Piece
-	6,  // 27: orrery.icetraders.v1.Enterprise.piece:type_name -> orrery.icetraders.v1.Piece
-	6,  // 28: orrery.icetraders.v1.Ship.piece:type_name -> orrery.icetraders.v1.Piece
-	6,  // 29: orrery.icetraders.v1.System.marker:type_name -> orrery.icetraders.v1.Piece
-	6,  // 30: orrery.icetraders.v1.System.second_marker:type_name -> orrery.icetraders.v1.Piece
-	25, // 31: orrery.icetraders.v1.System.ships:type_name -> orrery.icetraders.v1.Ship
-	25, // 32: orrery.icetraders.v1.Hyperspace.ships:type_name -> orrery.icetraders.v1.Ship
-	6,  // 33: orrery.icetraders.v1.StashCount.piece:type_name -> orrery.icetraders.v1.Piece
-	2,  // 34: orrery.icetraders.v1.Player.alignment:type_name -> orrery.icetraders.v1.Alignment
-	6,  // 35: orrery.icetraders.v1.Player.first_pick:type_name -> orrery.icetraders.v1.Piece
-	6,  // 36: orrery.icetraders.v1.Player.second_pick:type_name -> orrery.icetraders.v1.Piece
-	6,  // 37: orrery.icetraders.v1.PendingSacrifice.sacrificed:type_name -> orrery.icetraders.v1.Piece
-	4,  // 38: orrery.icetraders.v1.PendingConcentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
-	5,  // 39: orrery.icetraders.v1.GameOver.kind:type_name -> orrery.icetraders.v1.EndKind
-	2,  // 40: orrery.icetraders.v1.GameOver.alignments:type_name -> orrery.icetraders.v1.Alignment
-	3,  // 41: orrery.icetraders.v1.Observation.phase:type_name -> orrery.icetraders.v1.Phase
-	28, // 42: orrery.icetraders.v1.Observation.stash:type_name -> orrery.icetraders.v1.StashCount
-	26, // 43: orrery.icetraders.v1.Observation.systems:type_name -> orrery.icetraders.v1.System
-	27, // 44: orrery.icetraders.v1.Observation.hyperspaces:type_name -> orrery.icetraders.v1.Hyperspace
-	29, // 45: orrery.icetraders.v1.Observation.players:type_name -> orrery.icetraders.v1.Player
-	30, // 46: orrery.icetraders.v1.Observation.pending_sacrifice:type_name -> orrery.icetraders.v1.PendingSacrifice
-	31, // 47: orrery.icetraders.v1.Observation.pending_concentration:type_name -> orrery.icetraders.v1.PendingConcentration
-	32, // 48: orrery.icetraders.v1.Observation.pending_repick:type_name -> orrery.icetraders.v1.PendingRepick
-	33, // 49: orrery.icetraders.v1.Observation.game_over:type_name -> orrery.icetraders.v1.GameOver
-	7,  // 50: orrery.icetraders.v1.ActionTaken.action:type_name -> orrery.icetraders.v1.Action
-	2,  // 51: orrery.icetraders.v1.AlignmentAssigned.alignment:type_name -> orrery.icetraders.v1.Alignment
-	6,  // 52: orrery.icetraders.v1.SeatPicks.first:type_name -> orrery.icetraders.v1.Piece
-	6,  // 53: orrery.icetraders.v1.SeatPicks.second:type_name -> orrery.icetraders.v1.Piece
-	37, // 54: orrery.icetraders.v1.PicksRevealed.picks:type_name -> orrery.icetraders.v1.SeatPicks
-	4,  // 55: orrery.icetraders.v1.Concentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
-	2,  // 56: orrery.icetraders.v1.AlignmentsRevealed.alignments:type_name -> orrery.icetraders.v1.Alignment
-	35, // 57: orrery.icetraders.v1.Event.action_taken:type_name -> orrery.icetraders.v1.ActionTaken
-	36, // 58: orrery.icetraders.v1.Event.alignment_assigned:type_name -> orrery.icetraders.v1.AlignmentAssigned
-	38, // 59: orrery.icetraders.v1.Event.picks_revealed:type_name -> orrery.icetraders.v1.PicksRevealed
-	39, // 60: orrery.icetraders.v1.Event.first_player:type_name -> orrery.icetraders.v1.FirstPlayer
-	40, // 61: orrery.icetraders.v1.Event.concentration:type_name -> orrery.icetraders.v1.Concentration
-	41, // 62: orrery.icetraders.v1.Event.hyperspace_closed:type_name -> orrery.icetraders.v1.HyperspaceClosed
-	42, // 63: orrery.icetraders.v1.Event.eliminated:type_name -> orrery.icetraders.v1.Eliminated
-	43, // 64: orrery.icetraders.v1.Event.alignments_revealed:type_name -> orrery.icetraders.v1.AlignmentsRevealed
-	44, // 65: orrery.icetraders.v1.Event.turned_evil:type_name -> orrery.icetraders.v1.TurnedEvil
-	33, // 66: orrery.icetraders.v1.Event.game_over:type_name -> orrery.icetraders.v1.GameOver
-	0,  // 67: orrery.icetraders.v1.Power.color:type_name -> orrery.icetraders.v1.Color
-	46, // 68: orrery.icetraders.v1.Catalog.powers:type_name -> orrery.icetraders.v1.Power
-	0,  // 69: orrery.icetraders.v1.Catalog.colors:type_name -> orrery.icetraders.v1.Color
-	1,  // 70: orrery.icetraders.v1.Catalog.sizes:type_name -> orrery.icetraders.v1.Size
-	71, // [71:71] is the sub-list for method output_type
-	71, // [71:71] is the sub-list for method input_type
-	71, // [71:71] is the sub-list for extension type_name
-	71, // [71:71] is the sub-list for extension extendee
-	0,  // [0:71] is the sub-list for field type_name
+	0,  // 26: orrery.icetraders.v1.Attack.reduce_to:type_name -> orrery.icetraders.v1.Color
+	6,  // 27: orrery.icetraders.v1.Research.piece:type_name -> orrery.icetraders.v1.Piece
+	6,  // 28: orrery.icetraders.v1.Enterprise.piece:type_name -> orrery.icetraders.v1.Piece
+	6,  // 29: orrery.icetraders.v1.Ship.piece:type_name -> orrery.icetraders.v1.Piece
+	6,  // 30: orrery.icetraders.v1.System.marker:type_name -> orrery.icetraders.v1.Piece
+	6,  // 31: orrery.icetraders.v1.System.second_marker:type_name -> orrery.icetraders.v1.Piece
+	25, // 32: orrery.icetraders.v1.System.ships:type_name -> orrery.icetraders.v1.Ship
+	25, // 33: orrery.icetraders.v1.Hyperspace.ships:type_name -> orrery.icetraders.v1.Ship
+	6,  // 34: orrery.icetraders.v1.StashCount.piece:type_name -> orrery.icetraders.v1.Piece
+	2,  // 35: orrery.icetraders.v1.Player.alignment:type_name -> orrery.icetraders.v1.Alignment
+	6,  // 36: orrery.icetraders.v1.Player.first_pick:type_name -> orrery.icetraders.v1.Piece
+	6,  // 37: orrery.icetraders.v1.Player.second_pick:type_name -> orrery.icetraders.v1.Piece
+	6,  // 38: orrery.icetraders.v1.PendingSacrifice.sacrificed:type_name -> orrery.icetraders.v1.Piece
+	4,  // 39: orrery.icetraders.v1.PendingConcentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
+	5,  // 40: orrery.icetraders.v1.GameOver.kind:type_name -> orrery.icetraders.v1.EndKind
+	2,  // 41: orrery.icetraders.v1.GameOver.alignments:type_name -> orrery.icetraders.v1.Alignment
+	3,  // 42: orrery.icetraders.v1.Observation.phase:type_name -> orrery.icetraders.v1.Phase
+	28, // 43: orrery.icetraders.v1.Observation.stash:type_name -> orrery.icetraders.v1.StashCount
+	26, // 44: orrery.icetraders.v1.Observation.systems:type_name -> orrery.icetraders.v1.System
+	27, // 45: orrery.icetraders.v1.Observation.hyperspaces:type_name -> orrery.icetraders.v1.Hyperspace
+	29, // 46: orrery.icetraders.v1.Observation.players:type_name -> orrery.icetraders.v1.Player
+	30, // 47: orrery.icetraders.v1.Observation.pending_sacrifice:type_name -> orrery.icetraders.v1.PendingSacrifice
+	31, // 48: orrery.icetraders.v1.Observation.pending_concentration:type_name -> orrery.icetraders.v1.PendingConcentration
+	32, // 49: orrery.icetraders.v1.Observation.pending_repick:type_name -> orrery.icetraders.v1.PendingRepick
+	33, // 50: orrery.icetraders.v1.Observation.game_over:type_name -> orrery.icetraders.v1.GameOver
+	7,  // 51: orrery.icetraders.v1.ActionTaken.action:type_name -> orrery.icetraders.v1.Action
+	2,  // 52: orrery.icetraders.v1.AlignmentAssigned.alignment:type_name -> orrery.icetraders.v1.Alignment
+	6,  // 53: orrery.icetraders.v1.SeatPicks.first:type_name -> orrery.icetraders.v1.Piece
+	6,  // 54: orrery.icetraders.v1.SeatPicks.second:type_name -> orrery.icetraders.v1.Piece
+	37, // 55: orrery.icetraders.v1.PicksRevealed.picks:type_name -> orrery.icetraders.v1.SeatPicks
+	4,  // 56: orrery.icetraders.v1.Concentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
+	2,  // 57: orrery.icetraders.v1.AlignmentsRevealed.alignments:type_name -> orrery.icetraders.v1.Alignment
+	35, // 58: orrery.icetraders.v1.Event.action_taken:type_name -> orrery.icetraders.v1.ActionTaken
+	36, // 59: orrery.icetraders.v1.Event.alignment_assigned:type_name -> orrery.icetraders.v1.AlignmentAssigned
+	38, // 60: orrery.icetraders.v1.Event.picks_revealed:type_name -> orrery.icetraders.v1.PicksRevealed
+	39, // 61: orrery.icetraders.v1.Event.first_player:type_name -> orrery.icetraders.v1.FirstPlayer
+	40, // 62: orrery.icetraders.v1.Event.concentration:type_name -> orrery.icetraders.v1.Concentration
+	41, // 63: orrery.icetraders.v1.Event.hyperspace_closed:type_name -> orrery.icetraders.v1.HyperspaceClosed
+	42, // 64: orrery.icetraders.v1.Event.eliminated:type_name -> orrery.icetraders.v1.Eliminated
+	43, // 65: orrery.icetraders.v1.Event.alignments_revealed:type_name -> orrery.icetraders.v1.AlignmentsRevealed
+	44, // 66: orrery.icetraders.v1.Event.turned_evil:type_name -> orrery.icetraders.v1.TurnedEvil
+	33, // 67: orrery.icetraders.v1.Event.game_over:type_name -> orrery.icetraders.v1.GameOver
+	0,  // 68: orrery.icetraders.v1.Power.color:type_name -> orrery.icetraders.v1.Color
+	46, // 69: orrery.icetraders.v1.Catalog.powers:type_name -> orrery.icetraders.v1.Power
+	0,  // 70: orrery.icetraders.v1.Catalog.colors:type_name -> orrery.icetraders.v1.Color
+	1,  // 71: orrery.icetraders.v1.Catalog.sizes:type_name -> orrery.icetraders.v1.Size
+	72, // [72:72] is the sub-list for method output_type
+	72, // [72:72] is the sub-list for method input_type
+	72, // [72:72] is the sub-list for extension type_name
+	72, // [72:72] is the sub-list for extension extendee
+	0,  // [0:72] is the sub-list for field type_name
 }
 
 func init() { file_orrery_icetraders_v1_icetraders_proto_init() }
@@ -3770,6 +3811,8 @@ func file_orrery_icetraders_v1_icetraders_proto_init() {
 		(*Action_Revolt)(nil),
 		(*Action_Decline)(nil),
 	}
+	file_orrery_icetraders_v1_icetraders_proto_msgTypes[9].OneofWrappers = []any{}
+	file_orrery_icetraders_v1_icetraders_proto_msgTypes[13].OneofWrappers = []any{}
 	file_orrery_icetraders_v1_icetraders_proto_msgTypes[39].OneofWrappers = []any{
 		(*Event_ActionTaken)(nil),
 		(*Event_AlignmentAssigned)(nil),
