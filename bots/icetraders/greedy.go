@@ -2,10 +2,17 @@
 // on a state rebuilt from its own observation (hidden alignments guessed Good) and scores the
 // result: winning or being eliminated first, then threats to its own last critical ships,
 // chances to eliminate someone next turn, and its fleet.
+//
+// The cost of a decision is bounded: the state is rebuilt once and copied into one scratch
+// state per candidate, scoring reads the simulated board directly (no observation message),
+// and the continuations of a sacrifice or a concentration choice are followed greedily, one
+// use at a time, for the most promising few of those actions only.
 package icetraders
 
 import (
+	"math/bits"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/orrery/orrery/bots"
@@ -40,6 +47,18 @@ const (
 	scoreEnemy    = -4 // per opponent ship, and per pip of it: attacks that win material pay
 )
 
+// The search's bounds. Every legal action is simulated one step. An action that leaves the
+// bot mid-action (a sacrifice with uses left, an Enterprise or a Revolt to take) is worth its
+// best continuation: first each such action is scored by its best next step, then the
+// maxChains best of them are followed to the end, up to maxDepth steps, each step taking the
+// best-scoring use. The next steps, and then the chains, have a budget of maxSteps simulated
+// steps each per decision; past it, an action is worth the state it leaves.
+const (
+	maxDepth  = 3
+	maxChains = 8
+	maxSteps  = 3000
+)
+
 // Act chooses among d's legal actions.
 func (g *Greedy) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	o, _ := wire.GameObservation(d.GetObservation()).(*pb.Observation)
@@ -72,18 +91,28 @@ func (g *Greedy) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if err != nil {
 		return bots.Index(d, g.r.IntN(len(legal)))
 	}
-	best, bestScore, ties := 0, -1e18, 0
-	for i, text := range legal {
-		a, err := it.ParseAction(text)
-		if err != nil {
-			continue
-		}
-		c := st.Clone()
-		if c.Apply(engine.Seat(me), a) != nil {
-			continue
-		}
-		v := value(c.(*it.State), me, 3)
+	s := newSearch(st, me)
+	// The rebuilt state lists the same actions in the same order as the server's (ids and the
+	// board are as observed). Should it not, the notation is read instead.
+	acts := st.Legal(engine.Seat(me), nil)
+	parsed := false
+	if !sameActions(acts, legal) {
+		acts, parsed = parseAll(acts[:0], legal), true
+	}
+	best := g.pick(s.scoreAll(acts))
+	if !parsed && it.FormatAction(acts[best]) != legal[best] {
+		best = g.pick(s.scoreAll(parseAll(acts[:0], legal)))
+	}
+	return bots.Index(d, best)
+}
+
+// pick is the index of the best score, ties broken at random.
+func (g *Greedy) pick(scores []float64) int {
+	best, bestScore, ties := 0, unscored, 0
+	for i, v := range scores {
 		switch {
+		case v == unscored:
+			continue
 		case v > bestScore:
 			best, bestScore, ties = i, v, 1
 		case v == bestScore:
@@ -93,31 +122,177 @@ func (g *Greedy) Act(d *orreryv1.Decision) *orreryv1.Answer {
 			}
 		}
 	}
-	return bots.Index(d, best)
+	return best
 }
 
-// value scores st for me; while the action is still me's (a sacrifice's uses, a choice), it
-// follows its own best continuation greedily, depth steps at most.
-func value(st *it.State, me int, depth int) float64 {
-	if depth > 0 && !st.Terminal() {
-		if to := st.ToAct(nil); len(to) == 1 && int(to[0]) == me {
-			o := st.Observe(engine.Seat(me)).(*pb.Observation)
-			if o.GetPendingSacrifice() != nil || o.GetPendingConcentration() != nil {
-				best := -1e18
-				for _, a := range st.Legal(engine.Seat(me), nil) {
-					c := st.Clone()
-					if c.Apply(engine.Seat(me), a) != nil {
-						continue
-					}
-					if v := value(c.(*it.State), me, depth-1); v > best {
-						best = v
-					}
-				}
-				return best - 1 // the same outcome sooner is better
-			}
+// parseAll reads legal's notation into buf; what does not parse becomes an action Apply
+// refuses.
+func parseAll(buf []engine.Action, legal []string) []engine.Action {
+	for _, text := range legal {
+		a, err := it.ParseAction(text)
+		if err != nil {
+			a = engine.Action{}
+		}
+		buf = append(buf, a)
+	}
+	return buf
+}
+
+// sameActions reports whether acts are legal's actions: the same count, and spot checks of
+// the first, middle and last notation.
+func sameActions(acts []engine.Action, legal []string) bool {
+	if len(acts) != len(legal) {
+		return false
+	}
+	for _, i := range [...]int{0, len(acts) / 2, len(acts) - 1} {
+		if it.FormatAction(acts[i]) != legal[i] {
+			return false
 		}
 	}
-	return Evaluate(st.Observe(engine.Seat(me)).(*pb.Observation), me)
+	return true
+}
+
+// unscored marks an action the search could not apply.
+const unscored = -1e18
+
+// search scores the actions of one decision. It owns the scratch states and buffers, so that
+// scoring a candidate allocates nothing.
+type search struct {
+	root    *it.State
+	me      int
+	b       board
+	scratch [maxDepth + 1]*it.State
+	legal   [maxDepth + 1][]engine.Action
+	toAct   []engine.Seat
+	steps   int // continuation steps simulated so far
+}
+
+func newSearch(root *it.State, me int) *search {
+	s := &search{root: root, me: me}
+	for i := range s.scratch {
+		s.scratch[i] = root.Clone().(*it.State)
+	}
+	return s
+}
+
+// scoreAll scores every action: the state after it, or, if the bot is still mid-action
+// there, its best continuation (for the maxChains most promising such actions; the rest
+// keep the score of their first step).
+func (s *search) scoreAll(acts []engine.Action) []float64 {
+	scores := make([]float64, len(acts))
+	s.steps = 0
+	var chains []int
+	c := s.scratch[0]
+	for i, a := range acts {
+		c.CopyFrom(s.root)
+		if c.Apply(engine.Seat(s.me), a) != nil {
+			scores[i] = unscored
+			continue
+		}
+		if s.continues(c) {
+			// Score it by its best single next step for now.
+			scores[i] = s.step(c, 1) - 1
+			chains = append(chains, i)
+			continue
+		}
+		scores[i] = s.static(c)
+	}
+	if len(chains) > maxChains {
+		sort.SliceStable(chains, func(x, y int) bool { return scores[chains[x]] > scores[chains[y]] })
+		chains = chains[:maxChains]
+	}
+	s.steps = 0 // the chains have a budget of their own
+	for _, i := range chains {
+		c.CopyFrom(s.root)
+		_ = c.Apply(engine.Seat(s.me), acts[i])
+		scores[i] = s.value(c, maxDepth)
+	}
+	return scores
+}
+
+// continues reports whether the bot still owes a step of the same action in st.
+func (s *search) continues(st *it.State) bool {
+	if st.Terminal() || !st.MidAction() {
+		return false
+	}
+	s.toAct = st.ToAct(s.toAct[:0])
+	return len(s.toAct) == 1 && int(s.toAct[0]) == s.me
+}
+
+// value scores st; while the action is still the bot's, it follows the best-scoring next
+// step, depth steps at most.
+func (s *search) value(st *it.State, depth int) float64 {
+	if depth == 0 || !s.continues(st) {
+		return s.static(st)
+	}
+	next := s.scratch[depth]
+	acts := st.Legal(engine.Seat(s.me), s.legal[depth][:0])
+	s.legal[depth] = acts
+	if s.steps+len(acts) > maxSteps {
+		return s.static(st)
+	}
+	s.steps += len(acts)
+	best, bestScore := -1, unscored
+	for i, a := range acts {
+		next.CopyFrom(st)
+		if next.Apply(engine.Seat(s.me), a) != nil {
+			continue
+		}
+		if v := s.static(next); v > bestScore {
+			best, bestScore = i, v
+		}
+	}
+	if best < 0 {
+		return s.static(st)
+	}
+	next.CopyFrom(st)
+	_ = next.Apply(engine.Seat(s.me), acts[best])
+	return s.value(next, depth-1) - 1 // the same outcome sooner is better
+}
+
+// step is the best static score one step on from st (which continues), using scratch depth.
+func (s *search) step(st *it.State, depth int) float64 {
+	next := s.scratch[depth]
+	acts := st.Legal(engine.Seat(s.me), s.legal[depth][:0])
+	s.legal[depth] = acts
+	if s.steps+len(acts) > maxSteps {
+		return s.static(st)
+	}
+	s.steps += len(acts)
+	bestScore := unscored
+	for _, a := range acts {
+		next.CopyFrom(st)
+		if next.Apply(engine.Seat(s.me), a) != nil {
+			continue
+		}
+		if v := s.static(next); v > bestScore {
+			bestScore = v
+		}
+	}
+	if bestScore == unscored {
+		return s.static(st)
+	}
+	return bestScore
+}
+
+// static scores st for the bot as it stands.
+func (s *search) static(st *it.State) float64 {
+	if st.Terminal() {
+		w := st.Winners()
+		return overScore(w&(1<<s.me) != 0, bits.OnesCount8(w))
+	}
+	s.b.fromState(st)
+	return s.b.score(s.me)
+}
+
+func overScore(won bool, winners int) float64 {
+	switch {
+	case won && winners == 1:
+		return scoreWin
+	case won:
+		return scoreShared - float64(winners)
+	}
+	return -scoreWin
 }
 
 // Evaluate scores an observation for seat me.
@@ -127,147 +302,170 @@ func Evaluate(o *pb.Observation, me int) float64 {
 		for _, w := range g.GetWinners() {
 			won = won || int(w) == me
 		}
-		switch {
-		case won && len(g.GetWinners()) == 1:
-			return scoreWin
-		case won:
-			return scoreShared - float64(len(g.GetWinners()))
+		return overScore(won, len(g.GetWinners()))
+	}
+	var b board
+	b.fromObservation(o)
+	return b.score(me)
+}
+
+// maxSeats bounds the seats of a match.
+const maxSeats = 6
+
+// board is what the scoring reads: the ships, the locations by id, the stash and the
+// players' standing.
+type board struct {
+	ships     []it.ShipInfo
+	locList   []it.LocInfo
+	locs      []it.LocInfo // by id; an absent id has Marker.Size 0 and Hyper false
+	seats     int
+	placed    [maxSeats]bool
+	everLarge [maxSeats]bool
+	out       [maxSeats]bool
+	medium    [4]int // the stash's medium pieces by color: a large ship's reduction
+}
+
+func (b *board) indexLocs() {
+	for i := range b.locs {
+		b.locs[i] = it.LocInfo{}
+	}
+	for _, l := range b.locList {
+		for int(l.ID) >= len(b.locs) {
+			b.locs = append(b.locs, it.LocInfo{})
 		}
+		b.locs[l.ID] = l
+	}
+}
+
+func (b *board) fromState(st *it.State) {
+	b.ships = st.AppendShips(b.ships[:0])
+	b.locList = st.AppendLocations(b.locList[:0])
+	b.indexLocs()
+	b.seats = min(st.Seats(), maxSeats)
+	for i := 0; i < b.seats; i++ {
+		b.placed[i], b.everLarge[i], b.out[i] = st.PlayerStatus(i)
+	}
+	for c := range b.medium {
+		b.medium[c] = st.StashCount(it.Piece{Color: it.Color(c), Size: it.Medium})
+	}
+}
+
+func pieceOf(p *pb.Piece) it.Piece {
+	if p == nil {
+		return it.Piece{}
+	}
+	return it.Piece{Color: it.Color(p.GetColor() - 1), Size: it.Size(p.GetSize())}
+}
+
+func (b *board) fromObservation(o *pb.Observation) {
+	b.ships, b.locList = b.ships[:0], b.locList[:0]
+	add := func(loc int32, ships []*pb.Ship) {
+		for _, x := range ships {
+			b.ships = append(b.ships, it.ShipInfo{ID: int16(x.GetId()), Loc: int16(loc), Owner: int8(x.GetOwner()), Piece: pieceOf(x.GetPiece())})
+		}
+	}
+	for _, sys := range o.GetSystems() {
+		b.locList = append(b.locList, it.LocInfo{ID: int16(sys.GetId()), Marker: pieceOf(sys.GetMarker()), Second: pieceOf(sys.GetSecondMarker())})
+		add(sys.GetId(), sys.GetShips())
+	}
+	for _, h := range o.GetHyperspaces() {
+		b.locList = append(b.locList, it.LocInfo{ID: int16(h.GetId()), Hyper: true})
+		add(h.GetId(), h.GetShips())
+	}
+	b.indexLocs()
+	b.seats = min(len(o.GetPlayers()), maxSeats)
+	for i, p := range o.GetPlayers()[:b.seats] {
+		b.placed[i], b.everLarge[i], b.out[i] = p.GetPlacedFirstShip(), p.GetEverLarge(), p.GetEliminated()
+	}
+	b.medium = [4]int{}
+	for _, sc := range o.GetStash() {
+		if p := pieceOf(sc.GetPiece()); p.Size == it.Medium && p.Color < 4 {
+			b.medium[p.Color] = int(sc.GetCount())
+		}
+	}
+}
+
+// hasPower reports whether a ship in l may use color c's power by l's markers.
+func hasPower(l *it.LocInfo, c it.Color) bool {
+	return !l.Hyper && (l.Marker.Color == c && l.Marker.Size != 0 || l.Second.Size != 0 && l.Second.Color == c)
+}
+
+// power reports whether ship x has color c's power where it is.
+func (b *board) power(x *it.ShipInfo, c it.Color) bool {
+	return x.Piece.Color == c || hasPower(&b.locs[x.Loc], c)
+}
+
+// score is the board's value for me, who is still playing.
+func (b *board) score(me int) float64 {
+	if me < 0 || me >= b.seats || b.out[me] {
 		return -scoreWin
 	}
-	players := o.GetPlayers()
-	if players[me].GetEliminated() {
-		return -scoreWin
-	}
-	b := newBoardView(o)
+	// critical counts each seat's critical ships: its large ships once it has had one, else
+	// all its ships; last is the index of one of them.
+	var critical, last [maxSeats]int
 	score := 0.0
-	for _, x := range b.ships {
-		if x.owner >= 0 && int(x.owner) != me {
-			score += scoreEnemy * float64(1+x.size)
+	for i := range b.ships {
+		x := &b.ships[i]
+		owner := int(x.Owner)
+		if owner >= 0 && owner < b.seats && (!b.everLarge[owner] || x.Piece.Size == it.Large) {
+			critical[owner]++
+			last[owner] = i
 		}
-		if int(x.owner) != me {
+		if owner >= 0 && owner != me {
+			score += scoreEnemy * float64(1+x.Piece.Size)
+		}
+		if owner != me {
 			continue
 		}
-		score += scoreShip + scorePip*float64(x.size)
-		if x.size == 3 {
+		score += scoreShip + scorePip*float64(x.Piece.Size)
+		if x.Piece.Size == it.Large {
 			score += scoreLarge
 		}
-		if b.power(x, 1) { // yellow
+		if b.power(x, it.Yellow) {
 			score += scoreMobility
 		}
-		if b.power(x, 0) { // red
+		if b.power(x, it.Red) {
 			score += scoreMobility
 		}
-		if b.power(x, 2) { // green
+		if b.power(x, it.Green) {
 			score += scoreGrowth
 		}
 	}
 	// Threats: an opponent ship that could, next turn, remove my last critical ship.
-	if crit := b.critical(me, players[me].GetEverLarge()); len(crit) == 1 {
-		for _, p := range players {
-			q := int(p.GetSeat())
-			if q == me || p.GetEliminated() {
-				continue
-			}
-			if b.canEliminate(q, crit[0], players[me].GetEverLarge()) {
+	if critical[me] == 1 {
+		for q := 0; q < b.seats; q++ {
+			if q != me && !b.out[q] && b.canEliminate(q, &b.ships[last[me]], b.everLarge[me]) {
 				score += scoreThreat
 			}
 		}
 	}
 	// Chances: an opponent whose last critical ship I could remove next turn, or reach.
-	for _, p := range players {
-		q := int(p.GetSeat())
-		if q == me || p.GetEliminated() || !p.GetPlacedFirstShip() {
+	for q := 0; q < b.seats; q++ {
+		if q == me || b.out[q] || !b.placed[q] || critical[q] != 1 {
 			continue
 		}
-		crit := b.critical(q, p.GetEverLarge())
-		if len(crit) != 1 {
-			continue
-		}
-		if b.canEliminate(me, crit[0], p.GetEverLarge()) {
+		t := &b.ships[last[q]]
+		if b.canEliminate(me, t, b.everLarge[q]) {
 			score += scoreChance
-		} else if b.canReach(me, crit[0]) {
+		} else if b.canReach(me, t) {
 			score += scoreReach
 		}
 	}
 	return score
 }
 
-// boardView is an observation's ships and places, indexed for the scoring.
-type boardView struct {
-	ships []shipView
-	locs  map[int32]locView
-	stash [4][4]int32 // [color][size]
-}
-
-type shipView struct {
-	id, loc int32
-	owner   int32
-	color   int // 0 red, 1 yellow, 2 green, 3 blue
-	size    int
-}
-
-type locView struct {
-	hyper     bool
-	colors    [4]bool // system powers
-	connected []int32
-}
-
-func newBoardView(o *pb.Observation) *boardView {
-	b := &boardView{locs: map[int32]locView{}}
-	for _, sc := range o.GetStash() {
-		b.stash[sc.GetPiece().GetColor()-1][sc.GetPiece().GetSize()] = sc.GetCount()
-	}
-	add := func(loc int32, ships []*pb.Ship) {
-		for _, x := range ships {
-			b.ships = append(b.ships, shipView{id: x.GetId(), loc: loc, owner: x.GetOwner(),
-				color: int(x.GetPiece().GetColor()) - 1, size: int(x.GetPiece().GetSize())})
-		}
-	}
-	for _, s := range o.GetSystems() {
-		lv := locView{connected: s.GetConnectedIds()}
-		lv.colors[s.GetMarker().GetColor()-1] = true
-		if m := s.GetSecondMarker(); m != nil {
-			lv.colors[m.GetColor()-1] = true
-		}
-		b.locs[s.GetId()] = lv
-		add(s.GetId(), s.GetShips())
-	}
-	for _, h := range o.GetHyperspaces() {
-		b.locs[h.GetId()] = locView{hyper: true}
-		add(h.GetId(), h.GetShips())
-	}
-	return b
-}
-
-// power reports whether ship x has color c's power where it is.
-func (b *boardView) power(x shipView, c int) bool {
-	return x.color == c || b.locs[x.loc].colors[c]
-}
-
-// critical lists the ships whose loss would eliminate seat: its large ships once it has had
-// one, else all its ships.
-func (b *boardView) critical(seat int, everLarge bool) []shipView {
-	var out []shipView
-	for _, x := range b.ships {
-		if int(x.owner) == seat && (!everLarge || x.size == 3) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // canEliminate reports whether a red attack by one of seat's ships would remove target, the
 // last critical ship of its owner (a reduction counts only against a large critical ship).
-func (b *boardView) canEliminate(seat int, target shipView, everLarge bool) bool {
-	for _, x := range b.ships {
-		if int(x.owner) != seat || x.loc != target.loc || x.id == target.id || !b.power(x, 0) {
+func (b *board) canEliminate(seat int, target *it.ShipInfo, everLarge bool) bool {
+	for i := range b.ships {
+		x := &b.ships[i]
+		if int(x.Owner) != seat || x.Loc != target.Loc || x.ID == target.ID || !b.power(x, it.Red) {
 			continue
 		}
-		if target.size <= x.size {
+		if target.Piece.Size <= x.Piece.Size {
 			return true
 		}
-		if everLarge && target.size == 3 && b.stash[target.color][2] > 0 {
+		if everLarge && target.Piece.Size == it.Large && b.medium[target.Piece.Color] > 0 {
 			return true
 		}
 	}
@@ -275,19 +473,17 @@ func (b *boardView) canEliminate(seat int, target shipView, everLarge bool) bool
 }
 
 // canReach reports whether one of seat's ships with red power could move next to target.
-func (b *boardView) canReach(seat int, target shipView) bool {
-	for _, x := range b.ships {
-		if int(x.owner) != seat || x.loc == target.loc || !b.power(x, 1) || (x.color != 0 && !b.locs[target.loc].colors[0]) {
+func (b *board) canReach(seat int, target *it.ShipInfo) bool {
+	to := &b.locs[target.Loc]
+	redThere := hasPower(to, it.Red)
+	for i := range b.ships {
+		x := &b.ships[i]
+		if int(x.Owner) != seat || x.Loc == target.Loc || !b.power(x, it.Yellow) || (x.Piece.Color != it.Red && !redThere) {
 			continue
 		}
-		l := b.locs[x.loc]
-		if l.hyper {
+		l := &b.locs[x.Loc]
+		if l.Hyper || !to.Hyper && it.Connected(l.Marker, to.Marker) {
 			return true
-		}
-		for _, c := range l.connected {
-			if c == target.loc {
-				return true
-			}
 		}
 	}
 	return false

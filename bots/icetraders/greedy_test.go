@@ -1,6 +1,8 @@
 package icetraders
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/orrery/orrery/bots"
@@ -118,5 +120,52 @@ func TestGreedy_ChoosesEvil(t *testing.T) {
 	d := wire.Decision(st, 0, st.Legal(0, nil), 0)
 	if got := choice(d, NewGreedy(1).Act(d)); got != "align evil" {
 		t.Errorf("alignment %q", got)
+	}
+}
+
+func TestGreedy_LateGameDecision(t *testing.T) {
+	// The recorded late-game position: 798 legal actions, and the best ones (as the
+	// exhaustive one-ply search scored them) are moves and the pass, tied.
+	d := lateGame(t)
+	for seed := uint64(0); seed < 5; seed++ {
+		got := choice(d, NewGreedy(seed).Act(d))
+		if !strings.HasPrefix(got, "move ") && got != "pass" {
+			t.Errorf("seed %d: greedy chose %q, want a move or the pass", seed, got)
+		}
+	}
+	// In another order than the engine's, the actions are read from their notation.
+	slices.Reverse(d.LegalNotation)
+	slices.Reverse(d.Legal)
+	if got := choice(d, NewGreedy(1).Act(d)); !strings.HasPrefix(got, "move ") && got != "pass" {
+		t.Errorf("reversed legal list: greedy chose %q, want a move or the pass", got)
+	}
+}
+
+func TestGreedy_FastScoreMatchesObservation(t *testing.T) {
+	// On every action of the late-game position that ends the bot's action, the score read
+	// from the simulated state is the score of that state's observation.
+	d := lateGame(t)
+	me := int(d.GetSeat())
+	st, err := it.FromObservation(wire.GameObservation(d.GetObservation()).(*pb.Observation), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(st, me)
+	checked := 0
+	for _, a := range st.Legal(engine.Seat(me), nil) {
+		c := st.Clone().(*it.State)
+		if err := c.Apply(engine.Seat(me), a); err != nil {
+			t.Fatalf("%s: %v", it.FormatAction(a), err)
+		}
+		if s.continues(c) {
+			continue
+		}
+		checked++
+		if got, want := s.static(c), Evaluate(c.Observe(engine.Seat(me)).(*pb.Observation), me); got != want {
+			t.Errorf("%s: state score %g, observation score %g", it.FormatAction(a), got, want)
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d actions checked", checked)
 	}
 }
