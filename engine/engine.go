@@ -159,7 +159,8 @@ type State interface {
 	// checks, and is never sent to a seat.
 	MarshalBinary() ([]byte, error)
 
-	// FormatAction is a's canonical notation; ParseAction reads it back.
+	// FormatAction is a's canonical notation; ParseAction reads it back. Like ActionProto, it
+	// depends on the action value alone, never on the state, so a server may cache both.
 	FormatAction(a Action) string
 	ParseAction(s string) (Action, error)
 	// ActionProto is a as the game's typed Action message; ActionFromProto reads one back,

@@ -18,6 +18,8 @@ import (
 
 // Suite configures the conformance run for one game.
 type Suite struct {
+	notation map[engine.Action]string // every action's notation so far in this playout
+
 	Game    string
 	Seats   []int             // seat counts to play; default: MinSeats..MaxSeats
 	Options map[string]string // options for every match
@@ -129,6 +131,7 @@ func (s *Suite) playout(t *testing.T, seats int, seed uint64) (perturbed int) {
 		t.Fatalf("seed %d: two new states with one seed differ", seed)
 	}
 	r := rand.New(rand.NewPCG(seed, 77))
+	s.notation = make(map[engine.Action]string)
 	var (
 		log    []engine.Step
 		toAct  []engine.Seat
@@ -222,6 +225,11 @@ func (s *Suite) checkListed(t *testing.T, st engine.State, seat engine.Seat, leg
 		}
 		seen[a] = true
 		text := st.FormatAction(a)
+		// An action's notation depends on the action alone, so a server may cache it.
+		if before, ok := s.notation[a]; ok && before != text {
+			t.Errorf("action %+v was %q earlier and is %q now: notation must not depend on the state", a, before, text)
+		}
+		s.notation[a] = text
 		back, err := st.ParseAction(text)
 		if err != nil || back != a {
 			t.Errorf("notation %q does not round-trip: got %v, %v", text, back, err)

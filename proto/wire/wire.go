@@ -149,6 +149,41 @@ func GameEventOf(e *orreryv1.GameEvent) proto.Message {
 // Decision builds seat's decision from st, with its legal actions in st's order. The clock
 // fields (id, deadline, time bank) are the caller's.
 func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int64) *orreryv1.Decision {
+	return CachedDecision(st, seat, legal, ply, nil)
+}
+
+// ActionCache remembers the typed envelope and notation of each action a match has listed:
+// both depend on the action alone (the engine contract), and legal lists repeat, so a server
+// builds each once. The cached envelopes are shared between decisions and never modified.
+// An ActionCache is not safe for concurrent use.
+type ActionCache struct {
+	m map[engine.Action]cachedAction
+}
+
+type cachedAction struct {
+	env      *orreryv1.Action
+	notation string
+}
+
+// maxCached bounds a cache; past it the cache starts again (open-ended games list new
+// actions forever).
+const maxCached = 1 << 14
+
+func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
+	if ca, ok := c.m[a]; ok {
+		return ca
+	}
+	if c.m == nil || len(c.m) >= maxCached {
+		c.m = make(map[engine.Action]cachedAction, 256)
+	}
+	ca := cachedAction{env: Action(st.ActionProto(a)), notation: st.FormatAction(a)}
+	c.m[a] = ca
+	return ca
+}
+
+// CachedDecision is Decision drawing the legal actions' envelopes and notation from cache
+// (nil: none).
+func CachedDecision(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache) *orreryv1.Decision {
 	obs := st.Observe(seat)
 	text := ""
 	if r, ok := st.(engine.ObservationRenderer); ok {
@@ -163,6 +198,13 @@ func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int6
 		Ply:           ply,
 		Legal:         make([]*orreryv1.Action, len(legal)),
 		LegalNotation: make([]string, len(legal)),
+	}
+	if cache != nil {
+		for i, a := range legal {
+			ca := cache.get(st, a)
+			d.Legal[i], d.LegalNotation[i] = ca.env, ca.notation
+		}
+		return d
 	}
 	// The envelopes are allocated in one block: a legal list can hold hundreds of actions.
 	envelopes := make([]orreryv1.Action, len(legal))

@@ -5,6 +5,9 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/orrery/orrery/engine"
+	_ "github.com/orrery/orrery/engine/icetraders"
+
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
 	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
@@ -43,5 +46,27 @@ func TestWrap_DirectPathMatchesReflection(t *testing.T) {
 	}
 	if err := wrap(&orreryv1.Action{}, &orreryv1.Result{}); err == nil {
 		t.Errorf("a message with no arm was wrapped")
+	}
+}
+
+// A cached decision is the same message as one built afresh.
+func TestCachedDecision_SameAsFresh(t *testing.T) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cache ActionCache
+	var legal []engine.Action
+	for ply := 0; ply < 40 && !st.Terminal(); ply++ {
+		seat := st.ToAct(nil)[0]
+		legal = st.Legal(seat, legal[:0])
+		fresh := Decision(st, seat, legal, int64(ply))
+		cached := CachedDecision(st, seat, legal, int64(ply), &cache)
+		if !proto.Equal(fresh, cached) {
+			t.Fatalf("ply %d: cached decision differs", ply)
+		}
+		if err := st.Apply(seat, legal[ply%len(legal)]); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
