@@ -86,12 +86,14 @@ class ActionTaken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., notation: _Optional[str] = ..., redacted: bool = ...) -> None: ...
 
 class AddShip(_message.Message):
-    __slots__ = ["ship_id", "size"]
+    __slots__ = ["ship_id", "size", "system_id"]
     SHIP_ID_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
+    SYSTEM_ID_FIELD_NUMBER: _ClassVar[int]
     ship_id: int
     size: Size
-    def __init__(self, ship_id: _Optional[int] = ..., size: _Optional[_Union[Size, str]] = ...) -> None: ...
+    system_id: int
+    def __init__(self, ship_id: _Optional[int] = ..., size: _Optional[_Union[Size, str]] = ..., system_id: _Optional[int] = ...) -> None: ...
 
 class AlignmentAssigned(_message.Message):
     __slots__ = ["alignment", "seat"]
@@ -108,12 +110,14 @@ class AlignmentsRevealed(_message.Message):
     def __init__(self, alignments: _Optional[_Iterable[_Union[Alignment, str]]] = ...) -> None: ...
 
 class Attack(_message.Message):
-    __slots__ = ["ship_id", "target_id"]
+    __slots__ = ["reduce_to", "ship_id", "target_id"]
+    REDUCE_TO_FIELD_NUMBER: _ClassVar[int]
     SHIP_ID_FIELD_NUMBER: _ClassVar[int]
     TARGET_ID_FIELD_NUMBER: _ClassVar[int]
+    reduce_to: Color
     ship_id: int
     target_id: int
-    def __init__(self, ship_id: _Optional[int] = ..., target_id: _Optional[int] = ...) -> None: ...
+    def __init__(self, ship_id: _Optional[int] = ..., target_id: _Optional[int] = ..., reduce_to: _Optional[_Union[Color, str]] = ...) -> None: ...
 
 class Catalog(_message.Message):
     __slots__ = ["colors", "powers", "sizes"]
@@ -404,12 +408,14 @@ class Repick(_message.Message):
     def __init__(self, piece: _Optional[_Union[Piece, _Mapping]] = ...) -> None: ...
 
 class Research(_message.Message):
-    __slots__ = ["piece", "ship_ids"]
+    __slots__ = ["piece", "ship_ids", "system_id"]
     PIECE_FIELD_NUMBER: _ClassVar[int]
     SHIP_IDS_FIELD_NUMBER: _ClassVar[int]
+    SYSTEM_ID_FIELD_NUMBER: _ClassVar[int]
     piece: Piece
     ship_ids: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, ship_ids: _Optional[_Iterable[int]] = ..., piece: _Optional[_Union[Piece, _Mapping]] = ...) -> None: ...
+    system_id: int
+    def __init__(self, ship_ids: _Optional[_Iterable[int]] = ..., piece: _Optional[_Union[Piece, _Mapping]] = ..., system_id: _Optional[int] = ...) -> None: ...
 
 class Revolt(_message.Message):
     __slots__ = ["ship_id"]
