@@ -1,18 +1,16 @@
 package fccatan
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/enginetest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden playthroughs in testdata/")
 
 // goldens are short lockstep matches (one tick a second, short rounds) so the files stay
 // readable: every decision's view for the team deciding, its action, and the result.
@@ -55,26 +53,7 @@ func TestGolden_Playthroughs(t *testing.T) {
 	for _, g := range goldens {
 		path := filepath.Join("testdata", fmt.Sprintf("playthrough_%d.txt", g.seed))
 		got := playthrough(t, g.seed, g.seats, g.opts)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./engine/fccatan -update)", err)
-		}
-		if got != string(want) {
-			gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-			for i := 0; i < len(gl) && i < len(wl); i++ {
-				if gl[i] != wl[i] {
-					t.Errorf("%s: line %d differs:\n got %q\nwant %q", path, i+1, gl[i], wl[i])
-					break
-				}
-			}
-			t.Errorf("%s: playthrough changed (%d lines, want %d); rerun with -update if intended", path, len(gl), len(wl))
-		}
+		t.Run(fmt.Sprint(g.seed), func(t *testing.T) { enginetest.Golden(t, path, got) })
 	}
 }
 

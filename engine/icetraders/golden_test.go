@@ -1,18 +1,16 @@
 package icetraders
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/enginetest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden playthroughs in testdata/")
 
 // TestGolden_Playthroughs replays seeded 4-seat games (the survivor policy, turn cap 12) and
 // compares every decision's view for the acting seat, the action, and the result with
@@ -22,25 +20,7 @@ func TestGolden_Playthroughs(t *testing.T) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			got := playthrough(t, seed)
 			path := filepath.Join("testdata", fmt.Sprintf("playthrough_%d.txt", seed))
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-				for i := 0; i < len(gl) && i < len(wl); i++ {
-					if gl[i] != wl[i] {
-						t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s", path, i+1, gl[i], wl[i])
-					}
-				}
-				t.Fatalf("%s differs in length: %d lines, want %d", path, len(gl), len(wl))
-			}
+			enginetest.Golden(t, path, got)
 		})
 	}
 }

@@ -1,18 +1,16 @@
 package pantropia
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/enginetest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden playthrough files")
 
 // playthrough plays a short seeded game (random choices, ending the turn a quarter of the
 // time in the main phase) and writes every decision: the acting seat's Render and the action.
@@ -43,18 +41,6 @@ func TestGolden_Playthroughs(t *testing.T) {
 	}{{3, 1}, {4, 2}, {4, 3}} {
 		name := filepath.Join("testdata", fmt.Sprintf("playthrough_%d.txt", c.seed))
 		got := playthrough(t, c.seats, c.seed)
-		if *update {
-			if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s differs from the playthrough (run go test ./engine/pantropia -update and review the diff)", name)
-		}
+		enginetest.Golden(t, name, got)
 	}
 }
