@@ -11,7 +11,6 @@ import (
 	"github.com/orrery/orrery/engine/enginetest"
 )
 
-
 // goldens are short lockstep matches (one tick a second, short rounds) so the files stay
 // readable: every decision's view for the team deciding, its action, and the result.
 var goldens = []struct {

@@ -11,7 +11,6 @@ import (
 	"github.com/orrery/orrery/engine/enginetest"
 )
 
-
 // TestGolden_Playthroughs replays seeded 4-seat games (the survivor policy, turn cap 12) and
 // compares every decision's view for the acting seat, the action, and the result with
 // testdata/playthrough_<seed>.txt. Regenerate with go test ./engine/icetraders -update.

@@ -11,7 +11,6 @@ import (
 	"github.com/orrery/orrery/engine/enginetest"
 )
 
-
 // playthrough plays a short seeded game (random choices, ending the turn a quarter of the
 // time in the main phase) and writes every decision: the acting seat's Render and the action.
 func playthrough(t *testing.T, seats int, seed uint64) string {

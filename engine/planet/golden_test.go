@@ -11,7 +11,6 @@ import (
 	"github.com/orrery/orrery/engine/enginetest"
 )
 
-
 // TestGolden_Playthroughs replays seeded random games and compares every decision's render for
 // the acting seat, the action taken and the result with testdata/playthrough_<seed>.txt.
 // Regenerate with: go test ./engine/planet -run Golden -update
