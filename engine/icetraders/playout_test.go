@@ -103,8 +103,7 @@ func TestDeepPlayouts_Invariants(t *testing.T) {
 }
 
 // TestDeepPlayouts_EveryRuleOptionChanged plays deep games with every [decision] option at its
-// non-default value. FromObservation is not checked: the observation does not carry these
-// options, so a state rebuilt from it plays the default rules.
+// non-default value; the observation carries the options, so FromObservation is checked too.
 func TestDeepPlayouts_EveryRuleOptionChanged(t *testing.T) {
 	games := 8
 	if testing.Short() {
@@ -114,7 +113,7 @@ func TestDeepPlayouts_EveryRuleOptionChanged(t *testing.T) {
 	for _, o := range ruleOptions {
 		opts[o.name] = o.alt
 	}
-	counts := deepPlayouts(t, games, opts, false)
+	counts := deepPlayouts(t, games, opts, true)
 	for _, want := range []string{"add to a named system", "attack into a named color", "research at a named system"} {
 		if counts[want] == 0 && !testing.Short() {
 			t.Errorf("deep playouts never reached %q", want)

@@ -209,6 +209,7 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 		PassRoundsCap:      int32(s.cfg.passRounds),
 		ConsecutivePasses:  s.passes,
 		StashPerKind:       int32(s.cfg.perKind),
+		Rules:              s.cfg.rulesProto(),
 		AlignmentsRevealed: s.shown || s.phase == phaseOver,
 	}
 	if all {
@@ -289,4 +290,16 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 		o.GameOver = s.gameOverProto()
 	}
 	return o
+}
+
+// rulesProto is the match's rule options for an observation, nil when all are the defaults.
+func (c config) rulesProto() *pb.Rules {
+	r := &pb.Rules{
+		GreenAddAny: c.addAnySystem, ReduceColorChoose: c.reduceChoose, RndAnySystem: c.rndAnySystem,
+		RepickPairs: c.repickPairs, GoodWinAliveOnly: c.goodWinAliveOnly, FirstTiebreakLowestSeat: c.tiebreakSeat,
+	}
+	if proto.Equal(r, &pb.Rules{}) {
+		return nil
+	}
+	return r
 }

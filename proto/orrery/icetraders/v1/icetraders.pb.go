@@ -2281,7 +2281,9 @@ type Observation struct {
 	// Pieces of each kind in a full stash.
 	StashPerKind int32 `protobuf:"varint,19,opt,name=stash_per_kind,json=stashPerKind,proto3" json:"stash_per_kind,omitempty"`
 	// Set once the match is over.
-	GameOver      *GameOver `protobuf:"bytes,20,opt,name=game_over,json=gameOver,proto3" json:"game_over,omitempty"`
+	GameOver *GameOver `protobuf:"bytes,20,opt,name=game_over,json=gameOver,proto3" json:"game_over,omitempty"`
+	// The match's rule options, where they differ from the defaults (public: every seat plays by them).
+	Rules         *Rules `protobuf:"bytes,21,opt,name=rules,proto3" json:"rules,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2452,6 +2454,13 @@ func (x *Observation) GetStashPerKind() int32 {
 func (x *Observation) GetGameOver() *GameOver {
 	if x != nil {
 		return x.GameOver
+	}
+	return nil
+}
+
+func (x *Observation) GetRules() *Rules {
+	if x != nil {
+		return x.Rules
 	}
 	return nil
 }
@@ -3374,6 +3383,98 @@ func (x *Catalog) GetSizes() []Size {
 	return nil
 }
 
+// Rules are the [decision] options of a match that change what is legal. Each false value is
+// the default rule.
+type Rules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// green_add=any: green's add may target any system with fewer than four ships.
+	GreenAddAny bool `protobuf:"varint,1,opt,name=green_add_any,json=greenAddAny,proto3" json:"green_add_any,omitempty"`
+	// reduce_color=choose: the attacker names the color of a reduced ship.
+	ReduceColorChoose bool `protobuf:"varint,2,opt,name=reduce_color_choose,json=reduceColorChoose,proto3" json:"reduce_color_choose,omitempty"`
+	// rnd_where=any: R&D's new ship may appear in any system.
+	RndAnySystem bool `protobuf:"varint,3,opt,name=rnd_any_system,json=rndAnySystem,proto3" json:"rnd_any_system,omitempty"`
+	// repick_order=pairs: short picks are served seat by seat, first and second together.
+	RepickPairs bool `protobuf:"varint,4,opt,name=repick_pairs,json=repickPairs,proto3" json:"repick_pairs,omitempty"`
+	// good_win_includes_eliminated=false: only Good players still in the game win.
+	GoodWinAliveOnly bool `protobuf:"varint,5,opt,name=good_win_alive_only,json=goodWinAliveOnly,proto3" json:"good_win_alive_only,omitempty"`
+	// first_tiebreak=lowest-seat: a tie for first player goes to the lowest seat.
+	FirstTiebreakLowestSeat bool `protobuf:"varint,6,opt,name=first_tiebreak_lowest_seat,json=firstTiebreakLowestSeat,proto3" json:"first_tiebreak_lowest_seat,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
+}
+
+func (x *Rules) Reset() {
+	*x = Rules{}
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Rules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Rules) ProtoMessage() {}
+
+func (x *Rules) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_icetraders_v1_icetraders_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Rules.ProtoReflect.Descriptor instead.
+func (*Rules) Descriptor() ([]byte, []int) {
+	return file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *Rules) GetGreenAddAny() bool {
+	if x != nil {
+		return x.GreenAddAny
+	}
+	return false
+}
+
+func (x *Rules) GetReduceColorChoose() bool {
+	if x != nil {
+		return x.ReduceColorChoose
+	}
+	return false
+}
+
+func (x *Rules) GetRndAnySystem() bool {
+	if x != nil {
+		return x.RndAnySystem
+	}
+	return false
+}
+
+func (x *Rules) GetRepickPairs() bool {
+	if x != nil {
+		return x.RepickPairs
+	}
+	return false
+}
+
+func (x *Rules) GetGoodWinAliveOnly() bool {
+	if x != nil {
+		return x.GoodWinAliveOnly
+	}
+	return false
+}
+
+func (x *Rules) GetFirstTiebreakLowestSeat() bool {
+	if x != nil {
+		return x.FirstTiebreakLowestSeat
+	}
+	return false
+}
+
 var File_orrery_icetraders_v1_icetraders_proto protoreflect.FileDescriptor
 
 const file_orrery_icetraders_v1_icetraders_proto_rawDesc = "" +
@@ -3512,7 +3613,7 @@ const file_orrery_icetraders_v1_icetraders_proto_rawDesc = "" +
 	"\n" +
 	"alignments\x18\x03 \x03(\x0e2\x1f.orrery.icetraders.v1.AlignmentR\n" +
 	"alignments\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xcb\a\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xfe\a\n" +
 	"\vObservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -3535,7 +3636,8 @@ const file_orrery_icetraders_v1_icetraders_proto_rawDesc = "" +
 	"\x0fpass_rounds_cap\x18\x11 \x01(\x05R\rpassRoundsCap\x12-\n" +
 	"\x12consecutive_passes\x18\x12 \x01(\x05R\x11consecutivePasses\x12$\n" +
 	"\x0estash_per_kind\x18\x13 \x01(\x05R\fstashPerKind\x12;\n" +
-	"\tgame_over\x18\x14 \x01(\v2\x1e.orrery.icetraders.v1.GameOverR\bgameOver\"\x8f\x01\n" +
+	"\tgame_over\x18\x14 \x01(\v2\x1e.orrery.icetraders.v1.GameOverR\bgameOver\x121\n" +
+	"\x05rules\x18\x15 \x01(\v2\x1b.orrery.icetraders.v1.RulesR\x05rules\"\x8f\x01\n" +
 	"\vActionTaken\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x124\n" +
 	"\x06action\x18\x02 \x01(\v2\x1c.orrery.icetraders.v1.ActionR\x06action\x12\x1a\n" +
@@ -3600,7 +3702,14 @@ const file_orrery_icetraders_v1_icetraders_proto_rawDesc = "" +
 	"\aCatalog\x123\n" +
 	"\x06powers\x18\x01 \x03(\v2\x1b.orrery.icetraders.v1.PowerR\x06powers\x123\n" +
 	"\x06colors\x18\x02 \x03(\x0e2\x1b.orrery.icetraders.v1.ColorR\x06colors\x120\n" +
-	"\x05sizes\x18\x03 \x03(\x0e2\x1a.orrery.icetraders.v1.SizeR\x05sizes*`\n" +
+	"\x05sizes\x18\x03 \x03(\x0e2\x1a.orrery.icetraders.v1.SizeR\x05sizes\"\x90\x02\n" +
+	"\x05Rules\x12\"\n" +
+	"\rgreen_add_any\x18\x01 \x01(\bR\vgreenAddAny\x12.\n" +
+	"\x13reduce_color_choose\x18\x02 \x01(\bR\x11reduceColorChoose\x12$\n" +
+	"\x0ernd_any_system\x18\x03 \x01(\bR\frndAnySystem\x12!\n" +
+	"\frepick_pairs\x18\x04 \x01(\bR\vrepickPairs\x12-\n" +
+	"\x13good_win_alive_only\x18\x05 \x01(\bR\x10goodWinAliveOnly\x12;\n" +
+	"\x1afirst_tiebreak_lowest_seat\x18\x06 \x01(\bR\x17firstTiebreakLowestSeat*`\n" +
 	"\x05Color\x12\x15\n" +
 	"\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tCOLOR_RED\x10\x01\x12\x10\n" +
@@ -3656,7 +3765,7 @@ func file_orrery_icetraders_v1_icetraders_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_icetraders_v1_icetraders_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_orrery_icetraders_v1_icetraders_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_orrery_icetraders_v1_icetraders_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_orrery_icetraders_v1_icetraders_proto_goTypes = []any{
 	(Color)(0),                   // 0: orrery.icetraders.v1.Color
 	(Size)(0),                    // 1: orrery.icetraders.v1.Size
@@ -3706,6 +3815,7 @@ var file_orrery_icetraders_v1_icetraders_proto_goTypes = []any{
 	(*Event)(nil),                // 45: orrery.icetraders.v1.Event
 	(*Power)(nil),                // 46: orrery.icetraders.v1.Power
 	(*Catalog)(nil),              // 47: orrery.icetraders.v1.Catalog
+	(*Rules)(nil),                // 48: orrery.icetraders.v1.Rules
 }
 var file_orrery_icetraders_v1_icetraders_proto_depIdxs = []int32{
 	0,  // 0: orrery.icetraders.v1.Piece.color:type_name -> orrery.icetraders.v1.Color
@@ -3759,32 +3869,33 @@ var file_orrery_icetraders_v1_icetraders_proto_depIdxs = []int32{
 	31, // 48: orrery.icetraders.v1.Observation.pending_concentration:type_name -> orrery.icetraders.v1.PendingConcentration
 	32, // 49: orrery.icetraders.v1.Observation.pending_repick:type_name -> orrery.icetraders.v1.PendingRepick
 	33, // 50: orrery.icetraders.v1.Observation.game_over:type_name -> orrery.icetraders.v1.GameOver
-	7,  // 51: orrery.icetraders.v1.ActionTaken.action:type_name -> orrery.icetraders.v1.Action
-	2,  // 52: orrery.icetraders.v1.AlignmentAssigned.alignment:type_name -> orrery.icetraders.v1.Alignment
-	6,  // 53: orrery.icetraders.v1.SeatPicks.first:type_name -> orrery.icetraders.v1.Piece
-	6,  // 54: orrery.icetraders.v1.SeatPicks.second:type_name -> orrery.icetraders.v1.Piece
-	37, // 55: orrery.icetraders.v1.PicksRevealed.picks:type_name -> orrery.icetraders.v1.SeatPicks
-	4,  // 56: orrery.icetraders.v1.Concentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
-	2,  // 57: orrery.icetraders.v1.AlignmentsRevealed.alignments:type_name -> orrery.icetraders.v1.Alignment
-	35, // 58: orrery.icetraders.v1.Event.action_taken:type_name -> orrery.icetraders.v1.ActionTaken
-	36, // 59: orrery.icetraders.v1.Event.alignment_assigned:type_name -> orrery.icetraders.v1.AlignmentAssigned
-	38, // 60: orrery.icetraders.v1.Event.picks_revealed:type_name -> orrery.icetraders.v1.PicksRevealed
-	39, // 61: orrery.icetraders.v1.Event.first_player:type_name -> orrery.icetraders.v1.FirstPlayer
-	40, // 62: orrery.icetraders.v1.Event.concentration:type_name -> orrery.icetraders.v1.Concentration
-	41, // 63: orrery.icetraders.v1.Event.hyperspace_closed:type_name -> orrery.icetraders.v1.HyperspaceClosed
-	42, // 64: orrery.icetraders.v1.Event.eliminated:type_name -> orrery.icetraders.v1.Eliminated
-	43, // 65: orrery.icetraders.v1.Event.alignments_revealed:type_name -> orrery.icetraders.v1.AlignmentsRevealed
-	44, // 66: orrery.icetraders.v1.Event.turned_evil:type_name -> orrery.icetraders.v1.TurnedEvil
-	33, // 67: orrery.icetraders.v1.Event.game_over:type_name -> orrery.icetraders.v1.GameOver
-	0,  // 68: orrery.icetraders.v1.Power.color:type_name -> orrery.icetraders.v1.Color
-	46, // 69: orrery.icetraders.v1.Catalog.powers:type_name -> orrery.icetraders.v1.Power
-	0,  // 70: orrery.icetraders.v1.Catalog.colors:type_name -> orrery.icetraders.v1.Color
-	1,  // 71: orrery.icetraders.v1.Catalog.sizes:type_name -> orrery.icetraders.v1.Size
-	72, // [72:72] is the sub-list for method output_type
-	72, // [72:72] is the sub-list for method input_type
-	72, // [72:72] is the sub-list for extension type_name
-	72, // [72:72] is the sub-list for extension extendee
-	0,  // [0:72] is the sub-list for field type_name
+	48, // 51: orrery.icetraders.v1.Observation.rules:type_name -> orrery.icetraders.v1.Rules
+	7,  // 52: orrery.icetraders.v1.ActionTaken.action:type_name -> orrery.icetraders.v1.Action
+	2,  // 53: orrery.icetraders.v1.AlignmentAssigned.alignment:type_name -> orrery.icetraders.v1.Alignment
+	6,  // 54: orrery.icetraders.v1.SeatPicks.first:type_name -> orrery.icetraders.v1.Piece
+	6,  // 55: orrery.icetraders.v1.SeatPicks.second:type_name -> orrery.icetraders.v1.Piece
+	37, // 56: orrery.icetraders.v1.PicksRevealed.picks:type_name -> orrery.icetraders.v1.SeatPicks
+	4,  // 57: orrery.icetraders.v1.Concentration.kind:type_name -> orrery.icetraders.v1.ConcentrationKind
+	2,  // 58: orrery.icetraders.v1.AlignmentsRevealed.alignments:type_name -> orrery.icetraders.v1.Alignment
+	35, // 59: orrery.icetraders.v1.Event.action_taken:type_name -> orrery.icetraders.v1.ActionTaken
+	36, // 60: orrery.icetraders.v1.Event.alignment_assigned:type_name -> orrery.icetraders.v1.AlignmentAssigned
+	38, // 61: orrery.icetraders.v1.Event.picks_revealed:type_name -> orrery.icetraders.v1.PicksRevealed
+	39, // 62: orrery.icetraders.v1.Event.first_player:type_name -> orrery.icetraders.v1.FirstPlayer
+	40, // 63: orrery.icetraders.v1.Event.concentration:type_name -> orrery.icetraders.v1.Concentration
+	41, // 64: orrery.icetraders.v1.Event.hyperspace_closed:type_name -> orrery.icetraders.v1.HyperspaceClosed
+	42, // 65: orrery.icetraders.v1.Event.eliminated:type_name -> orrery.icetraders.v1.Eliminated
+	43, // 66: orrery.icetraders.v1.Event.alignments_revealed:type_name -> orrery.icetraders.v1.AlignmentsRevealed
+	44, // 67: orrery.icetraders.v1.Event.turned_evil:type_name -> orrery.icetraders.v1.TurnedEvil
+	33, // 68: orrery.icetraders.v1.Event.game_over:type_name -> orrery.icetraders.v1.GameOver
+	0,  // 69: orrery.icetraders.v1.Power.color:type_name -> orrery.icetraders.v1.Color
+	46, // 70: orrery.icetraders.v1.Catalog.powers:type_name -> orrery.icetraders.v1.Power
+	0,  // 71: orrery.icetraders.v1.Catalog.colors:type_name -> orrery.icetraders.v1.Color
+	1,  // 72: orrery.icetraders.v1.Catalog.sizes:type_name -> orrery.icetraders.v1.Size
+	73, // [73:73] is the sub-list for method output_type
+	73, // [73:73] is the sub-list for method input_type
+	73, // [73:73] is the sub-list for extension type_name
+	73, // [73:73] is the sub-list for extension extendee
+	0,  // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_orrery_icetraders_v1_icetraders_proto_init() }
@@ -3831,7 +3942,7 @@ func file_orrery_icetraders_v1_icetraders_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_icetraders_v1_icetraders_proto_rawDesc), len(file_orrery_icetraders_v1_icetraders_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   42,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -262,7 +262,7 @@ class Move(_message.Message):
     def __init__(self, ship_id: _Optional[int] = ..., to_id: _Optional[int] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ["alignments_revealed", "consecutive_passes", "current_seat", "first_seat", "game_over", "hyperspaces", "pass_rounds_cap", "pending_concentration", "pending_repick", "pending_sacrifice", "phase", "players", "seat", "seats", "stash", "stash_per_kind", "systems", "to_act", "turn", "turn_cap"]
+    __slots__ = ["alignments_revealed", "consecutive_passes", "current_seat", "first_seat", "game_over", "hyperspaces", "pass_rounds_cap", "pending_concentration", "pending_repick", "pending_sacrifice", "phase", "players", "rules", "seat", "seats", "stash", "stash_per_kind", "systems", "to_act", "turn", "turn_cap"]
     ALIGNMENTS_REVEALED_FIELD_NUMBER: _ClassVar[int]
     CONSECUTIVE_PASSES_FIELD_NUMBER: _ClassVar[int]
     CURRENT_SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -275,6 +275,7 @@ class Observation(_message.Message):
     PENDING_SACRIFICE_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STASH_FIELD_NUMBER: _ClassVar[int]
@@ -295,6 +296,7 @@ class Observation(_message.Message):
     pending_sacrifice: PendingSacrifice
     phase: Phase
     players: _containers.RepeatedCompositeFieldContainer[Player]
+    rules: Rules
     seat: int
     seats: int
     stash: _containers.RepeatedCompositeFieldContainer[StashCount]
@@ -303,7 +305,7 @@ class Observation(_message.Message):
     to_act: _containers.RepeatedScalarFieldContainer[int]
     turn: int
     turn_cap: int
-    def __init__(self, seat: _Optional[int] = ..., seats: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., current_seat: _Optional[int] = ..., first_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., stash: _Optional[_Iterable[_Union[StashCount, _Mapping]]] = ..., systems: _Optional[_Iterable[_Union[System, _Mapping]]] = ..., hyperspaces: _Optional[_Iterable[_Union[Hyperspace, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., alignments_revealed: bool = ..., pending_sacrifice: _Optional[_Union[PendingSacrifice, _Mapping]] = ..., pending_concentration: _Optional[_Union[PendingConcentration, _Mapping]] = ..., pending_repick: _Optional[_Union[PendingRepick, _Mapping]] = ..., turn_cap: _Optional[int] = ..., pass_rounds_cap: _Optional[int] = ..., consecutive_passes: _Optional[int] = ..., stash_per_kind: _Optional[int] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., seats: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., current_seat: _Optional[int] = ..., first_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., stash: _Optional[_Iterable[_Union[StashCount, _Mapping]]] = ..., systems: _Optional[_Iterable[_Union[System, _Mapping]]] = ..., hyperspaces: _Optional[_Iterable[_Union[Hyperspace, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., alignments_revealed: bool = ..., pending_sacrifice: _Optional[_Union[PendingSacrifice, _Mapping]] = ..., pending_concentration: _Optional[_Union[PendingConcentration, _Mapping]] = ..., pending_repick: _Optional[_Union[PendingRepick, _Mapping]] = ..., turn_cap: _Optional[int] = ..., pass_rounds_cap: _Optional[int] = ..., consecutive_passes: _Optional[int] = ..., stash_per_kind: _Optional[int] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., rules: _Optional[_Union[Rules, _Mapping]] = ...) -> None: ...
 
 class Pass(_message.Message):
     __slots__ = []
@@ -422,6 +424,22 @@ class Revolt(_message.Message):
     SHIP_ID_FIELD_NUMBER: _ClassVar[int]
     ship_id: int
     def __init__(self, ship_id: _Optional[int] = ...) -> None: ...
+
+class Rules(_message.Message):
+    __slots__ = ["first_tiebreak_lowest_seat", "good_win_alive_only", "green_add_any", "reduce_color_choose", "repick_pairs", "rnd_any_system"]
+    FIRST_TIEBREAK_LOWEST_SEAT_FIELD_NUMBER: _ClassVar[int]
+    GOOD_WIN_ALIVE_ONLY_FIELD_NUMBER: _ClassVar[int]
+    GREEN_ADD_ANY_FIELD_NUMBER: _ClassVar[int]
+    REDUCE_COLOR_CHOOSE_FIELD_NUMBER: _ClassVar[int]
+    REPICK_PAIRS_FIELD_NUMBER: _ClassVar[int]
+    RND_ANY_SYSTEM_FIELD_NUMBER: _ClassVar[int]
+    first_tiebreak_lowest_seat: bool
+    good_win_alive_only: bool
+    green_add_any: bool
+    reduce_color_choose: bool
+    repick_pairs: bool
+    rnd_any_system: bool
+    def __init__(self, green_add_any: bool = ..., reduce_color_choose: bool = ..., rnd_any_system: bool = ..., repick_pairs: bool = ..., good_win_alive_only: bool = ..., first_tiebreak_lowest_seat: bool = ...) -> None: ...
 
 class Sacrifice(_message.Message):
     __slots__ = ["ship_id"]
