@@ -251,38 +251,48 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	m.mu.Lock()
 	delivered := m.seats[seat].delivered
 	m.mu.Unlock()
-	// Others play on while this seat is away: its decisions wait for it.
+	// Others play on while this seat is away, until it owes a decision again and has missed
+	// events; then they stop, so the match stands still while the seat rejoins.
 	ctx2, cancel := context.WithCancel(ctx)
-	defer cancel()
 	played := make(chan struct{})
 	go func() { h.playRandom(ctx2, created, map[int]bool{seat: true}); close(played) }()
-	defer func() { cancel(); <-played }()
 	deadline := time.Now().Add(10 * time.Second)
-	for {
+	for time.Now().Before(deadline) {
 		m.mu.Lock()
-		owes, n := m.seats[seat].pending != nil, int64(len(m.events))
+		ready := m.ended || m.seats[seat].pending != nil && int64(len(m.events)) > delivered
 		m.mu.Unlock()
-		if owes && n > delivered || m.ended || time.Now().After(deadline) {
+		if ready {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	rejoined := h.join(ctx, created.GetSeats()[seat].GetToken())
+	cancel()
+	<-played
 	m.mu.Lock()
 	p := m.seats[seat].pending
 	total := int64(len(m.events))
 	m.mu.Unlock()
 	if p == nil {
-		t.Skip("the match ended before the seat owed another decision")
+		t.Fatal("the seat owes no decision: the test's seed no longer leads to one")
 	}
+	rejoined := h.join(ctx, created.GetSeats()[seat].GetToken())
 	d2, events := nextDecision(t, rejoined)
-	if d2.GetDecisionId() != p.id {
+	// An answer a stopped bot had already sent may still land, so the match can have moved
+	// on by a step or two since it was read above: the rejoin then sees those too.
+	m.mu.Lock()
+	now := m.seats[seat].pending
+	m.mu.Unlock()
+	if d2.GetDecisionId() != p.id && (now == nil || d2.GetDecisionId() != now.id) {
 		t.Errorf("rejoin got decision %s, want the current %s", d2.GetDecisionId(), p.id)
 	}
-	if int64(len(events)) != total-delivered || (len(events) > 0 && events[0].GetSeq() != delivered) {
-		t.Errorf("rejoin got %d events from %v, want the %d missed from %d", len(events), events, total-delivered, delivered)
+	if int64(len(events)) < total-delivered {
+		t.Errorf("rejoin got %d events, want at least the %d missed", len(events), total-delivered)
 	}
-	cancel()
+	for i, e := range events {
+		if e.GetSeq() != delivered+int64(i) {
+			t.Fatalf("rejoin event %d has seq %d, want %d: the missed events in order, from the first unseen", i, e.GetSeq(), delivered+int64(i))
+		}
+	}
 }
 
 func TestJoin_NewerStreamReplacesOlder(t *testing.T) {
