@@ -222,11 +222,29 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 	for _, t := range s.ToAct(toAct[:0]) {
 		o.ToAct = append(o.ToAct, int32(t))
 	}
-	for k := 0; k < numKinds; k++ {
-		o.Stash = append(o.Stash, &pb.StashCount{Piece: pieceProto(pieceOfKind(k)), Count: int32(s.stash[k])})
+	// An observation is built for every decision: its pieces are shared within it (one
+	// message per kind) and its stash and ships come in one block each.
+	var kinds [numKinds]*pb.Piece
+	piece := func(p Piece) *pb.Piece {
+		if p.Size == 0 {
+			return nil
+		}
+		k := p.kind()
+		if kinds[k] == nil {
+			kinds[k] = pieceProto(p)
+		}
+		return kinds[k]
 	}
+	stash := make([]pb.StashCount, numKinds)
+	o.Stash = make([]*pb.StashCount, numKinds)
+	for k := range stash {
+		stash[k] = pb.StashCount{Piece: piece(pieceOfKind(k)), Count: int32(s.stash[k])}
+		o.Stash[k] = &stash[k]
+	}
+	shipBlock := make([]pb.Ship, 0, len(s.ships))
 	shipProto := func(x *ship) *pb.Ship {
-		return &pb.Ship{Id: int32(x.id), Owner: int32(x.owner), Piece: pieceProto(x.piece)}
+		shipBlock = append(shipBlock, pb.Ship{Id: int32(x.id), Owner: int32(x.owner), Piece: piece(x.piece)})
+		return &shipBlock[len(shipBlock)-1] // never reallocated: its capacity is every ship
 	}
 	for li := range s.locs {
 		l := &s.locs[li]
@@ -240,7 +258,7 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 			o.Hyperspaces = append(o.Hyperspaces, &pb.Hyperspace{Id: int32(l.id), Ships: ships})
 			continue
 		}
-		sys := &pb.System{Id: int32(l.id), Marker: pieceProto(l.marker), SecondMarker: pieceProto(l.second), Ships: ships}
+		sys := &pb.System{Id: int32(l.id), Marker: piece(l.marker), SecondMarker: piece(l.second), Ships: ships}
 		for j := range s.locs {
 			if d := &s.locs[j]; d.id != l.id && canMove(l, d) {
 				sys.ConnectedIds = append(sys.ConnectedIds, int32(d.id))
@@ -270,8 +288,8 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 			pp.Alignment = alignProto(p.align)
 		}
 		if own || picksShown {
-			pp.FirstPick = pieceProto(p.picks[0])
-			pp.SecondPick = pieceProto(p.picks[1])
+			pp.FirstPick = piece(p.picks[0])
+			pp.SecondPick = piece(p.picks[1])
 		}
 		o.Players = append(o.Players, pp)
 	}

@@ -2,6 +2,7 @@ package icetraders
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -38,11 +39,17 @@ func RenderObservation(o *pb.Observation) string {
 		fmt.Fprintf(&b, "Game over: %s\n", g.GetDetail())
 	}
 	b.WriteString("Stash:")
+	var num [12]byte
 	for i, sc := range o.GetStash() {
 		if i%3 == 0 {
-			fmt.Fprintf(&b, " %s", colorWord(sc.GetPiece().GetColor()))
+			b.WriteByte(' ')
+			b.WriteString(colorWord(sc.GetPiece().GetColor()))
 		}
-		fmt.Fprintf(&b, " %c%d", "SML"[sc.GetPiece().GetSize()-1], sc.GetCount())
+		b.WriteByte(' ')
+		if z := sc.GetPiece().GetSize(); z >= pb.Size_SIZE_SMALL && z <= pb.Size_SIZE_LARGE {
+			b.WriteByte("SML"[z-1])
+		}
+		b.Write(strconv.AppendInt(num[:0], int64(sc.GetCount()), 10))
 		if i%3 == 2 && i < len(o.GetStash())-1 {
 			b.WriteString(" |")
 		}
@@ -52,11 +59,16 @@ func RenderObservation(o *pb.Observation) string {
 		b.WriteString("Systems:\n")
 	}
 	for _, sys := range o.GetSystems() {
-		fmt.Fprintf(&b, "  sys%d %s", sys.GetId(), pieceWords(sys.GetMarker()))
+		b.WriteString("  sys")
+		b.Write(strconv.AppendInt(num[:0], int64(sys.GetId()), 10))
+		b.WriteByte(' ')
+		b.WriteString(pieceWords(sys.GetMarker()))
 		if sys.GetSecondMarker() != nil {
 			fmt.Fprintf(&b, " + %s (dual)", pieceWords(sys.GetSecondMarker()))
 		}
-		fmt.Fprintf(&b, ", connected to %s\n", idList("sys", sys.GetConnectedIds()))
+		b.WriteString(", connected to ")
+		writeIDs(&b, "sys", sys.GetConnectedIds())
+		b.WriteByte('\n')
 		writeShips(&b, sys.GetShips())
 	}
 	for _, h := range o.GetHyperspaces() {
@@ -118,12 +130,19 @@ func writeShips(b *strings.Builder, ships []*pb.Ship) {
 		b.WriteString("    (no ships)\n")
 		return
 	}
+	var num [12]byte
 	for _, x := range ships {
-		owner := "nobody"
+		b.WriteString("    s")
+		b.Write(strconv.AppendInt(num[:0], int64(x.GetId()), 10))
+		b.WriteByte(' ')
+		b.WriteString(pieceWords(x.GetPiece()))
 		if x.GetOwner() >= 0 {
-			owner = fmt.Sprintf("seat %d", x.GetOwner())
+			b.WriteString(", seat ")
+			b.Write(strconv.AppendInt(num[:0], int64(x.GetOwner()), 10))
+		} else {
+			b.WriteString(", nobody")
 		}
-		fmt.Fprintf(b, "    s%d %s, %s\n", x.GetId(), pieceWords(x.GetPiece()), owner)
+		b.WriteByte('\n')
 	}
 }
 
@@ -134,15 +153,29 @@ func colorWord(c pb.Color) string {
 	return "?"
 }
 
+// pieceWordsTable holds "red small" and the rest, built once: rendering names pieces often.
+var pieceWordsTable = func() (t [5][4]string) {
+	for c := range t {
+		for z := range t[c] {
+			size := "?"
+			if z >= int(pb.Size_SIZE_SMALL) {
+				size = sizeNames[z]
+			}
+			t[c][z] = colorWord(pb.Color(c)) + " " + size
+		}
+	}
+	return t
+}()
+
 func pieceWords(p *pb.Piece) string {
 	if p == nil {
 		return "none"
 	}
-	z := "?"
-	if p.GetSize() >= pb.Size_SIZE_SMALL && p.GetSize() <= pb.Size_SIZE_LARGE {
-		z = sizeNames[p.GetSize()]
+	c, z := p.GetColor(), p.GetSize()
+	if c < 0 || int(c) >= len(pieceWordsTable) || z < 0 || int(z) >= len(pieceWordsTable[0]) {
+		return colorWord(c) + " ?"
 	}
-	return colorWord(p.GetColor()) + " " + z
+	return pieceWordsTable[c][z]
 }
 
 func seatList(seats []int32) string {
@@ -153,15 +186,21 @@ func seatList(seats []int32) string {
 	return strings.Join(parts, ", ")
 }
 
-func idList(prefix string, ids []int32) string {
+// writeIDs writes ids as "sys1 sys4", or "nothing"; it runs for every system on every
+// decision, so it avoids fmt.
+func writeIDs(b *strings.Builder, prefix string, ids []int32) {
 	if len(ids) == 0 {
-		return "nothing"
+		b.WriteString("nothing")
+		return
 	}
-	parts := make([]string, len(ids))
+	var num [12]byte
 	for i, id := range ids {
-		parts[i] = fmt.Sprintf("%s%d", prefix, id)
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(prefix)
+		b.Write(strconv.AppendInt(num[:0], int64(id), 10))
 	}
-	return strings.Join(parts, " ")
 }
 
 func ordinal(slot int32) string {
