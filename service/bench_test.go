@@ -52,11 +52,14 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 // decision (typed observation, typed legal list, text) and the events before it, the bot
 // answers by index, the server applies it, acknowledges, and sends the next decision. Matches
 // of two random seats run back to back; creating a match and joining its seats are not timed.
+// Besides ns/decision (all the timed work over all decisions, match ends included), it reports
+// gap-ns: from a bot's answer to the next decision reaching a bot, mid-match, the figure to
+// set beside BenchmarkRawEcho's round trip.
 func BenchmarkDecisionRoundTrip(b *testing.B) {
 	_, conn := loopback(b, Config{})
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
-	var decisions atomic.Int64
+	var decisions, gaps, gapNS, answered atomic.Int64
 	var size atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -69,14 +72,21 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 		}
 		var wg, joined sync.WaitGroup
 		start := make(chan struct{})
+		answered.Store(0)
 		for i, s := range created.GetSeats() {
 			r := random.New(n*7 + uint64(i))
 			bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
 				<-start
+				if last := answered.Swap(0); last != 0 {
+					gaps.Add(1)
+					gapNS.Add(time.Now().UnixNano() - last)
+				}
 				if decisions.Add(1) == 50 {
 					size.Store(int64(proto.Size(d)))
 				}
-				return r.Act(d)
+				a := r.Act(d)
+				answered.Store(time.Now().UnixNano())
+				return a
 			})
 			wg.Add(1)
 			joined.Add(1)
@@ -94,6 +104,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
+	b.ReportMetric(float64(gapNS.Load())/float64(max(gaps.Load(), 1)), "gap-ns")
 	b.ReportMetric(float64(size.Load()), "decision-bytes")
 }
 
