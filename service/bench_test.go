@@ -59,8 +59,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	_, conn := loopback(b, Config{})
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
-	var decisions, gaps, gapNS, answered atomic.Int64
-	var size atomic.Int64
+	var decisions, gaps, gapNS, answered, bytes atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
 	for n := uint64(0); decisions.Load() < int64(b.N); n++ {
@@ -81,9 +80,8 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 					gaps.Add(1)
 					gapNS.Add(time.Now().UnixNano() - last)
 				}
-				if decisions.Add(1) == 50 {
-					size.Store(int64(proto.Size(d)))
-				}
+				decisions.Add(1)
+				bytes.Add(int64(proto.Size(d)))
 				a := r.Act(d)
 				answered.Store(time.Now().UnixNano())
 				return a
@@ -105,7 +103,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
 	b.ReportMetric(float64(gapNS.Load())/float64(max(gaps.Load(), 1)), "gap-ns")
-	b.ReportMetric(float64(size.Load()), "decision-bytes")
+	b.ReportMetric(float64(bytes.Load())/float64(decisions.Load()), "decision-bytes")
 }
 
 // echoCodec passes bytes through untouched, so the echo measures gRPC alone.
@@ -118,28 +116,30 @@ func (echoCodec) Unmarshal(data []byte, v any) error {
 }
 func (echoCodec) Name() string { return "echo" }
 
-// typicalDecision is a mid-game decision of testGame, as the server would send it.
-func typicalDecision(tb testing.TB) *orreryv1.Decision {
-	st, _ := engine.New(testGame, engine.Config{Seats: 2, Seed: 1})
+// recordedDecisions are the decisions of seeded random 2-seat games of testGame, as the server
+// would send them: the echo baselines replay exactly this mix of small and large messages.
+func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
+	var out []*orreryv1.Decision
 	var toAct []engine.Seat
 	var legal []engine.Action
-	for ply := 0; ply < 12; ply++ {
-		next := st.Clone()
-		toAct = next.ToAct(toAct[:0])
-		legal = next.Legal(toAct[0], legal[:0])
-		if err := next.Apply(toAct[0], legal[len(legal)/2]); err != nil {
+	for n := uint64(0); n < uint64(games); n++ {
+		st, err := engine.New(testGame, engine.Config{Seats: 2, Seed: n})
+		if err != nil {
 			tb.Fatal(err)
 		}
-		if next.Terminal() {
-			break
+		r := random.New(n)
+		for ply := int64(0); !st.Terminal(); ply++ {
+			toAct = st.ToAct(toAct[:0])
+			legal = st.Legal(toAct[0], legal[:0])
+			d := wire.Decision(st, toAct[0], legal, ply)
+			d.DecisionId = "d1.1"
+			out = append(out, d)
+			if err := st.Apply(toAct[0], legal[r.Act(d).GetLegalIndex()]); err != nil {
+				tb.Fatal(err)
+			}
 		}
-		st = next
 	}
-	toAct = st.ToAct(toAct[:0])
-	legal = st.Legal(toAct[0], legal[:0])
-	d := wire.Decision(st, toAct[0], legal, 12)
-	d.DecisionId = "d12"
-	return d
+	return out
 }
 
 // echoServer serves one bidirectional stream method that answers every request with reply.
@@ -167,17 +167,24 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 
 // BenchmarkRawEcho is the baseline for BenchmarkDecisionRoundTrip: a bare bidirectional gRPC
 // stream over loopback, with the protocol's own messages and codec but no arena behind it.
-// The client sends an Answer; the server replies at once with a ready-made Decision of
-// typical size. One round trip per iteration.
+// The client sends an Answer; the server replies at once with a ready-made Decision, cycling
+// through the decisions of recorded games so that the mix of sizes is the arena's. One round
+// trip per iteration.
 func BenchmarkRawEcho(b *testing.B) {
-	reply := &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: typicalDecision(b)}}
+	recorded := recordedDecisions(b, 40)
+	replies := make([]*orreryv1.PlayResponse, len(recorded))
+	total := 0
+	for i, d := range recorded {
+		replies[i] = &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}}
+		total += proto.Size(d)
+	}
 	conn, desc := echoServer(b, grpc.EmptyServerOption{}, func(stream grpc.ServerStream) error {
 		var req orreryv1.PlayRequest
-		for {
+		for i := 0; ; i++ {
 			if err := stream.RecvMsg(&req); err != nil {
 				return nil
 			}
-			if err := stream.SendMsg(reply); err != nil {
+			if err := stream.SendMsg(replies[i%len(replies)]); err != nil {
 				return err
 			}
 		}
@@ -198,12 +205,18 @@ func BenchmarkRawEcho(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(proto.Size(reply)), "msg-bytes")
+	b.ReportMetric(float64(total)/float64(len(recorded)), "msg-bytes")
 }
 
-// BenchmarkRawEchoBytes is the floor: the same sizes as opaque bytes, no protobuf at all.
+// BenchmarkRawEchoBytes is the floor: a decision of the recorded mix's average size as opaque
+// bytes, no protobuf at all.
 func BenchmarkRawEchoBytes(b *testing.B) {
-	msg, _ := proto.Marshal(typicalDecision(b))
+	recorded := recordedDecisions(b, 40)
+	total := 0
+	for _, d := range recorded {
+		total += proto.Size(d)
+	}
+	msg := make([]byte, total/len(recorded))
 	conn, desc := echoServer(b, grpc.ForceServerCodec(echoCodec{}), func(stream grpc.ServerStream) error {
 		var buf []byte
 		for {
