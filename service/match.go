@@ -51,7 +51,7 @@ type match struct {
 	timeouts *rand.Rand    // the timeout policy's choices, seeded from the match seed
 	toAct    []engine.Seat
 	legal    []engine.Action
-	actions  wire.ActionCache // typed envelopes and notation of the actions listed so far
+	actions  *wire.ActionCache // typed envelopes and notation, shared by matches of one configured game
 	// nextAdvance is when a wall-clock game next advances: every decision's deadline.
 	nextAdvance time.Time
 	timer       *time.Timer // the match's clock (scheduleLocked)
@@ -521,7 +521,7 @@ func (m *match) deliverLocked(seat engine.Seat, cursor int64) ([]*orreryv1.Event
 }
 
 func (m *match) decisionLocked(seat engine.Seat, p *pending) *orreryv1.Decision {
-	d := wire.CachedDecision(m.st, seat, p.legal, int64(len(m.steps)), &m.actions)
+	d := wire.CachedDecision(m.st, seat, p.legal, int64(len(m.steps)), m.actions)
 	d.DecisionId = p.id
 	d.MatchId = m.id
 	d.Deadline = timestamppb.New(p.deadline)

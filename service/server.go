@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,6 +58,7 @@ type Server struct {
 	wg      sync.WaitGroup // match clocks firing
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
+	actions   sync.Map     // configured game (name and options) → *wire.ActionCache
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
@@ -329,6 +331,7 @@ func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
 		created: rec.Created, st: st, seats: make([]seatState, rec.Seats),
 		changed:  make(chan struct{}),
 		timeouts: mrand.New(engine.NewRand(rec.Seed ^ 0x7173)),
+		actions:  s.actionCache(rec.Game, rec.Options),
 	}
 	for i := range m.seats {
 		m.seats[i].bank = c.bank
@@ -353,6 +356,22 @@ func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
 	}
 	s.mu.Unlock()
 	return m
+}
+
+// actionCache is the action cache of a configured game: the same options, the same cache.
+func (s *Server) actionCache(game string, options map[string]string) *wire.ActionCache {
+	keys := make([]string, 0, len(options))
+	for k := range options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(game)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\x00%s=%s", k, options[k])
+	}
+	c, _ := s.actions.LoadOrStore(b.String(), new(wire.ActionCache))
+	return c.(*wire.ActionCache)
 }
 
 // retire is called when a match ends: it stays in memory until Retain newer ones finish.

@@ -6,6 +6,7 @@ package wire
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -152,12 +153,14 @@ func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int6
 	return CachedDecision(st, seat, legal, ply, nil)
 }
 
-// ActionCache remembers the typed envelope and notation of each action a match has listed:
-// both depend on the action alone (the engine contract), and legal lists repeat, so a server
-// builds each once. The cached envelopes are shared between decisions and never modified.
-// An ActionCache is not safe for concurrent use.
+// ActionCache remembers the typed envelope and notation of each action listed so far: both
+// depend on the action alone (the engine contract), and legal lists repeat within a match and
+// across matches of one configured game, so a server builds each once. Cached envelopes are
+// shared by many decisions and never modified; protobuf messages are safe to marshal
+// concurrently. An ActionCache is safe for concurrent use.
 type ActionCache struct {
-	m map[engine.Action]cachedAction
+	m sync.Map // engine.Action → cachedAction
+	n atomic.Int64
 }
 
 type cachedAction struct {
@@ -165,19 +168,20 @@ type cachedAction struct {
 	notation string
 }
 
-// maxCached bounds a cache; past it the cache starts again (open-ended games list new
-// actions forever).
-const maxCached = 1 << 14
+// maxCached bounds a cache: past it, new actions are built each time (open-ended games list
+// new actions forever).
+const maxCached = 1 << 16
 
 func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
-	if ca, ok := c.m[a]; ok {
-		return ca
-	}
-	if c.m == nil || len(c.m) >= maxCached {
-		c.m = make(map[engine.Action]cachedAction, 256)
+	if v, ok := c.m.Load(a); ok {
+		return v.(cachedAction)
 	}
 	ca := cachedAction{env: Action(st.ActionProto(a)), notation: st.FormatAction(a)}
-	c.m[a] = ca
+	if c.n.Load() < maxCached {
+		if _, loaded := c.m.LoadOrStore(a, ca); !loaded {
+			c.n.Add(1)
+		}
+	}
 	return ca
 }
 

@@ -55,13 +55,13 @@ func TestCachedDecision_SameAsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cache ActionCache
+	cache := new(ActionCache)
 	var legal []engine.Action
 	for ply := 0; ply < 40 && !st.Terminal(); ply++ {
 		seat := st.ToAct(nil)[0]
 		legal = st.Legal(seat, legal[:0])
 		fresh := Decision(st, seat, legal, int64(ply))
-		cached := CachedDecision(st, seat, legal, int64(ply), &cache)
+		cached := CachedDecision(st, seat, legal, int64(ply), cache)
 		if !proto.Equal(fresh, cached) {
 			t.Fatalf("ply %d: cached decision differs", ply)
 		}
