@@ -137,3 +137,23 @@ func quantile(h *dto.Histogram, q float64) string {
 	}
 	return "beyond the last bucket"
 }
+
+// A real-time match that does not choose a timeout policy keeps a silent team's intents (the
+// game's default action); a turn-based one plays a random legal action.
+func TestTimeoutPolicy_DefaultsByKindOfGame(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	for game, want := range map[string]orreryv1.TimeoutPolicy{
+		"fccatan":    orreryv1.TimeoutPolicy_TIMEOUT_POLICY_DEFAULT,
+		"icetraders": orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM,
+	} {
+		created := h.create(&orreryv1.CreateMatchRequest{Game: game, Seats: 3})
+		got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := got.GetMatch().GetTimeoutPolicy(); p != want {
+			t.Errorf("%s: timeout policy %v, want %v", game, p, want)
+		}
+	}
+}

@@ -235,7 +235,12 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	policy := spec.Policy
 	if policy == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
+		// A real-time team that misses a tick keeps its intents (the game's default action);
+		// a turn-based seat that misses a turn gets a seeded random legal action.
 		policy = orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM
+		if info.RealTime {
+			policy = orreryv1.TimeoutPolicy_TIMEOUT_POLICY_DEFAULT
+		}
 	}
 	if _, ok := orreryv1.TimeoutPolicy_name[int32(policy)]; !ok {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "unknown timeout policy %d", policy)

@@ -34,7 +34,8 @@ const (
 type TimeoutPolicy int32
 
 const (
-	// The server default: TIMEOUT_POLICY_RANDOM.
+	// The server default: TIMEOUT_POLICY_DEFAULT for real-time games (a team keeps its
+	// intents), TIMEOUT_POLICY_RANDOM for the others.
 	TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED TimeoutPolicy = 0
 	// A seeded random legal action is played for the seat.
 	TimeoutPolicy_TIMEOUT_POLICY_RANDOM TimeoutPolicy = 1
