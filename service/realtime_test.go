@@ -157,3 +157,32 @@ func TestTimeoutPolicy_DefaultsByKindOfGame(t *testing.T) {
 		}
 	}
 }
+
+// The arena's Prometheus series count what happened: matches, decisions, rejects, timeouts
+// and decision latency.
+func TestMetrics_CountTheMatch(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	h := newHarness(t, Config{Metrics: NewMetrics(reg)})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(5),
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(2 * time.Millisecond), TimeBank: durationpb.New(0)}})
+	_, stream, d := seatToAct(t, h, ctx, created)
+	answer(t, stream, &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: -1}})
+	h.playRandom(ctx, created, map[int]bool{0: true})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			got[f.GetName()] += m.GetCounter().GetValue() + float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	for _, name := range []string{"orrery_matches_started_total", "orrery_matches_finished_total", "orrery_decisions_total",
+		"orrery_rejects_total", "orrery_timeouts_total", "orrery_decision_latency_seconds"} {
+		if got[name] == 0 {
+			t.Errorf("%s is zero after a match with answers, a rejection and timeouts", name)
+		}
+	}
+}
