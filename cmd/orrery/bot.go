@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -171,7 +170,7 @@ func printBot(w io.Writer, r *orreryv1.GetBotResponse) {
 
 // ladderClient dials server for the LadderService.
 func ladderClient(server string) (*grpc.ClientConn, orreryv1.LadderServiceClient, error) {
-	conn, err := grpc.NewClient(server, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := dial(server)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/bots/sdk"
@@ -27,7 +24,7 @@ func join(ctx context.Context, stdout io.Writer, args []string) error {
 	if *token == "" {
 		return fmt.Errorf("--token is required")
 	}
-	conn, err := grpc.NewClient(*server, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := dial(*server)
 	if err != nil {
 		return err
 	}

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/builtin"
 	botladder "github.com/orrery/orrery/bots/ladder"
@@ -100,7 +97,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, args []string) error {
 	if *gameList != "" {
 		games = strings.Split(*gameList, ",")
 	}
-	conn, err := grpc.NewClient(*server, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := dial(*server)
 	if err != nil {
 		return err
 	}

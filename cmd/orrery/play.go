@@ -10,8 +10,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots/house"
@@ -62,20 +60,11 @@ func play(ctx context.Context, stdout io.Writer, args []string) error {
 	seeded := false
 	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
 
-	addr := *server
-	if addr == "" {
-		a, err := startArena(arenaConfig{addr: "127.0.0.1:0"})
-		if err != nil {
-			return err
-		}
-		defer a.stop()
-		addr = a.lis.Addr().String()
-	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, closeConn, err := connect(*server, arenaConfig{})
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer closeConn()
 	m := house.Match{Game: *game, Bots: strings.Split(*botList, ","), Options: options,
 		Clock: &orreryv1.Clock{PerMove: durationpb.New(*perMove)}}
 	if seeded {

@@ -10,9 +10,6 @@ import (
 	"io"
 	"slices"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
@@ -37,7 +34,7 @@ func replay(ctx context.Context, stdout io.Writer, args []string) error {
 	}
 	var r *orreryv1.GetReplayResponse
 	if *server != "" {
-		conn, err := grpc.NewClient(*server, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		conn, err := dial(*server)
 		if err != nil {
 			return err
 		}

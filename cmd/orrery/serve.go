@@ -100,8 +100,32 @@ func (a *arena) closeDB() {
 }
 
 // dial connects a client to the arena over loopback.
-func (a *arena) dial() (*grpc.ClientConn, error) {
-	return grpc.NewClient(a.lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+func (a *arena) dial() (*grpc.ClientConn, error) { return dial(a.lis.Addr().String()) }
+
+// dial connects a client to the arena at addr (plaintext: Orrery serves on loopback or behind
+// a proxy that terminates TLS).
+func dial(addr string) (*grpc.ClientConn, error) {
+	return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+}
+
+// connect dials server, or, when server is empty, starts an in-process arena configured by
+// cfg on a loopback port and dials that. close ends both.
+func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(), err error) {
+	stop := func() {}
+	if server == "" {
+		cfg.addr = "127.0.0.1:0"
+		a, err := startArena(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		stop, server = a.stop, a.lis.Addr().String()
+	}
+	conn, err = dial(server)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return conn, func() { conn.Close(); stop() }, nil
 }
 
 // stop ends streams, stops match clocks and flushes the store.

@@ -17,7 +17,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -98,20 +97,11 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 		spec.seed = binary.BigEndian.Uint64(b[:])
 	}
 
-	addr := *server
-	if addr == "" {
-		a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: *dbPath, adminKey: *key, ladder: &ladderOptions{}})
-		if err != nil {
-			return err
-		}
-		defer a.stop()
-		addr = a.lis.Addr().String()
-	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, closeConn, err := connect(*server, arenaConfig{dbPath: *dbPath, adminKey: *key, ladder: &ladderOptions{}})
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer closeConn()
 	if *key != "" {
 		ctx = botladder.Key(ctx, *key)
 	}
@@ -153,7 +143,7 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	if *asJSON {
 		return printJSON(stdout, res)
 	}
-	printTournament(stdout, res, addr, *server == "" && *dbPath != "", *dbPath)
+	printTournament(stdout, res, *server, *server == "" && *dbPath != "", *dbPath)
 	return nil
 }
 
@@ -345,7 +335,7 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 	switch {
 	case r.TournamentID != "" && local:
 		fmt.Fprintf(w, "tournament %s stored in %s; 'orrery replay MATCH_ID --db %s' replays a match\n", r.TournamentID, dbPath, dbPath)
-	case r.TournamentID != "":
+	case r.TournamentID != "" && addr != "":
 		fmt.Fprintf(w, "tournament %s stored on %s; 'orrery replay MATCH_ID --server %s' replays a match\n", r.TournamentID, addr, addr)
 	}
 }
