@@ -242,15 +242,19 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	ctx := context.Background()
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(11)})
 	seat, stream, d := seatToAct(t, h, ctx, created)
-	// Answer one decision, then drop the stream before reading anything more.
-	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
+	// Answer one decision, then drop the stream before reading anything more. The bot has seen
+	// the events that came with its decision and its acknowledgement (the server may push more
+	// down the old stream before it notices the close, so the bot says what it has seen).
+	resp := answer(t, stream, bots0(d))
+	if resp.GetAccepted() == nil {
 		t.Fatal(resp)
 	}
 	stream.CloseSend()
+	delivered := int64(0)
+	for _, e := range append(d.GetEvents(), resp.GetAccepted().GetEvents()...) {
+		delivered = max(delivered, e.GetSeq()+1)
+	}
 	m := h.srv.lookup(created.GetMatchId())
-	m.mu.Lock()
-	delivered := m.seats[seat].delivered
-	m.mu.Unlock()
 	// Others play on while this seat is away, until it owes a decision again and has missed
 	// events; then they stop, so the match stands still while the seat rejoins.
 	ctx2, cancel := context.WithCancel(ctx)
@@ -275,7 +279,15 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	if p == nil {
 		t.Fatal("the seat owes no decision: the test's seed no longer leads to one")
 	}
-	rejoined := h.join(ctx, created.GetSeats()[seat].GetToken())
+	rejoined, err := h.client.Play(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejoined.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{
+		Token: created.GetSeats()[seat].GetToken(), EventsSeen: &delivered}}})
+	if r, err := rejoined.Recv(); err != nil || r.GetJoined() == nil {
+		t.Fatalf("rejoin: %v %v", r, err)
+	}
 	d2, events := nextDecision(t, rejoined)
 	// An answer a stopped bot had already sent may still land, so the match can have moved
 	// on by a step or two since it was read above: the rejoin then sees those too.
