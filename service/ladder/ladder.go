@@ -269,8 +269,8 @@ func (l *Ladder) Start(arena *service.Server) error {
 		go l.watch(&liveMatch{id: id})
 	}
 	l.wg.Add(2)
-	go l.matchmaker()
-	go l.rater()
+	go l.loop(l.cfg.Tick, l.kick, l.matchmake) // forms matches, also whenever a bot joins or a match ends
+	go l.loop(l.cfg.RateEvery, l.rateKick, l.rate)
 	l.log.Info("ladder started", "games", l.games, "bots", len(l.bots), "resumed", len(ids))
 	return nil
 }
@@ -308,19 +308,19 @@ func wake(ch chan struct{}) {
 	}
 }
 
-// matchmaker forms matches every Tick, and whenever a bot joins or a match ends.
-func (l *Ladder) matchmaker() {
+// loop runs work every interval and whenever kick fires, until the ladder closes.
+func (l *Ladder) loop(interval time.Duration, kick <-chan struct{}, work func()) {
 	defer l.wg.Done()
-	t := time.NewTicker(l.cfg.Tick)
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-l.ctx.Done():
 			return
 		case <-t.C:
-		case <-l.kick:
+		case <-kick:
 		}
-		l.matchmake()
+		work()
 	}
 }
 
@@ -576,22 +576,11 @@ func act(p Player, d *orreryv1.Decision) (a *orreryv1.Answer) {
 	return p.Act(d)
 }
 
-// rater rates finished matches whenever one ends, and every RateEvery for any the ladder did
-// not see end (matches resumed after a restart).
-func (l *Ladder) rater() {
-	defer l.wg.Done()
-	t := time.NewTicker(l.cfg.RateEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-l.ctx.Done():
-			return
-		case <-t.C:
-		case <-l.rateKick:
-		}
-		if err := l.ratePending(l.ctx); err != nil && l.ctx.Err() == nil {
-			l.log.Error("ladder: rating", "err", err)
-		}
+// rate rates finished matches; the ladder runs it whenever a match ends, and every RateEvery
+// for any it did not see end (matches resumed after a restart).
+func (l *Ladder) rate() {
+	if err := l.ratePending(l.ctx); err != nil && l.ctx.Err() == nil {
+		l.log.Error("ladder: rating", "err", err)
 	}
 }
 
