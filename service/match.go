@@ -211,7 +211,11 @@ func (m *match) recordLocked(now time.Time, step engine.Step, notation string, t
 	seq := int64(len(m.steps))
 	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut})
 	if m.srv.writer != nil {
-		m.srv.writer.step(m.id, store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)})
+		rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}
+		if step.Seat >= 0 {
+			rec.Bank = m.seats[step.Seat].bank // so that a restart gives the seat back its bank
+		}
+		m.srv.writer.step(m.id, rec)
 	}
 	for i := eventsBefore; i < m.st.EventCount(); i++ {
 		m.events = append(m.events, eventRef{engine: i})
@@ -275,18 +279,20 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 	if err != nil {
 		return reject(code, "%v", err)
 	}
+	// The bank is charged before the action applies, so that the seat's next decision (and the
+	// logged step) already count with it.
+	elapsed, bank := now.Sub(p.issued), s.bank
+	if !p.budgeted {
+		if over := elapsed - m.clock.perMove; over > 0 {
+			s.bank = max(p.bank-over, 0)
+		}
+		s.bank += m.clock.increment
+	}
 	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		s.bank = bank
 		return reject(rejectCode(err), "%v", err)
 	}
-	elapsed := now.Sub(p.issued)
 	m.srv.metrics.DecisionLatency.WithLabelValues(m.game).Observe(elapsed.Seconds())
-	if p.budgeted {
-		return m.steps[len(m.steps)-1].notation, nil
-	}
-	if over := elapsed - m.clock.perMove; over > 0 {
-		s.bank = max(p.bank-over, 0)
-	}
-	s.bank += m.clock.increment
 	return m.steps[len(m.steps)-1].notation, nil
 }
 

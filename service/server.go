@@ -286,7 +286,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 			return "", nil, "", toStatus(err)
 		}
 	}
-	m := s.start(rec, st, c)
+	m := s.start(rec, &replayed{st: st}, c)
 	s.log.Info("match created", "match", m.id, "game", m.game, "seats", spec.Seats)
 	return m.id, tokens, rec.SeedHash, nil
 }
@@ -327,8 +327,10 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (clock, error) {
 	return out, nil
 }
 
-// start puts a match in memory and starts its clock.
-func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
+// start puts a match in memory, at the position r holds (a new match, or one re-run from its
+// log after a restart), and issues its first decisions.
+func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
+	st := r.st
 	m := &match{
 		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names, clock: c,
 		cfg:     engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
@@ -337,9 +339,14 @@ func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
 		changed:  make(chan struct{}),
 		timeouts: mrand.New(engine.NewRand(rec.Seed ^ 0x7173)),
 		actions:  s.actionCache(rec.Game, rec.Options),
+		steps:    r.steps,
+		events:   r.events,
 	}
 	for i := range m.seats {
 		m.seats[i].bank = c.bank
+		if bank, ok := r.banks[i]; ok {
+			m.seats[i].bank = bank
+		}
 		if h, err := hex.DecodeString(rec.TokenHashes[i]); err == nil && len(h) == 32 {
 			copy(m.seats[i].tokenHash[:], h)
 		}
@@ -351,6 +358,9 @@ func (s *Server) start(rec *store.Match, st engine.State, c clock) *match {
 		m.nextAdvance = s.now().Add(t.AdvanceAfter())
 	} else {
 		m.clock.wall = false
+	}
+	if st.Terminal() { // a resumed log was complete but its result was not written
+		m.finishLocked(s.now(), st.Result())
 	}
 	m.refreshLocked(s.now())
 	m.mu.Unlock()
@@ -411,15 +421,7 @@ func (s *Server) resume() error {
 			continue
 		}
 		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
-		m := s.start(rec, r.st, c)
-		m.mu.Lock()
-		m.steps, m.events = r.steps, r.events
-		if r.st.Terminal() { // the log was complete but the result was not written
-			m.finishLocked(s.now(), r.st.Result())
-		}
-		m.refreshLocked(s.now())
-		m.notifyLocked()
-		m.mu.Unlock()
+		s.start(rec, r, c)
 		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", len(r.steps))
 	}
 	return nil
@@ -430,6 +432,7 @@ type replayed struct {
 	st     engine.State
 	steps  []logged
 	events []eventRef
+	banks  map[int]time.Duration // each seat's time bank after its last logged step
 }
 
 // replay rebuilds a stored match's state from its log.
@@ -446,7 +449,7 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 	if err != nil {
 		return nil, err
 	}
-	r := &replayed{st: st, steps: make([]logged, 0, len(stored))}
+	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), banks: make(map[int]time.Duration)}
 	for _, sp := range stored {
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
@@ -466,6 +469,9 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 			r.events = append(r.events, eventRef{engine: i})
 		}
 		r.steps = append(r.steps, logged{step: step, notation: sp.Notation, timedOut: orreryv1.TimeoutPolicy(sp.TimedOut)})
+		if sp.Seat >= 0 {
+			r.banks[sp.Seat] = sp.Bank
+		}
 	}
 	return r, nil
 }

@@ -548,3 +548,55 @@ func TestReplay_StoredLogRebuildsTheLiveEvents(t *testing.T) {
 		}
 	}
 }
+
+// A restart gives each seat back the time bank it had, and re-issues the decision owed at the
+// last position under the same id, so an answer sent again after the rejoin still applies.
+func TestRestart_KeepsTimeBanksAndDecisionIDs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "orrery.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, Config{Store: db})
+	ctx := context.Background()
+	// test-repeat: seat 0 owes three decisions in a row, then seat 1 one.
+	created := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Millisecond), TimeBank: durationpb.New(time.Hour)}})
+	stream := h.join(ctx, created.GetSeats()[0].GetToken())
+	d, _ := nextDecision(t, stream)
+	time.Sleep(5 * time.Millisecond) // over the per-move budget: the bank pays
+	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
+		t.Fatal(resp)
+	}
+	next, _ := nextDecision(t, stream)
+	before, _ := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+	bank := before.GetMatch().GetSeatInfo()[0].GetTimeBank().AsDuration()
+	if bank >= time.Hour {
+		t.Fatalf("bank %v was not charged", bank)
+	}
+	h.srv.Sync()
+	h.srv.Close()
+	db.Close()
+
+	db2, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	h2 := newHarness(t, Config{Store: db2})
+	after, err := h2.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.GetMatch().GetSeatInfo()[0].GetTimeBank().AsDuration(); got != bank {
+		t.Errorf("after the restart seat 0 has bank %v, want %v", got, bank)
+	}
+	rejoined := h2.join(ctx, created.GetSeats()[0].GetToken())
+	again, _ := nextDecision(t, rejoined)
+	if again.GetDecisionId() != next.GetDecisionId() {
+		t.Errorf("decision %s became %s over the restart", next.GetDecisionId(), again.GetDecisionId())
+	}
+	if resp := answer(t, rejoined, bots0(next)); resp.GetAccepted() == nil {
+		t.Errorf("the answer to %s, sent again after the restart: %v", next.GetDecisionId(), resp)
+	}
+}

@@ -52,7 +52,8 @@ type Step struct {
 	Seq      int64
 	Seat     int
 	Notation string
-	TimedOut int32 // the timeout policy that chose it, 0 if the seat chose
+	TimedOut int32         // the timeout policy that chose it, 0 if the seat chose
+	Bank     time.Duration // the acting seat's time bank after the step
 }
 
 // Filter selects matches for List.
@@ -97,6 +98,7 @@ CREATE TABLE IF NOT EXISTS steps (
 	seat INTEGER NOT NULL,
 	notation TEXT NOT NULL,
 	timed_out INTEGER NOT NULL DEFAULT 0,
+	bank_ns INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (match_id, seq)
 ) WITHOUT ROWID;
 `
@@ -155,13 +157,13 @@ func (d *DB) AppendSteps(ctx context.Context, matchID string, steps []Step) erro
 		return err
 	}
 	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO steps (match_id, seq, seat, notation, timed_out) VALUES (?,?,?,?,?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO steps (match_id, seq, seat, notation, timed_out, bank_ns) VALUES (?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
 	for _, s := range steps {
-		if _, err := stmt.ExecContext(ctx, matchID, s.Seq, s.Seat, s.Notation, s.TimedOut); err != nil {
+		if _, err := stmt.ExecContext(ctx, matchID, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank)); err != nil {
 			return fmt.Errorf("store: step %d of %s: %w", s.Seq, matchID, err)
 		}
 	}
@@ -245,7 +247,7 @@ func (d *DB) Match(ctx context.Context, id string) (*Match, error) {
 
 // Steps loads a match's action log in order.
 func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT seq, seat, notation, timed_out FROM steps WHERE match_id = ? ORDER BY seq`, id)
+	rows, err := d.db.QueryContext(ctx, `SELECT seq, seat, notation, timed_out, bank_ns FROM steps WHERE match_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -253,9 +255,11 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 	var steps []Step
 	for rows.Next() {
 		var s Step
-		if err := rows.Scan(&s.Seq, &s.Seat, &s.Notation, &s.TimedOut); err != nil {
+		var bank int64
+		if err := rows.Scan(&s.Seq, &s.Seat, &s.Notation, &s.TimedOut, &bank); err != nil {
 			return nil, err
 		}
+		s.Bank = time.Duration(bank)
 		steps = append(steps, s)
 	}
 	return steps, rows.Err()
