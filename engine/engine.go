@@ -91,6 +91,11 @@ type Option struct {
 	Name    string
 	Default string
 	Help    string
+	// Data marks an option whose value is a data set. The engine takes it only inline (JSON);
+	// a server may also accept a name and resolve it, from a directory its operator chose,
+	// into the inline bytes it stores with the match, so no client ever names a server file
+	// and no replay reads one.
+	Data bool
 }
 
 // Info is a game's static description.
