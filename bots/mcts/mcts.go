@@ -1,0 +1,359 @@
+// Package mcts is Orrery's search bot: Monte Carlo tree search over determinizations
+// (single-observer information-set MCTS). Each iteration samples a full state consistent with
+// the seat's own observation, where everything the seat cannot see is drawn anew, and walks
+// one shared tree with it: UCT among the actions legal in that sample, a short playout, and a
+// heuristic score of where the playout stopped. Each node keeps the statistics of the seat
+// that acted into it, so several players each pursue their own ends.
+//
+// The bot reads only its Decision. A game plugs in with a Determinizer built from that
+// decision's observation; it never sees the match's true state.
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+)
+
+// A Determinizer draws full states consistent with one seat's observation.
+type Determinizer interface {
+	// Sample writes into dst (nil, or an earlier sample) a state the observation allows,
+	// drawing what the seat cannot see, and the random source of chance to come, from r.
+	Sample(dst engine.State, r *rand.Rand) engine.State
+}
+
+// Game is what the search needs from one game.
+type Game struct {
+	Name string
+	// Determinizer reads d's observation; it fails on an observation it cannot rebuild.
+	Determinizer func(d *orreryv1.Decision) (Determinizer, error)
+	// Playout picks seat's action among legal during a playout; nil picks uniformly.
+	Playout func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action
+	// Depth is how many actions a playout plays before its state is scored.
+	Depth int
+}
+
+// Config is a bot's budget and search constants.
+type Config struct {
+	// Budget is the thinking time per decision (default 100 ms), cut short by the
+	// decision's deadline less Margin.
+	Budget time.Duration
+	// Iterations, when positive, is the exact number of iterations per decision instead of
+	// Budget: with a seed the bot is then deterministic. Only a deadline cuts it short.
+	Iterations int
+	// Margin is kept back from the decision's deadline for the answer's trip (default 30 ms;
+	// a tenth of the time left when that is more).
+	Margin time.Duration
+	// Explore is the UCT exploration constant (default 0.7; rewards lie in [0, 1]).
+	Explore float64
+	// MaxNodes bounds the tree (default 1<<18); past it, iterations stop expanding.
+	MaxNodes int
+	// Depth, when positive, overrides the game's playout depth.
+	Depth int
+	Seed  uint64
+}
+
+// DefaultBudget is the thinking time per decision when Config.Budget is zero.
+const DefaultBudget = 100 * time.Millisecond
+
+func (c *Config) defaults() {
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+	if c.Margin <= 0 {
+		c.Margin = 30 * time.Millisecond
+	}
+	if c.Explore <= 0 {
+		c.Explore = 0.7
+	}
+	if c.MaxNodes <= 0 {
+		c.MaxNodes = 1 << 18
+	}
+}
+
+// node is one action taken by one seat after its parent's actions. Children form a list
+// through child and next; kids finds a child by its action.
+type node struct {
+	action engine.Action
+	seat   engine.Seat // who took action; its statistics are that seat's
+	child  int32       // first child, or -1
+	next   int32       // next sibling, or -1
+	visits float64
+	avail  float64 // iterations in which action was legal here
+	reward float64 // sum of seat's rewards
+}
+
+type kidKey struct {
+	parent int32
+	seat   engine.Seat
+	action engine.Action
+}
+
+// Bot is the search bot for one game. A Bot is not safe for concurrent use; its buffers are
+// reused from decision to decision, so the search loop does not allocate once warm.
+type Bot struct {
+	game Game
+	cfg  Config
+	pcg  rand.PCG
+	r    *rand.Rand
+
+	nodes   []node
+	kids    map[kidKey]int32
+	path    []int32
+	toAct   []engine.Seat
+	legal   []engine.Action
+	roots   []engine.Action
+	rewards []float64
+	scratch engine.State
+
+	stats Stats
+}
+
+// Stats describes the last decision's search.
+type Stats struct {
+	Iterations int
+	Nodes      int
+	Failed     int // samples in which the chosen path was not playable
+	Elapsed    time.Duration
+}
+
+// New returns a search bot for g.
+func New(g Game, cfg Config) *Bot {
+	cfg.defaults()
+	if cfg.Depth > 0 {
+		g.Depth = cfg.Depth
+	}
+	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
+	b.r = rand.New(&b.pcg)
+	return b
+}
+
+// LastStats is what the last decision's search did.
+func (b *Bot) LastStats() Stats { return b.stats }
+
+// Act searches d and answers with the most visited of its legal actions.
+func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
+	start := time.Now()
+	stop := b.stopTime(d, start)
+	legal := d.GetLegal()
+	if len(legal) <= 1 {
+		return bots.Index(d, 0)
+	}
+	// Each decision draws from its own stream: the choice depends on the seed and the
+	// decision alone, not on what the bot searched before.
+	b.pcg.Seed(b.cfg.Seed, uint64(d.GetPly())*0x9e3779b97f4a7c15+uint64(d.GetSeat()))
+	det, err := b.game.Determinizer(d)
+	if err != nil {
+		return bots.Index(d, b.r.IntN(len(legal)))
+	}
+	b.scratch = det.Sample(b.scratch, b.r)
+	if !b.readRoots(d, b.scratch) {
+		return bots.Index(d, b.r.IntN(len(legal)))
+	}
+	b.search(det, engine.Seat(d.GetSeat()), start, stop)
+	return bots.Index(d, b.best())
+}
+
+// stopTime is when the search must end: the budget, or the decision's deadline less the
+// margin, whichever is first. An iteration budget has no time limit but the deadline.
+func (b *Bot) stopTime(d *orreryv1.Decision, start time.Time) time.Time {
+	var stop time.Time
+	if b.cfg.Iterations <= 0 {
+		stop = start.Add(b.cfg.Budget)
+	}
+	if dl := d.GetDeadline(); dl != nil {
+		deadline := dl.AsTime()
+		margin := max(b.cfg.Margin, deadline.Sub(start)/10)
+		if cut := deadline.Add(-margin); stop.IsZero() || cut.Before(stop) {
+			stop = cut
+		}
+	}
+	return stop
+}
+
+// readRoots reads d's legal actions in the game's encoding, index for index.
+func (b *Bot) readRoots(d *orreryv1.Decision, st engine.State) bool {
+	b.roots = b.roots[:0]
+	for i, la := range d.GetLegal() {
+		a, err := st.ActionFromProto(wire.GameAction(la))
+		if err != nil && i < len(d.GetLegalNotation()) {
+			a, err = st.ParseAction(d.GetLegalNotation()[i])
+		}
+		if err != nil {
+			return false
+		}
+		b.roots = append(b.roots, a)
+	}
+	return true
+}
+
+// search runs iterations from a fresh tree until the iteration budget or stop.
+func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
+	b.nodes = append(b.nodes[:0], node{seat: me, child: -1, next: -1})
+	clear(b.kids)
+	b.stats = Stats{}
+	for i := 0; b.cfg.Iterations <= 0 || i < b.cfg.Iterations; i++ {
+		if i > 0 && !stop.IsZero() && !time.Now().Before(stop) {
+			break
+		}
+		b.scratch = det.Sample(b.scratch, b.r)
+		if !b.iterate(b.scratch, me) {
+			b.stats.Failed++
+		}
+		b.stats.Iterations++
+	}
+	b.stats.Nodes = len(b.nodes)
+	b.stats.Elapsed = time.Since(start)
+}
+
+// iterate is one descent, playout and backup on the sample st.
+func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
+	b.path = append(b.path[:0], 0)
+	cur := int32(0)
+	for !st.Terminal() {
+		var seat engine.Seat
+		var legal []engine.Action
+		if cur == 0 {
+			seat, legal = me, b.roots
+		} else {
+			b.toAct = st.ToAct(b.toAct[:0])
+			seat = b.toAct[0]
+			b.legal = st.Legal(seat, b.legal[:0])
+			legal = b.legal
+		}
+		if len(legal) == 0 {
+			return false
+		}
+		a, next, expanded := b.choose(cur, seat, legal)
+		if st.Apply(seat, a) != nil {
+			return false
+		}
+		if next < 0 {
+			break // a full tree plays the new action without keeping it
+		}
+		b.path = append(b.path, next)
+		cur = next
+		if expanded {
+			break
+		}
+	}
+	b.playout(st)
+	b.score(st)
+	for _, n := range b.path {
+		nd := &b.nodes[n]
+		nd.visits++
+		nd.reward += b.rewards[nd.seat]
+	}
+	return true
+}
+
+// choose is the action to take at cur and its child: an untried legal action when there is
+// one (added to the tree unless it is full: child -1), else the best child by UCB1 over the
+// times each was available.
+func (b *Bot) choose(cur int32, seat engine.Seat, legal []engine.Action) (engine.Action, int32, bool) {
+	best, bestScore := int32(-1), math.Inf(-1)
+	untried, pick := 0, engine.Action{}
+	for _, a := range legal {
+		k, ok := b.kids[kidKey{cur, seat, a}]
+		if !ok {
+			untried++
+			if b.r.IntN(untried) == 0 {
+				pick = a
+			}
+			continue
+		}
+		nd := &b.nodes[k]
+		nd.avail++
+		if untried > 0 {
+			continue
+		}
+		score := math.Inf(1) // a child whose only sample failed
+		if nd.visits > 0 {
+			score = nd.reward/nd.visits + b.cfg.Explore*math.Sqrt(math.Log(nd.avail)/nd.visits)
+		}
+		if best < 0 || score > bestScore {
+			best, bestScore = k, score
+		}
+	}
+	if untried == 0 {
+		return b.nodes[best].action, best, false
+	}
+	if len(b.nodes) >= b.cfg.MaxNodes {
+		return pick, -1, true
+	}
+	k := int32(len(b.nodes))
+	b.nodes = append(b.nodes, node{action: pick, seat: seat, child: -1, next: b.nodes[cur].child, avail: 1})
+	b.nodes[cur].child = k
+	b.kids[kidKey{cur, seat, pick}] = k
+	return pick, k, true
+}
+
+// playout plays up to the game's depth of actions by its playout policy.
+func (b *Bot) playout(st engine.State) {
+	for i := 0; i < b.game.Depth && !st.Terminal(); i++ {
+		b.toAct = st.ToAct(b.toAct[:0])
+		seat := b.toAct[0]
+		b.legal = st.Legal(seat, b.legal[:0])
+		if len(b.legal) == 0 {
+			return
+		}
+		var a engine.Action
+		if b.game.Playout != nil {
+			a = b.game.Playout(st, seat, b.legal, b.r)
+		} else {
+			a = b.legal[b.r.IntN(len(b.legal))]
+		}
+		if st.Apply(seat, a) != nil {
+			return
+		}
+	}
+}
+
+// score fills b.rewards: at the end, 1 for each seat ranked first and 0 for the others;
+// before it, the state's own evaluation (one half for every seat if it has none).
+func (b *Bot) score(st engine.State) {
+	n := st.Seats()
+	b.rewards = b.rewards[:0]
+	if st.Terminal() {
+		ranks := st.Result().Ranks
+		for s := 0; s < n; s++ {
+			v := 0.0
+			if s < len(ranks) && ranks[s] == 1 {
+				v = 1
+			}
+			b.rewards = append(b.rewards, v)
+		}
+		return
+	}
+	ev, ok := st.(engine.Evaluator)
+	for s := 0; s < n; s++ {
+		v := 0.5
+		if ok {
+			v = ev.Evaluate(engine.Seat(s))
+		}
+		b.rewards = append(b.rewards, v)
+	}
+}
+
+// best is the index of the root's most visited action, ties to the better mean, then to
+// the earlier action.
+func (b *Bot) best() int {
+	bestI, bestV, bestM := 0, -1.0, -1.0
+	for i, a := range b.roots {
+		k, ok := b.kids[kidKey{0, b.nodes[0].seat, a}]
+		if !ok {
+			continue
+		}
+		nd := &b.nodes[k]
+		m := nd.reward / nd.visits
+		if nd.visits > bestV || nd.visits == bestV && m > bestM {
+			bestI, bestV, bestM = i, nd.visits, m
+		}
+	}
+	return bestI
+}
