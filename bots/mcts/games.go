@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/orrery/orrery/engine/icetraders"
+	"github.com/orrery/orrery/engine/pantropia"
 	"github.com/orrery/orrery/engine/planet"
 	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
@@ -16,6 +18,7 @@ func Games() map[string]Game {
 	return map[string]Game{
 		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 40},
 		"planet":        {Name: "planet", Determinizer: planetDeterminizer, Depth: 4},
+		"pantropia":     {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20},
 	}
 }
 
@@ -34,6 +37,14 @@ func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
 		return nil, err
 	}
 	return icetraders.NewDeterminizer(o, int(d.GetSeat()))
+}
+
+func pantropiaDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
+	o, err := observation[*pantropiav1.Observation](d)
+	if err != nil {
+		return nil, err
+	}
+	return pantropia.NewDeterminizer(o, int(d.GetSeat()))
 }
 
 func planetDeterminizer(d *orreryv1.Decision) (Determinizer, error) {

@@ -42,6 +42,9 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 		first: int8(o.GetFirstPlayer()),
 		over:  o.GetOver(),
 	}
+	if ta := o.GetToAct(); len(ta) == 1 && ta[0] >= 0 && int(ta[0]) < n {
+		s.picks = (int8(ta[0]) - s.first + s.seats) % s.seats
+	}
 	seen := make([]bool, len(d.Tiles))
 	tile := func(t *planetv1.Tile) (int16, error) {
 		id := int(t.GetId())
