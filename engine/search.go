@@ -15,7 +15,8 @@ type Copier interface {
 // whole state, hidden information included: a search calls it only on states it sampled
 // itself, never on a match's true state.
 type Evaluator interface {
-	// Evaluate is seat's standing in [0, 1]: about its chance of finishing first.
+	// Evaluate is seat's standing in [0, 1]: about its chance of finishing first; once the
+	// game is over, 1 for a seat ranked first and 0 for any other.
 	Evaluate(seat Seat) float64
 }
 

@@ -314,27 +314,29 @@ func (b *Bot) playout(st engine.State) {
 	}
 }
 
-// score fills b.rewards: at the end, 1 for each seat ranked first and 0 for the others;
-// before it, the state's own evaluation (one half for every seat if it has none).
+// score fills b.rewards with the state's own evaluation, which at the end is 1 for each seat
+// ranked first and 0 for the others; a game without one scores the end by its result and
+// anything before it one half.
 func (b *Bot) score(st engine.State) {
 	n := st.Seats()
 	b.rewards = b.rewards[:0]
-	if st.Terminal() {
-		ranks := st.Result().Ranks
+	if ev, ok := st.(engine.Evaluator); ok {
 		for s := 0; s < n; s++ {
-			v := 0.0
-			if s < len(ranks) && ranks[s] == 1 {
-				v = 1
-			}
-			b.rewards = append(b.rewards, v)
+			b.rewards = append(b.rewards, ev.Evaluate(engine.Seat(s)))
 		}
 		return
 	}
-	ev, ok := st.(engine.Evaluator)
+	var ranks []int
+	if st.Terminal() {
+		ranks = st.Result().Ranks
+	}
 	for s := 0; s < n; s++ {
 		v := 0.5
-		if ok {
-			v = ev.Evaluate(engine.Seat(s))
+		switch {
+		case s < len(ranks) && ranks[s] == 1:
+			v = 1
+		case s < len(ranks):
+			v = 0
 		}
 		b.rewards = append(b.rewards, v)
 	}

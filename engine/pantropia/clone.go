@@ -19,7 +19,8 @@ func (s *state) CloneInto(dst engine.State) engine.State {
 	return d
 }
 
-// copyInto makes dst a copy of l in dst's own chunks, allocating only the chunks dst lacks.
+// copyInto makes dst a copy of l in dst's own chunks, allocating only the chunks dst lacks,
+// and ends it with room for the next event.
 func (l *eventLog) copyInto(dst eventLog) eventLog {
 	chunks := dst.chunks[:cap(dst.chunks)]
 	for k := range l.chunks {
@@ -34,5 +35,17 @@ func (l *eventLog) copyInto(dst eventLog) eventLog {
 			chunks = append(chunks, c)
 		}
 	}
-	return eventLog{chunks: chunks[:len(l.chunks)], n: l.n}
+	n := len(l.chunks)
+	if n == 0 || len(l.chunks[n-1]) == eventChunk {
+		// An empty last chunk of dst's own: the next event goes there, not into a new one.
+		if n < len(chunks) && cap(chunks[n]) == eventChunk {
+			chunks[n] = chunks[n][:0]
+		} else if n < len(chunks) {
+			chunks[n] = make([]event, 0, eventChunk)
+		} else {
+			chunks = append(chunks, make([]event, 0, eventChunk))
+		}
+		n++
+	}
+	return eventLog{chunks: chunks[:n], n: l.n}
 }

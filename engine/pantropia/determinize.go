@@ -214,11 +214,12 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 // chips, against the best rival's, on a logistic scale.
 func (s *state) Evaluate(seat engine.Seat) float64 {
 	if s.phase == PhaseOver {
-		r := s.Result()
-		if r.Ranks[seat] == 1 {
-			return 1
+		for p := int8(0); p < s.seats; p++ {
+			if s.pl[p].rings > s.pl[seat].rings {
+				return 0
+			}
 		}
-		return 0
+		return 1
 	}
 	worth := func(p int8) float64 {
 		pl := &s.pl[p]
