@@ -76,13 +76,11 @@ func (c *Config) defaults() {
 	}
 }
 
-// node is one action taken by one seat after its parent's actions. Children form a list
-// through child and next; kids finds a child by its action.
+// node is one action taken by one seat after its parent's actions; Bot.kids finds a node's
+// child by the action.
 type node struct {
 	action engine.Action
 	seat   engine.Seat // who took action; its statistics are that seat's
-	child  int32       // first child, or -1
-	next   int32       // next sibling, or -1
 	visits float64
 	avail  float64 // iterations in which action was legal here
 	reward float64 // sum of seat's rewards
@@ -194,7 +192,7 @@ func (b *Bot) readRoots(d *orreryv1.Decision, st engine.State) bool {
 
 // search runs iterations from a fresh tree until the iteration budget or stop.
 func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
-	b.nodes = append(b.nodes[:0], node{seat: me, child: -1, next: -1})
+	b.nodes = append(b.nodes[:0], node{seat: me})
 	clear(b.kids)
 	b.stats = Stats{}
 	for i := 0; b.cfg.Iterations <= 0 || i < b.cfg.Iterations; i++ {
@@ -287,8 +285,7 @@ func (b *Bot) choose(cur int32, seat engine.Seat, legal []engine.Action) (engine
 		return pick, -1, true
 	}
 	k := int32(len(b.nodes))
-	b.nodes = append(b.nodes, node{action: pick, seat: seat, child: -1, next: b.nodes[cur].child, avail: 1})
-	b.nodes[cur].child = k
+	b.nodes = append(b.nodes, node{action: pick, seat: seat, avail: 1})
 	b.kids[kidKey{cur, seat, pick}] = k
 	return pick, k, true
 }
