@@ -2,7 +2,12 @@ package mcts
 
 import (
 	"fmt"
+	"math"
 
+	icetradersbot "github.com/orrery/orrery/bots/icetraders"
+	pantropiabot "github.com/orrery/orrery/bots/pantropia"
+	planetbot "github.com/orrery/orrery/bots/planet"
+	"github.com/orrery/orrery/engine"
 	"github.com/orrery/orrery/engine/icetraders"
 	"github.com/orrery/orrery/engine/pantropia"
 	"github.com/orrery/orrery/engine/planet"
@@ -16,9 +21,9 @@ import (
 // Games lists the games the search plays, by name.
 func Games() map[string]Game {
 	return map[string]Game{
-		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 40},
-		"planet":        {Name: "planet", Determinizer: planetDeterminizer, Depth: 4},
-		"pantropia":     {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20},
+		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 2, Prior: icetradersbot.NewGreedy, Evaluate: icetradersEvaluate},
+		"planet":        {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy},
+		"pantropia":     {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy},
 	}
 }
 
@@ -37,6 +42,12 @@ func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
 		return nil, err
 	}
 	return icetraders.NewDeterminizer(o, int(d.GetSeat()))
+}
+
+// icetradersEvaluate is the greedy bot's scoring of the seat's view, squashed into [0, 1].
+func icetradersEvaluate(st engine.State, seat engine.Seat) float64 {
+	o, _ := st.Observe(seat).(*icetradersv1.Observation)
+	return 0.5 + 0.5*math.Tanh(icetradersbot.Evaluate(o, int(seat))/1000)
 }
 
 func pantropiaDeterminizer(d *orreryv1.Decision) (Determinizer, error) {

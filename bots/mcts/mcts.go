@@ -36,6 +36,12 @@ type Game struct {
 	Playout func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action
 	// Depth is how many actions a playout plays before its state is scored.
 	Depth int
+	// Evaluate, if set, scores a state for seat in [0, 1] in place of the state's own
+	// engine.Evaluator.
+	Evaluate func(st engine.State, seat engine.Seat) float64
+	// Prior, if set, makes the heuristic bot whose choice the search starts from and keeps
+	// unless another action scores clearly better (by Config.Margin of mean reward).
+	Prior func(seed uint64) bots.Bot
 }
 
 // Config is a bot's budget and search constants.
@@ -51,6 +57,9 @@ type Config struct {
 	Margin time.Duration
 	// Explore is the UCT exploration constant (default 0.7; rewards lie in [0, 1]).
 	Explore float64
+	// Overrule is how much better in mean reward an action must score than the prior bot's
+	// choice to be played instead (default 0.05).
+	Overrule float64
 	// MaxNodes bounds the tree (default 1<<18); past it, iterations stop expanding.
 	MaxNodes int
 	// Depth, when positive, overrides the game's playout depth.
@@ -70,6 +79,9 @@ func (c *Config) defaults() {
 	}
 	if c.Explore <= 0 {
 		c.Explore = 0.7
+	}
+	if c.Overrule <= 0 {
+		c.Overrule = 0.05
 	}
 	if c.MaxNodes <= 0 {
 		c.MaxNodes = 1 << 18
@@ -108,6 +120,8 @@ type Bot struct {
 	roots   []engine.Action
 	rewards []float64
 	scratch engine.State
+	prior   bots.Bot
+	favour  int // the prior bot's choice for this decision, or -1
 
 	stats Stats
 }
@@ -128,6 +142,9 @@ func New(g Game, cfg Config) *Bot {
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
 	b.r = rand.New(&b.pcg)
+	if g.Prior != nil {
+		b.prior = g.Prior(cfg.Seed)
+	}
 	return b
 }
 
@@ -152,6 +169,12 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	b.scratch = det.Sample(b.scratch, b.r)
 	if !b.readRoots(d, b.scratch) {
 		return bots.Index(d, b.r.IntN(len(legal)))
+	}
+	b.favour = -1
+	if b.prior != nil {
+		if i := int(b.prior.Act(d).GetLegalIndex()); i >= 0 && i < len(legal) {
+			b.favour = i
+		}
 	}
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
 	return bots.Index(d, b.best())
@@ -195,6 +218,12 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 	b.nodes = append(b.nodes[:0], node{seat: me})
 	clear(b.kids)
 	b.stats = Stats{}
+	if b.favour >= 0 {
+		// The prior's choice is in the tree from the start, so it is sure to be tried.
+		a := b.roots[b.favour]
+		b.nodes = append(b.nodes, node{action: a, seat: me})
+		b.kids[kidKey{0, me, a}] = 1
+	}
 	for i := 0; b.cfg.Iterations <= 0 || i < b.cfg.Iterations; i++ {
 		if i > 0 && !stop.IsZero() && !time.Now().Before(stop) {
 			break
@@ -317,6 +346,12 @@ func (b *Bot) playout(st engine.State) {
 func (b *Bot) score(st engine.State) {
 	n := st.Seats()
 	b.rewards = b.rewards[:0]
+	if b.game.Evaluate != nil {
+		for s := 0; s < n; s++ {
+			b.rewards = append(b.rewards, b.game.Evaluate(st, engine.Seat(s)))
+		}
+		return
+	}
 	if ev, ok := st.(engine.Evaluator); ok {
 		for s := 0; s < n; s++ {
 			b.rewards = append(b.rewards, ev.Evaluate(engine.Seat(s)))
@@ -340,18 +375,25 @@ func (b *Bot) score(st engine.State) {
 }
 
 // best is the index of the root's most visited action, ties to the better mean, then to
-// the earlier action.
+// the earlier action; the prior's choice stands unless that action's mean beats its own by
+// Config.Overrule.
 func (b *Bot) best() int {
 	bestI, bestV, bestM := 0, -1.0, -1.0
 	for i, a := range b.roots {
 		k, ok := b.kids[kidKey{0, b.nodes[0].seat, a}]
-		if !ok {
+		if !ok || b.nodes[k].visits == 0 {
 			continue
 		}
 		nd := &b.nodes[k]
 		m := nd.reward / nd.visits
 		if nd.visits > bestV || nd.visits == bestV && m > bestM {
 			bestI, bestV, bestM = i, nd.visits, m
+		}
+	}
+	if f := b.favour; f >= 0 && f != bestI {
+		nd := &b.nodes[b.kids[kidKey{0, b.nodes[0].seat, b.roots[f]}]]
+		if nd.visits == 0 || bestM-nd.reward/nd.visits < b.cfg.Overrule {
+			return f
 		}
 	}
 	return bestI
