@@ -3,14 +3,18 @@ package mcts
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
+	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	icetradersbot "github.com/orrery/orrery/bots/icetraders"
 	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/fccatan"
 	"github.com/orrery/orrery/engine/icetraders"
 	"github.com/orrery/orrery/engine/pantropia"
 	"github.com/orrery/orrery/engine/planet"
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
 	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
@@ -23,6 +27,7 @@ func Games() map[string]Game {
 	return map[string]Game{
 		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 2, Prior: icetradersbot.NewGreedy, Evaluate: icetradersEvaluate},
 		"planet":        {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy},
+		"fccatan":       {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly},
 		"pantropia":     {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy},
 	}
 }
@@ -48,6 +53,24 @@ func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
 func icetradersEvaluate(st engine.State, seat engine.Seat) float64 {
 	o, _ := st.Observe(seat).(*icetradersv1.Observation)
 	return 0.5 + 0.5*math.Tanh(icetradersbot.Evaluate(o, int(seat))/1000)
+}
+
+// fccatanDeterminizer reads ticks; setup, deployment and the market are left to the prior.
+func fccatanDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
+	o, err := observation[*fccatanv1.Observation](d)
+	if err != nil {
+		return nil, err
+	}
+	return fccatan.NewDeterminizer(o, int(d.GetSeat()))
+}
+
+// keepMostly is the tick playout: a team mostly keeps its standing intents (the first listed
+// action) and otherwise changes one player's, at random.
+func keepMostly(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
+	if r.IntN(4) > 0 {
+		return legal[0]
+	}
+	return legal[r.IntN(len(legal))]
 }
 
 func pantropiaDeterminizer(d *orreryv1.Decision) (Determinizer, error) {

@@ -6,7 +6,12 @@
 // that acted into it, so several players each pursue their own ends.
 //
 // The bot reads only its Decision. A game plugs in with a Determinizer built from that
-// decision's observation; it never sees the match's true state.
+// decision's observation; it never sees the match's true state. A game may also name a prior
+// bot (its greedy bot): the search starts from that bot's choice and plays another action
+// only when it scores clearly better, and the prior answers where the determinizer cannot
+// read the phase. In Full-Contact Catan the same search is a planner of the team's intents for
+// a tick: the candidates are the listed changes of intent and greedy's plan, the other teams'
+// intents are drawn in the tree, and short playouts run the next ticks of the simulation.
 package mcts
 
 import (
@@ -120,7 +125,6 @@ type Bot struct {
 	roots   []engine.Action
 	rewards []float64
 	scratch engine.State
-	prior   bots.Bot
 	favour  int // the prior bot's choice for this decision, or -1
 
 	stats Stats
@@ -142,9 +146,6 @@ func New(g Game, cfg Config) *Bot {
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
 	b.r = rand.New(&b.pcg)
-	if g.Prior != nil {
-		b.prior = g.Prior(cfg.Seed)
-	}
 	return b
 }
 
@@ -156,28 +157,50 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	start := time.Now()
 	stop := b.stopTime(d, start)
 	legal := d.GetLegal()
-	if len(legal) <= 1 {
+	if len(legal) == 0 {
 		return bots.Index(d, 0)
 	}
 	// Each decision draws from its own stream: the choice depends on the seed and the
 	// decision alone, not on what the bot searched before.
-	b.pcg.Seed(b.cfg.Seed, uint64(d.GetPly())*0x9e3779b97f4a7c15+uint64(d.GetSeat()))
-	det, err := b.game.Determinizer(d)
-	if err != nil {
-		return bots.Index(d, b.r.IntN(len(legal)))
+	stream := uint64(d.GetPly())*0x9e3779b97f4a7c15 + uint64(d.GetSeat())
+	b.pcg.Seed(b.cfg.Seed, stream)
+	var prior *orreryv1.Answer
+	if b.game.Prior != nil {
+		// A fresh prior per decision, seeded alike, breaks its ties the same way each time.
+		prior = b.game.Prior(b.cfg.Seed ^ stream).Act(d)
 	}
-	b.scratch = det.Sample(b.scratch, b.r)
-	if !b.readRoots(d, b.scratch) {
+	if _, typed := prior.GetChoice().(*orreryv1.Answer_Action); len(legal) == 1 && !typed {
+		return bots.Index(d, 0)
+	}
+	det, err := b.game.Determinizer(d)
+	if err == nil {
+		b.scratch = det.Sample(b.scratch, b.r)
+	}
+	if err != nil || !b.readRoots(d, b.scratch) {
+		// Nothing to search from (a phase the game's determinizer leaves to the prior).
+		if prior != nil {
+			return prior
+		}
 		return bots.Index(d, b.r.IntN(len(legal)))
 	}
 	b.favour = -1
-	if b.prior != nil {
-		if i := int(b.prior.Act(d).GetLegalIndex()); i >= 0 && i < len(legal) {
+	switch c := prior.GetChoice().(type) {
+	case *orreryv1.Answer_LegalIndex:
+		if i := int(c.LegalIndex); i >= 0 && i < len(legal) {
 			b.favour = i
+		}
+	case *orreryv1.Answer_Action:
+		// A typed answer beyond the listed actions (an open-ended game) joins the candidates.
+		if a, err := b.scratch.ActionFromProto(wire.GameAction(c.Action)); err == nil {
+			b.favour = len(b.roots)
+			b.roots = append(b.roots, a)
 		}
 	}
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
-	return bots.Index(d, b.best())
+	if i := b.best(); i < len(legal) {
+		return bots.Index(d, i)
+	}
+	return prior
 }
 
 // stopTime is when the search must end: the budget, or the decision's deadline less the

@@ -6,11 +6,12 @@ import (
 
 	"github.com/orrery/orrery/bots/mcts"
 	"github.com/orrery/orrery/engine"
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
 )
 
-var searched = []string{"icetraders", "pantropia", "planet"}
+var searched = []string{"fccatan", "icetraders", "pantropia", "planet"}
 
 // midGame plays seeded random actions into a game of four seats and returns the first state
 // at or after ply where the seat to act has a real choice, with that seat's decision (or the
@@ -46,7 +47,7 @@ func midGame(t testing.TB, game string, seed uint64, ply int) (engine.State, *or
 func TestAct_SameSeedAndIterationsSameChoice(t *testing.T) {
 	for _, game := range searched {
 		t.Run(game, func(t *testing.T) {
-			for _, ply := range []int{0, 30, 90} {
+			for _, ply := range []int{0, 30, 90, 400} {
 				_, d := midGame(t, game, 7, ply)
 				cfg := mcts.Config{Iterations: 150, Seed: 42}
 				a := mcts.MustNew(game, cfg).Act(d).GetLegalIndex()
@@ -57,7 +58,9 @@ func TestAct_SameSeedAndIterationsSameChoice(t *testing.T) {
 				if got := b.Act(d).GetLegalIndex(); got != a {
 					t.Errorf("ply %d: the same bot chose %d, then %d", ply, a, got)
 				}
-				if st := b.LastStats(); st.Iterations != cfg.Iterations || st.Failed > 0 {
+				// A phase the game's determinizer leaves to the prior (a market, a setup) has no
+				// search at all.
+				if st := b.LastStats(); st.Iterations != 0 && st.Iterations != cfg.Iterations || st.Failed > 0 {
 					t.Errorf("ply %d: %+v, want %d iterations and no failed samples", ply, st, cfg.Iterations)
 				}
 			}
@@ -96,5 +99,22 @@ func TestAct_BlindToHiddenInformation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAct_FullContactCatanPlansTicks: a tick is searched to the iteration budget with no
+// failed sample; the market is left to greedy.
+func TestAct_FullContactCatanPlansTicks(t *testing.T) {
+	_, d := midGame(t, "fccatan", 5, 60)
+	o := wire.GameObservation(d.GetObservation()).(*fccatanv1.Observation)
+	if o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
+		t.Fatalf("ply 60 is in the %v, want a tick", o.GetPhase())
+	}
+	b := mcts.MustNew("fccatan", mcts.Config{Iterations: 200, Seed: 1})
+	if a := b.Act(d); a.GetChoice() == nil {
+		t.Fatal("no answer")
+	}
+	if st := b.LastStats(); st.Iterations != 200 || st.Failed > 0 || st.Nodes < 10 {
+		t.Errorf("%+v, want 200 iterations, no failed sample and a tree", st)
 	}
 }
