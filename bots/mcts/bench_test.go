@@ -8,12 +8,15 @@ import (
 	"github.com/orrery/orrery/engine"
 )
 
+// benchPly is where the benchmarks search: early in the middle game (a tick, for fccatan).
+var benchPly = map[string]int{"fccatan": 60, "icetraders": 20, "pantropia": 60, "planet": 20}
+
 // BenchmarkSearch reports the search's iterations per second on one core for each game, from
 // a position some way into a four-seat game, at a fixed iteration budget.
 func BenchmarkSearch(b *testing.B) {
 	for _, game := range searched {
 		b.Run(game, func(b *testing.B) {
-			_, d := midGame(b, game, 4, 20)
+			_, d := midGame(b, game, 4, benchPly[game])
 			bot := mcts.MustNew(game, mcts.Config{Iterations: 500, Seed: 1})
 			bot.Act(d)
 			b.ReportAllocs()
@@ -33,7 +36,7 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkSampleAndPlay(b *testing.B) {
 	for _, game := range searched {
 		b.Run(game, func(b *testing.B) {
-			_, d := midGame(b, game, 4, 20)
+			_, d := midGame(b, game, 4, benchPly[game])
 			det, err := mcts.Games()[game].Determinizer(d)
 			if err != nil {
 				b.Fatal(err)

@@ -152,9 +152,11 @@ func New(g Game, cfg Config) *Bot {
 // LastStats is what the last decision's search did.
 func (b *Bot) LastStats() Stats { return b.stats }
 
-// Act searches d and answers with the most visited of its legal actions.
+// Act searches d and answers with the most visited of its legal actions, or the prior's
+// choice when nothing scored clearly better.
 func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	start := time.Now()
+	b.stats = Stats{}
 	stop := b.stopTime(d, start)
 	legal := d.GetLegal()
 	if len(legal) == 0 {
@@ -171,6 +173,9 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	}
 	if _, typed := prior.GetChoice().(*orreryv1.Answer_Action); len(legal) == 1 && !typed {
 		return bots.Index(d, 0)
+	}
+	if prior != nil && !stop.IsZero() && !time.Now().Before(stop) {
+		return prior // the prior took the time there was
 	}
 	det, err := b.game.Determinizer(d)
 	if err == nil {

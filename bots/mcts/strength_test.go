@@ -110,6 +110,7 @@ func strength(b *testing.B, game string) {
 	}
 }
 
-func BenchmarkStrength_IceTraders(b *testing.B) { strength(b, "icetraders") }
-func BenchmarkStrength_Planet(b *testing.B)     { strength(b, "planet") }
-func BenchmarkStrength_PanTropia(b *testing.B)  { strength(b, "pantropia") }
+func BenchmarkStrength_IceTraders(b *testing.B)       { strength(b, "icetraders") }
+func BenchmarkStrength_Planet(b *testing.B)           { strength(b, "planet") }
+func BenchmarkStrength_PanTropia(b *testing.B)        { strength(b, "pantropia") }
+func BenchmarkStrength_FullContactCatan(b *testing.B) { strength(b, "fccatan") }
