@@ -15,8 +15,10 @@
 package mcts
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/orrery/orrery/bots"
@@ -44,6 +46,14 @@ type Game struct {
 	// Evaluate, if set, scores a state for seat in [0, 1] in place of the state's own
 	// engine.Evaluator.
 	Evaluate func(st engine.State, seat engine.Seat) float64
+	// Widen, if positive, keeps only this many root actions, the best by the evaluation one
+	// action ahead on one sample, and the prior's choice: a game with hundreds of actions
+	// spends its iterations on the plausible ones.
+	Widen int
+	// PlayoutBot, if set, makes the bot that plays every seat in playouts (from the decision
+	// it would get in the sampled state), in place of Playout: slower, and truer to players
+	// who play like it.
+	PlayoutBot func(seed uint64) bots.Bot
 	// Prior, if set, makes the heuristic bot whose choice the search starts from and keeps
 	// unless another action scores clearly better (by Config.Margin of mean reward).
 	Prior func(seed uint64) bots.Bot
@@ -67,6 +77,11 @@ type Config struct {
 	Overrule float64
 	// MaxNodes bounds the tree (default 1<<18); past it, iterations stop expanding.
 	MaxNodes int
+	// Widen, when positive, overrides the game's root widening.
+	Widen int
+	// GreedyPlayouts plays the playouts with the game's prior bot (Game.Prior) for every
+	// seat, when the game does not already name a PlayoutBot.
+	GreedyPlayouts bool
 	// Depth, when positive, overrides the game's playout depth.
 	Depth int
 	Seed  uint64
@@ -123,9 +138,15 @@ type Bot struct {
 	toAct   []engine.Seat
 	legal   []engine.Action
 	roots   []engine.Action
+	cands   []engine.Action // the root actions searched: roots, or the widened few
+	order   []int
+	values  []float64
+	ahead   engine.State
 	rewards []float64
 	scratch engine.State
 	favour  int // the prior bot's choice for this decision, or -1
+	// playoutBot plays the playouts when the game or the config asks for a bot's playouts.
+	playoutBot bots.Bot
 
 	stats Stats
 }
@@ -143,6 +164,12 @@ func New(g Game, cfg Config) *Bot {
 	cfg.defaults()
 	if cfg.Depth > 0 {
 		g.Depth = cfg.Depth
+	}
+	if cfg.Widen > 0 {
+		g.Widen = cfg.Widen
+	}
+	if cfg.GreedyPlayouts && g.PlayoutBot == nil {
+		g.PlayoutBot = g.Prior
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
 	b.r = rand.New(&b.pcg)
@@ -201,11 +228,41 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 			b.roots = append(b.roots, a)
 		}
 	}
+	b.widen(engine.Seat(d.GetSeat()))
+	if b.game.PlayoutBot != nil {
+		b.playoutBot = b.game.PlayoutBot(b.cfg.Seed ^ stream ^ 0x9147)
+	}
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
 	if i := b.best(); i < len(legal) {
 		return bots.Index(d, i)
 	}
 	return prior
+}
+
+// widen sets the root's candidates: every root action, or when the game widens, the best few
+// by the evaluation of the sample in b.scratch one action ahead, and the prior's choice.
+func (b *Bot) widen(me engine.Seat) {
+	b.cands = append(b.cands[:0], b.roots...)
+	if b.game.Widen <= 0 || len(b.roots) <= b.game.Widen {
+		return
+	}
+	b.order, b.values = b.order[:0], b.values[:0]
+	for i, a := range b.roots {
+		b.ahead = engine.CloneInto(b.ahead, b.scratch)
+		v := -1.0
+		if b.ahead.Apply(me, a) == nil {
+			b.score(b.ahead)
+			v = b.rewards[me]
+		}
+		b.order, b.values = append(b.order, i), append(b.values, v)
+	}
+	slices.SortStableFunc(b.order, func(x, y int) int { return cmp.Compare(b.values[y], b.values[x]) })
+	b.cands = b.cands[:0]
+	for k, i := range b.order {
+		if k < b.game.Widen || i == b.favour {
+			b.cands = append(b.cands, b.roots[i])
+		}
+	}
 }
 
 // stopTime is when the search must end: the budget, or the decision's deadline less the
@@ -252,9 +309,15 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 		b.nodes = append(b.nodes, node{action: a, seat: me})
 		b.kids[kidKey{0, me, a}] = 1
 	}
+	var slowest time.Duration // the longest iteration so far: the next may take as long
+	last := time.Now()
 	for i := 0; b.cfg.Iterations <= 0 || i < b.cfg.Iterations; i++ {
-		if i > 0 && !stop.IsZero() && !time.Now().Before(stop) {
-			break
+		if i > 0 && !stop.IsZero() {
+			now := time.Now()
+			slowest = max(slowest, now.Sub(last))
+			if last = now; !now.Add(slowest).Before(stop) {
+				break
+			}
 		}
 		b.scratch = det.Sample(b.scratch, b.r)
 		if !b.iterate(b.scratch, me) {
@@ -274,7 +337,7 @@ func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
 		var seat engine.Seat
 		var legal []engine.Action
 		if cur == 0 {
-			seat, legal = me, b.roots
+			seat, legal = me, b.cands
 		} else {
 			b.toAct = st.ToAct(b.toAct[:0])
 			seat = b.toAct[0]
@@ -357,9 +420,18 @@ func (b *Bot) playout(st engine.State) {
 			return
 		}
 		var a engine.Action
-		if b.game.Playout != nil {
+		switch {
+		case b.playoutBot != nil:
+			// The bot answers the decision it would get in this sampled state; its answer
+			// is read back like any seat's.
+			d := wire.Decision(st, seat, b.legal, 0)
+			var err error
+			if a, _, err = wire.Answer(st, b.legal, b.playoutBot.Act(d)); err != nil {
+				a = b.legal[b.r.IntN(len(b.legal))]
+			}
+		case b.game.Playout != nil:
 			a = b.game.Playout(st, seat, b.legal, b.r)
-		} else {
+		default:
 			a = b.legal[b.r.IntN(len(b.legal))]
 		}
 		if st.Apply(seat, a) != nil {

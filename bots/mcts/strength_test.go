@@ -95,6 +95,8 @@ func strength(b *testing.B, game string) {
 	}
 	sets = envInt("ORRERY_MCTS_SETS", sets)
 	cfg.Depth = envInt("ORRERY_MCTS_DEPTH", 0)
+	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
+	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
 	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
 		cfg.Overrule = v
 	}
