@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orrery/orrery/bots/mcts"
 	"github.com/orrery/orrery/engine"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
@@ -116,5 +118,31 @@ func TestAct_FullContactCatanPlansTicks(t *testing.T) {
 	}
 	if st := b.LastStats(); st.Iterations != 200 || st.Failed > 0 || st.Nodes < 10 {
 		t.Errorf("%+v, want 200 iterations, no failed sample and a tree", st)
+	}
+}
+
+// TestAct_WideningAndBotPlayouts: the optional root widening and bot playouts stay a
+// function of the seed and the decision, and search to the iteration budget.
+func TestAct_WideningAndBotPlayouts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  mcts.Config
+	}{
+		{"widen", mcts.Config{Iterations: 60, Widen: 4, Seed: 5}},
+		{"bot playouts", mcts.Config{Iterations: 20, GreedyPlayouts: true, Depth: 6, Seed: 5}},
+	} {
+		for _, game := range searched {
+			t.Run(tc.name+"/"+game, func(t *testing.T) {
+				_, d := midGame(t, game, 3, 60)
+				a := mcts.MustNew(game, tc.cfg).Act(d)
+				b := mcts.MustNew(game, tc.cfg)
+				if got := b.Act(d); !proto.Equal(got, a) {
+					t.Errorf("two bots answered %v and %v", a, got)
+				}
+				if st := b.LastStats(); st.Iterations != tc.cfg.Iterations || st.Failed > 0 {
+					t.Errorf("%+v, want %d iterations and no failed sample", st, tc.cfg.Iterations)
+				}
+			})
+		}
 	}
 }
