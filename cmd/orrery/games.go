@@ -1,11 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/orrery/orrery/bots/builtin"
@@ -14,11 +14,20 @@ import (
 	"github.com/orrery/orrery/proto/wire"
 )
 
-func games(stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("games", flag.ExitOnError)
-	asJSON := fs.Bool("json", false, "print the catalog (with static geometry) as JSON")
-	fs.Parse(args)
-	if *asJSON {
+func newGamesCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "games",
+		Short: "list the games, their seats, options and built-in bots",
+		Args:  noArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return games(cmd.OutOrStdout(), asJSON) },
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the catalog (with static geometry) as JSON")
+	return cmd
+}
+
+func games(stdout io.Writer, asJSON bool) error {
+	if asJSON {
 		resp := &orreryv1.ListGamesResponse{}
 		for _, name := range engine.Names() {
 			g, _ := engine.Lookup(name)

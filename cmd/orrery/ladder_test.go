@@ -40,7 +40,7 @@ func TestTournament_RoundRobinAndSwiss(t *testing.T) {
 				}
 			}
 			var out bytes.Buffer
-			if err := tournament(context.Background(), &out, args); err != nil {
+			if err := runCmd(context.Background(), "tournament", &out, args); err != nil {
 				t.Fatal(err)
 			}
 			var r tournamentResult
@@ -69,7 +69,7 @@ func TestTournament_RoundRobinAndSwiss(t *testing.T) {
 
 func TestTournament_TableAndBadFlags(t *testing.T) {
 	var out bytes.Buffer
-	if err := tournament(context.Background(), &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
+	if err := runCmd(context.Background(), "tournament", &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time"} {
@@ -85,7 +85,7 @@ func TestTournament_TableAndBadFlags(t *testing.T) {
 		{"--game", "icetraders", "--bots", "random,random", "--seats", "3"},
 	}
 	for _, args := range bad {
-		if err := tournament(context.Background(), &out, append(args, "--db", "")); err == nil {
+		if err := runCmd(context.Background(), "tournament", &out, append(args, "--db", "")); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -128,7 +128,7 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := standings(ctx, &out, []string{"--server", addr}); err != nil {
+	if err := runCmd(ctx, "standings", &out, []string{"--server", addr}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "house-") || !strings.Contains(out.String(), "mu ± sigma") {
@@ -136,7 +136,7 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := bot(ctx, &out, []string{"register", "newcomer", "--server", addr}); err != nil {
+	if err := runCmd(ctx, "bot", &out, []string{"register", "newcomer", "--server", addr}); err != nil {
 		t.Fatal(err)
 	}
 	_, key, ok := strings.Cut(out.String(), "api key: ")
@@ -145,7 +145,7 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 	}
 	key, _, _ = strings.Cut(key, "\n")
 	out.Reset()
-	if err := ladderBot(ctx, &out, []string{"--server", addr, "--key", key, "--games", "icetraders", "--matches", "2", "--bot", "greedy"}); err != nil {
+	if err := runCmd(ctx, "ladder", &out, []string{"--server", addr, "--key", key, "--games", "icetraders", "--matches", "2", "--bot", "greedy"}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(out.String(), " ended: rank ") != 2 {
@@ -157,14 +157,14 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := standings(ctx, &out, []string{"--server", addr, "--game", "icetraders"}); err != nil {
+	if err := runCmd(ctx, "standings", &out, []string{"--server", addr, "--game", "icetraders"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "newcomer") {
 		t.Errorf("standings lack the newcomer:\n%s", out.String())
 	}
 	out.Reset()
-	if err := bot(ctx, &out, []string{"info", "newcomer", "--server", addr}); err != nil {
+	if err := runCmd(ctx, "bot", &out, []string{"info", "newcomer", "--server", addr}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "icetraders") || !strings.Contains(out.String(), "orrery replay ID") {

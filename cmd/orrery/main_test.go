@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,10 +20,15 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
+// runCmd runs `orrery name args...` as main does, with its output in out.
+func runCmd(ctx context.Context, name string, out io.Writer, args []string) error {
+	return execute(ctx, out, io.Discard, append([]string{name}, args...))
+}
+
 func TestPlay_SeededJSONIsIdentical(t *testing.T) {
 	run := func() []byte {
 		var out bytes.Buffer
-		err := play(context.Background(), &out, []string{"--game", "icetraders", "--bots", "random,random,random,random", "--seed", "7", "--json"})
+		err := runCmd(context.Background(), "play", &out, []string{"--game", "icetraders", "--bots", "random,random,random,random", "--seed", "7", "--json"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +52,7 @@ func TestPlay_IceTradersTwoToSixMixedSeats(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			var out bytes.Buffer
-			err := play(context.Background(), &out, []string{"--game", "icetraders", "--bots", strings.Join(mix[:n], ","), "--seed", fmt.Sprint(n)})
+			err := runCmd(context.Background(), "play", &out, []string{"--game", "icetraders", "--bots", strings.Join(mix[:n], ","), "--seed", fmt.Sprint(n)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +71,7 @@ func TestPlay_EveryGameEndsOverGRPC(t *testing.T) {
 			seats[i] = "random"
 		}
 		var out bytes.Buffer
-		if err := play(context.Background(), &out, []string{"--game", name, "--bots", strings.Join(seats, ","), "--seed", "3", "--json"}); err != nil {
+		if err := runCmd(context.Background(), "play", &out, []string{"--game", name, "--bots", strings.Join(seats, ","), "--seed", "3", "--json"}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -78,7 +84,7 @@ func TestPlay_BadFlagsSayWhatIsWrong(t *testing.T) {
 		{"--game", "nope", "--bots", "random,random"},
 		{"--game", "icetraders", "--bots", "random,nobot"},
 	} {
-		if err := play(context.Background(), &bytes.Buffer{}, args); err == nil {
+		if err := runCmd(context.Background(), "play", &bytes.Buffer{}, args); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -86,7 +92,7 @@ func TestPlay_BadFlagsSayWhatIsWrong(t *testing.T) {
 
 func TestGames_ListsEveryGame(t *testing.T) {
 	var out bytes.Buffer
-	if err := games(&out, nil); err != nil {
+	if err := runCmd(context.Background(), "games", &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range engine.Names() {
@@ -95,7 +101,7 @@ func TestGames_ListsEveryGame(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := games(&out, []string{"--json"}); err != nil || !strings.Contains(out.String(), `"catalog"`) {
+	if err := runCmd(context.Background(), "games", &out, []string{"--json"}); err != nil || !strings.Contains(out.String(), `"catalog"`) {
 		t.Errorf("--json: %v\n%.300s", err, out.String())
 	}
 }
@@ -118,7 +124,7 @@ func TestReplay_PrintsAndVerifiesAStoredMatch(t *testing.T) {
 	conn.Close()
 	a.stop()
 	var buf bytes.Buffer
-	if err := replay(context.Background(), &buf, []string{out.MatchID, "--db", db}); err != nil {
+	if err := runCmd(context.Background(), "replay", &buf, []string{out.MatchID, "--db", db}); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
 	for _, want := range []string{"seed 5", "seat 1: greedy", "verified"} {
@@ -126,7 +132,7 @@ func TestReplay_PrintsAndVerifiesAStoredMatch(t *testing.T) {
 			t.Errorf("replay output lacks %q:\n%s", want, buf.String())
 		}
 	}
-	if err := replay(context.Background(), &buf, []string{"nope", "--db", db}); err == nil {
+	if err := runCmd(context.Background(), "replay", &buf, []string{"nope", "--db", db}); err == nil {
 		t.Errorf("unknown match: no error")
 	}
 }

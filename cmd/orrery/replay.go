@@ -5,10 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/spf13/cobra"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -16,25 +17,28 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-func replay(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("replay", flag.ExitOnError)
-	server := fs.String("server", "", "read the replay from this server")
-	dbPath := fs.String("db", "orrery.db", "read the replay from this database (when --server is not set)")
-	// Accept the match id before or after the flags.
-	var id string
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		id, args = args[0], args[1:]
+func newReplayCmd() *cobra.Command {
+	var server, dbPath string
+	cmd := &cobra.Command{
+		Use:   "replay MATCH_ID",
+		Short: "print a finished match's replay and verify it",
+		Long: `Print a finished match, step by step, from the database (or --server), and verify it: ` +
+			`the seed matches the hash published at the start, and re-running the log with the engine ` +
+			`gives the recorded result.`,
+		Args: oneArg("MATCH_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return replay(cmd.Context(), cmd.OutOrStdout(), args[0], server, dbPath)
+		},
 	}
-	fs.Parse(args)
-	if id == "" {
-		id = fs.Arg(0)
-	}
-	if id == "" {
-		return fmt.Errorf("usage: orrery replay MATCH_ID [--server ADDR | --db PATH]")
-	}
+	cmd.Flags().StringVar(&server, "server", "", "read the replay from this server")
+	cmd.Flags().StringVar(&dbPath, "db", "orrery.db", "read the replay from this database (when --server is not set)")
+	return cmd
+}
+
+func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) error {
 	var r *orreryv1.GetReplayResponse
-	if *server != "" {
-		conn, err := dial(*server)
+	if server != "" {
+		conn, err := dial(server)
 		if err != nil {
 			return err
 		}
@@ -43,7 +47,7 @@ func replay(ctx context.Context, stdout io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		db, err := store.Open(*dbPath)
+		db, err := store.Open(dbPath)
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -144,41 +144,65 @@ func (a *arena) stop() {
 	a.closeDB()
 }
 
-func serve(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ExitOnError)
-	addr := fs.String("addr", "127.0.0.1:7070", "gRPC listen address")
-	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
-	dbPath := fs.String("db", "orrery.db", "SQLite database path (matches, logs, results)")
-	houseN := fs.Int("house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
-	housePace := fs.Duration("house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
-	adminKey := fs.String("admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
-	jsonLogs := fs.Bool("json-logs", false, "log as JSON lines")
-	fs.Parse(args)
+// serveOptions are the flags of orrery serve.
+type serveOptions struct {
+	addr        string
+	metricsAddr string
+	dbPath      string
+	houseN      int
+	housePace   time.Duration
+	adminKey    string
+	jsonLogs    bool
+}
 
+func newServeCmd() *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "run the gRPC arena with metrics, the embedded store and house bots",
+		Long: `Run the arena: the gRPC server bots play on, Prometheus metrics, and the store that ` +
+			`keeps matches, logs, results, bots and ratings (SQLite, created on first run). ` +
+			`Unfinished matches resume after a restart. House bots play rated matches on the ladder, ` +
+			`games taking turns, at a watchable pace.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "gRPC listen address")
+	f.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
+	f.StringVar(&o.dbPath, "db", "orrery.db", "SQLite database path (matches, logs, results)")
+	f.IntVar(&o.houseN, "house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
+	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
+	f.StringVar(&o.adminKey, "admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
+	f.BoolVar(&o.jsonLogs, "json-logs", false, "log as JSON lines")
+	return cmd
+}
+
+func serve(ctx context.Context, o serveOptions) error {
 	var handler slog.Handler = slog.NewTextHandler(os.Stderr, nil)
-	if *jsonLogs {
+	if o.jsonLogs {
 		handler = slog.NewJSONHandler(os.Stderr, nil)
 	}
 	logger := slog.New(handler)
-	a, err := startArena(arenaConfig{addr: *addr, dbPath: *dbPath, adminKey: *adminKey, logger: logger,
-		ladder: &ladderOptions{houseMatches: *houseN, housePace: *housePace}})
+	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
+		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace}})
 	if err != nil {
 		return err
 	}
 	defer a.stop()
-	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", *dbPath)
+	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", o.dbPath)
 
-	if *metricsAddr != "" {
+	if o.metricsAddr != "" {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
-		hs := &http.Server{Addr: *metricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		hs := &http.Server{Addr: o.metricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() {
 			if err := hs.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				logger.Error("metrics server", "err", err)
 			}
 		}()
 		defer hs.Close()
-		logger.Info("metrics serving", "url", fmt.Sprintf("http://%s/metrics", *metricsAddr))
+		logger.Info("metrics serving", "url", fmt.Sprintf("http://%s/metrics", o.metricsAddr))
 	}
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
