@@ -166,7 +166,7 @@ func printBots(w io.Writer, bots []*orreryv1.BotInfo) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "bot\thouse\tconnected\tqueued\tlive\tstate")
 	for _, b := range bots {
-		fmt.Fprintf(tw, "%s\t%v\t%v\t%v\t%d\t%s\n", b.GetName(), b.GetHouse(), b.GetConnected(), b.GetQueuedGames(), len(b.GetLiveMatchIds()), botState(b))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", b.GetName(), yesNo(b.GetHouse()), yesNo(b.GetConnected()), list(b.GetQueuedGames()), len(b.GetLiveMatchIds()), botState(b))
 	}
 	return tw.Flush()
 }
@@ -187,8 +187,12 @@ func printBot(w io.Writer, r *orreryv1.GetBotResponse) {
 	if b.GetDescription() != "" {
 		fmt.Fprintf(w, "  %s\n", b.GetDescription())
 	}
-	fmt.Fprintf(w, "  registered %s, connected %v, queued for %v, timeouts in a row %d\n",
-		b.GetCreated().AsTime().Local().Format(time.DateTime), b.GetConnected(), b.GetQueuedGames(), b.GetTimeoutStreak())
+	connected := "not connected"
+	if b.GetConnected() {
+		connected = "connected"
+	}
+	fmt.Fprintf(w, "  registered %s, %s, queued for %s, timeouts in a row %d\n",
+		b.GetCreated().AsTime().Local().Format(time.DateTime), connected, list(b.GetQueuedGames()), b.GetTimeoutStreak())
 	for _, id := range b.GetLiveMatchIds() {
 		fmt.Fprintf(w, "  playing %s\n", id)
 	}

@@ -67,7 +67,7 @@ func join(ctx context.Context, stdout io.Writer, o joinOptions) error {
 		return err
 	}
 	res := end.GetResult()
-	fmt.Fprintf(stdout, "match ended (%s): ranks %v, scores %v: %s\n", endReason(res.GetReason()), res.GetRanks(), res.GetScores(), res.GetDetail())
+	fmt.Fprintf(stdout, "match ended: %s\n", resultLine(res))
 	return nil
 }
 

@@ -140,7 +140,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error 
 			fmt.Fprintf(stdout, "match %s ended: rank %d of %d (%s)\n", e.GetMatchId(), rank, len(r.GetRanks()), endReason(r.GetReason()))
 		},
 		OnRetry: func(err error, wait time.Duration) {
-			fmt.Fprintf(os.Stderr, "orrery ladder: %v; reconnecting in %v\n", err, wait.Round(time.Millisecond))
+			fmt.Fprintf(os.Stderr, "orrery ladder: %v; reconnecting in %v\n", explain(err, o.server), wait.Round(time.Millisecond))
 		},
 	})
 	if errors.Is(err, context.Canceled) {

@@ -33,6 +33,7 @@ func execute(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
+		err = explain(err, serverOf(cmd))
 		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 		if isUsageError(err) {
 			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())

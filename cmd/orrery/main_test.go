@@ -106,6 +106,26 @@ func TestGames_ListsEveryGame(t *testing.T) {
 	}
 }
 
+func TestGames_LinesFitTheWidthAndNameTheRules(t *testing.T) {
+	for _, width := range []int{50, 80, 132} {
+		var out bytes.Buffer
+		printGames(&out, width)
+		for _, line := range strings.Split(out.String(), "\n") {
+			if n := len([]rune(line)); n > width && strings.Contains(strings.TrimSpace(line), " ") {
+				t.Errorf("width %d: a line of %d columns: %q", width, n, line)
+			}
+		}
+		for _, want := range []string{"docs/rules/icetraders.md", "docs/rules/full-contact-catan.md", "docs/rules/pantropia.md", "docs/rules/planet.md"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("width %d: no %s in:\n%s", width, want, out.String())
+			}
+		}
+		if strings.Contains(out.String(), "[") {
+			t.Errorf("Go formatting in:\n%s", out.String())
+		}
+	}
+}
+
 func TestReplay_PrintsAndVerifiesAStoredMatch(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "orrery.db")
 	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: db})
@@ -127,10 +147,13 @@ func TestReplay_PrintsAndVerifiesAStoredMatch(t *testing.T) {
 	if err := runCmd(context.Background(), "replay", &buf, []string{out.MatchID, "--db", db}); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	for _, want := range []string{"seed 5", "seat 1: greedy", "verified"} {
+	for _, want := range []string{"seed 5", "seat 1: greedy", "verified", "default options", "seat 0 rank "} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("replay output lacks %q:\n%s", want, buf.String())
 		}
+	}
+	if strings.Contains(buf.String(), "map[") || strings.Contains(buf.String(), "ranks [") {
+		t.Errorf("Go formatting in the replay:\n%s", buf.String())
 	}
 	if err := runCmd(context.Background(), "replay", &buf, []string{"nope", "--db", db}); err == nil {
 		t.Errorf("unknown match: no error")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) er
 		}
 	}
 	m := r.GetMatch()
-	fmt.Fprintf(stdout, "match %s: %s, %d seats, options %v\n", m.GetMatchId(), m.GetGame(), m.GetSeats(), m.GetOptions())
+	fmt.Fprintf(stdout, "match %s: %s, %d seats, %s\n", m.GetMatchId(), m.GetGame(), m.GetSeats(), optionList(m.GetOptions()))
 	for _, s := range m.GetSeatInfo() {
 		fmt.Fprintf(stdout, "  seat %d: %s\n", s.GetSeat(), s.GetName())
 	}
@@ -65,7 +66,7 @@ func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) er
 	for i, s := range r.GetSteps() {
 		note := ""
 		if s.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
-			note = "   (timed out: " + s.GetTimedOut().String() + ")"
+			note = "   (timed out: " + strings.ToLower(strings.TrimPrefix(s.GetTimedOut().String(), "TIMEOUT_POLICY_")) + ")"
 		}
 		if s.GetSeat() < 0 {
 			fmt.Fprintf(stdout, "%5d  clock tick\n", i)
@@ -74,7 +75,7 @@ func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) er
 		fmt.Fprintf(stdout, "%5d  seat %d: %s%s\n", i, s.GetSeat(), s.GetNotation(), note)
 	}
 	res := m.GetResult()
-	fmt.Fprintf(stdout, "\nresult: ranks %v, scores %v, %s: %s\n\n%s\n", res.GetRanks(), res.GetScores(), endReason(res.GetReason()), res.GetDetail(), r.GetFinalText())
+	fmt.Fprintf(stdout, "\nresult: %s\n\n%s\n", resultLine(res), r.GetFinalText())
 	return verify(stdout, r)
 }
 
@@ -113,7 +114,7 @@ func verify(stdout io.Writer, r *orreryv1.GetReplayResponse) error {
 			want[i] = int(r)
 		}
 		if !slices.Equal(got, want) {
-			return fmt.Errorf("verification failed: re-run ranks %v, recorded %v", got, want)
+			return fmt.Errorf("verification failed: re-run ranks %s, recorded %s", seatList(got), seatList(want))
 		}
 	}
 	fmt.Fprintln(stdout, "verified: the seed matches its published hash and re-running the log gives the recorded result")
