@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,19 @@ func TestTournament_RoundRobinAndSwiss(t *testing.T) {
 			if r.Matches != tt.matches || len(r.MatchIDs) != tt.matches || strings.Join(r.Entrants, ",") != strings.Join(tt.entrants, ",") {
 				t.Errorf("%d matches %v, entrants %v; want %d and %v", r.Matches, len(r.MatchIDs), r.Entrants, tt.matches, tt.entrants)
 			}
+			ended := 0
+			for reason, n := range r.EndReasons {
+				if reason != "normal" && reason != "cap" {
+					t.Errorf("%d matches ended %q", n, reason)
+				}
+				ended += n
+			}
+			if ended != r.Matches {
+				t.Errorf("end_reasons %v count %d matches, want %d", r.EndReasons, ended, r.Matches)
+			}
+			if !regexp.MustCompile(`"seed": "5"`).Match(out.Bytes()) || regexp.MustCompile(`\.\d{5,}`).Match(out.Bytes()) {
+				t.Errorf("want the seed as a string and at most 4 decimals:\n%s", out.String())
+			}
 			if (r.TournamentID != "") != tt.recorded {
 				t.Errorf("tournament id %q", r.TournamentID)
 			}
@@ -72,7 +86,7 @@ func TestTournament_TableAndBadFlags(t *testing.T) {
 	if err := runCmd(context.Background(), "tournament", &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time"} {
+	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time", "\nended: 4 "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

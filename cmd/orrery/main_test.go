@@ -42,6 +42,9 @@ func TestPlay_SeededJSONIsIdentical(t *testing.T) {
 	if err := json.Unmarshal(a, &r); err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.Contains(a, []byte(`"seed": "7"`)) || !bytes.Contains(a, []byte(`"end_reason": "`)) {
+		t.Errorf("the seed is not a JSON string, or no end reason:\n%s", a)
+	}
 	if r.Game != "icetraders" || r.Seed != 7 || len(r.Ranks) != 4 || r.SeedHash == "" || r.Decisions == 0 || (r.EndReason != "normal" && r.EndReason != "cap") {
 		t.Errorf("result %+v", r)
 	}

@@ -45,12 +45,12 @@ func (o optionFlags) Set(v string) error {
 type playResult struct {
 	Game      string    `json:"game"`
 	Bots      []string  `json:"bots"`
-	Seed      uint64    `json:"seed"`
+	Seed      uint64    `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
 	SeedHash  string    `json:"seed_hash"`
 	Ranks     []int32   `json:"ranks"`
 	Scores    []float64 `json:"scores"`
-	EndReason string    `json:"end_reason"`
-	Detail    string    `json:"detail"`
+	EndReason string    `json:"end_reason"` // normal, cap, forfeit or aborted
+	Detail    string    `json:"detail"`     // the game's own words on how it ended
 	Decisions int64     `json:"decisions"`
 }
 

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -38,10 +42,11 @@ type tournamentResult struct {
 	Entrants     []string          `json:"entrants"`
 	Bots         []string          `json:"bots"`
 	Duplicate    bool              `json:"duplicate"`
-	Seed         uint64            `json:"seed"`
+	Seed         uint64            `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
 	Matches      int               `json:"matches"`
 	WallSeconds  float64           `json:"wall_seconds"`
 	Standings    []ladder.Standing `json:"standings"`
+	EndReasons   map[string]int    `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
 	MatchIDs     []string          `json:"match_ids"`
 }
 
@@ -58,6 +63,28 @@ type tournamentSpec struct {
 	parallel  int
 	options   map[string]string
 	clock     *orreryv1.Clock
+	ends      endTally
+}
+
+// endTally counts matches by how they ended.
+type endTally struct {
+	mu     sync.Mutex // guards counts
+	counts map[string]int
+}
+
+func (t *endTally) add(r orreryv1.EndReason) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.counts == nil {
+		t.counts = map[string]int{}
+	}
+	t.counts[endReason(r)]++
+}
+
+func (t *endTally) snapshot() map[string]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return maps.Clone(t.counts)
 }
 
 // tournamentOptions are the flags of orrery tournament.
@@ -146,8 +173,8 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 
 	res := tournamentResult{
 		Game: spec.game, Format: o.format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
-		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: wall.Seconds(),
-		Standings: ladder.Standings(spec.entrants, outcomes), MatchIDs: ids,
+		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: round(wall.Seconds(), 3),
+		Standings: roundStandings(ladder.Standings(spec.entrants, outcomes)), EndReasons: spec.ends.snapshot(), MatchIDs: ids,
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
@@ -340,6 +367,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		return "", ladder.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
 	}
 	o := ladder.Outcome{Names: names}
+	spec.ends.add(ends[0].GetResult().GetReason())
 	for _, r := range ends[0].GetResult().GetRanks() {
 		o.Ranks = append(o.Ranks, int(r))
 	}
@@ -360,13 +388,41 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, s.MeanRank, s.MeanRankCI, s.Points)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nwins count shared first places; win rate CI: Wilson; mean rank CI: normal; points: (seats - rank) / (seats - 1)")
+	fmt.Fprintf(w, "\nended: %s\n", endCounts(r.EndReasons))
+	fmt.Fprintln(w, "wins count shared first places; win rate CI: Wilson; mean rank CI: normal; points: (seats - rank) / (seats - 1)")
 	switch {
 	case r.TournamentID != "" && local:
 		fmt.Fprintf(w, "tournament %s stored in %s; 'orrery replay MATCH_ID --db %s' replays a match\n", r.TournamentID, dbPath, dbPath)
 	case r.TournamentID != "" && addr != "":
 		fmt.Fprintf(w, "tournament %s stored on %s; 'orrery replay MATCH_ID --server %s' replays a match\n", r.TournamentID, addr, addr)
 	}
+}
+
+// endCounts says how many matches ended each way, most first: "95 normal, 5 cap".
+func endCounts(counts map[string]int) string {
+	reasons := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(reasons, func(a, b string) int { return cmp.Or(counts[b]-counts[a], strings.Compare(a, b)) })
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", counts[r], r)
+	}
+	return list(parts)
+}
+
+// roundStandings rounds rates and means to the four decimals they mean something to.
+func roundStandings(st []ladder.Standing) []ladder.Standing {
+	for i := range st {
+		s := &st[i]
+		s.WinRate, s.WinLow, s.WinHigh = round(s.WinRate, 4), round(s.WinLow, 4), round(s.WinHigh, 4)
+		s.MeanRank, s.MeanRankCI, s.Points = round(s.MeanRank, 4), round(s.MeanRankCI, 4), round(s.Points, 4)
+	}
+	return st
+}
+
+// round rounds x to places decimals.
+func round(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
 }
 
 // progress is a progress bar on a terminal, or a line per tenth elsewhere.
