@@ -90,6 +90,9 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newStandingsCmd(),
 		newBotCmd(),
 		newLadderCmd(),
+		newMatchesCmd(),
+		newWatchCmd(),
+		newVersionCmd(),
 	)
 	return root
 }

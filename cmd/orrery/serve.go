@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"text/tabwriter"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -153,6 +156,7 @@ type serveOptions struct {
 	housePace   time.Duration
 	adminKey    string
 	jsonLogs    bool
+	logLevel    string
 }
 
 func newServeCmd() *cobra.Command {
@@ -163,9 +167,9 @@ func newServeCmd() *cobra.Command {
 		Long: `Run the arena: the gRPC server bots play on, Prometheus metrics, and the store that ` +
 			`keeps matches, logs, results, bots and ratings (SQLite, created on first run). ` +
 			`Unfinished matches resume after a restart. House bots play rated matches on the ladder, ` +
-			`games taking turns, at a watchable pace.`,
+			`games taking turns, at a watchable pace. Once ready it prints where everything is.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "gRPC listen address")
@@ -175,15 +179,40 @@ func newServeCmd() *cobra.Command {
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
 	f.StringVar(&o.adminKey, "admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
 	f.BoolVar(&o.jsonLogs, "json-logs", false, "log as JSON lines")
+	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
 	return cmd
 }
 
-func serve(ctx context.Context, o serveOptions) error {
-	var handler slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+// logLevel parses --log-level.
+func logLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	switch s {
+	case "debug", "info", "warn", "error":
+		return l, l.UnmarshalText([]byte(s))
+	}
+	return l, usagef("--log-level %q: want debug, info, warn or error", s)
+}
+
+func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
+	level, err := logLevel(o.logLevel)
+	if err != nil {
+		return err
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler = slog.NewTextHandler(os.Stderr, opts)
 	if o.jsonLogs {
-		handler = slog.NewJSONHandler(os.Stderr, nil)
+		handler = slog.NewJSONHandler(os.Stderr, opts)
 	}
 	logger := slog.New(handler)
+	// The metrics port is taken before the arena starts, so a port in use is an error
+	// that stops serve, not a log line after it claimed to be ready.
+	var metricsLis net.Listener
+	if o.metricsAddr != "" {
+		if metricsLis, err = net.Listen("tcp", o.metricsAddr); err != nil {
+			return fmt.Errorf("metrics: %w; pass another --metrics-addr, or --metrics-addr '' for none", err)
+		}
+		defer metricsLis.Close()
+	}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
 		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace}})
 	if err != nil {
@@ -192,19 +221,53 @@ func serve(ctx context.Context, o serveOptions) error {
 	defer a.stop()
 	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", o.dbPath)
 
-	if o.metricsAddr != "" {
+	if metricsLis != nil {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
-		hs := &http.Server{Addr: o.metricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() {
-			if err := hs.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := hs.Serve(metricsLis); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				logger.Error("metrics server", "err", err)
 			}
 		}()
 		defer hs.Close()
-		logger.Info("metrics serving", "url", fmt.Sprintf("http://%s/metrics", o.metricsAddr))
 	}
+	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, o.dbPath))
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
 	return nil
+}
+
+// endpoint is one line of what serve prints once ready: what it is and where.
+type endpoint struct{ what, where string }
+
+// endpoints is where everything a ready server offers is, one line each. A new listener
+// (the web page) adds its line here.
+func endpoints(grpcAddr string, metrics net.Listener, dbPath string) []endpoint {
+	eps := []endpoint{{"gRPC", grpcAddr + " (reflection on: grpcurl -plaintext " + grpcAddr + " list)"}}
+	if metrics != nil {
+		eps = append(eps, endpoint{"metrics", "http://" + metrics.Addr().String() + "/metrics"})
+	}
+	db := "none: nothing is kept"
+	if dbPath != "" {
+		db = dbPath
+		if abs, err := filepath.Abs(dbPath); err == nil {
+			db = abs
+		}
+	}
+	eps = append(eps,
+		endpoint{"database", db},
+		endpoint{"bots", "orrery bot register NAME --server " + grpcAddr + " (prints the key for orrery ladder --key); " +
+			"a bot in any language: docs/protocol.md"},
+	)
+	return eps
+}
+
+func printEndpoints(w io.Writer, eps []endpoint) {
+	fmt.Fprintln(w, "orrery is ready:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, e := range eps {
+		fmt.Fprintf(tw, "  %s\t%s\n", e.what, e.where)
+	}
+	tw.Flush()
 }

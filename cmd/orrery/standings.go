@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -50,20 +51,29 @@ func standings(ctx context.Context, stdout io.Writer, o standingsOptions) error 
 		return err
 	}
 	defer conn.Close()
+	// With --watch the board is drawn again only when it changed: in place on a terminal,
+	// below the last one elsewhere (and always below for --json, which a program reads).
+	scr := newScreen(stdout)
+	if o.asJSON {
+		scr.tty = false
+	}
 	for {
 		resp, err := client.GetLeaderboard(ctx, &orreryv1.GetLeaderboardRequest{Game: o.game, PageSize: int32(o.top), ExcludeHouse: o.noHouse})
 		if err != nil {
 			return err
 		}
+		var b strings.Builder
 		if o.asJSON {
-			b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
+			j, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout, string(b))
+			b.Write(j)
+			b.WriteString("\n")
 		} else {
-			printLeaderboard(stdout, resp.GetEntries())
+			printLeaderboard(&b, resp.GetEntries())
 		}
+		scr.draw(b.String())
 		if o.watch <= 0 {
 			return nil
 		}
@@ -72,7 +82,6 @@ func standings(ctx context.Context, stdout io.Writer, o standingsOptions) error 
 			return nil
 		case <-time.After(o.watch):
 		}
-		fmt.Fprintln(stdout)
 	}
 }
 
