@@ -35,8 +35,8 @@ func newBotCmd() *cobra.Command {
 	}
 	asGroup(cmd)
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&o.server, "server", "127.0.0.1:7070", "arena address")
-	pf.StringVar(&o.key, "key", os.Getenv("ORRERY_API_KEY"), "bearer key: the bot's API key, or the server's admin key (env ORRERY_API_KEY)")
+	pf.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	pf.StringVar(&o.key, "key", "", "bearer `KEY`: the bot's API key, or the server's admin key (default: env ORRERY_API_KEY)")
 	pf.BoolVar(&o.asJSON, "json", false, "print the response as JSON")
 
 	var description string
@@ -56,7 +56,7 @@ func newBotCmd() *cobra.Command {
 			})
 		},
 	}
-	register.Flags().StringVar(&description, "description", "", "what the bot is")
+	register.Flags().StringVar(&description, "description", "", "`TEXT` saying what the bot is")
 	cmd.AddCommand(register,
 		&cobra.Command{
 			Use:   "info [NAME]",
@@ -130,6 +130,9 @@ func botCall(cmd *cobra.Command, o botOptions, call func(context.Context, orrery
 	}
 	defer conn.Close()
 	ctx := cmd.Context()
+	if o.key == "" {
+		o.key = os.Getenv("ORRERY_API_KEY")
+	}
 	if o.key != "" {
 		ctx = botladder.Key(ctx, o.key)
 	}

@@ -26,7 +26,7 @@ func newJoinCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return join(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "arena address")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
 	f.StringVar(&o.token, "token", "", "the seat token from CreateMatch")
 	f.StringVar(&o.bot, "bot", "random", "built-in bot to play the seat")
 	f.Uint64Var(&o.seed, "seed", 1, "the bot's seed")

@@ -98,17 +98,20 @@ func newLadderCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return ladderBot(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "arena address")
-	f.StringVar(&o.key, "key", os.Getenv("ORRERY_API_KEY"), "the bot's API key from 'orrery bot register' (env ORRERY_API_KEY)")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.key, "key", "", "the bot's API `KEY` from 'orrery bot register' (default: env ORRERY_API_KEY)")
 	f.StringVar(&o.bot, "bot", "random", "built-in bot to play (see orrery games)")
-	f.StringVar(&o.games, "games", "", "comma-separated games to queue for (default: every game the ladder runs)")
+	f.StringVar(&o.games, "games", "", "comma-separated games to queue for, `G,...` (default: every game the ladder runs)")
 	f.IntVar(&o.maxMatches, "max-matches", 1, "matches to play at once")
-	f.IntVar(&o.matches, "matches", 0, "leave after this many matches (0: play until interrupted)")
+	f.IntVar(&o.matches, "matches", 0, "leave after `N` matches (0: play until interrupted)")
 	return cmd
 }
 
 // ladderBot plays a built-in bot on a server's ladder as a registered bot.
 func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error {
+	if o.key == "" {
+		o.key = os.Getenv("ORRERY_API_KEY")
+	}
 	if o.key == "" {
 		return usagef("--key (or ORRERY_API_KEY) is required: register with 'orrery bot register NAME'")
 	}

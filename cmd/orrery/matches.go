@@ -34,9 +34,9 @@ func newMatchesCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return matches(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "arena address")
-	f.StringVar(&o.game, "game", "", "only this game")
-	f.StringVar(&o.bot, "bot", "", "only matches in which a seat has this name (a ladder bot, or a seat name)")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.game, "game", "", "only the game `G`")
+	f.StringVar(&o.bot, "bot", "", "only matches in which a seat is `NAME` (a ladder bot, or a seat name)")
 	f.StringVar(&o.status, "status", "all", "live, finished or all")
 	f.IntVar(&o.limit, "limit", 20, "at most this many matches (1-500)")
 	f.BoolVar(&o.asJSON, "json", false, "print the ListMatches response as JSON")

@@ -31,7 +31,7 @@ func newReplayCmd() *cobra.Command {
 			return replay(cmd.Context(), cmd.OutOrStdout(), args[0], server, dbPath)
 		},
 	}
-	cmd.Flags().StringVar(&server, "server", "", "read the replay from this server")
+	cmd.Flags().StringVar(&server, "server", "", "read the replay from the arena at `ADDR`")
 	cmd.Flags().StringVar(&dbPath, "db", "orrery.db", "read the replay from this database (when --server is not set)")
 	return cmd
 }

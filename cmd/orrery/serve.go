@@ -177,7 +177,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.dbPath, "db", "orrery.db", "SQLite database path (matches, logs, results)")
 	f.IntVar(&o.houseN, "house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
-	f.StringVar(&o.adminKey, "admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
+	f.StringVar(&o.adminKey, "admin-key", "", "if set, CreateMatch requires 'authorization: bearer `KEY`' (default: env ORRERY_ADMIN_KEY)")
 	f.BoolVar(&o.jsonLogs, "json-logs", false, "log as JSON lines")
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
 	return cmd
@@ -194,6 +194,9 @@ func logLevel(s string) (slog.Level, error) {
 }
 
 func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
+	if o.adminKey == "" {
+		o.adminKey = os.Getenv("ORRERY_ADMIN_KEY")
+	}
 	level, err := logLevel(o.logLevel)
 	if err != nil {
 		return err

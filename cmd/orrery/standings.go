@@ -34,12 +34,12 @@ func newStandingsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return standings(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "arena address")
-	f.StringVar(&o.game, "game", "", "one game (default: every game)")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.game, "game", "", "only the game `G` (default: every game)")
 	f.IntVar(&o.top, "top", 20, "bots per game")
 	f.BoolVar(&o.noHouse, "no-house", false, "leave out the house bots")
 	f.BoolVar(&o.asJSON, "json", false, "print the leaderboard as JSON")
-	f.DurationVar(&o.watch, "watch", 0, "print again at this interval until interrupted (e.g. 2s)")
+	f.DurationVar(&o.watch, "watch", 0, "look again every `2s` (or any interval) until interrupted, redrawing when the board changes")
 	return cmd
 }
 

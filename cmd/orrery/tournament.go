@@ -119,18 +119,18 @@ func newTournamentCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.game, "game", "", "game to play (see orrery games)")
+	f.StringVar(&o.game, "game", "", "the game `G` to play (see orrery games)")
 	f.StringVar(&o.bots, "bots", "", "comma-separated built-in bots, the entrants; a bot may enter several times: greedy,greedy,random")
 	f.IntVar(&o.games, "games", 100, "matches to play")
 	f.StringVar(&o.format, "format", "round-robin", "round-robin or swiss")
-	f.IntVar(&o.seats, "seats", 0, "seats per match (default: one per entrant, within the game's range)")
+	f.IntVar(&o.seats, "seats", 0, "`K` seats per match (default: one per entrant, within the game's range)")
 	f.BoolVar(&o.duplicate, "duplicate", false, "seat-rotated duplicate sets: each seed played once per rotation of the seats, cancelling seat and dice luck")
-	f.Uint64Var(&o.seed, "seed", 0, "tournament seed (default: drawn at random)")
-	f.IntVar(&o.parallel, "parallel", 4*runtime.GOMAXPROCS(0), "matches played at once")
+	f.Uint64Var(&o.seed, "seed", 0, "the tournament seed `N` (default: drawn at random)")
+	f.IntVar(&o.parallel, "parallel", 0, "`P` matches played at once (default: 4 per CPU)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
-	f.StringVar(&o.server, "server", "", "play on this server (default: an in-process server on loopback)")
+	f.StringVar(&o.server, "server", "", "play on the arena at `ADDR` (default: an in-process server on loopback)")
 	f.StringVar(&o.dbPath, "db", "tournaments.db", `in-process server: store matches and the tournament here ("" for memory only)`)
-	f.StringVar(&o.key, "key", os.Getenv("ORRERY_ADMIN_KEY"), "the server's admin key, if it has one (env ORRERY_ADMIN_KEY)")
+	f.StringVar(&o.key, "key", "", "the server's admin `KEY`, if it has one (default: env ORRERY_ADMIN_KEY)")
 	f.DurationVar(&o.perMove, "per-move", 5*time.Second, "per-move time budget")
 	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar")
 	f.Var(o.options, "option", "game option name=value (repeatable)")
@@ -140,6 +140,12 @@ func newTournamentCmd() *cobra.Command {
 // tournament plays built-in bots against each other over gRPC, many matches in parallel, and
 // prints the standings with confidence intervals.
 func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) error {
+	if o.parallel == 0 {
+		o.parallel = 4 * runtime.GOMAXPROCS(0)
+	}
+	if o.key == "" {
+		o.key = os.Getenv("ORRERY_ADMIN_KEY")
+	}
 	spec, err := parseTournament(o.game, o.bots, o.format, o.games, o.seats, o.parallel, o.duplicate)
 	if err != nil {
 		return err

@@ -26,7 +26,7 @@ func newWatchCmd() *cobra.Command {
 			return watch(cmd.Context(), cmd.OutOrStdout(), server, args[0])
 		},
 	}
-	cmd.Flags().StringVar(&server, "server", "127.0.0.1:7070", "arena address")
+	cmd.Flags().StringVar(&server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
 	return cmd
 }
 
