@@ -512,8 +512,12 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 	if m.ended {
 		v.ended = m.endedLocked()
 	}
-	// A quiet seat takes its events only with a decision or the end: one message per change.
-	if !recv.GetQuiet() || v.decision != nil || v.ended != nil {
+	switch {
+	case recv.GetOmitEvents():
+		v.cursor = int64(len(m.events))
+		m.seats[seat].delivered = v.cursor
+	case !recv.GetQuiet() || v.decision != nil || v.ended != nil:
+		// A quiet seat takes its events only with a decision or the end: one message per change.
 		v.events, v.cursor = m.deliverLocked(seat, cursor)
 	}
 	return v

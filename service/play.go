@@ -228,7 +228,7 @@ func (st *Seat) takeReplies() []*orreryv1.PlayResponse {
 		return kept
 	}
 	for _, r := range out {
-		if acc := r.GetAccepted(); acc != nil {
+		if acc := r.GetAccepted(); acc != nil && !st.recv.GetOmitEvents() {
 			acc.Events, st.cursor = m.deliverLocked(st.seat, st.cursor)
 		}
 	}

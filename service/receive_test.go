@@ -137,3 +137,16 @@ func TestReceive_DefaultDecisionCarriesEveryPart(t *testing.T) {
 		t.Errorf("default stream acknowledged %d of %d answers", accepted, len(full.decisions))
 	}
 }
+
+func TestReceive_OmitEventsSendsDecisionsAlone(t *testing.T) {
+	lean, all := playSeatZero(t, &orreryv1.Receive{OmitLegal: true, OmitText: true, Quiet: true, OmitEvents: true})
+	if len(lean.events) != 0 || len(all.events) == 0 {
+		t.Errorf("events: %d sent to a seat that omits them (its log has %d)", len(lean.events), len(all.events))
+	}
+	if want := len(lean.decisions) + 2; len(lean.kinds) != want {
+		t.Errorf("stream sent %d messages for %d decisions, want %d (joined, decisions, ended): %v", len(lean.kinds), len(lean.decisions), want, lean.kinds)
+	}
+	if lean.first.GetObservation() == nil || len(lean.first.GetLegalNotation()) == 0 {
+		t.Error("decision lost a part the seat asked for")
+	}
+}

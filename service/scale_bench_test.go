@@ -40,8 +40,7 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 	start := time.Now()
 	for i, c := range created {
 		for j, s := range c.GetSeats() {
-			r := random.New(seed + uint64(i*4+j))
-			bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { decisions.Add(1); return r.Act(d) })
+			bot := counted{random.New(seed + uint64(i*4+j)), &decisions}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -62,6 +61,21 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 		tb.Error(err)
 	}
 	return decisions.Load(), elapsed
+}
+
+// counted is a bot that counts its decisions and asks for what it plays on receives.
+type counted struct {
+	bots.Bot
+	n *atomic.Int64
+}
+
+func (c counted) Act(d *orreryv1.Decision) *orreryv1.Answer { c.n.Add(1); return c.Bot.Act(d) }
+
+func (c counted) Receive() *orreryv1.Receive {
+	if r, ok := c.Bot.(bots.Receiver); ok {
+		return r.Receive()
+	}
+	return nil
 }
 
 // BenchmarkThousandMatches plays 1,000 simultaneous 4-seat matches of random bots per

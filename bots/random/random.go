@@ -23,8 +23,8 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	return bots.Index(d, b.r.IntN(n))
 }
 
-// Receive asks for the count alone: a random pick needs no list, view or text, and no
-// message but the decisions.
+// Receive asks for the count alone: a random pick needs no list, view, text or history,
+// and no message but the decisions.
 func (b *Bot) Receive() *orreryv1.Receive {
-	return &orreryv1.Receive{OmitLegal: true, OmitLegalNotation: true, OmitText: true, OmitObservation: true, Quiet: true}
+	return &orreryv1.Receive{OmitLegal: true, OmitLegalNotation: true, OmitText: true, OmitObservation: true, Quiet: true, OmitEvents: true}
 }

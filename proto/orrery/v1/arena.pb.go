@@ -1501,7 +1501,10 @@ type Receive struct {
 	// One message per change of the match at most: no ActionAccepted (the next decision, or
 	// an event, says the answer was applied) and no EventBatch; the events ride on the seat's
 	// next decision, or arrive in one EventBatch just before MatchEnded. Rejections still come.
-	Quiet         bool `protobuf:"varint,5,opt,name=quiet,proto3" json:"quiet,omitempty"`
+	Quiet bool `protobuf:"varint,5,opt,name=quiet,proto3" json:"quiet,omitempty"`
+	// Leave out events altogether, for bots that keep no history: the server neither builds
+	// nor sends them, and events_seen on a rejoin is ignored.
+	OmitEvents    bool `protobuf:"varint,6,opt,name=omit_events,json=omitEvents,proto3" json:"omit_events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1567,6 +1570,13 @@ func (x *Receive) GetOmitObservation() bool {
 func (x *Receive) GetQuiet() bool {
 	if x != nil {
 		return x.Quiet
+	}
+	return false
+}
+
+func (x *Receive) GetOmitEvents() bool {
+	if x != nil {
+		return x.OmitEvents
 	}
 	return false
 }
@@ -3514,14 +3524,16 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\vevents_seen\x18\x02 \x01(\x03H\x00R\n" +
 	"eventsSeen\x88\x01\x01\x12,\n" +
 	"\areceive\x18\x03 \x01(\v2\x12.orrery.v1.ReceiveR\areceiveB\x0e\n" +
-	"\f_events_seen\"\xb6\x01\n" +
+	"\f_events_seen\"\xd7\x01\n" +
 	"\aReceive\x12\x1d\n" +
 	"\n" +
 	"omit_legal\x18\x01 \x01(\bR\tomitLegal\x12.\n" +
 	"\x13omit_legal_notation\x18\x02 \x01(\bR\x11omitLegalNotation\x12\x1b\n" +
 	"\tomit_text\x18\x03 \x01(\bR\bomitText\x12)\n" +
 	"\x10omit_observation\x18\x04 \x01(\bR\x0fomitObservation\x12\x14\n" +
-	"\x05quiet\x18\x05 \x01(\bR\x05quiet\"\xbc\x01\n" +
+	"\x05quiet\x18\x05 \x01(\bR\x05quiet\x12\x1f\n" +
+	"\vomit_events\x18\x06 \x01(\bR\n" +
+	"omitEvents\"\xbc\x01\n" +
 	"\x06Answer\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x19\n" +

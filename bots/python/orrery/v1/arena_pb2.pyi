@@ -427,18 +427,20 @@ class PlayResponse(_message.Message):
     def __init__(self, joined: _Optional[_Union[Joined, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., accepted: _Optional[_Union[ActionAccepted, _Mapping]] = ..., rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., ended: _Optional[_Union[MatchEnded, _Mapping]] = ...) -> None: ...
 
 class Receive(_message.Message):
-    __slots__ = ["omit_legal", "omit_legal_notation", "omit_observation", "omit_text", "quiet"]
+    __slots__ = ["omit_events", "omit_legal", "omit_legal_notation", "omit_observation", "omit_text", "quiet"]
+    OMIT_EVENTS_FIELD_NUMBER: _ClassVar[int]
     OMIT_LEGAL_FIELD_NUMBER: _ClassVar[int]
     OMIT_LEGAL_NOTATION_FIELD_NUMBER: _ClassVar[int]
     OMIT_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     OMIT_TEXT_FIELD_NUMBER: _ClassVar[int]
     QUIET_FIELD_NUMBER: _ClassVar[int]
+    omit_events: bool
     omit_legal: bool
     omit_legal_notation: bool
     omit_observation: bool
     omit_text: bool
     quiet: bool
-    def __init__(self, omit_legal: bool = ..., omit_legal_notation: bool = ..., omit_text: bool = ..., omit_observation: bool = ..., quiet: bool = ...) -> None: ...
+    def __init__(self, omit_legal: bool = ..., omit_legal_notation: bool = ..., omit_text: bool = ..., omit_observation: bool = ..., quiet: bool = ..., omit_events: bool = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ["action", "notation", "seat", "timed_out"]
