@@ -155,7 +155,8 @@ type Bot struct {
 type Stats struct {
 	Iterations int
 	Nodes      int
-	Failed     int // samples in which the chosen path was not playable
+	Failed     int  // samples in which the chosen path was not playable
+	Overruled  bool // the search chose other than the prior bot
 	Elapsed    time.Duration
 }
 
@@ -233,7 +234,9 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 		b.playoutBot = b.game.PlayoutBot(b.cfg.Seed ^ stream ^ 0x9147)
 	}
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
-	if i := b.best(); i < len(legal) {
+	i := b.best()
+	b.stats.Overruled = b.favour >= 0 && i != b.favour
+	if i < len(legal) {
 		return bots.Index(d, i)
 	}
 	return prior

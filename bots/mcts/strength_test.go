@@ -27,11 +27,13 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// timed wraps a bot to count its decisions and time.
+// timed wraps a bot to count its decisions, its time and how often the search overruled
+// the prior.
 type timed struct {
-	b     bots.Bot
-	n     int
-	spent time.Duration
+	b         bots.Bot
+	n         int
+	overruled int
+	spent     time.Duration
 }
 
 func (t *timed) Act(d *orreryv1.Decision) *orreryv1.Answer {
@@ -39,6 +41,9 @@ func (t *timed) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	a := t.b.Act(d)
 	t.spent += time.Since(start)
 	t.n++
+	if m, ok := t.b.(*mcts.Bot); ok && m.LastStats().Overruled {
+		t.overruled++
+	}
 	return a
 }
 
@@ -107,8 +112,8 @@ func strength(b *testing.B, game string) {
 		wins, games, tm := duplicateSets(b, game, sets, cfg)
 		b.ReportMetric(wins/float64(games), "winrate")
 		b.ReportMetric(float64(tm.spent.Milliseconds())/float64(max(tm.n, 1)), "ms/decision")
-		fmt.Printf("%s: mcts won %.1f of %d games (%.1f%%), %d decisions, %.2f ms each\n",
-			game, wins, games, 100*wins/float64(games), tm.n, float64(tm.spent.Microseconds())/1000/float64(max(tm.n, 1)))
+		fmt.Printf("%s: mcts won %.1f of %d games (%.1f%%), %d decisions, %.2f ms each, %d overruling greedy\n",
+			game, wins, games, 100*wins/float64(games), tm.n, float64(tm.spent.Microseconds())/1000/float64(max(tm.n, 1)), tm.overruled)
 	}
 }
 
