@@ -5,8 +5,10 @@ package engine
 // into one scratch state instead of allocating a Clone each time.
 type Copier interface {
 	// CloneInto makes dst a deep copy of the receiver, equal to Clone byte for byte and
-	// sharing nothing mutable with it, and returns dst. A dst that is nil or not a state of
-	// the same game is ignored and a fresh Clone returned.
+	// sharing nothing mutable with it, and returns dst. dst is a state of the same game from
+	// New or an earlier CloneInto (a Clone may share its event log with its source, which
+	// CloneInto would then overwrite). A dst that is nil or of another game is ignored and a
+	// new copy returned.
 	CloneInto(dst State) State
 }
 
