@@ -46,6 +46,10 @@ type Game struct {
 	// Evaluate, if set, scores a state for seat in [0, 1] in place of the state's own
 	// engine.Evaluator.
 	Evaluate func(st engine.State, seat engine.Seat) float64
+	// Searchable, if set, says which root actions the search may choose besides the prior's
+	// choice: actions whose worth hangs on how other players answer (a trade offer), which
+	// sampled opponents judge badly, are left to the prior.
+	Searchable func(a engine.Action) bool
 	// Widen, if positive, keeps only this many root actions, the best by the evaluation one
 	// action ahead on one sample, and the prior's choice: a game with hundreds of actions
 	// spends its iterations on the plausible ones.
@@ -242,15 +246,24 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	return prior
 }
 
-// widen sets the root's candidates: every root action, or when the game widens, the best few
-// by the evaluation of the sample in b.scratch one action ahead, and the prior's choice.
+// widen sets the root's candidates: the searchable root actions, or when the game widens, the
+// best few of them by the evaluation of the sample in b.scratch one action ahead; and the
+// prior's choice.
 func (b *Bot) widen(me engine.Seat) {
-	b.cands = append(b.cands[:0], b.roots...)
-	if b.game.Widen <= 0 || len(b.roots) <= b.game.Widen {
+	b.cands = b.cands[:0]
+	for i, a := range b.roots {
+		if i == b.favour || b.game.Searchable == nil || b.game.Searchable(a) {
+			b.cands = append(b.cands, a)
+		}
+	}
+	if b.game.Widen <= 0 || len(b.cands) <= b.game.Widen {
 		return
 	}
 	b.order, b.values = b.order[:0], b.values[:0]
 	for i, a := range b.roots {
+		if i != b.favour && b.game.Searchable != nil && !b.game.Searchable(a) {
+			continue
+		}
 		b.ahead = engine.CloneInto(b.ahead, b.scratch)
 		v := -1.0
 		if b.ahead.Apply(me, a) == nil {
