@@ -95,6 +95,7 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		auth.StreamServerInterceptor(authFn),
 		recovery.StreamServerInterceptor(recoverOpts...))
 	srv := grpc.NewServer(
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
