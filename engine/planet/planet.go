@@ -129,7 +129,8 @@ func (g game) New(cfg engine.Config) (engine.State, error) {
 
 // newState deals a match [rule: Setup].
 func newState(d *Data, o options, seats int, seed uint64) *state {
-	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed)}
+	// A 4-seat game logs about 130 events: one block for them all.
+	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed), events: make([]event, 0, 160)}
 	r := rand.New(&s.rng)
 
 	// Tiles: shuffled into 10 face-down stacks of 5; stacks 11 and 12 start empty.

@@ -3,6 +3,7 @@ package planet
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -89,13 +90,20 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
+	// Every placement is written in place into buf grown once: Legal is most of a playout.
+	n := len(buf)
+	buf = slices.Grow(buf, int(s.displayN)*(Faces-int(p.placed))*5)[:n+int(s.displayN)*(Faces-int(p.placed))*5]
 	for i := int8(0); i < s.displayN; i++ {
-		for f := 0; f < Faces; f++ {
+		a := PlaceAction(int(s.display[i]), 0, 0)
+		for f := int16(0); f < Faces; f++ {
 			if p.tile[f] >= 0 {
 				continue
 			}
-			for r := 0; r < 5; r++ {
-				buf = append(buf, PlaceAction(int(s.display[i]), f, r))
+			a.Arg[1] = f
+			for r := int16(0); r < 5; r++ {
+				a.Arg[2] = r
+				buf[n] = a
+				n++
 			}
 		}
 	}
