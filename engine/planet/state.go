@@ -90,25 +90,37 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
-	// Every placement is written in place into buf grown once: Legal is most of a playout.
+	// Legal is most of a playout: buf grows once, and each free face's five rotations are
+	// copied from a template in one block, the tile filled in after.
 	n := len(buf)
-	buf = slices.Grow(buf, int(s.displayN)*(Faces-int(p.placed))*5)[:n+int(s.displayN)*(Faces-int(p.placed))*5]
+	want := int(s.displayN) * (Faces - int(p.placed)) * 5
+	buf = slices.Grow(buf, want)[:n+want]
 	for i := int8(0); i < s.displayN; i++ {
-		a := PlaceAction(int(s.display[i]), 0, 0)
-		for f := int16(0); f < Faces; f++ {
+		tile := s.display[i]
+		for f := 0; f < Faces; f++ {
 			if p.tile[f] >= 0 {
 				continue
 			}
-			a.Arg[1] = f
-			for r := int16(0); r < 5; r++ {
-				a.Arg[2] = r
-				buf[n] = a
-				n++
+			out := buf[n : n+5 : n+5]
+			copy(out, placeTemplate[f][:])
+			for k := range out {
+				out[k].Arg[0] = tile
 			}
+			n += 5
 		}
 	}
 	return buf
 }
+
+// placeTemplate is every placement on each face, rotations 0-4, with tile 0.
+var placeTemplate = func() (t [Faces][5]engine.Action) {
+	for f := range t {
+		for r := range t[f] {
+			t[f][r] = PlaceAction(0, f, r)
+		}
+	}
+	return t
+}()
 
 // Apply validates a in full, then plays it.
 func (s *state) Apply(seat engine.Seat, a engine.Action) error {
@@ -240,9 +252,12 @@ func (s *state) revealMystery(t int8) {
 
 // originOfLife awards this turn's column [rule: The origin of life].
 func (s *state) originOfLife(t int8) {
+	// Each planet's regions are measured only for the habitats this column's cards ask about.
 	var sv [maxSeats]Survey
+	var of [maxSeats]habitatSets
+	var measured [maxSeats]uint8 // a bit per habitat
 	for seat := 0; seat < int(s.seats); seat++ {
-		sv[seat].Measure(&s.planets[seat].surface)
+		of[seat] = s.planets[seat].surface.sets()
 	}
 	last := t == s.opt.lastTurn
 	for i := 0; i < len(s.cards); {
@@ -252,6 +267,12 @@ func (s *state) originOfLife(t int8) {
 			continue
 		}
 		req := s.d.Animals[c.id].Req
+		for seat := 0; seat < int(s.seats); seat++ {
+			if measured[seat]&(1<<req.X) == 0 {
+				measured[seat] |= 1 << req.X
+				sv[seat].measure(&of[seat], req.X)
+			}
+		}
 		var value [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {

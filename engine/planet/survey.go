@@ -47,35 +47,47 @@ type Survey struct {
 // at a time: each habitat's areas are one 60-bit set, so a region grows by OR-ing its
 // frontier's neighbour sets. Regions come by habitat, then by their lowest area.
 func (sv *Survey) Measure(s *Surface) {
-	var of [Habitats + 1]uint64 // the areas of each habitat
+	of := s.sets()
+	sv.N = 0
+	for h := Ocean; h <= Glacier; h++ {
+		sv.measure(&of, h)
+	}
+}
+
+// habitatSets is each habitat's areas as a set of areas (index None: the empty areas).
+type habitatSets [Habitats + 1]uint64
+
+func (s *Surface) sets() (of habitatSets) {
 	for a, h := range s {
 		of[h&7] |= 1 << a
 	}
-	sv.N = 0
-	for h := Ocean; h <= Glacier; h++ {
-		left := of[h]
-		for left != 0 {
-			region := left & -left
-			frontier, reach := region, uint64(0)
-			for frontier != 0 {
-				var grow uint64
-				for f := frontier; f != 0; f &= f - 1 {
-					grow |= neighbourSet[bits.TrailingZeros64(f)]
-				}
-				reach |= grow
-				frontier = grow & of[h] &^ region
-				region |= frontier
+	return of
+}
+
+// measure appends the regions of habitat h.
+func (sv *Survey) measure(of *habitatSets, h Habitat) {
+	left := of[h]
+	for left != 0 {
+		region := left & -left
+		frontier, reach := region, uint64(0)
+		for frontier != 0 {
+			var grow uint64
+			for f := frontier; f != 0; f &= f - 1 {
+				grow |= neighbourSet[bits.TrailingZeros64(f)]
 			}
-			left &^= region
-			r := Region{Habitat: h, Size: int8(bits.OnesCount64(region))}
-			for y := Ocean; y <= Glacier; y++ {
-				if y != h && reach&of[y] != 0 {
-					r.Touch |= 1 << y
-				}
-			}
-			sv.Regions[sv.N] = r
-			sv.N++
+			reach |= grow
+			frontier = grow & of[h] &^ region
+			region |= frontier
 		}
+		left &^= region
+		r := Region{Habitat: h, Size: int8(bits.OnesCount64(region))}
+		for y := Ocean; y <= Glacier; y++ {
+			if y != h && reach&of[y] != 0 {
+				r.Touch |= 1 << y
+			}
+		}
+		sv.Regions[sv.N] = r
+		sv.N++
 	}
 }
 
