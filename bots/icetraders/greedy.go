@@ -45,7 +45,17 @@ const (
 	scoreMobility = 4  // per ship with red (attack) or yellow (move) power where it is
 	scoreGrowth   = 6  // per ship with green power: it can grow or add ships
 	scoreEnemy    = -4 // per opponent ship, and per pip of it: attacks that win material pay
+	// scoreHunt is for a red ship of mine that could strike an opponent's critical ship now or
+	// within a few moves, divided among that opponent's critical ships: a board where the
+	// hunters close in is worth more, so the match moves towards an elimination instead of a
+	// capped draw.
+	scoreHunt = 60
+	scorePass = 5 // a pass, against any move that loses less
+	// scoreGreenStart is for a green first ship.
+	scoreGreenStart = 30
 )
+
+var passAction = it.Pass()
 
 // The search's bounds. Every legal action is simulated one step. An action that leaves the
 // bot mid-action (a sacrifice with uses left, an Enterprise or a Revolt to take) is worth its
@@ -196,6 +206,15 @@ func (s *search) scoreAll(acts []engine.Action) []float64 {
 			continue
 		}
 		scores[i] = s.static(c)
+		if a.Kind == it.KindPlace && it.Color(a.Arg[0]) == it.Green {
+			// A green first ship can always act (grow, or add ships beside it), so the fleet
+			// builds instead of stalling into two rounds of passes.
+			scores[i] += scoreGreenStart
+		}
+		if a == passAction {
+			// Passing keeps a stalemate; the further into the match, the less it is worth.
+			scores[i] -= scorePass * (1 + 4*s.b.late)
+		}
 	}
 	if len(chains) > maxChains {
 		sort.SliceStable(chains, func(x, y int) bool { return scores[chains[x]] > scores[chains[y]] })
@@ -323,6 +342,10 @@ type board struct {
 	everLarge [maxSeats]bool
 	out       [maxSeats]bool
 	medium    [4]int // the stash's medium pieces by color: a large ship's reduction
+	// late is how far the bot is through the turn cap, 0 to 1: a threat weighs less and a hunt
+	// more as a capped draw, worth nobody a win, comes near.
+	late float64
+	dist distances
 }
 
 func (b *board) indexLocs() {
@@ -348,6 +371,18 @@ func (b *board) fromState(st *it.State) {
 	for c := range b.medium {
 		b.medium[c] = st.StashCount(it.Piece{Color: it.Color(c), Size: it.Medium})
 	}
+	b.late = 0
+	if me := st.ToAct(nil); len(me) == 1 {
+		taken, turnCap := st.Turns(int(me[0]))
+		b.late = lateness(taken, turnCap)
+	}
+}
+
+func lateness(taken, turnCap int) float64 {
+	if turnCap <= 0 {
+		return 0
+	}
+	return min(1, float64(taken)/float64(turnCap))
 }
 
 func pieceOf(p *pb.Piece) it.Piece {
@@ -376,6 +411,10 @@ func (b *board) fromObservation(o *pb.Observation) {
 	b.seats = min(len(o.GetPlayers()), maxSeats)
 	for i, p := range o.GetPlayers()[:b.seats] {
 		b.placed[i], b.everLarge[i], b.out[i] = p.GetPlacedFirstShip(), p.GetEverLarge(), p.GetEliminated()
+	}
+	b.late = 0
+	if me := int(o.GetSeat()); me >= 0 && me < len(o.GetPlayers()) {
+		b.late = lateness(int(o.GetPlayers()[me].GetTurnsTaken()), int(o.GetTurnCap()))
 	}
 	b.medium = [4]int{}
 	for _, sc := range o.GetStash() {
@@ -435,9 +474,25 @@ func (b *board) score(me int) float64 {
 	if critical[me] == 1 {
 		for q := 0; q < b.seats; q++ {
 			if q != me && !b.out[q] && b.canEliminate(q, &b.ships[last[me]], b.everLarge[me]) {
-				score += scoreThreat
+				score += scoreThreat * (1 - b.late) * (1 - b.late)
 			}
 		}
+	}
+	// Hunts: for each opponent, my nearest red ship to one of its critical ships.
+	b.dist.reset(b)
+	for q := 0; q < b.seats; q++ {
+		if q == me || b.out[q] || !b.placed[q] || critical[q] == 0 {
+			continue
+		}
+		near := 0.0
+		for i := range b.ships {
+			t := &b.ships[i]
+			if int(t.Owner) != q || (b.everLarge[q] && t.Piece.Size != it.Large) {
+				continue
+			}
+			near = max(near, b.hunter(me, t, b.everLarge[q]))
+		}
+		score += scoreHunt * (1 + 6*b.late) * near / float64(critical[q])
 	}
 	// Chances: an opponent whose last critical ship I could remove next turn, or reach.
 	for q := 0; q < b.seats; q++ {
@@ -470,6 +525,82 @@ func (b *board) canEliminate(seat int, target *it.ShipInfo, everLarge bool) bool
 		}
 	}
 	return false
+}
+
+// hunter is how close my best hunter of target is: 1 for a red ship of mine that could
+// strike it where it is, halving with each move it still needs.
+func (b *board) hunter(me int, target *it.ShipInfo, everLarge bool) float64 {
+	best := 0.0
+	for i := range b.ships {
+		x := &b.ships[i]
+		if int(x.Owner) != me || x.Piece.Color != it.Red {
+			continue
+		}
+		reduces := everLarge && target.Piece.Size == it.Large && b.medium[target.Piece.Color] > 0
+		if target.Piece.Size > x.Piece.Size && !reduces {
+			continue
+		}
+		switch d := b.dist.between(b, x.Loc, target.Loc); d {
+		case 0:
+			return 1
+		case 1, 2, 3:
+			best = max(best, 1/float64(int(1)<<d))
+		}
+	}
+	return best
+}
+
+// maxLocs bounds the location ids the distances cover; beyond it, a location is far.
+const maxLocs = 64
+
+// distances are the moves between locations along connections, found by a breadth-first
+// search from each location asked about, once per board.
+type distances struct {
+	from  [maxLocs][maxLocs]int8
+	known [maxLocs]bool
+}
+
+func (d *distances) reset(b *board) {
+	d.known = [maxLocs]bool{}
+}
+
+// between is the number of yellow moves from location a to location z (a hyperspace reaches
+// every system in one), or 4 for "far".
+func (d *distances) between(b *board, a, z int16) int {
+	if a == z {
+		return 0
+	}
+	if a < 0 || z < 0 || int(a) >= maxLocs || int(z) >= maxLocs || int(a) >= len(b.locs) {
+		return 4
+	}
+	if !d.known[a] {
+		d.known[a] = true
+		row := &d.from[a]
+		for i := range row {
+			row[i] = 4
+		}
+		row[a] = 0
+		var queue [maxLocs]int16
+		queue[0] = a
+		for head, tail := 0, 1; head < tail; head++ {
+			l := &b.locs[queue[head]]
+			step := row[queue[head]] + 1
+			if step >= 4 {
+				break
+			}
+			for _, n := range b.locList {
+				if int(n.ID) >= maxLocs || row[n.ID] <= step || n.Hyper {
+					continue
+				}
+				if l.Hyper || (l.Marker.Size != 0 && it.Connected(l.Marker, n.Marker)) {
+					row[n.ID] = step
+					queue[tail] = n.ID
+					tail++
+				}
+			}
+		}
+	}
+	return int(d.from[a][z])
 }
 
 // canReach reports whether one of seat's ships with red power could move next to target.
