@@ -51,8 +51,11 @@ const (
 	// capped draw.
 	scoreHunt = 60
 	scorePass = 5 // a pass, against any move that loses less
+	// scoreCappedDraw is a match the turn or pass cap ends: nobody's win, so worth less than
+	// any board still in play, if more than a loss or a threat to the bot's last ship.
+	scoreCappedDraw = -1000
 	// scoreGreenStart is for a green first ship.
-	scoreGreenStart = 30
+	scoreGreenStart = 100
 )
 
 var passAction = it.Pass()
@@ -174,11 +177,15 @@ type search struct {
 	scratch [maxDepth + 1]*it.State
 	legal   [maxDepth + 1][]engine.Action
 	toAct   []engine.Seat
-	steps   int // continuation steps simulated so far
+	steps   int     // continuation steps simulated so far
+	late    float64 // how far the bot is through the turn cap, 0 to 1
 }
 
 func newSearch(root *it.State, me int) *search {
 	s := &search{root: root, me: me}
+	if taken, turnCap := root.Turns(me); turnCap > 0 {
+		s.late = min(1, float64(taken)/float64(turnCap))
+	}
 	for i := range s.scratch {
 		s.scratch[i] = root.Clone().(*it.State)
 	}
@@ -213,7 +220,7 @@ func (s *search) scoreAll(acts []engine.Action) []float64 {
 		}
 		if a == passAction {
 			// Passing keeps a stalemate; the further into the match, the less it is worth.
-			scores[i] -= scorePass * (1 + 4*s.b.late)
+			scores[i] -= scorePass * (1 + 4*s.late)
 		}
 	}
 	if len(chains) > maxChains {
@@ -297,6 +304,9 @@ func (s *search) step(st *it.State, depth int) float64 {
 // static scores st for the bot as it stands.
 func (s *search) static(st *it.State) float64 {
 	if st.Terminal() {
+		if st.Result().Reason == engine.EndCap {
+			return scoreCappedDraw
+		}
 		w := st.Winners()
 		return overScore(w&(1<<s.me) != 0, bits.OnesCount8(w))
 	}
@@ -317,6 +327,9 @@ func overScore(won bool, winners int) float64 {
 // Evaluate scores an observation for seat me.
 func Evaluate(o *pb.Observation, me int) float64 {
 	if g := o.GetGameOver(); g != nil {
+		if k := g.GetKind(); k == pb.EndKind_END_KIND_TURN_CAP || k == pb.EndKind_END_KIND_PASS_CAP {
+			return scoreCappedDraw
+		}
 		won := false
 		for _, w := range g.GetWinners() {
 			won = won || int(w) == me
@@ -342,10 +355,11 @@ type board struct {
 	everLarge [maxSeats]bool
 	out       [maxSeats]bool
 	medium    [4]int // the stash's medium pieces by color: a large ship's reduction
-	// late is how far the bot is through the turn cap, 0 to 1: a threat weighs less and a hunt
-	// more as a capped draw, worth nobody a win, comes near.
-	late float64
-	dist distances
+	// turns is each seat's turns taken, of turnCap: as a capped draw, worth nobody a win,
+	// comes near, a threat weighs less and a hunt more (see late).
+	turns   [maxSeats]int
+	turnCap int
+	dist    distances
 }
 
 func (b *board) indexLocs() {
@@ -371,18 +385,17 @@ func (b *board) fromState(st *it.State) {
 	for c := range b.medium {
 		b.medium[c] = st.StashCount(it.Piece{Color: it.Color(c), Size: it.Medium})
 	}
-	b.late = 0
-	if me := st.ToAct(nil); len(me) == 1 {
-		taken, turnCap := st.Turns(int(me[0]))
-		b.late = lateness(taken, turnCap)
+	for i := 0; i < b.seats; i++ {
+		b.turns[i], b.turnCap = st.Turns(i)
 	}
 }
 
-func lateness(taken, turnCap int) float64 {
-	if turnCap <= 0 {
+// late is how far seat is through the turn cap, 0 to 1.
+func (b *board) late(seat int) float64 {
+	if b.turnCap <= 0 {
 		return 0
 	}
-	return min(1, float64(taken)/float64(turnCap))
+	return min(1, float64(b.turns[seat])/float64(b.turnCap))
 }
 
 func pieceOf(p *pb.Piece) it.Piece {
@@ -411,11 +424,9 @@ func (b *board) fromObservation(o *pb.Observation) {
 	b.seats = min(len(o.GetPlayers()), maxSeats)
 	for i, p := range o.GetPlayers()[:b.seats] {
 		b.placed[i], b.everLarge[i], b.out[i] = p.GetPlacedFirstShip(), p.GetEverLarge(), p.GetEliminated()
+		b.turns[i] = int(p.GetTurnsTaken())
 	}
-	b.late = 0
-	if me := int(o.GetSeat()); me >= 0 && me < len(o.GetPlayers()) {
-		b.late = lateness(int(o.GetPlayers()[me].GetTurnsTaken()), int(o.GetTurnCap()))
-	}
+	b.turnCap = int(o.GetTurnCap())
 	b.medium = [4]int{}
 	for _, sc := range o.GetStash() {
 		if p := pieceOf(sc.GetPiece()); p.Size == it.Medium && p.Color < 4 {
@@ -439,6 +450,7 @@ func (b *board) score(me int) float64 {
 	if me < 0 || me >= b.seats || b.out[me] {
 		return -scoreWin
 	}
+	late := b.late(me)
 	// critical counts each seat's critical ships: its large ships once it has had one, else
 	// all its ships; last is the index of one of them.
 	var critical, last [maxSeats]int
@@ -474,7 +486,7 @@ func (b *board) score(me int) float64 {
 	if critical[me] == 1 {
 		for q := 0; q < b.seats; q++ {
 			if q != me && !b.out[q] && b.canEliminate(q, &b.ships[last[me]], b.everLarge[me]) {
-				score += scoreThreat * (1 - b.late) * (1 - b.late)
+				score += scoreThreat * (1 - late) * (1 - late)
 			}
 		}
 	}
@@ -492,7 +504,7 @@ func (b *board) score(me int) float64 {
 			}
 			near = max(near, b.hunter(me, t, b.everLarge[q]))
 		}
-		score += scoreHunt * (1 + 6*b.late) * near / float64(critical[q])
+		score += scoreHunt * (1 + 6*late) * near / float64(critical[q])
 	}
 	// Chances: an opponent whose last critical ship I could remove next turn, or reach.
 	for q := 0; q < b.seats; q++ {
@@ -528,7 +540,7 @@ func (b *board) canEliminate(seat int, target *it.ShipInfo, everLarge bool) bool
 }
 
 // hunter is how close my best hunter of target is: 1 for a red ship of mine that could
-// strike it where it is, halving with each move it still needs.
+// strike it where it is, halving with each move it still needs (if it can move at all).
 func (b *board) hunter(me int, target *it.ShipInfo, everLarge bool) float64 {
 	best := 0.0
 	for i := range b.ships {
@@ -540,9 +552,14 @@ func (b *board) hunter(me int, target *it.ShipInfo, everLarge bool) float64 {
 		if target.Piece.Size > x.Piece.Size && !reduces {
 			continue
 		}
-		switch d := b.dist.between(b, x.Loc, target.Loc); d {
-		case 0:
+		d := b.dist.between(b, x.Loc, target.Loc)
+		if d == 0 {
 			return 1
+		}
+		if !b.power(x, it.Yellow) && !b.locs[x.Loc].Hyper {
+			continue // a red ship where no yellow power is cannot set out
+		}
+		switch d {
 		case 1, 2, 3:
 			best = max(best, 1/float64(int(1)<<d))
 		}
