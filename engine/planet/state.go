@@ -90,23 +90,30 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
-	// Legal is most of a playout: buf grows once, and each free face's five rotations are
-	// copied from a template in one block, the tile filled in after.
+	// Legal is most of a playout: buf grows once; the first tile's block is copied from
+	// per-face templates, each other tile's is a copy of the first, the tile filled in after.
 	n := len(buf)
-	want := int(s.displayN) * (Faces - int(p.placed)) * 5
-	buf = slices.Grow(buf, want)[:n+want]
+	per := (Faces - int(p.placed)) * 5
+	buf = slices.Grow(buf, int(s.displayN)*per)[:n+int(s.displayN)*per]
+	if s.displayN == 0 {
+		return buf
+	}
+	first := buf[n : n+per]
+	k := 0
+	for f := 0; f < Faces; f++ {
+		if p.tile[f] < 0 {
+			copy(first[k:k+5], placeTemplate[f][:])
+			k += 5
+		}
+	}
 	for i := int8(0); i < s.displayN; i++ {
+		block := buf[n+int(i)*per : n+int(i+1)*per]
+		if i > 0 {
+			copy(block, first)
+		}
 		tile := s.display[i]
-		for f := 0; f < Faces; f++ {
-			if p.tile[f] >= 0 {
-				continue
-			}
-			out := buf[n : n+5 : n+5]
-			copy(out, placeTemplate[f][:])
-			for k := range out {
-				out[k].Arg[0] = tile
-			}
-			n += 5
+		for j := range block {
+			block[j].Arg[0] = tile
 		}
 	}
 	return buf
