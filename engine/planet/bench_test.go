@@ -105,3 +105,35 @@ func BenchmarkRender(b *testing.B) {
 		b.Fatal("empty render")
 	}
 }
+
+// TestPlayout_NoAllocationPerAction: once a match is set up, listing and applying actions
+// allocates nothing until the final scoring, so random playouts and search bots pay only for
+// New and the result.
+func TestPlayout_NoAllocationPerAction(t *testing.T) {
+	const runs = 3
+	states := make([]engine.State, runs+1) // AllocsPerRun calls f once more to warm up
+	for i := range states {
+		st, err := engine.New("planet", engine.Config{Seats: 4, Seed: uint64(i + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states[i] = st
+	}
+	legal := make([]engine.Action, 0, 300)
+	r := rand.New(rand.NewPCG(9, 9))
+	next := 0
+	allocs := testing.AllocsPerRun(runs, func() {
+		st := states[next].(*state)
+		next++
+		for st.turn < TurnsPerGame { // every turn but the last, which scores the game
+			seat := engine.Seat(st.toAct())
+			legal = st.Legal(seat, legal[:0])
+			if err := st.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations in 11 turns of play, want 0", allocs)
+	}
+}
