@@ -126,7 +126,7 @@ func ParseRequirement(s string) (Requirement, error) {
 		return r, err
 	}
 	if r.Kind != MostRegions && r.X == r.Y {
-		return r, fmt.Errorf("requirement %q: a region never touches its own habitat", s)
+		return r, fmt.Errorf("requirement %s: a region never touches its own habitat", q(s))
 	}
 	return r, nil
 }

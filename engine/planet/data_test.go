@@ -227,6 +227,7 @@ func TestData_ErrorsClipClientText(t *testing.T) {
 		{"animal name", `{"animals": [{"name": "` + long + `", "requirement": "most ` + long + ` regions"}]}`},
 		{"unknown field", `{"` + long + `": 1}`},
 		{"tile", `{"tiles": ["` + long + `"]}`},
+		{"own habitat", `{"animals": [{"name": "Newt", "requirement": "largest forest` + strings.Repeat(" ", 40000) + `touching forest"}]}`},
 	} {
 		_, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptData: tc.data}})
 		wantErr(t, err, engine.ErrBadOption, tc.name)
