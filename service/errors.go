@@ -27,6 +27,9 @@ func matchNotFound(id string) error {
 	return status.Errorf(codes.NotFound, "no match %q", id)
 }
 
+// maxEchoed bounds the client text an error quotes back.
+const maxEchoed = 512
+
 // toStatus maps an internal error to a status error.
 func toStatus(err error) error {
 	if err == nil {
@@ -37,7 +40,8 @@ func toStatus(err error) error {
 	}
 	switch {
 	case errors.Is(err, engine.ErrBadOption):
-		return status.Error(codes.InvalidArgument, err.Error())
+		// Engines quote the option they refuse; a client's huge value is not sent back whole.
+		return status.Error(codes.InvalidArgument, engine.Clip(err.Error(), maxEchoed))
 	case errors.Is(err, store.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
 	}

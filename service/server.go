@@ -26,6 +26,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -42,6 +43,14 @@ type Config struct {
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
 	Ladder LadderServer
+	// DataSets resolves data-set options that name a set into the bytes stored with the
+	// match; nil: data sets are taken inline only.
+	DataSets DataSets
+}
+
+// DataSets turns the data-set options of a match into inline bytes (datasets.Resolver).
+type DataSets interface {
+	Resolve(info engine.Info, opts map[string]string) (map[string]string, error)
 }
 
 // Server implements orrery.v1.ArenaService.
@@ -93,6 +102,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.DataSets == nil {
+		cfg.DataSets = datasets.Resolver{}
 	}
 	s := &Server{
 		store:   cfg.Store,
@@ -253,8 +265,13 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 		rand.Read(b[:])
 		seed = binary.BigEndian.Uint64(b[:])
 	}
-	opts := make(map[string]string, len(spec.Options)+1)
-	for k, v := range spec.Options {
+	// A named data set becomes its bytes here, so the match never reads a file again.
+	resolved, err := s.cfg.DataSets.Resolve(info, spec.Options)
+	if err != nil {
+		return "", nil, "", toStatus(err)
+	}
+	opts := make(map[string]string, len(resolved)+1)
+	for k, v := range resolved {
 		opts[k] = v
 	}
 	if info.RealTime && (c.wall || opts["clock"] == "wall") {
