@@ -23,6 +23,11 @@ var (
 	errReplayRunning = status.Error(codes.FailedPrecondition, "the match is still running: its replay (and seed) is available once it ends")
 )
 
+// matchFailed is a match the server could not resume: it will not go on.
+func matchFailed(id string) error {
+	return status.Errorf(codes.FailedPrecondition, "match %q failed: %s", id, failedDetail)
+}
+
 func matchNotFound(id string) error {
 	return status.Errorf(codes.NotFound, "no match %q", id)
 }

@@ -74,6 +74,7 @@ type Server struct {
 	byToken  map[[32]byte]seatRef
 	finished []string // finished match ids in memory, oldest first
 	closed   bool     // no match clock fires once set
+	started  time.Time // matches stored unfinished before this and not in memory did not resume
 }
 
 type seatRef struct {
@@ -115,6 +116,7 @@ func New(cfg Config) (*Server, error) {
 		byToken: make(map[[32]byte]seatRef),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.started = s.now()
 	if s.store != nil {
 		s.writer = newWriter(s.store, s.log)
 		if err := s.resume(); err != nil {
@@ -434,7 +436,14 @@ func (s *Server) resume() error {
 	for _, rec := range recs {
 		r, err := s.replay(ctx, rec)
 		if err != nil {
-			s.log.Error("resume: cannot replay match; leaving it unfinished", "match", rec.ID, "err", err)
+			// A match that cannot go on is marked failed, never left running nor served as
+			// ended; its seats are told so when they rejoin (Attach).
+			s.log.Error("resume: cannot replay match; marking it failed", "match", rec.ID, "err", err)
+			res := &store.Result{Reason: store.ReasonFailed, Detail: failedDetail}
+			if err := s.store.FinishMatch(ctx, rec.ID, s.now(), res); err != nil {
+				return fmt.Errorf("resume: mark match %s failed: %w", rec.ID, err)
+			}
+			s.metrics.MatchesFinished.WithLabelValues(rec.Game, orreryv1.EndReason_END_REASON_FAILED.String()).Inc()
 			continue
 		}
 		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
@@ -457,10 +466,37 @@ func (s *Server) replay(ctx context.Context, rec *store.Match) (*replayed, error
 	return replayRecord(ctx, s.store, rec)
 }
 
+// failedDetail is what the API says of a match that could not be resumed. The exact cause
+// stays in the server's log, which quotes no action: a failing step's notation may be a
+// seat's secret.
+const failedDetail = "the server could not resume this match from its log (its game or data changed); it will not go on"
+
+// replayError is a log that no longer replays. It names the step and the kind of fault, not
+// the action, which may be hidden information.
+type replayError struct {
+	seq int64
+	err error
+}
+
+func (e *replayError) Error() string {
+	kind := "does not apply"
+	switch {
+	case errors.Is(e.err, engine.ErrBadNotation):
+		kind = "does not parse"
+	case errors.Is(e.err, engine.ErrNotYourTurn):
+		kind = "is out of turn"
+	case errors.Is(e.err, engine.ErrGameOver):
+		kind = "comes after the end"
+	}
+	return fmt.Sprintf("logged step %d %s", e.seq, kind)
+}
+
+func (e *replayError) Unwrap() error { return e.err }
+
 func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replayed, error) {
 	st, err := engine.New(rec.Game, engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the match's game or options no longer start: %w", err)
 	}
 	stored, err := db.Steps(ctx, rec.ID)
 	if err != nil {
@@ -471,7 +507,7 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
 			if step.Action, err = st.ParseAction(sp.Notation); err != nil {
-				return nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+				return nil, &replayError{seq: sp.Seq, err: fmt.Errorf("%w: %w", engine.ErrBadNotation, err)}
 			}
 		}
 		// Events are numbered as they were live: a timeout's event before its action's.
@@ -480,7 +516,7 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 		}
 		before := st.EventCount()
 		if err := engine.ApplyStep(st, step); err != nil {
-			return nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+			return nil, &replayError{seq: sp.Seq, err: err}
 		}
 		for i := before; i < st.EventCount(); i++ {
 			r.events = append(r.events, eventRef{engine: i})
@@ -502,22 +538,11 @@ func (s *Server) lookup(id string) *match {
 
 // GetMatch describes one match.
 func (s *Server) GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*orreryv1.GetMatchResponse, error) {
-	if m := s.lookup(req.GetMatchId()); m != nil {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		return &orreryv1.GetMatchResponse{Match: m.summaryLocked()}, nil
-	}
-	if s.store == nil {
-		return nil, matchNotFound(req.GetMatchId())
-	}
-	rec, err := s.store.Match(ctx, req.GetMatchId())
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, matchNotFound(req.GetMatchId())
-	}
+	at, err := s.locate(ctx, req.GetMatchId())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
-	return &orreryv1.GetMatchResponse{Match: summaryFromStore(rec)}, nil
+	return &orreryv1.GetMatchResponse{Match: at.summary()}, nil
 }
 
 // ListMatches lists matches newest first. With a store it lists everything stored; without,
@@ -536,10 +561,11 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 	f := store.Filter{Game: req.GetGame(), SeatName: req.GetSeatName(), Before: req.GetPageToken(), Limit: size}
 	switch req.GetStatus() {
 	case orreryv1.MatchStatus_MATCH_STATUS_RUNNING:
-		f.Finished = new(bool)
+		f.Status = store.Running
 	case orreryv1.MatchStatus_MATCH_STATUS_FINISHED:
-		f.Finished = new(bool)
-		*f.Finished = true
+		f.Status = store.Finished
+	case orreryv1.MatchStatus_MATCH_STATUS_FAILED:
+		f.Status = store.Failed
 	}
 	recs, next, err := s.store.List(ctx, f)
 	if err != nil {
@@ -547,13 +573,7 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 	}
 	resp := &orreryv1.ListMatchesResponse{NextPageToken: next}
 	for _, rec := range recs {
-		if m := s.lookup(rec.ID); m != nil {
-			m.mu.Lock()
-			resp.Matches = append(resp.Matches, m.summaryLocked())
-			m.mu.Unlock()
-		} else {
-			resp.Matches = append(resp.Matches, summaryFromStore(rec))
-		}
+		resp.Matches = append(resp.Matches, s.locateStored(rec).summary())
 	}
 	return resp, nil
 }
@@ -587,18 +607,23 @@ func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv
 
 // GetReplay is a finished match's seed, log, events and result.
 func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) (*orreryv1.GetReplayResponse, error) {
-	if m := s.lookup(req.GetMatchId()); m != nil {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if !m.ended {
-			return nil, errReplayRunning
-		}
-		return replayOf(m.summaryLocked(), m.cfg.Seed, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
+	at, err := s.locate(ctx, req.GetMatchId())
+	if err != nil {
+		return nil, err
 	}
-	if s.store == nil {
-		return nil, matchNotFound(req.GetMatchId())
+	if at.orphan {
+		return nil, matchFailed(req.GetMatchId())
 	}
-	return LoadReplay(ctx, s.store, req.GetMatchId())
+	if at.m == nil {
+		return LoadReplay(ctx, s.store, req.GetMatchId())
+	}
+	m := at.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.ended {
+		return nil, errReplayRunning
+	}
+	return replayOf(m.summaryLocked(), m.cfg.Seed, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
 }
 
 // LoadReplay reads a finished match's replay from the store, re-running its log.
@@ -609,6 +634,9 @@ func LoadReplay(ctx context.Context, db *store.DB, id string) (*orreryv1.GetRepl
 	}
 	if err != nil {
 		return nil, toStatus(err)
+	}
+	if rec.Failed() {
+		return nil, matchFailed(rec.ID)
 	}
 	if rec.Result == nil {
 		return nil, errReplayRunning
@@ -645,6 +673,12 @@ func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {
 	}
 	for i, name := range rec.Names {
 		sum.SeatInfo = append(sum.SeatInfo, &orreryv1.SeatInfo{Seat: int32(i), Name: name})
+	}
+	if rec.Failed() {
+		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FAILED
+		sum.Ended = timestamppb.New(rec.Ended)
+		sum.Result = &orreryv1.Result{Reason: orreryv1.EndReason_END_REASON_FAILED, Detail: rec.Result.Detail}
+		return sum
 	}
 	if r := rec.Result; r != nil {
 		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FINISHED
