@@ -127,4 +127,3 @@ func TestWatch_StoredRunningMatchNotInMemoryIsNeverServed(t *testing.T) {
 		t.Errorf("GetMatch = %v, %v; want FAILED, never RUNNING", got, err)
 	}
 }
-

@@ -72,8 +72,8 @@ type Server struct {
 	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
 	byToken  map[[32]byte]seatRef
-	finished []string // finished match ids in memory, oldest first
-	closed   bool     // no match clock fires once set
+	finished []string  // finished match ids in memory, oldest first
+	closed   bool      // no match clock fires once set
 	started  time.Time // matches stored unfinished before this and not in memory did not resume
 }
 
