@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -25,7 +26,7 @@ func storeMatch(t *testing.T, db *store.DB, id string, created time.Time, steps 
 		h := hashToken(tok)
 		hashes = append(hashes, hex.EncodeToString(h[:]))
 	}
-	rec := &store.Match{ID: id, Game: testGame, Seats: 2, Options: map[string]string{}, Seed: 42, SeedHash: SeedHash(42),
+	rec := &store.Match{ID: id, Game: testGame, Seats: 2, Options: map[string]string{}, Seed: 42, SeedHash: seedcommit.Hash(42, nil),
 		Names: []string{"", ""}, TokenHashes: hashes, PerMove: time.Minute, TimeBank: time.Minute, TimeoutPolicy: 1, Created: created}
 	if err := db.CreateMatch(ctx, rec); err != nil {
 		t.Fatal(err)

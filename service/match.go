@@ -32,6 +32,7 @@ type match struct {
 	game     string
 	cfg      engine.Config
 	seedHash string
+	seedSalt string // secret until the match ends
 	names    []string
 	clock    clock
 	policy   orreryv1.TimeoutPolicy
@@ -547,7 +548,9 @@ func (m *match) spectateLocked() *orreryv1.Spectate {
 }
 
 func (m *match) endedLocked() *orreryv1.MatchEnded {
-	return &orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash, MatchId: m.id}
+	e := &orreryv1.MatchEnded{Result: wire.Result(m.result), SeedHash: m.seedHash, MatchId: m.id}
+	e.Seed, e.SeedSalt = revealSeed(m.ended, m.cfg.Seed, m.seedSalt)
+	return e
 }
 
 // eventsLocked is seat's view of the events numbered from cursor on.

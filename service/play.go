@@ -309,7 +309,7 @@ func (s *Server) load(ctx context.Context, rec *store.Match) (*match, error) {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", id, err)
 	}
 	m := &match{
-		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names,
+		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, seedSalt: rec.SeedSalt, names: rec.Names,
 		cfg: engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
 		st:  r.st, steps: r.steps, events: r.events, seats: make([]seatState, rec.Seats), changed: make(chan struct{}),
 		ended: true, endedAt: rec.Ended, created: rec.Created,

@@ -27,6 +27,7 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
 	"github.com/orrery/orrery/service/datasets"
+	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -169,12 +170,13 @@ func (s *Server) now() time.Time { return s.cfg.Now() }
 
 func hashToken(token string) [32]byte { return sha256.Sum256([]byte(token)) }
 
-// SeedHash is the published commitment to a match seed: SHA-256 of its 8 big-endian bytes.
-func SeedHash(seed uint64) string {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], seed)
-	h := sha256.Sum256(b[:])
-	return hex.EncodeToString(h[:])
+// revealSeed is the one place a match's seed and salt are revealed: to its seats and
+// spectators once it has ended (and its result is stored), and in its replay.
+func revealSeed(ended bool, seed uint64, salt string) (uint64, string) {
+	if !ended {
+		return 0, ""
+	}
+	return seed, salt
 }
 
 func randomToken() string {
@@ -294,8 +296,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 		h := hashToken(tokens[i])
 		hashes[i] = hex.EncodeToString(h[:])
 	}
+	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
-		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedHash: SeedHash(seed),
+		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
 		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
@@ -351,7 +354,7 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (clock, error) {
 func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	st := r.st
 	m := &match{
-		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names, clock: c,
+		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, seedSalt: rec.SeedSalt, names: rec.Names, clock: c,
 		cfg:     engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
 		policy:  orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 		created: rec.Created, st: st, seats: make([]seatState, rec.Seats),
@@ -623,7 +626,7 @@ func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) 
 	if !m.ended {
 		return nil, errReplayRunning
 	}
-	return replayOf(m.summaryLocked(), m.cfg.Seed, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
+	return replayOf(m.summaryLocked(), m.cfg.Seed, m.seedSalt, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
 }
 
 // LoadReplay reads a finished match's replay from the store, re-running its log.
@@ -645,11 +648,13 @@ func LoadReplay(ctx context.Context, db *store.DB, id string) (*orreryv1.GetRepl
 	if err != nil {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", rec.ID, err)
 	}
-	return replayOf(summaryFromStore(rec), rec.Seed, r), nil
+	return replayOf(summaryFromStore(rec), rec.Seed, rec.SeedSalt, r), nil
 }
 
-func replayOf(sum *orreryv1.MatchSummary, seed uint64, r *replayed) *orreryv1.GetReplayResponse {
-	out := &orreryv1.GetReplayResponse{Match: sum, Seed: seed}
+// replayOf is an ended match's replay.
+func replayOf(sum *orreryv1.MatchSummary, seed uint64, salt string, r *replayed) *orreryv1.GetReplayResponse {
+	out := &orreryv1.GetReplayResponse{Match: sum}
+	out.Seed, out.SeedSalt = revealSeed(true, seed, salt)
 	for _, l := range r.steps {
 		step := &orreryv1.ReplayStep{Seat: int32(l.step.Seat), Notation: l.notation, TimedOut: l.timedOut}
 		if !l.step.Action.IsZero() {
