@@ -55,10 +55,7 @@ func (l located) status() orreryv1.MatchStatus {
 	case l.m != nil:
 		l.m.mu.Lock()
 		defer l.m.mu.Unlock()
-		if l.m.ended {
-			return orreryv1.MatchStatus_MATCH_STATUS_FINISHED
-		}
-		return orreryv1.MatchStatus_MATCH_STATUS_RUNNING
+		return l.m.summaryLocked().GetStatus()
 	case l.orphan || l.rec.Failed():
 		return orreryv1.MatchStatus_MATCH_STATUS_FAILED
 	case l.rec.Result != nil:

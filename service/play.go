@@ -312,7 +312,7 @@ func (s *Server) load(ctx context.Context, rec *store.Match) (*match, error) {
 		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, seedSalt: rec.SeedSalt, names: rec.Names,
 		cfg: engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
 		st:  r.st, steps: r.steps, events: r.events, seats: make([]seatState, rec.Seats), changed: make(chan struct{}),
-		ended: true, endedAt: rec.Ended, created: rec.Created,
+		ended: true, recorded: true, endedAt: rec.Ended, created: rec.Created,
 	}
 	if rec.Result != nil && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_NORMAL) && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_CAP) {
 		m.result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: engineReason(rec.Result.Reason), Detail: rec.Result.Detail}

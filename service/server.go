@@ -44,6 +44,8 @@ type Config struct {
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
 	Ladder LadderServer
+	// logStore, if set, is where the writer writes instead of Store (tests inject failures).
+	logStore logStore
 	// DataSets resolves data-set options that name a set into the bytes stored with the
 	// match; nil: data sets are taken inline only.
 	DataSets DataSets
@@ -75,6 +77,7 @@ type Server struct {
 	byToken  map[[32]byte]seatRef
 	finished []string  // finished match ids in memory, oldest first
 	closed   bool      // no match clock fires once set
+	storeErr error     // the store's last write failed with this; nil when writes work
 	started  time.Time // matches stored unfinished before this and not in memory did not resume
 }
 
@@ -119,7 +122,11 @@ func New(cfg Config) (*Server, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.started = s.now()
 	if s.store != nil {
-		s.writer = newWriter(s.store, s.log)
+		logs := cfg.logStore
+		if logs == nil {
+			logs = s.store
+		}
+		s.writer = newWriter(logs, s.log, s.storeHealth)
 		if err := s.resume(); err != nil {
 			s.Close()
 			return nil, err
@@ -146,6 +153,36 @@ func (s *Server) Close() {
 	if s.writer != nil {
 		s.writer.close()
 	}
+}
+
+// storeHealth pauses every match while the store cannot write (err), and resumes them when
+// it can again (nil). No match starts meanwhile (Create).
+func (s *Server) storeHealth(err error) {
+	s.mu.Lock()
+	s.storeErr = err
+	ms := make([]*match, 0, len(s.matches))
+	for _, m := range s.matches {
+		ms = append(ms, m)
+	}
+	s.mu.Unlock()
+	now := s.now()
+	for _, m := range ms {
+		if err != nil {
+			m.pause(now)
+		} else {
+			m.unpause(now)
+		}
+	}
+}
+
+// writable is nil when the store writes, or the Unavailable status CreateMatch returns.
+func (s *Server) writable() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.storeErr != nil {
+		return status.Error(codes.Unavailable, "the server cannot write to its database; no match starts and running matches are paused until it can")
+	}
+	return nil
 }
 
 // enter lets a match clock fire unless the server is closing; the caller then calls wg.Done.
@@ -233,6 +270,9 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, string, error) {
 	if spec.Game == "" {
 		return "", nil, "", status.Error(codes.InvalidArgument, "game is required; ListGames lists them")
+	}
+	if err := s.writable(); err != nil {
+		return "", nil, "", err
 	}
 	g, err := engine.Lookup(spec.Game)
 	if err != nil {
@@ -623,7 +663,7 @@ func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) 
 	m := at.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.ended {
+	if !m.overLocked() {
 		return nil, errReplayRunning
 	}
 	return replayOf(m.summaryLocked(), m.cfg.Seed, m.seedSalt, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
