@@ -63,6 +63,9 @@ type match struct {
 	nextAdvance time.Time
 	timer       *time.Timer // the match's clock (scheduleLocked)
 	timerAt     time.Time   // when timer fires; zero when stopped
+	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
+	unjoined *time.Timer
+	joined   bool
 }
 
 // logged is one applied step with its notation.
@@ -280,6 +283,10 @@ func (m *match) finishLocked(now time.Time, r engine.Result) {
 	m.ended, m.result, m.endedAt = true, r, now
 	m.srv.metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
 	m.srv.metrics.MatchesRunning.Dec()
+	m.srv.live.Add(-1)
+	if m.unjoined != nil {
+		m.unjoined.Stop()
+	}
 	if m.srv.writer != nil {
 		// The seats and spectators are told once the result is committed.
 		m.srv.writer.finish(m.id, now, storeResult(r, int64(len(m.steps))), func() {
@@ -508,12 +515,34 @@ func (m *match) fire() {
 	m.mu.Unlock()
 }
 
-// stopClock stops the match's timer.
+// expireUnjoined ends a match that no seat joined in time, as aborted: nobody plays it, so
+// it should not hold the server's resources (or play itself out on timeouts).
+func (m *match) expireUnjoined() {
+	if !m.srv.enter() {
+		return
+	}
+	defer m.srv.wg.Done()
+	now := m.srv.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.joined || m.ended {
+		return
+	}
+	m.finishLocked(now, engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndAborted,
+		Detail: fmt.Sprintf("no seat joined within %v", m.srv.limits.Unjoined())})
+	m.refreshLocked(now)
+	m.notifyLocked()
+}
+
+// stopClock stops the match's timers.
 func (m *match) stopClock() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.timer != nil {
 		m.timer.Stop()
+	}
+	if m.unjoined != nil {
+		m.unjoined.Stop()
 	}
 }
 
@@ -523,6 +552,12 @@ func (m *match) connect(seat engine.Seat) int64 {
 	defer m.mu.Unlock()
 	gen := m.srv.streamGen.Add(1)
 	m.seats[seat].stream = gen
+	if !m.joined {
+		m.joined = true
+		if m.unjoined != nil {
+			m.unjoined.Stop()
+		}
+	}
 	m.notifyLocked() // an older stream wakes, sees the new generation and closes
 	return gen
 }

@@ -287,6 +287,11 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	if req.GetFromEvent() < 0 {
 		return status.Errorf(codes.InvalidArgument, "from_event %d is negative", req.GetFromEvent())
 	}
+	release, err := s.limits.Watch(m.id)
+	if err != nil {
+		return err
+	}
+	defer release()
 	cursor, ply := req.GetFromEvent(), int64(-1)
 	for {
 		v := m.viewFor(engine.Spectator, 0, cursor, "", ply, nil)

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	mrand "math/rand/v2"
 	"sort"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -27,6 +29,7 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
 	"github.com/orrery/orrery/service/datasets"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
@@ -44,6 +47,8 @@ type Config struct {
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
 	Ladder LadderServer
+	// Limits bounds what clients can make the server hold; zero fields take defaults.
+	Limits limits.Config
 	// logStore, if set, is where the writer writes instead of Store (tests inject failures).
 	logStore logStore
 	// DataSets resolves data-set options that name a set into the bytes stored with the
@@ -70,6 +75,8 @@ type Server struct {
 	wg      sync.WaitGroup // match clocks firing
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
+	live      atomic.Int64 // matches running (not ended)
+	limits    *limits.Limits
 	actions   sync.Map     // configured game (name and options) → *wire.ActionCache
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed
@@ -118,6 +125,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		matches: make(map[string]*match),
 		byToken: make(map[[32]byte]seatRef),
+		limits:  limits.New(cfg.Limits),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.started = s.now()
@@ -205,6 +213,19 @@ func (s *Server) Sync() {
 
 func (s *Server) now() time.Time { return s.cfg.Now() }
 
+// caller names who called, for per-caller limits: the peer's host. In-process callers (the
+// ladder) have none and are not limited.
+func caller(ctx context.Context) string {
+	p, ok := peer.FromContext(ctx)
+	if !ok || p.Addr == nil {
+		return ""
+	}
+	if host, _, err := net.SplitHostPort(p.Addr.String()); err == nil {
+		return host
+	}
+	return p.Addr.String()
+}
+
 func hashToken(token string) [32]byte { return sha256.Sum256([]byte(token)) }
 
 // revealSeed is the one place a match's seed and salt are revealed: to its seats and
@@ -251,6 +272,9 @@ type MatchSpec struct {
 
 // CreateMatch starts a match.
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
+	if err := s.limits.Create(caller(ctx), s.now()); err != nil {
+		return nil, err
+	}
 	id, tokens, hash, err := s.Create(ctx, MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
 		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: req.GetSeatNames(),
@@ -284,6 +308,15 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	if len(spec.Names) > spec.Seats {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat names for %d seats", len(spec.Names), spec.Seats)
+	}
+	if err := s.limits.SeatNames(spec.Names); err != nil {
+		return "", nil, "", err
+	}
+	if err := s.limits.Options(info, spec.Options); err != nil {
+		return "", nil, "", err
+	}
+	if err := s.limits.Live(int(s.live.Load())); err != nil {
+		return "", nil, "", err
 	}
 	c, err := s.clockFrom(spec.Clock, info)
 	if err != nil {
@@ -415,6 +448,7 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	}
 	s.metrics.MatchesStarted.WithLabelValues(m.game).Inc()
 	s.metrics.MatchesRunning.Inc()
+	s.live.Add(1)
 	m.mu.Lock()
 	if t, ok := st.(engine.Ticker); ok && c.wall {
 		m.nextAdvance = s.now().Add(t.AdvanceAfter())
@@ -423,6 +457,8 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	}
 	if st.Terminal() { // a resumed log was complete but its result was not written
 		m.finishLocked(s.now(), st.Result())
+	} else {
+		m.unjoined = time.AfterFunc(s.limits.Unjoined(), m.expireUnjoined)
 	}
 	m.refreshLocked(s.now())
 	m.mu.Unlock()
