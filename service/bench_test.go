@@ -20,8 +20,8 @@ import (
 	"github.com/orrery/orrery/bots/sdk"
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/limits"
 )
 
 // loopback serves an arena on a real TCP port on 127.0.0.1, chosen at run time.

@@ -12,8 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	mrand "math/rand/v2"
+	"net"
 	"sort"
 	"strings"
 	"sync"
@@ -77,7 +77,7 @@ type Server struct {
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
 	live      atomic.Int64 // matches running (not ended)
 	limits    *limits.Limits
-	actions   sync.Map     // configured game (name and options) → *wire.ActionCache
+	actions   sync.Map // configured game (name and options) → *wire.ActionCache
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
