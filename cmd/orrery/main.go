@@ -85,6 +85,7 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newPlayCmd(),
 		newGamesCmd(),
 		newReplayCmd(),
+		newBackupCmd(),
 		newJoinCmd(),
 		newTournamentCmd(),
 		newStandingsCmd(),

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -21,7 +22,10 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/limits"
+	"github.com/orrery/orrery/service/retention"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -34,6 +38,8 @@ type arena struct {
 	reg  *prometheus.Registry
 	// ladder, if on, seats registered and house bots in rated matches (ladder.go).
 	ladder *ladder.Ladder
+	// stopRetention stops the removal of old matches, if on.
+	stopRetention func()
 }
 
 type arenaConfig struct {
@@ -42,13 +48,17 @@ type arenaConfig struct {
 	adminKey string
 	logger   *slog.Logger
 	ladder   *ladderOptions // nil: no ladder
+	limits   limits.Config
+	dataDir  string        // data sets a client may name; "": inline only
+	retain   time.Duration // finished matches older than this are removed; 0: kept
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
 func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg)}
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits,
+		DataSets: datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)}}
 	if c.dbPath != "" {
 		db, err := store.Open(c.dbPath)
 		if err != nil {
@@ -93,6 +103,15 @@ func startArena(c arenaConfig) (*arena, error) {
 		return nil, err
 	}
 	go a.grpc.Serve(a.lis)
+	if c.retain > 0 && a.db != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			retention.Run(ctx, a.db, retention.Config{Keep: c.retain, Logger: c.logger})
+		}()
+		a.stopRetention = func() { cancel(); <-done }
+	}
 	return a, nil
 }
 
@@ -133,6 +152,9 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 
 // stop ends streams, stops match clocks and flushes the store.
 func (a *arena) stop() {
+	if a.stopRetention != nil {
+		a.stopRetention()
+	}
 	if a.ladder != nil {
 		a.ladder.Close()
 	}
@@ -157,6 +179,10 @@ type serveOptions struct {
 	adminKey    string
 	jsonLogs    bool
 	logLevel    string
+	adminFile   string
+	dataDir     string
+	retain      string
+	limits      limits.Config
 }
 
 func newServeCmd() *cobra.Command {
@@ -180,6 +206,16 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.adminKey, "admin-key", "", "if set, CreateMatch requires 'authorization: bearer `KEY`' (default: env ORRERY_ADMIN_KEY)")
 	f.BoolVar(&o.jsonLogs, "json-logs", false, "log as JSON lines")
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
+	f.StringVar(&o.adminFile, "admin-key-file", "", "read the admin key from `FILE` (kept out of the process list)")
+	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
+	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
+	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
+	f.IntVar(&o.limits.CreatesPerMinute, "max-creates-per-minute", limits.DefaultCreatesPerMinute, "matches one caller (address) may create per minute")
+	f.IntVar(&o.limits.SpectatorsPerMatch, "max-spectators", limits.DefaultSpectatorsPerMatch, "Watch streams open on one match")
+	f.IntVar(&o.limits.SeatNameBytes, "max-seat-name", limits.DefaultSeatNameBytes, "longest seat name, in bytes")
+	f.IntVar(&o.limits.OptionValueBytes, "max-option-value", limits.DefaultOptionValueBytes, "longest option value, in bytes (data sets excepted)")
+	f.IntVar(&o.limits.DataSetBytes, "max-data-set", limits.DefaultDataSetBytes, "largest data set, inline or named, in bytes")
+	f.DurationVar(&o.limits.Unjoined, "unjoined-expiry", limits.DefaultUnjoined, "a match no seat joins in this time ends as aborted")
 	return cmd
 }
 
@@ -194,8 +230,21 @@ func logLevel(s string) (slog.Level, error) {
 }
 
 func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
+	if o.adminKey == "" && o.adminFile != "" {
+		b, err := os.ReadFile(o.adminFile)
+		if err != nil {
+			return fmt.Errorf("--admin-key-file: %w", err)
+		}
+		if o.adminKey = strings.TrimSpace(string(b)); o.adminKey == "" {
+			return usagef("--admin-key-file %s is empty", o.adminFile)
+		}
+	}
 	if o.adminKey == "" {
 		o.adminKey = os.Getenv("ORRERY_ADMIN_KEY")
+	}
+	retain, err := retention.ParseAge(o.retain)
+	if err != nil {
+		return usagef("--retain: %v", err)
 	}
 	level, err := logLevel(o.logLevel)
 	if err != nil {
@@ -217,7 +266,8 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		defer metricsLis.Close()
 	}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
-		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace}})
+		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace},
+		limits: o.limits, dataDir: o.dataDir, retain: retain})
 	if err != nil {
 		return err
 	}
