@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/orrery/orrery/service"
@@ -51,6 +54,7 @@ type arenaConfig struct {
 	limits   limits.Config
 	dataDir  string        // data sets a client may name; "": inline only
 	retain   time.Duration // finished matches older than this are removed; 0: kept
+	tls      *tls.Config   // nil: plaintext
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
@@ -92,7 +96,7 @@ func startArena(c arenaConfig) (*arena, error) {
 		}
 		authorize, register = a.ladder.Authorizer(authorize), a.ladder.Register
 	}
-	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register})
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
 		if a.ladder != nil {
@@ -124,16 +128,64 @@ func (a *arena) closeDB() {
 // dial connects a client to the arena over loopback.
 func (a *arena) dial() (*grpc.ClientConn, error) { return dial(a.lis.Addr().String()) }
 
-// dial connects a client to the arena at addr (plaintext: Orrery serves on loopback or behind
-// a proxy that terminates TLS).
+// clientTLS is how client commands reach a server: the root's --tls and --tls-ca.
+type clientTLS struct {
+	on bool
+	ca string // a PEM file of the CAs to trust; "": the system's
+}
+
+// clientTransport is set from the root command's flags before any command runs.
+var clientTransport clientTLS
+
+// credentials is the transport of a client connection.
+func (c clientTLS) credentials() (credentials.TransportCredentials, error) {
+	if !c.on && c.ca == "" {
+		return insecure.NewCredentials(), nil
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if c.ca != "" {
+		pem, err := os.ReadFile(c.ca)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-ca: %w", err)
+		}
+		cfg.RootCAs = x509.NewCertPool()
+		if !cfg.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--tls-ca %s: no PEM certificate in it", c.ca)
+		}
+	}
+	return credentials.NewTLS(cfg), nil
+}
+
+// dial connects a client to the arena at addr: over TLS with --tls (or --tls-ca), else
+// plaintext (a server on loopback, or behind a proxy that terminates TLS).
 func dial(addr string) (*grpc.ClientConn, error) {
-	return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds, err := clientTransport.credentials()
+	if err != nil {
+		return nil, err
+	}
+	return grpc.NewClient(addr, grpc.WithTransportCredentials(creds))
+}
+
+// serverTLS loads serve's --tls-cert and --tls-key; nil when neither is set.
+func serverTLS(cert, key string) (*tls.Config, error) {
+	if cert == "" && key == "" {
+		return nil, nil
+	}
+	if cert == "" || key == "" {
+		return nil, usagef("--tls-cert and --tls-key go together")
+	}
+	pair, err := tls.LoadX509KeyPair(cert, key)
+	if err != nil {
+		return nil, fmt.Errorf("TLS: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // connect dials server, or, when server is empty, starts an in-process arena configured by
 // cfg on a loopback port and dials that. close ends both.
 func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(), err error) {
 	stop := func() {}
+	dialer := dial
 	if server == "" {
 		cfg.addr = "127.0.0.1:0"
 		a, err := startArena(cfg)
@@ -141,8 +193,11 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 			return nil, nil, err
 		}
 		stop, server = a.stop, a.lis.Addr().String()
+		dialer = func(addr string) (*grpc.ClientConn, error) { // its own arena, on loopback
+			return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		}
 	}
-	conn, err = dial(server)
+	conn, err = dialer(server)
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -183,6 +238,8 @@ type serveOptions struct {
 	dataDir     string
 	retain      string
 	limits      limits.Config
+	tlsCert     string
+	tlsKey      string
 }
 
 func newServeCmd() *cobra.Command {
@@ -208,6 +265,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
 	f.StringVar(&o.adminFile, "admin-key-file", "", "read the admin key from `FILE` (kept out of the process list)")
 	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
+	f.StringVar(&o.tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
 	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
 	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
 	f.IntVar(&o.limits.CreatesPerMinute, "max-creates-per-minute", limits.DefaultCreatesPerMinute, "matches one caller (address) may create per minute")
@@ -246,6 +305,10 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	if err != nil {
 		return usagef("--retain: %v", err)
 	}
+	tlsConf, err := serverTLS(o.tlsCert, o.tlsKey)
+	if err != nil {
+		return err
+	}
 	level, err := logLevel(o.logLevel)
 	if err != nil {
 		return err
@@ -267,7 +330,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
 		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace},
-		limits: o.limits, dataDir: o.dataDir, retain: retain})
+		limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf})
 	if err != nil {
 		return err
 	}
