@@ -47,6 +47,9 @@ type Config struct {
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
 	Ladder LadderServer
+	// Names, if set, reserves the seat names of registered and house bots: CreateMatch
+	// refuses them, and only in-process callers (the ladder) seat those bots.
+	Names ReservedNames
 	// Limits bounds what clients can make the server hold; zero fields take defaults.
 	Limits limits.Config
 	// logStore, if set, is where the writer writes instead of Store (tests inject failures).
@@ -54,6 +57,11 @@ type Config struct {
 	// DataSets resolves data-set options that name a set into the bytes stored with the
 	// match; nil: data sets are taken inline only.
 	DataSets DataSets
+}
+
+// ReservedNames says which seat names belong to known bots (the ladder's).
+type ReservedNames interface {
+	Reserved(name string) bool
 }
 
 // DataSets turns the data-set options of a match into inline bytes (datasets.Resolver).
@@ -274,6 +282,13 @@ type MatchSpec struct {
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
 	if err := s.limits.Create(caller(ctx), s.now()); err != nil {
 		return nil, err
+	}
+	if s.cfg.Names != nil {
+		for i, name := range req.GetSeatNames() {
+			if s.cfg.Names.Reserved(strings.TrimSpace(name)) {
+				return nil, status.Errorf(codes.PermissionDenied, "seat_names[%d] %q is a registered bot's name: only the ladder seats it", i, s.limits.Clip(name))
+			}
+		}
 	}
 	id, tokens, hash, err := s.Create(ctx, MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
