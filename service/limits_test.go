@@ -107,3 +107,26 @@ func TestLimits_UnjoinedMatchExpiresAborted(t *testing.T) {
 		t.Errorf("joined match ended %v", ends[0].GetResult())
 	}
 }
+
+// Spectators share one public view per change: the view is built once under the match's
+// lock, however many watch, and rebuilt when the match moves on.
+func TestSpectators_ShareOneViewPerChange(t *testing.T) {
+	h := newHarness(t, Config{})
+	id, _, _, err := h.srv.Create(context.Background(), MatchSpec{Game: "test-repeat", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.srv.lookup(id)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	first := m.spectateLocked()
+	if m.spectateLocked() != first {
+		t.Error("a second spectator rebuilt the same view")
+	}
+	if err := m.applyLocked(h.srv.now(), 0, pass, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		t.Fatal(err)
+	}
+	if next := m.spectateLocked(); next == first || next.GetPly() != 1 {
+		t.Errorf("after a step the view is %v (ply %d)", next == first, next.GetPly())
+	}
+}

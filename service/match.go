@@ -63,6 +63,10 @@ type match struct {
 	nextAdvance time.Time
 	timer       *time.Timer // the match's clock (scheduleLocked)
 	timerAt     time.Time   // when timer fires; zero when stopped
+	// spectate is the public view last built, for its ply and end state: every spectator
+	// shares it, so many spectators cost one build per change, not one each under the lock.
+	spectate     *orreryv1.Spectate
+	spectateOver bool
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
 	joined   bool
@@ -632,8 +636,14 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 	return d
 }
 
+// spectateLocked is the public view (the all-seeing one once the match is over). The
+// message is shared by every spectator and must not be changed.
 func (m *match) spectateLocked() *orreryv1.Spectate {
+	if c := m.spectate; c != nil && c.GetPly() == int64(len(m.steps)) && m.spectateOver == m.overLocked() {
+		return c
+	}
 	v := &orreryv1.Spectate{Ply: int64(len(m.steps))}
+	defer func() { m.spectate, m.spectateOver = v, m.overLocked() }()
 	if o, ok := m.st.(engine.Omniscient); ok && m.overLocked() {
 		v.Observation = wire.Observation(o.ObserveAll())
 	} else {
