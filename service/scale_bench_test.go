@@ -94,7 +94,7 @@ func BenchmarkThousandMatches(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				defer db.Close()
+				b.Cleanup(func() { db.Close() }) // after the server's own cleanup, which flushes
 				cfg.Store = db
 			}
 			_, conn := loopback(b, cfg)
