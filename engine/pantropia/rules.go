@@ -126,9 +126,9 @@ func (s *state) habitatSite(p int8, x int) bool {
 // seat is ever skipped [decision, 2026-11-30]: with 8 habitats on 30 intersections the
 // seed's rule can leave a player nowhere to go.
 const (
-	setupStrict  = iota // two struts from every habitat; all three joints of the strut empty
-	setupPartial        // two struts from every habitat; at least one joint of the strut empty
-	setupAnyEmpty       // any empty intersection; whichever joints of the strut are empty
+	setupStrict   = iota // two struts from every habitat; all three joints of the strut empty
+	setupPartial         // two struts from every habitat; at least one joint of the strut empty
+	setupAnyEmpty        // any empty intersection; whichever joints of the strut are empty
 )
 
 // setupSiteAt reports whether a setup habitat may go at x with its rings on strut st under
