@@ -405,8 +405,12 @@ func TestLuddite_WindowAsksEveryCardHolderByDefault(t *testing.T) {
 	for _, c := range []struct {
 		opt   string
 		asked int
-	}{{"luddite_window=all", 2}, {"luddite_window=holders", 1}} {
-		s := blank(t, 4, c.opt)
+	}{{"", 2}, {"luddite_window=all", 2}, {"luddite_window=holders", 1}} {
+		var opts []string
+		if c.opt != "" {
+			opts = append(opts, c.opt)
+		}
+		s := blank(t, 4, opts...)
 		s.give(0, Aquifer)
 		s.give(1, OrbitalMirror)
 		s.give(3, Luddite)

@@ -167,6 +167,37 @@ func TestOptions_BadValuesAreRejected(t *testing.T) {
 	}
 }
 
+// TestOptions_NamesAreSnakeCaseAndUnknownOnesRefused covers issue 12: one style of option
+// name, unknown names refused by the game itself, and client text in errors clipped.
+func TestOptions_NamesAreSnakeCaseAndUnknownOnesRefused(t *testing.T) {
+	info := game{}.Info()
+	for _, o := range info.Options {
+		if !engine.IsSnakeCase(o.Name) {
+			t.Errorf("option %q is not lower_snake_case", o.Name)
+		}
+	}
+	huge := strings.Repeat("x", 10000)
+	for _, c := range []struct {
+		opts map[string]string
+		want string
+	}{
+		{map[string]string{"turnCap": "5"}, `no option "turnCap"`},
+		{map[string]string{huge: "1"}, "(10000 bytes)"},
+		{map[string]string{"turn_cap": huge}, "(10000 bytes)"},
+		{map[string]string{"replace": huge}, "(10000 bytes)"},
+		{map[string]string{"replace": "sometimes"}, "neither blocked nor always"},
+		{map[string]string{"deck": huge + ":1"}, "(10000 bytes)"},
+	} {
+		_, err := game{}.New(engine.Config{Seats: 4, Seed: 1, Options: c.opts})
+		if !errors.Is(err, engine.ErrBadOption) || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 600 {
+			t.Errorf("got %.200v, want ErrBadOption saying %q in under 600 bytes", err, c.want)
+		}
+	}
+	if s := blank(t, 4); s.cfg.replaceAlways {
+		t.Errorf("replace defaults to always, want blocked")
+	}
+}
+
 // TestOptions_DefaultsAreTheDataFiles: the printed defaults live in embedded files.
 func TestOptions_DefaultsAreTheDataFiles(t *testing.T) {
 	info := game{}.Info()

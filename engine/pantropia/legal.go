@@ -105,11 +105,7 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
 	for c := Color(0); c < NumColors; c++ {
 		if me.chips[c] >= s.earthRate(p, c) {
-			for d := Color(0); d < NumColors; d++ {
-				if d != c {
-					buf = append(buf, Earth(c, d))
-				}
-			}
+			buf = append(buf, earthRun[c][:]...)
 		}
 	}
 	if int(s.offersMade) < s.cfg.offersPerTurn {
@@ -148,21 +144,38 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	return append(buf, End())
 }
 
-// offerRun[q][x] is the listed offers to seat q that give color x: for each other color y in
-// order, 1 x for 1 y, 2 x for 1 y, and 1 x for 2 y. Offers are most of a main-phase list, so
-// they are built once and copied, a whole run at a time when both sides hold enough.
-var offerRun = func() (r [maxSeats][NumColors][3 * (NumColors - 1)]engine.Action) {
+// offerRun[q] is the listed offers to seat q: for each color x given and each other color y
+// in order, 1 x for 1 y, 2 x for 1 y, and 1 x for 2 y (15 offers for each x). Offers are
+// most of a main-phase list, so they are built once and copied, a whole run at a time when
+// both sides hold enough.
+const offersPerColor = 3 * (NumColors - 1)
+
+var offerRun = func() (r [maxSeats][NumColors * offersPerColor]engine.Action) {
 	for q := range r {
+		k := 0
 		for x := Color(0); x < NumColors; x++ {
-			k := 0
 			for y := Color(0); y < NumColors; y++ {
 				if y == x {
 					continue
 				}
-				r[q][x][k] = Offer(q, one16(x, 1), one16(y, 1))
-				r[q][x][k+1] = Offer(q, one16(x, 2), one16(y, 1))
-				r[q][x][k+2] = Offer(q, one16(x, 1), one16(y, 2))
+				r[q][k] = Offer(q, one16(x, 1), one16(y, 1))
+				r[q][k+1] = Offer(q, one16(x, 2), one16(y, 1))
+				r[q][k+2] = Offer(q, one16(x, 1), one16(y, 2))
 				k += 3
+			}
+		}
+	}
+	return r
+}()
+
+// earthRun[c] is the Earth trades giving c, for each other color in order.
+var earthRun = func() (r [NumColors][NumColors - 1]engine.Action) {
+	for c := Color(0); c < NumColors; c++ {
+		k := 0
+		for d := Color(0); d < NumColors; d++ {
+			if d != c {
+				r[c][k] = Earth(c, d)
+				k++
 			}
 		}
 	}
@@ -180,6 +193,12 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
 	const all = 1<<NumColors - 1
+	var mine uint8 // the colors p holds at least two of
+	for c, n := range me.chips {
+		if n >= 2 {
+			mine |= 1 << c
+		}
+	}
 	for q := int8(0); q < s.seats; q++ {
 		if q == p {
 			continue
@@ -194,13 +213,17 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 				two |= 1 << c
 			}
 		}
+		if mine == all && two == all {
+			buf = append(buf, offerRun[q][:]...)
+			continue
+		}
 		for x := Color(0); x < NumColors; x++ {
 			if me.chips[x] < 1 {
 				continue
 			}
-			run := &offerRun[q][x]
-			if me.chips[x] >= 2 && two|1<<x == all {
-				buf = append(buf, run[:]...)
+			run := offerRun[q][int(x)*offersPerColor : int(x+1)*offersPerColor]
+			if mine&(1<<x) != 0 && two|1<<x == all {
+				buf = append(buf, run...)
 				continue
 			}
 			k := 0
@@ -210,7 +233,7 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 				}
 				if has&(1<<y) != 0 {
 					buf = append(buf, run[k])
-					if me.chips[x] >= 2 {
+					if mine&(1<<x) != 0 {
 						buf = append(buf, run[k+1])
 					}
 					if two&(1<<y) != 0 {
