@@ -3,7 +3,9 @@
 // Greedy plans from the decision alone (its observation and legal actions) with a few cheap
 // estimates: the expected production of each intersection under the dice in play, the cost
 // of an atmosphere ring on its own menu chart, and a score for each joint that prefers
-// replacing the leader's rings and spreading toward contested and settleable joints.
+// spreading toward contested and settleable joints. When its path is blocked (the only time
+// the rules let it replace a ring) it prefers the leader's rings and those nearest an empty
+// joint, so the sphere fills and the game ends as its rules intend.
 package pantropia
 
 import (

@@ -1,7 +1,5 @@
 package pantropia
 
-import "math/bits"
-
 // jointSet is a set of joints, one bit each. Ring targets are computed on these, a few words
 // at a time, because listing them is the hottest path of a playout.
 type jointSet [(NumJoints + 63) / 64]uint64
@@ -22,14 +20,6 @@ func (b *jointSet) isEmpty() bool {
 		}
 	}
 	return true
-}
-
-func (b *jointSet) count() int {
-	n := 0
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
 
 // The joint neighbourhoods as sets, derived from Geo: the joints along the same strut, those

@@ -6,13 +6,6 @@ import (
 	"github.com/orrery/orrery/engine"
 )
 
-// blocked reports whether spreading through intersection at is closed to seat p: another
-// player's arcology stands there (a habitat does not block).
-func (s *state) blocked(at int16, p int8) bool {
-	o := s.site[at]
-	return o >= 0 && o != p && s.arco[at]
-}
-
 // reach is where p's atmosphere reaches: every joint next to one of p's rings that connects
 // to p's habitats or arcologies by a path of p's own adjacent rings, never through another
 // player's arcology (resolution 7), plus the end joints at p's own structures. It holds
