@@ -144,12 +144,12 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	return append(buf, End())
 }
 
-// offerRun[q] is the listed offers to seat q: for each color x given and each other color y
-// in order, 1 x for 1 y, 2 x for 1 y, and 1 x for 2 y (15 offers for each x). Offers are
-// most of a main-phase list, so they are built once and copied, a whole run at a time when
-// both sides hold enough.
+// offersPerColor is how many listed offers give one color: three for each other color.
 const offersPerColor = 3 * (NumColors - 1)
 
+// offerRun[q] is the listed offers to seat q: for each color x given and each other color y
+// in order, 1 x for 1 y, 2 x for 1 y, and 1 x for 2 y. Offers are most of a main-phase list,
+// so they are built once and copied, a whole run at a time when both sides hold enough.
 var offerRun = func() (r [maxSeats][NumColors * offersPerColor]engine.Action) {
 	for q := range r {
 		k := 0
