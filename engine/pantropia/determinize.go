@@ -48,14 +48,14 @@ func NewDeterminizer(o *pb.Observation, seat int) (*Determinizer, error) {
 	}
 	s.active = int8(o.GetActive())
 	s.turn = o.GetTurn()
-	s.lastFill = o.GetTurn() - o.GetStallTurns()
+	s.lastFill = o.GetTurn() - o.GetStallTurns() - 1 // the latest fill the view allows
 	s.cardPlayed = o.GetCardPlayed()
 	s.offersMade = int8(o.GetOffersMade())
 	for j, owner := range o.GetJoints() {
 		if owner < -1 || int(owner) >= n {
 			return nil, fmt.Errorf("pantropia: joint %d has owner %d", j, owner)
 		}
-		s.joints[j] = int8(owner)
+		s.setJoint(j, int8(owner))
 	}
 	for i := range s.site {
 		s.site[i], s.arco[i] = -1, false
