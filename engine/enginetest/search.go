@@ -2,7 +2,6 @@ package enginetest
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -148,6 +147,6 @@ func CheckDeterminizer(t *testing.T, game string, cfg engine.Config, games int, 
 		}
 	})
 	if varied == 0 {
-		t.Error(fmt.Sprintf("%s: samples never differed: nothing drawn", game))
+		t.Errorf("%s: samples never differed: nothing drawn", game)
 	}
 }
