@@ -49,7 +49,7 @@ var rulesetCosts = map[string]costs{
 
 var options = []engine.Option{
 	{Name: "ruleset", Default: RulesetSeed, Help: "seed (5 VP, 20 s rounds, no throwing) or published (8 VP, 8 s rounds, throwing, new costs)"},
-	{Name: "map", Default: "auto", Help: "the field (hoops and piles, embedded data): default (60 x 40 m) or published (the default scaled by 0.6, 36 x 24 m); auto is the ruleset's own: default (seed) or published (published)"},
+	{Name: "map", Default: "auto", Help: "the field (hoops and piles, embedded data): default (60 x 40 m) or published (the default scaled by 0.6, 36 x 24 m); auto is the ruleset's own: default (seed) or published (published). A match is refused unless every start hoop can fetch each resource from its nearest pile within a round"},
 	{Name: "team_size", Default: "4", Help: "players per team, 3 or 4: one number for every team, or one per seat (\"4,4,3\")"},
 	{Name: "knights", Default: "2", Help: "starting knights each team names at setup, or \"any\" to let each team choose how many"},
 	{Name: "round_seconds", Default: "auto", Help: "length of a round in seconds; auto is 20 (seed) or 8 (published)"},
