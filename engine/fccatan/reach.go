@@ -90,7 +90,7 @@ func (c *config) checkReach() error {
 				took = fmt.Sprintf("more than %d ticks", 4*c.ticksPerRound)
 			}
 			pos := f.Piles[p].Pos
-			return fmt.Errorf("%w: fccatan map %q cannot be played in a %s-second round at %d cm/s: from start hoop %d, "+
+			return fmt.Errorf("%w: fccatan map %q cannot be played with %s-second rounds at %d cm/s: from start hoop %d, "+
 				"the nearest %s pile (pile %d at %s, %s m) takes %s to reach and deliver back, more than the round's %d ticks",
 				engine.ErrBadOption, f.Name, decimal(c.ticksPerRound*c.tickMS, 1000), c.speed, h, r, p,
 				decimal(int(pos.X), 100), decimal(int(pos.Y), 100), took, c.ticksPerRound)
