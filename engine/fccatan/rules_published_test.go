@@ -217,3 +217,37 @@ func TestOptions_ClientTextInErrorsIsClipped(t *testing.T) {
 		}
 	}
 }
+
+func TestThrow_LegalListsAThrowToTheTeammateNearestACityWhoMayCatch(t *testing.T) {
+	s := started(t, 4, map[string]string{"ruleset": "published"})
+	scatter(s)
+	city := s.c.field.Hoops[0].Center // team 0's starting city
+	hand(s, 0, 2, Ore)
+	put(s, 0, 2, city.X+900, city.Y+900)
+	put(s, 0, 1, city.X+600, city.Y+600) // nearer the city, in range, but has collected
+	s.teams[0].av[1].collected = true
+	put(s, 0, 3, city.X+700, city.Y+700) // nearer the city, in range, free
+	throwsTo := func() []int {
+		var out []int
+		for _, a := range s.Legal(0, nil) {
+			if in := intentOf(a, 2); in.has(flagThrow) {
+				out = append(out, in.throwTo())
+			}
+		}
+		return out
+	}
+	if got := throwsTo(); len(got) != 1 || got[0] != 3 {
+		t.Errorf("throws listed to %v, want only to a3", got)
+	}
+	s.teams[0].av[3].collected = true
+	if got := throwsTo(); len(got) != 0 {
+		t.Errorf("throws listed to %v with no teammate free to catch", got)
+	}
+	seed := started(t, 4, nil)
+	hand(seed, 0, 2, Ore)
+	for _, a := range seed.Legal(0, nil) {
+		if intentOf(a, 2).has(flagThrow) {
+			t.Errorf("the seed ruleset lists a throw: %s", FormatAction(a))
+		}
+	}
+}
