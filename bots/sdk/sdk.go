@@ -30,6 +30,9 @@ type Options struct {
 	MaxBackoff time.Duration
 	// Reconnects caps consecutive failed reconnects (default 20; negative: no limit).
 	Reconnects int
+	// Receive is what the decisions carry; nil asks the bot (bots.Receiver), and a bot that
+	// does not say gets everything.
+	Receive *orreryv1.Receive
 }
 
 // Play plays the seat that token names until the match ends, and returns how it ended.
@@ -87,7 +90,10 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 	if err != nil {
 		return nil, false, err
 	}
-	join := &orreryv1.Join{Token: token}
+	join := &orreryv1.Join{Token: token, Receive: o.Receive}
+	if r, ok := bot.(bots.Receiver); ok && o.Receive == nil {
+		join.Receive = r.Receive()
+	}
 	if *seen >= 0 {
 		join.EventsSeen = seen
 	}
@@ -208,7 +214,7 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 			// A rejected answer to the decision still owed: fall back to its first listed
 			// action, which the server always accepts, rather than lose the turn to the clock.
 			if current != nil && owed == nil && rej.GetDecisionId() == current.GetDecisionId() &&
-				rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && len(current.GetLegal()) > 0 {
+				rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && bots.Count(current) > 0 {
 				fallback := bots.Index(current, 0)
 				fallback.MatchId = current.GetMatchId()
 				current = nil
