@@ -13,8 +13,8 @@ import (
 )
 
 var searchRuns = []map[string]string{
-	{"round_seconds": "2", "tick_rate": "5", "max_rounds": "6"},
-	{"ruleset": "published", "tick_rate": "2", "team_size": "3", "knights": "any", "max_rounds": "6"},
+	{"round_seconds": "2", "tick_rate": "5", "top_speed_cm_s": "5000", "round_cap": "6"},
+	{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "round_cap": "6"},
 }
 
 func TestCloneInto_EqualsCloneAndSharesNothing(t *testing.T) {
