@@ -35,7 +35,7 @@ type arena struct {
 	client orreryv1.ArenaServiceClient
 	web    *httptestServer
 
-	mu   sync.Mutex // guards sent
+	mu   sync.Mutex               // guards sent
 	sent map[string]*bytes.Buffer // request path → response bytes
 }
 
@@ -70,7 +70,10 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		}
 		register = func(g *grpc.Server) { views.Register(g); lad.Register(g) }
 	} else {
-		register = func(g *grpc.Server) { views.Register(g); orreryv1.RegisterLadderServiceServer(g, orreryv1.UnimplementedLadderServiceServer{}) }
+		register = func(g *grpc.Server) {
+			views.Register(g)
+			orreryv1.RegisterLadderServiceServer(g, orreryv1.UnimplementedLadderServiceServer{})
+		}
 	}
 	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: register})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")

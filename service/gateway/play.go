@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/coder/websocket"
 	"google.golang.org/grpc/codes"
@@ -36,64 +37,75 @@ func (b *playBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered the request
 	}
 	ws.SetReadLimit(maxMessage)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	end := b.bridge(ctx, ws)
-	if end != nil {
-		msg, _ := errorFrame(end)
-		ws.Write(ctx, websocket.MessageText, msg)
-		ws.Close(websocket.StatusNormalClosure, "")
-		return
-	}
-	ws.Close(websocket.StatusNormalClosure, "match ended")
+	b.bridge(r.Context(), ws)
 }
 
-// bridge runs one Play stream; it returns the stream's error, nil after MatchEnded.
-func (b *playBridge) bridge(ctx context.Context, ws *websocket.Conn) error {
-	stream, err := b.arena.Play(ctx)
-	if err != nil {
-		return err
-	}
-	// The page's messages go to the stream in this goroutine's sibling; the server's come
-	// back here. Either side ending cancels the other through ctx.
+// bridge runs one Play stream and closes the socket, after an error frame if the stream
+// failed. The socket is closed while the page's reader still runs: cancelling a read would
+// close the socket before the last frame went out.
+func (b *playBridge) bridge(ctx context.Context, ws *websocket.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	recvErr := make(chan error, 1)
+	end := func(err error) {
+		if err != nil {
+			// The stream's context may be cancelled already; the last frame still goes out.
+			wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer wcancel()
+			msg, _ := errorFrame(err)
+			ws.Write(wctx, websocket.MessageText, msg)
+		}
+		ws.Close(websocket.StatusNormalClosure, "")
+	}
+	stream, err := b.arena.Play(ctx)
+	if err != nil {
+		end(err)
+		return
+	}
+	// The page's messages go to the stream in a sibling goroutine; the server's come back
+	// here. An unreadable page message cancels the stream.
+	pageErr := make(chan error, 1)
 	go func() {
-		recvErr <- b.pageToServer(ctx, ws, stream)
-		cancel()
+		err := b.pageToServer(ctx, ws, stream)
+		pageErr <- err
+		if err != nil {
+			cancel()
+		}
 	}()
 	for {
 		resp, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
 		if err != nil {
 			select {
-			case perr := <-recvErr:
+			case perr := <-pageErr:
 				if perr != nil {
-					return perr
+					err = perr // the page's fault, which cancelled the stream
 				}
 			default:
 			}
-			return err
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			end(err)
+			return
 		}
 		out, err := Marshaler.Marshal(resp)
 		if err != nil {
-			return status.Error(codes.Internal, err.Error())
+			end(status.Error(codes.Internal, err.Error()))
+			return
 		}
 		if err := ws.Write(ctx, websocket.MessageText, out); err != nil {
-			return nil // the page has gone: nothing left to tell it
+			return // the page has gone: nothing left to tell it
 		}
 	}
 }
 
 // pageToServer forwards the page's requests until it closes or sends something unreadable.
+// An unreadable message ends the stream by cancelling it (the caller's cancel), not by closing
+// it, so that the server cannot end it first as if the page had left.
 func (b *playBridge) pageToServer(ctx context.Context, ws *websocket.Conn, stream orreryv1.ArenaService_PlayClient) error {
-	defer stream.CloseSend()
 	for {
 		typ, data, err := ws.Read(ctx)
 		if err != nil {
+			stream.CloseSend()
 			return nil // closed: the stream ends with the page
 		}
 		if typ != websocket.MessageText {

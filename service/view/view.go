@@ -15,8 +15,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orrery/orrery/engine"
-	"github.com/orrery/orrery/proto/wire"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 // Replays is where finished matches come from: the arena itself, or a client of it.
@@ -42,9 +42,9 @@ type Service struct {
 	orreryv1.UnimplementedViewServiceServer
 	replays Replays
 
-	mu     sync.Mutex // guards cache and order
-	cache  map[string]*orreryv1.GetReplayResponse
-	order  []string // match ids, oldest first
+	mu    sync.Mutex // guards cache and order
+	cache map[string]*orreryv1.GetReplayResponse
+	order []string // match ids, oldest first
 }
 
 var _ orreryv1.ViewServiceServer = (*Service)(nil)
