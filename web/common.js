@@ -49,7 +49,9 @@ export function describeEvent(e) {
   const [kind, body] = Object.entries(game).find(([, v]) => v && typeof v === 'object') || Object.entries(game)[0] || ['event', {}];
   if (body && body.notation) return `seat ${body.seat}: ${body.notation}${body.redacted ? ' (hidden)' : ''}`;
   if (body && typeof body.text === 'string' && body.text) return body.text;
-  return `${kind.replace(/_/g, ' ')} ${compact(body)}`;
+  const kindField = body && typeof body.kind === 'string' ? enumName(body.kind, 'EVENT_KIND_') : '';
+  const text = `${kindField || kind.replace(/_/g, ' ')} ${compact(kindField ? { ...body, kind: undefined } : body)}`;
+  return text.length > 140 ? `${text.slice(0, 137)}…` : text;
 }
 
 // compact is a short text of a message's non-zero fields.
@@ -59,7 +61,7 @@ export function compact(m) {
   if (Array.isArray(m)) return m.length ? `[${m.map(compact).join(', ')}]` : '';
   const parts = [];
   for (const [k, v] of Object.entries(m)) {
-    if (v === 0 || v === false || v === '' || v === null || (Array.isArray(v) && !v.length)) continue;
+    if (v === undefined || v === 0 || v === false || v === '' || v === null || (Array.isArray(v) && !v.length)) continue;
     if (typeof v === 'string' && /_UNSPECIFIED$/.test(v)) continue;
     const c = typeof v === 'object' ? compact(v) : typeof v === 'string' ? enumName(v) : v;
     if (c === '' || c === '{}') continue;
@@ -76,3 +78,9 @@ export function fmtTime(ts) {
 
 // observationOf is the game message of an orrery.v1.Observation.
 export function observationOf(o) { return o ? Object.values(o).find((v) => v && typeof v === 'object') : null; }
+
+// seatLabel is "seat 2", with the seat's name when it has one of its own.
+export function seatLabel(seat, names) {
+  const n = names && names[seat];
+  return n && n !== `seat ${seat}` ? `seat ${seat} (${n})` : `seat ${seat}`;
+}

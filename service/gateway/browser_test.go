@@ -161,12 +161,13 @@ func TestBrowser_HomeListsLiveHouseMatches(t *testing.T) {
 var liveGames = []struct {
 	game  string
 	seats int
-	drawn string // a JavaScript expression, true once the board shows the game's pieces
+	pace  time.Duration // each bot's pause before a decision, so the match outlasts the page's start
+	drawn string        // a JavaScript expression, true once the board shows the game's pieces
 }{
-	{"icetraders", 3, `document.querySelectorAll('#icetraders .system').length > 0 && document.querySelectorAll('#icetraders .ship').length > 0`},
-	{"planet", 2, `document.querySelector('#board canvas') !== null && document.querySelectorAll('#boardinfo .planet').length === 2`},
-	{"pantropia", 3, `document.querySelector('#board canvas') !== null && document.querySelectorAll('#boardinfo .player').length === 3`},
-	{"fccatan", 3, `Number(document.querySelector('#field')?.dataset.avatars || 0) > 0`},
+	{"icetraders", 3, 60 * time.Millisecond, `document.querySelectorAll('#icetraders .system').length > 0 && document.querySelectorAll('#icetraders .ship').length > 0`},
+	{"planet", 3, 300 * time.Millisecond, `document.querySelector('#board canvas') !== null && document.querySelectorAll('#boardinfo .planet').length === 3`},
+	{"pantropia", 3, 60 * time.Millisecond, `document.querySelector('#board canvas') !== null && document.querySelectorAll('#boardinfo .player').length === 3`},
+	{"fccatan", 3, 60 * time.Millisecond, `Number(document.querySelector('#field')?.dataset.avatars || 0) > 0`},
 }
 
 func TestBrowser_LiveMatchOfEachGameRendersAndUpdates(t *testing.T) {
@@ -177,7 +178,7 @@ func TestBrowser_LiveMatchOfEachGameRendersAndUpdates(t *testing.T) {
 			b.t = t
 			m := a.create(g.game, g.seats, 21)
 			ctx, cancel := context.WithCancel(context.Background())
-			wait := a.playSeats(ctx, g.game, m.GetSeats(), 60*time.Millisecond, nil, nil)
+			wait := a.playSeats(ctx, g.game, m.GetSeats(), g.pace, nil, nil)
 			defer func() { cancel(); wait() }()
 			b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId()))
 			b.until(`document.querySelector('#board')?.dataset.ply !== undefined`)

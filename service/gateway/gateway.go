@@ -131,10 +131,11 @@ func Handler(conn grpc.ClientConnInterface, logger *slog.Logger) (http.Handler, 
 }
 
 // secureHeaders keeps the page to its own scripts and its own server: nothing on it can send
-// what it shows anywhere else.
+// what it shows anywhere else. Inline styles are allowed (the boards colour pieces with them);
+// inline scripts are not.
 func secureHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		h.ServeHTTP(w, r)

@@ -1,7 +1,7 @@
 // Full-Contact Catan: the field from above. Hoops with their buildings, piles with their
 // balls, every avatar gliding between ticks at the game's tick rate, carried balls, frozen
 // players; beside it the teams' VP, resources and cards, and the market's offers.
-import { h, seatColor, swatch, enumName } from '../common.js';
+import { h, seatLabel, seatColor, swatch, enumName } from '../common.js';
 
 const resourceColor = { RESOURCE_WOOD: '#2e7d32', RESOURCE_BRICK: '#c0552b', RESOURCE_ORE: '#9aa0a6', RESOURCE_SHEEP: '#c5e1a5', RESOURCE_UNSPECIFIED: '#555' };
 const resources = ['wood', 'brick', 'ore', 'sheep'];
@@ -88,6 +88,8 @@ export function board(el, catalog, opts) {
       obs = o;
       map = fieldMap(o);
       if (!map) return;
+      const height = Math.round((canvas.width * map.height_cm) / map.width_cm);
+      if (canvas.height !== height) canvas.height = height; // the field's own proportions
       tickMs = (o.rules && o.rules.tick_ms) || 100;
       from = new Map();
       for (const [key, p] of to) from.set(key, p);
@@ -97,7 +99,7 @@ export function board(el, catalog, opts) {
       if (!frame) frame = requestAnimationFrame(draw);
       canvas.dataset.avatars = to.size;
       const teams = (o.teams || []).map((tm) => h('div', { class: 'team', 'data-seat': tm.seat },
-        swatch(seatColor(tm.seat)), `team ${tm.seat}${opts.names && opts.names[tm.seat] ? ` (${opts.names[tm.seat]})` : ''}: ${tm.vp} VP · `,
+        swatch(seatColor(tm.seat)), `${seatLabel(tm.seat, opts.names)}: ${tm.vp} VP · `,
         resources.map((r) => h('span', { class: 'card', style: `border-left:4px solid ${resourceColor[`RESOURCE_${r.toUpperCase()}`]}` }, `${r} ${tm.resources ? tm.resources[r] : 0}`)),
         (tm.cards || []).length ? ` · cards: ${tm.cards.map((c) => enumName(c, 'CARD_')).join(', ')}` : ''));
       const offers = (o.offers || []).map((of) => h('div', {}, `offer: team ${of.from_seat} → team ${of.to_seat}`));

@@ -1,6 +1,6 @@
 // IceTraders: star systems as markers, ships as pyramids by colour, size and owner,
 // hyperspaces, the stash, whose turn, and alignments once they are revealed.
-import { h, s, seatColor, swatch, enumName } from '../common.js';
+import { h, seatLabel, s, seatColor, swatch, enumName } from '../common.js';
 
 const pieceColor = { COLOR_RED: '#e33', COLOR_YELLOW: '#fd3', COLOR_GREEN: '#3c5', COLOR_BLUE: '#39f' };
 const sizeScale = { SIZE_SMALL: 0.6, SIZE_MEDIUM: 0.8, SIZE_LARGE: 1 };
@@ -71,7 +71,7 @@ export function board(el, catalog, opts) {
       svg.replaceChildren(...nodes);
 
       const players = (o.players || []).map((p) => h('div', { class: 'player', 'data-seat': p.seat },
-        swatch(seatColor(p.seat)), `seat ${p.seat}${opts.names && opts.names[p.seat] ? ` (${opts.names[p.seat]})` : ''}`,
+        swatch(seatColor(p.seat)), `${seatLabel(p.seat, opts.names)}`,
         p.seat === o.current_seat && o.phase === 'PHASE_PLAY' ? ' ◀ to move' : '',
         ` · ${p.ships} ships`, p.eliminated ? ' · eliminated' : '',
         p.alignment !== 'ALIGNMENT_UNSPECIFIED' ? h('span', { class: 'alignment' }, ` · ${enumName(p.alignment, 'ALIGNMENT_')}`) : ''));

@@ -2,7 +2,7 @@
 // their colours; rings sit on joints in their owners' colours; habitats (cubes) and
 // arcologies (towers) on intersections; shuttles as cones. Beside it: chips, dice, cards in
 // hand, and the Technocalypse countdown.
-import { h, seatColor, swatch, enumName } from '../common.js';
+import { h, seatLabel, seatColor, swatch, enumName } from '../common.js';
 import { stage } from '../three-view.js';
 
 const colorHex = {
@@ -84,7 +84,7 @@ export function board(el, catalog, opts) {
       }
       const roll = o.last_roll;
       const players = (o.players || []).map((p) => h('div', { class: 'player', 'data-seat': p.seat },
-        h('div', {}, swatch(seatColor(p.seat)), `seat ${p.seat}${opts.names && opts.names[p.seat] ? ` (${opts.names[p.seat]})` : ''}`,
+        h('div', {}, swatch(seatColor(p.seat)), `${seatLabel(p.seat, opts.names)}`,
           p.seat === o.active ? ' ◀ active' : '', ` · ${p.rings} rings · die ${enumName(p.die, 'DIE_')} · ${p.hand_size} cards in hand`,
           p.space_elevator ? ' · space elevator' : ''),
         h('div', {}, 'chips ', ...chips(p.chips)),

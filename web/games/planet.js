@@ -1,6 +1,6 @@
 // Planet: each seat's dodecahedron in 3D, its 60 areas coloured by habitat; the draft
 // display, the animal columns, and the scores as far as they are known.
-import { h, seatColor, swatch, enumName } from '../common.js';
+import { h, seatLabel, seatColor, swatch, enumName } from '../common.js';
 import { stage } from '../three-view.js';
 
 const habitatColor = {
@@ -65,7 +65,7 @@ export function board(el, catalog, opts) {
         st.draw();
       }
       const planetRows = planets.map((pl) => h('div', { class: 'planet', 'data-seat': pl.seat },
-        swatch(seatColor(pl.seat)), `seat ${pl.seat}${opts.names && opts.names[pl.seat] ? ` (${opts.names[pl.seat]})` : ''}: ${(pl.tiles || []).length} tiles`,
+        swatch(seatColor(pl.seat)), `${seatLabel(pl.seat, opts.names)}: ${(pl.tiles || []).length} tiles`,
         pl.objective && pl.objective.habitat !== 'HABITAT_UNSPECIFIED' ? h('span', { class: 'objective' }, ` · objective ${enumName(pl.objective.habitat, 'HABITAT_')}`) : '',
         (pl.animals || []).length ? ` · animals: ${pl.animals.map((a) => a.name).join(', ')}` : '',
         o.over ? ` · score ${pl.score} (objective ${pl.objective_points}, animals ${pl.animal_points})` : ''));
