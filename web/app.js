@@ -218,6 +218,7 @@ async function seat(token, signal, onCleanup) {
 
   const showLegal = () => {
     legal.replaceChildren();
+    legal.dataset.decision = decision ? decision.decision_id : '';
     if (!decision) return;
     const re = picked ? new RegExp(`\\b${picked}\\b`) : null;
     filter.textContent = picked ? `showing actions with ${picked} (click the board again to clear)` : '';
@@ -253,7 +254,7 @@ async function seat(token, signal, onCleanup) {
       draw();
       tick = setInterval(draw, 100);
     }
-    if (msg.accepted) { decision = null; legal.replaceChildren(h('span', { class: 'dim' }, `played ${msg.accepted.notation}; waiting…`)); clearInterval(tick); clock.textContent = ''; appendLog(log, msg.accepted.events); }
+    if (msg.accepted) { decision = null; legal.dataset.decision = ''; legal.replaceChildren(h('span', { class: 'dim' }, `played ${msg.accepted.notation}; waiting…`)); clearInterval(tick); clock.textContent = ''; appendLog(log, msg.accepted.events); }
     if (msg.rejected) rejected.textContent = `rejected: ${msg.rejected.reason}`;
     if (msg.events) appendLog(log, msg.events.events);
     if (msg.ended) {

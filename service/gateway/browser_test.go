@@ -283,13 +283,13 @@ func TestBrowser_PersonPlaysAnIceTradersSeat(t *testing.T) {
 		if eval[bool](b, `document.querySelector('#result') !== null`) {
 			break
 		}
-		id := eval[string](b, `document.querySelector('#legal button')?.dataset.index ?? ''`)
-		if id == "" {
+		decision := eval[string](b, `document.querySelector('#legal').dataset.decision`)
+		if decision == "" {
 			continue
 		}
 		b.do(chromedp.Click(`#legal button`))
 		clicks++
-		b.until(`!document.querySelector('#legal button') || document.querySelector('#rejected').textContent !== '' || document.querySelector('#result')`)
+		b.until(fmt.Sprintf(`document.querySelector('#legal').dataset.decision !== %q || document.querySelector('#rejected').textContent !== '' || document.querySelector('#result')`, decision))
 		if rej := eval[string](b, `document.querySelector('#rejected').textContent`); rej != "" && !strings.Contains(rej, "stale") {
 			t.Errorf("a listed action was rejected: %s", rej)
 		}
