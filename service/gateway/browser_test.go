@@ -390,33 +390,51 @@ func TestBrowser_SpectatorSeesNoSecrets(t *testing.T) {
 			if err != nil || sum.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
 				t.Fatalf("the match must still run: %v %v", sum.GetMatch().GetStatus(), err)
 			}
-			html := strings.ToLower(eval[string](b, `document.documentElement.outerHTML`))
-			for _, bad := range c.domBad {
-				if strings.Contains(html, bad) {
-					i := strings.Index(html, bad)
-					t.Errorf("the spectator's page contains %q: …%s…", bad, html[max(0, i-80):min(len(html), i+40)])
-				}
-			}
-			for path, body := range a.received() {
-				if path == "/v1/games" || !strings.HasPrefix(path, "/v1/") {
-					continue // the catalog and the app's files hold no match
-				}
-				for _, line := range strings.Split(body, "\n") {
-					if strings.TrimSpace(line) == "" {
-						continue
-					}
-					var v any
-					if err := json.Unmarshal([]byte(line), &v); err != nil {
-						t.Fatalf("%s sent a line that is not JSON: %.80s", path, line)
-					}
-					var found []string
-					secretsOf(v, path, &found)
-					for _, f := range found {
-						t.Errorf("the spectator's page received a secret: %s", f)
-					}
-				}
+			dom, received := scanSecrets(t, b, a, c.domBad)
+			for _, f := range append(dom, received...) {
+				t.Errorf("the spectator's page of a running match: %s", f)
 			}
 			b.screenshot("spectator-" + c.game)
+
+			// After the end Watch shows everything: the same scan now finds the secrets, so it
+			// would have found them before.
+			g.release()
+			b.until(`document.querySelector('#board').dataset.ended === 'true'`)
+			if _, received := scanSecrets(t, b, a, c.domBad); len(received) == 0 {
+				t.Error("after the end the scan finds no secret: it cannot be trusted to find a leak")
+			}
 		})
 	}
+}
+
+// scanSecrets lists the page's text that is in bad, and every secret in the JSON the web
+// server sent for matches.
+func scanSecrets(t *testing.T, b *browser, a *arena, bad []string) (dom, received []string) {
+	t.Helper()
+	html := strings.ToLower(eval[string](b, `document.documentElement.outerHTML`))
+	for _, word := range bad {
+		if i := strings.Index(html, word); i >= 0 {
+			dom = append(dom, fmt.Sprintf("the DOM contains %q: …%s…", word, html[max(0, i-80):min(len(html), i+40)]))
+		}
+	}
+	for path, body := range a.received() {
+		if path == "/v1/games" || !strings.HasPrefix(path, "/v1/") {
+			continue // the catalog and the app's files hold no match
+		}
+		for _, line := range strings.Split(body, "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			var v any
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatalf("%s sent a line that is not JSON: %.80s", path, line)
+			}
+			var found []string
+			secretsOf(v, path, &found)
+			for _, f := range found {
+				received = append(received, "received "+f)
+			}
+		}
+	}
+	return dom, received
 }
