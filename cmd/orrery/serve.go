@@ -21,8 +21,10 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/gateway"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/view"
 )
 
 // arena is a running server: the arena, its gRPC server and listener.
@@ -72,7 +74,8 @@ func startArena(c arenaConfig) (*arena, error) {
 	if c.adminKey != "" {
 		authorize = service.AdminKey(c.adminKey)
 	}
-	var register func(*grpc.Server)
+	// ViewService shows finished matches at any ply, as any seat saw them (the web page's replays).
+	register := view.New(srv).Register
 	if a.ladder != nil {
 		if err := a.ladder.Start(srv); err != nil {
 			a.ladder.Close()
@@ -80,7 +83,8 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
-		authorize, register = a.ladder.Authorizer(authorize), a.ladder.Register
+		views := register
+		authorize, register = a.ladder.Authorizer(authorize), func(g *grpc.Server) { views(g); a.ladder.Register(g) }
 	}
 	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register})
 	a.lis, err = net.Listen("tcp", c.addr)
@@ -151,6 +155,7 @@ func (a *arena) stop() {
 type serveOptions struct {
 	addr        string
 	metricsAddr string
+	webAddr     string
 	dbPath      string
 	houseN      int
 	housePace   time.Duration
@@ -174,6 +179,7 @@ func newServeCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "gRPC listen address")
 	f.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
+	f.StringVar(&o.webAddr, "web-addr", "127.0.0.1:8080", "the web page and its HTTP/JSON API (docs/http.md) listen address (empty: off)")
 	f.StringVar(&o.dbPath, "db", "orrery.db", "SQLite database path (matches, logs, results)")
 	f.IntVar(&o.houseN, "house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
@@ -235,7 +241,21 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		}()
 		defer hs.Close()
 	}
-	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, o.dbPath))
+	webURL := ""
+	if o.webAddr != "" {
+		conn, err := a.dial()
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		web, err := gateway.Start(gateway.Config{Addr: o.webAddr, Conn: conn, Logger: logger})
+		if err != nil {
+			return fmt.Errorf("web: %w; pass another --web-addr, or --web-addr '' for none", err)
+		}
+		defer web.Close()
+		webURL = web.URL()
+	}
+	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, webURL, o.dbPath))
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
 	return nil
@@ -246,8 +266,11 @@ type endpoint struct{ what, where string }
 
 // endpoints is where everything a ready server offers is, one line each. A new listener
 // (the web page) adds its line here.
-func endpoints(grpcAddr string, metrics net.Listener, dbPath string) []endpoint {
+func endpoints(grpcAddr string, metrics net.Listener, webURL, dbPath string) []endpoint {
 	eps := []endpoint{{"gRPC", grpcAddr + " (reflection on: grpcurl -plaintext " + grpcAddr + " list)"}}
+	if webURL != "" {
+		eps = append(eps, endpoint{"web", webURL + " (the arena in a browser; its JSON API: docs/http.md)"})
+	}
 	if metrics != nil {
 		eps = append(eps, endpoint{"metrics", "http://" + metrics.Addr().String() + "/metrics"})
 	}
