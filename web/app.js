@@ -2,7 +2,7 @@
 // #/seat/TOKEN (a person plays a seat; the token stays in the fragment, which browsers never
 // send to a server), #/standings, #/tournament/ID.
 import { get, stream, play } from './api.js';
-import { h, seatColor, swatch, describeEvent, enumName, fmtTime, observationOf } from './common.js';
+import { h, seatColor, seatLabel, swatch, describeEvent, enumName, fmtTime, observationOf } from './common.js';
 import { makeBoard } from './boards.js';
 import { ratingPlot } from './plot.js';
 
@@ -155,16 +155,16 @@ async function replay(m, catalog, signal, onCleanup) {
   const viewSel = h('select', { id: 'viewer', onchange: () => { viewer = viewSel.value; show(); } },
     h('option', { value: 'VIEWER_UNSPECIFIED:0' }, 'spectator'),
     h('option', { value: 'VIEWER_OMNISCIENT:0' }, 'everything'),
-    names(m).map((n, i) => h('option', { value: `VIEWER_SEAT:${i}` }, `seat ${i}: ${n}`)));
+    names(m).map((n, i) => h('option', { value: `VIEWER_SEAT:${i}` }, seatLabel(i, names(m)))));
   const speedSel = h('select', { id: 'speed', onchange: () => { speed = Number(speedSel.value); if (playing) { pause(); start(); } } },
     [1, 2, 4, 10, 30, 100].map((v) => h('option', { value: v, selected: v === speed }, `${v} plies/s`)));
   const playBtn = h('button', { id: 'playpause', onclick: () => (playing ? pause() : start()) }, '▶ play');
   below.append(h('div', { class: 'controls' },
-    h('button', { id: 'first', onclick: () => go(0) }, '⏮'),
+    h('button', { id: 'first', onclick: () => go(0) }, '|◀ start'),
     h('button', { id: 'back', onclick: () => go(ply - 1) }, '◀ back'),
     playBtn,
     h('button', { id: 'forward', onclick: () => go(ply + 1) }, 'forward ▶'),
-    h('button', { id: 'last', onclick: () => go(plies) }, '⏭'),
+    h('button', { id: 'last', onclick: () => go(plies) }, 'end ▶|'),
     speedSel, 'ply', jump, h('button', { id: 'jumpgo', onclick: () => go(Number(jump.value)) }, 'go'), plyLabel, 'view as', viewSel));
   const result = h('div', { class: 'panel', id: 'result' }, resultText(m), h('div', { class: 'dim' }, `seed ${rep.seed}`));
   const steps = h('div', { class: 'log', id: 'steps' }, rep.steps.map((st, i) => h('div', { 'data-ply': i + 1, onclick: () => go(i + 1) }, `${i + 1}. ${st.seat >= 0 ? `seat ${st.seat}` : 'clock'}: ${st.notation || 'tick'}${st.timed_out !== 'TIMEOUT_POLICY_UNSPECIFIED' ? ' (timed out)' : ''}`)));

@@ -21,7 +21,10 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
-var updateScreenshots = flag.Bool("update-screenshots", false, "write each game's screenshot to docs/img")
+var (
+	updateScreenshots = flag.Bool("update-screenshots", false, "write each game's screenshot to docs/img")
+	screenshotDir     = flag.String("screenshot-dir", "", "also keep every screenshot in this folder")
+)
 
 // browser is a headless chromium with a tab, recording every console error and uncaught
 // exception of its pages.
@@ -141,7 +144,12 @@ func (b *browser) screenshot(name string) {
 		b.t.Fatal(err)
 	}
 	b.t.Logf("screenshot: %s", path)
-	if *updateScreenshots {
+	if *screenshotDir != "" {
+		if err := os.WriteFile(filepath.Join(*screenshotDir, name+".jpg"), img, 0o644); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+	if _, isGame := gameNames[name]; isGame && *updateScreenshots {
 		if err := os.WriteFile(filepath.Join("..", "..", "docs", "img", name+".jpg"), img, 0o644); err != nil {
 			b.t.Fatal(err)
 		}
@@ -149,13 +157,21 @@ func (b *browser) screenshot(name string) {
 }
 
 func TestBrowser_HomeListsLiveHouseMatches(t *testing.T) {
-	a := newArena(t, arenaOptions{houseMatches: 2})
+	// Planet's matches are short: the ladder rates some within seconds.
+	a := newArena(t, arenaOptions{houseMatches: 2, houseGames: []string{"planet", "icetraders"}})
 	b := newBrowser(t)
 	b.do(chromedp.Navigate(a.web.url + "/#/"))
 	b.until(`[...document.querySelectorAll('#live tr.match')].some(r => r.textContent.includes('house-'))`)
-	b.until(`document.querySelectorAll('#leaderboards [data-game]').length > 0 || true`)
 	b.screenshot("home")
+
+	// Standings: the leaderboard, and the top bots' ratings over their rated matches.
+	b.do(chromedp.Navigate(a.web.url + "/#/standings/planet"))
+	b.until(`document.querySelectorAll('#standings tbody tr').length > 0`)
+	b.until(`document.querySelectorAll('#ratingplot polyline.series').length > 0`)
+	b.screenshot("standings")
 }
+
+var gameNames = map[string]bool{"icetraders": true, "planet": true, "pantropia": true, "fccatan": true}
 
 // liveGames are the matches of the live-render test: seats, and what shows the board drew.
 var liveGames = []struct {

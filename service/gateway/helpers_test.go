@@ -40,7 +40,8 @@ type arena struct {
 }
 
 type arenaOptions struct {
-	houseMatches int // > 0: a ladder with house bots keeping this many matches running
+	houseMatches int      // > 0: a ladder with house bots keeping this many matches running
+	houseGames   []string // the games the ladder runs; nil: every game
 }
 
 func newArena(t *testing.T, o arenaOptions) *arena {
@@ -52,7 +53,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	cfg := service.Config{Store: db}
 	var lad *ladder.Ladder
 	if o.houseMatches > 0 {
-		lad, err = ladder.New(ladder.Config{DB: db, House: houseBots(), HouseMatches: o.houseMatches, HousePace: 30 * time.Millisecond})
+		lad, err = ladder.New(ladder.Config{DB: db, Games: o.houseGames, House: houseBots(), HouseMatches: o.houseMatches, HousePace: 20 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ export function board(el, catalog, opts) {
   const scale = radius ? 1 / radius : 1;
   const P = (p) => [p.x * scale, p.y * scale, p.z * scale];
   let pieces = null;
+  let shared = null; // geometries and materials every piece reuses: an update only moves meshes
 
   if (st) {
     const { THREE } = st;
@@ -47,6 +48,15 @@ export function board(el, catalog, opts) {
     st.root.add(frame);
     pieces = new THREE.Group();
     st.root.add(pieces);
+    const seatMaterials = [0, 1, 2, 3, 4, 5].map((s) => new THREE.MeshLambertMaterial({ color: seatColor(s) }));
+    shared = {
+      ring: new THREE.TorusGeometry(0.035, 0.012, 8, 16),
+      habitat: new THREE.BoxGeometry(0.07, 0.07, 0.07),
+      arcology: new THREE.BoxGeometry(0.07, 0.07, 0.16),
+      shuttle: new THREE.ConeGeometry(0.04, 0.12, 12),
+      seat: (s) => seatMaterials[s % seatMaterials.length],
+      materials: seatMaterials,
+    };
   }
 
   return {
@@ -54,10 +64,10 @@ export function board(el, catalog, opts) {
       if (!o) return;
       if (st) {
         const { THREE } = st;
-        st.clear(pieces);
+        pieces.clear(); // the geometries and materials are shared and kept
         (o.joints || []).forEach((owner, id) => {
           if (owner < 0 || !joints[id]) return;
-          const ring = new THREE.Mesh(new THREE.TorusGeometry(0.035, 0.012, 8, 16), new THREE.MeshLambertMaterial({ color: seatColor(owner) }));
+          const ring = new THREE.Mesh(shared.ring, shared.seat(owner));
           ring.position.set(...P(joints[id]));
           ring.lookAt(0, 0, 0);
           pieces.add(ring);
@@ -66,7 +76,7 @@ export function board(el, catalog, opts) {
           const at = ints[sv.intersection];
           if (!at) continue;
           const tall = sv.arcology ? 0.16 : 0.07;
-          const m = new THREE.Mesh(new THREE.BoxGeometry(0.07, 0.07, tall), new THREE.MeshLambertMaterial({ color: seatColor(sv.owner) }));
+          const m = new THREE.Mesh(sv.arcology ? shared.arcology : shared.habitat, shared.seat(sv.owner));
           const v = new THREE.Vector3(...P(at)).multiplyScalar(1 + tall / 2);
           m.position.copy(v);
           m.lookAt(0, 0, 0);
@@ -74,7 +84,7 @@ export function board(el, catalog, opts) {
         }
         for (const p of o.players || []) {
           if (p.shuttle_at < 0 || !ints[p.shuttle_at]) continue;
-          const cone = new THREE.Mesh(new THREE.ConeGeometry(0.04, 0.12, 12), new THREE.MeshLambertMaterial({ color: seatColor(p.seat) }));
+          const cone = new THREE.Mesh(shared.shuttle, shared.seat(p.seat));
           const v = new THREE.Vector3(...P(ints[p.shuttle_at])).multiplyScalar(1.25);
           cone.position.copy(v);
           cone.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), v.clone().normalize().negate());
@@ -98,6 +108,12 @@ export function board(el, catalog, opts) {
         o.offer && (o.offer.from !== o.offer.to) ? h('div', {}, `offer: seat ${o.offer.from} → seat ${o.offer.to}`) : '',
         ...players);
     },
-    destroy() { side.remove(); if (st) st.destroy(); },
+    destroy() {
+      side.remove();
+      if (!st) return;
+      pieces.clear();
+      for (const g of [shared.ring, shared.habitat, shared.arcology, shared.shuttle, ...shared.materials]) g.dispose();
+      st.destroy();
+    },
   };
 }
