@@ -41,16 +41,26 @@ export function enumName(v, prefix) {
   return (prefix && v.startsWith(prefix) ? v.slice(prefix.length) : v.replace(/^[A-Z]+_/, '')).toLowerCase().replace(/_/g, ' ');
 }
 
-// describeEvent is one line for an Event: the game's own notation where it has one.
+// describeEvent is one line for an Event: the game's own notation where it has one. A game's
+// event is either a oneof of typed arms (IceTraders, Planet, Full-Contact Catan) or one flat
+// message with a kind (PanTropia).
 export function describeEvent(e) {
   if (e.timed_out) return `seat ${e.timed_out.seat} timed out (${enumName(e.timed_out.policy, 'TIMEOUT_POLICY_')})`;
-  const game = e.game && Object.values(e.game)[0];
+  const game = e.game && Object.values(e.game).find((v) => v && typeof v === 'object');
   if (!game) return '';
-  const [kind, body] = Object.entries(game).find(([, v]) => v && typeof v === 'object') || Object.entries(game)[0] || ['event', {}];
-  if (body && body.notation) return `seat ${body.seat}: ${body.notation}${body.redacted ? ' (hidden)' : ''}`;
-  if (body && typeof body.text === 'string' && body.text) return body.text;
-  const kindField = body && typeof body.kind === 'string' ? enumName(body.kind, 'EVENT_KIND_') : '';
-  const text = `${kindField || kind.replace(/_/g, ' ')} ${compact(kindField ? { ...body, kind: undefined } : body)}`;
+  let kind, body;
+  if (typeof game.kind === 'string') {
+    kind = enumName(game.kind, 'EVENT_KIND_');
+    body = { ...game, kind: undefined };
+  } else {
+    const arm = Object.entries(game).find(([, v]) => v && typeof v === 'object' && !Array.isArray(v));
+    if (!arm) return compact(game);
+    [kind, body] = [arm[0].replace(/_/g, ' '), arm[1]];
+  }
+  if (body.notation) return `seat ${body.seat}: ${body.notation}${body.redacted ? ' (hidden)' : ''}`;
+  if (typeof body.text === 'string' && body.text) return body.text;
+  const seat = typeof body.seat === 'number' ? `seat ${body.seat} ` : '';
+  const text = `${seat}${kind} ${compact({ ...body, seat: undefined })}`;
   return text.length > 140 ? `${text.slice(0, 137)}…` : text;
 }
 
