@@ -184,13 +184,13 @@ async function replay(m, catalog, signal, onCleanup) {
     const [kind, seat] = viewer.split(':');
     jump.value = ply;
     plyLabel.textContent = `${ply} / ${plies}`;
-    const v = await get(`/v1/matches/${encodeURIComponent(m.match_id)}/view?ply=${ply}&viewer=${kind}&seat=${seat}&from_event=0`);
+    const v = await get(`/v1/matches/${encodeURIComponent(m.match_id)}/view?ply=${ply}&viewer=${kind}&seat=${seat}&max_events=150`);
     if (mine !== seq || signal.aborted) return; // a later request has the say
     board.update(observationOf(v.observation), { ply: v.ply, viewer: kind === 'VIEWER_SEAT' ? Number(seat) : -1 });
     boardEl.dataset.ply = v.ply;
     boardEl.dataset.viewer = viewer;
     log.replaceChildren();
-    appendLog(log, v.events.slice(-150));
+    appendLog(log, v.events);
     for (const d of steps.querySelectorAll('.current')) d.classList.remove('current');
     const cur = steps.querySelector(`[data-ply="${ply}"]`);
     if (cur) { cur.classList.add('current'); cur.scrollIntoView({ block: 'nearest' }); }

@@ -64,7 +64,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		t.Fatal(err)
 	}
 	views := view.New(srv)
-	register := views.Register
+	var register func(*grpc.Server)
 	if lad != nil {
 		if err := lad.Start(srv); err != nil {
 			t.Fatal(err)

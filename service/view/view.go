@@ -62,8 +62,8 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 	if req.GetMatchId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "match_id is empty")
 	}
-	if req.GetPly() < 0 || req.GetFromEvent() < 0 {
-		return nil, status.Error(codes.InvalidArgument, "ply and from_event must not be negative")
+	if req.GetPly() < 0 || req.GetFromEvent() < 0 || req.GetMaxEvents() < 0 {
+		return nil, status.Error(codes.InvalidArgument, "ply, from_event and max_events must not be negative")
 	}
 	rep, err := s.replay(ctx, req.GetMatchId())
 	if err != nil {
@@ -127,7 +127,11 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 	for _, seat := range st.ToAct(nil) {
 		out.ToAct = append(out.ToAct, int32(seat))
 	}
-	out.Events = events(st, viewer, refs, rep, req.GetFromEvent())
+	from := req.GetFromEvent()
+	if n := int64(req.GetMaxEvents()); n > 0 && int64(len(refs))-n > from {
+		from = int64(len(refs)) - n
+	}
+	out.Events = events(st, viewer, refs, rep, from)
 	return out, nil
 }
 

@@ -87,7 +87,10 @@ type GetViewRequest struct {
 	// The seat, for VIEWER_SEAT.
 	Seat int32 `protobuf:"varint,4,opt,name=seat,proto3" json:"seat,omitempty"`
 	// The viewer's events from this number on, up to the ply, are returned.
-	FromEvent     int64 `protobuf:"varint,5,opt,name=from_event,json=fromEvent,proto3" json:"from_event,omitempty"`
+	FromEvent int64 `protobuf:"varint,5,opt,name=from_event,json=fromEvent,proto3" json:"from_event,omitempty"`
+	// At most this many of those events, the latest (0: no limit): a page showing the recent
+	// log of a long match asks for a few, not thousands.
+	MaxEvents     int32 `protobuf:"varint,6,opt,name=max_events,json=maxEvents,proto3" json:"max_events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -153,6 +156,13 @@ func (x *GetViewRequest) GetSeat() int32 {
 func (x *GetViewRequest) GetFromEvent() int64 {
 	if x != nil {
 		return x.FromEvent
+	}
+	return 0
+}
+
+func (x *GetViewRequest) GetMaxEvents() int32 {
+	if x != nil {
+		return x.MaxEvents
 	}
 	return 0
 }
@@ -259,14 +269,16 @@ var File_orrery_v1_view_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_view_proto_rawDesc = "" +
 	"\n" +
-	"\x14orrery/v1/view.proto\x12\torrery.v1\x1a\x15orrery/v1/arena.proto\"\x9b\x01\n" +
+	"\x14orrery/v1/view.proto\x12\torrery.v1\x1a\x15orrery/v1/arena.proto\"\xba\x01\n" +
 	"\x0eGetViewRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x10\n" +
 	"\x03ply\x18\x02 \x01(\x03R\x03ply\x12)\n" +
 	"\x06viewer\x18\x03 \x01(\x0e2\x11.orrery.v1.ViewerR\x06viewer\x12\x12\n" +
 	"\x04seat\x18\x04 \x01(\x05R\x04seat\x12\x1d\n" +
 	"\n" +
-	"from_event\x18\x05 \x01(\x03R\tfromEvent\"\xe9\x01\n" +
+	"from_event\x18\x05 \x01(\x03R\tfromEvent\x12\x1d\n" +
+	"\n" +
+	"max_events\x18\x06 \x01(\x05R\tmaxEvents\"\xe9\x01\n" +
 	"\x0fGetViewResponse\x128\n" +
 	"\vobservation\x18\x01 \x01(\v2\x16.orrery.v1.ObservationR\vobservation\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x10\n" +

@@ -14,7 +14,7 @@ _sym_db = _symbol_database.Default()
 from orrery.v1 import arena_pb2 as orrery_dot_v1_dot_arena__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14orrery/v1/view.proto\x12\torrery.v1\x1a\x15orrery/v1/arena.proto\"t\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0b\n\x03ply\x18\x02 \x01(\x03\x12!\n\x06viewer\x18\x03 \x01(\x0e\x32\x11.orrery.v1.Viewer\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x12\n\nfrom_event\x18\x05 \x01(\x03\"\xaf\x01\n\x0fGetViewResponse\x12+\n\x0bobservation\x18\x01 \x01(\x0b\x32\x16.orrery.v1.Observation\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x0b\n\x03ply\x18\x03 \x01(\x03\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.orrery.v1.Event\x12\x13\n\x0b\x65vent_count\x18\x06 \x01(\x03\x12\r\n\x05plies\x18\x07 \x01(\x03*H\n\x06Viewer\x12\x16\n\x12VIEWER_UNSPECIFIED\x10\x00\x12\x0f\n\x0bVIEWER_SEAT\x10\x01\x12\x15\n\x11VIEWER_OMNISCIENT\x10\x02\x32O\n\x0bViewService\x12@\n\x07GetView\x12\x19.orrery.v1.GetViewRequest\x1a\x1a.orrery.v1.GetViewResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14orrery/v1/view.proto\x12\torrery.v1\x1a\x15orrery/v1/arena.proto\"\x88\x01\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0b\n\x03ply\x18\x02 \x01(\x03\x12!\n\x06viewer\x18\x03 \x01(\x0e\x32\x11.orrery.v1.Viewer\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x12\n\nfrom_event\x18\x05 \x01(\x03\x12\x12\n\nmax_events\x18\x06 \x01(\x05\"\xaf\x01\n\x0fGetViewResponse\x12+\n\x0bobservation\x18\x01 \x01(\x0b\x32\x16.orrery.v1.Observation\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x0b\n\x03ply\x18\x03 \x01(\x03\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.orrery.v1.Event\x12\x13\n\x0b\x65vent_count\x18\x06 \x01(\x03\x12\r\n\x05plies\x18\x07 \x01(\x03*H\n\x06Viewer\x12\x16\n\x12VIEWER_UNSPECIFIED\x10\x00\x12\x0f\n\x0bVIEWER_SEAT\x10\x01\x12\x15\n\x11VIEWER_OMNISCIENT\x10\x02\x32O\n\x0bViewService\x12@\n\x07GetView\x12\x19.orrery.v1.GetViewRequest\x1a\x1a.orrery.v1.GetViewResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'orrery.v1.view_pb2', globals())
@@ -22,12 +22,12 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1'
-  _VIEWER._serialized_start=354
-  _VIEWER._serialized_end=426
-  _GETVIEWREQUEST._serialized_start=58
-  _GETVIEWREQUEST._serialized_end=174
-  _GETVIEWRESPONSE._serialized_start=177
-  _GETVIEWRESPONSE._serialized_end=352
-  _VIEWSERVICE._serialized_start=428
-  _VIEWSERVICE._serialized_end=507
+  _VIEWER._serialized_start=375
+  _VIEWER._serialized_end=447
+  _GETVIEWREQUEST._serialized_start=59
+  _GETVIEWREQUEST._serialized_end=195
+  _GETVIEWRESPONSE._serialized_start=198
+  _GETVIEWRESPONSE._serialized_end=373
+  _VIEWSERVICE._serialized_start=449
+  _VIEWSERVICE._serialized_end=528
 # @@protoc_insertion_point(module_scope)

@@ -11,18 +11,20 @@ VIEWER_SEAT: Viewer
 VIEWER_UNSPECIFIED: Viewer
 
 class GetViewRequest(_message.Message):
-    __slots__ = ["from_event", "match_id", "ply", "seat", "viewer"]
+    __slots__ = ["from_event", "match_id", "max_events", "ply", "seat", "viewer"]
     FROM_EVENT_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_EVENTS_FIELD_NUMBER: _ClassVar[int]
     PLY_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     from_event: int
     match_id: str
+    max_events: int
     ply: int
     seat: int
     viewer: Viewer
-    def __init__(self, match_id: _Optional[str] = ..., ply: _Optional[int] = ..., viewer: _Optional[_Union[Viewer, str]] = ..., seat: _Optional[int] = ..., from_event: _Optional[int] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., ply: _Optional[int] = ..., viewer: _Optional[_Union[Viewer, str]] = ..., seat: _Optional[int] = ..., from_event: _Optional[int] = ..., max_events: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ["event_count", "events", "observation", "plies", "ply", "text", "to_act"]
