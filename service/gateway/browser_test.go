@@ -48,6 +48,10 @@ func chromium() string {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
+	if testing.Short() {
+		// CI runs them in its full pass; its -race -short pass keeps to the server's own tests.
+		t.Skip("the browser tests run without -short")
+	}
 	path := chromium()
 	if path == "" {
 		if os.Getenv("CI") != "" {
