@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -76,31 +75,28 @@ func newBrowser(t *testing.T) *browser {
 	if err := chromedp.Do(ctx); err != nil { // start the browser
 		t.Fatal(err)
 	}
-	chromedp.Listen(ctx, func(ev any) {
-		var msg string
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				for _, a := range ev.Args {
-					msg += fmt.Sprintf(" %s%s", a.Value, a.Description)
-				}
+	// Every console error, uncaught exception and browser log error (a refused resource, a
+	// blocked request) counts.
+	messages := chromedp.Console(ctx)
+	consoleDone := make(chan struct{})
+	go func() {
+		defer close(consoleDone)
+		for m, err := range messages {
+			if err != nil {
+				return
 			}
-		case *runtime.EventExceptionThrown:
-			msg = ev.ExceptionDetails.Text
-			if ev.ExceptionDetails.Exception != nil {
-				msg += " " + ev.ExceptionDetails.Exception.Description
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				b.mu.Lock()
+				b.errors = append(b.errors, m.String())
+				b.mu.Unlock()
 			}
 		}
-		if msg != "" {
-			b.mu.Lock()
-			b.errors = append(b.errors, msg)
-			b.mu.Unlock()
-		}
-	})
+	}()
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancel()
 		cancelAlloc()
+		<-consoleDone
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		for _, e := range b.errors {
