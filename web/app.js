@@ -1,7 +1,7 @@
 // The arena's pages, routed by the URL's fragment: #/ (home), #/match/ID (live or replay),
 // #/seat/TOKEN (a person plays a seat; the token stays in the fragment, which browsers never
 // send to a server), #/standings, #/tournament/ID.
-import { get, stream, play } from './api.js';
+import { get, post, stream, play } from './api.js';
 import { h, seatColor, seatLabel, swatch, describeEvent, enumName, fmtTime, observationOf } from './common.js';
 import { makeBoard } from './boards.js';
 import { ratingPlot } from './plot.js';
@@ -61,7 +61,8 @@ async function home(_, signal, onCleanup) {
       h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'game'), h('th', {}, 'seats'), h('th', {}, 'ply'), h('th', {}, 'started'), h('th', {}))), live)),
     h('div', { class: 'panel' }, h('h2', {}, 'Recently finished'),
       h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'game'), h('th', {}, 'seats'), h('th', {}, 'result'), h('th', {}, 'plies'), h('th', {}))), recent)),
-    h('div', { class: 'panel' }, h('h2', {}, 'Leaderboards'), boards));
+    h('div', { class: 'panel' }, h('h2', {}, 'Leaderboards'), boards),
+    await newMatchPanel());
   every(2000, async () => {
     const [l, f] = await Promise.all([
       get('/v1/matches?status=MATCH_STATUS_RUNNING&page_size=30'),
@@ -80,6 +81,31 @@ async function home(_, signal, onCleanup) {
     if (signal.aborted) return;
     boards.replaceChildren(...leaderboardTables(lb.entries));
   }, onCleanup);
+}
+
+// newMatchPanel creates a match (POST /v1/matches) and shows a link per seat: open one to play
+// that seat yourself, send the others to friends or give their tokens to bots (orrery join).
+async function newMatchPanel() {
+  const all = await games();
+  const game = h('select', { id: 'newgame' }, Object.values(all).map((g) => h('option', { value: g.name }, g.title || g.name)));
+  const seats = h('input', { id: 'newseats', type: 'number', min: 1, max: 6, value: 2, style: 'width:4em' });
+  const out = h('div', { id: 'newmatch' });
+  const sync = () => { const g = all[game.value]; seats.min = g.min_seats; seats.max = g.max_seats; seats.value = Math.min(Math.max(Number(seats.value), g.min_seats), g.max_seats); };
+  game.addEventListener('change', sync);
+  sync();
+  const create = async () => {
+    out.replaceChildren('creating…');
+    try {
+      const r = await post('/v1/matches', { game: game.value, seats: Number(seats.value), clock: { per_move: '60s', time_bank: '300s' } });
+      out.replaceChildren(h('div', {}, 'match ', h('a', { href: `#/match/${r.match_id}` }, r.match_id), ' · keep these links secret: each plays its seat'),
+        ...r.seats.map((st) => h('div', {}, swatch(seatColor(st.seat)), h('a', { href: `#/seat/${st.token}`, class: 'seatlink', 'data-seat': st.seat }, `play seat ${st.seat}`))));
+    } catch (err) {
+      out.replaceChildren(h('span', { class: 'error' }, err.message));
+    }
+  };
+  return h('div', { class: 'panel' }, h('h2', {}, 'New match'),
+    h('div', { class: 'controls' }, game, 'seats', seats, h('button', { id: 'create', onclick: create }, 'create'),
+      h('span', { class: 'dim' }, 'a minute per move and five in the bank')), out);
 }
 
 function leaderboardTables(entries) {

@@ -275,12 +275,22 @@ func TestBrowser_ReplayStepsToAPlyAndBack(t *testing.T) {
 
 func TestBrowser_PersonPlaysAnIceTradersSeat(t *testing.T) {
 	a := newArena(t, arenaOptions{})
-	m := a.create("icetraders", 2, 12, "person", "bot")
-	ctx, cancel := context.WithCancel(context.Background())
-	wait := a.playSeats(ctx, "icetraders", m.GetSeats()[1:], 0, nil, nil)
-	defer func() { cancel(); wait() }()
 	b := newBrowser(t)
-	b.do(chromedp.Navigate(a.web.url + "/#/seat/" + m.GetSeats()[0].GetToken()))
+	// The person creates the match on the home page and gives seat 1 to a bot.
+	b.do(chromedp.Navigate(a.web.url + "/#/"))
+	b.until(`document.querySelector('#newgame') !== null`)
+	b.do(chromedp.SetValue(`#newgame`, "icetraders"))
+	eval[bool](b, `document.querySelector('#newgame').dispatchEvent(new Event('change'))`)
+	b.do(chromedp.SetValue(`#newseats`, "2"), chromedp.Click(`#create`))
+	b.until(`document.querySelectorAll('#newmatch a.seatlink').length === 2`)
+	token := func(seat int) string {
+		href := eval[string](b, fmt.Sprintf(`document.querySelector('#newmatch a.seatlink[data-seat="%d"]').getAttribute('href')`, seat))
+		return strings.TrimPrefix(href, "#/seat/")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wait := a.playSeats(ctx, "icetraders", []*orreryv1.SeatToken{{Seat: 1, Token: token(1)}}, 0, nil, nil)
+	defer func() { cancel(); wait() }()
+	b.do(chromedp.Click(`#newmatch a.seatlink[data-seat="0"]`))
 	clicks, boardClicks := 0, 0
 	for clicks < 400 {
 		b.until(`document.querySelector('#legal button') || document.querySelector('#result')`)

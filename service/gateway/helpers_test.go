@@ -50,33 +50,20 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := service.Config{Store: db}
-	var lad *ladder.Ladder
-	if o.houseMatches > 0 {
-		lad, err = ladder.New(ladder.Config{DB: db, Games: o.houseGames, House: houseBots(), HouseMatches: o.houseMatches, HousePace: 20 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Ladder = lad
-	}
-	srv, err := service.New(cfg)
+	// As serve wires it: a ladder (house matches only if asked for) and the views.
+	lad, err := ladder.New(ladder.Config{DB: db, Games: o.houseGames, House: houseBots(), HouseMatches: o.houseMatches, HousePace: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	views := view.New(srv)
-	var register func(*grpc.Server)
-	if lad != nil {
-		if err := lad.Start(srv); err != nil {
-			t.Fatal(err)
-		}
-		register = func(g *grpc.Server) { views.Register(g); lad.Register(g) }
-	} else {
-		register = func(g *grpc.Server) {
-			views.Register(g)
-			orreryv1.RegisterLadderServiceServer(g, orreryv1.UnimplementedLadderServiceServer{})
-		}
+	srv, err := service.New(service.Config{Store: db, Ladder: lad})
+	if err != nil {
+		t.Fatal(err)
 	}
-	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: register})
+	if err := lad.Start(srv); err != nil {
+		t.Fatal(err)
+	}
+	views := view.New(srv)
+	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: func(g *grpc.Server) { views.Register(g); lad.Register(g) }})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -94,9 +81,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	a.web = startHTTP(t, a.record(h))
 	t.Cleanup(func() {
 		a.web.close()
-		if lad != nil {
-			lad.Close()
-		}
+		lad.Close()
 		srv.Close()
 		gs.Stop()
 		conn.Close()
