@@ -13,7 +13,7 @@ function tileChip(t) {
 }
 
 export function board(el, catalog, opts) {
-  const st = stage(el, { distance: 4 + 1.2 * (opts.seats || 2), height: 420 });
+  const st = stage(el, { distance: 0.6 + 1.9 * (opts.seats || 2), height: 420 });
   const side = h('div', { class: 'panel', id: 'boardinfo' });
   el.after(side);
   const THREE = st && st.THREE;
