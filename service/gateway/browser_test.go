@@ -193,13 +193,15 @@ func TestBrowser_LiveMatchOfEachGameRendersAndUpdates(t *testing.T) {
 		t.Run(g.game, func(t *testing.T) {
 			b.t = t
 			m := a.create(g.game, g.seats, 21)
+			// The bots wait until the page shows the start, so a fast match cannot end unseen.
+			gate := newGate(false)
 			ctx, cancel := context.WithCancel(context.Background())
-			wait := a.playSeats(ctx, g.game, m.GetSeats(), g.pace, nil, nil)
-			defer func() { cancel(); wait() }()
+			wait := a.playSeats(ctx, g.game, m.GetSeats(), g.pace, gate, nil)
+			defer func() { cancel(); gate.release(); wait() }()
 			b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId()))
 			b.until(`document.querySelector('#board')?.dataset.ply !== undefined`)
-			b.until(g.drawn)
 			first := eval[string](b, `document.querySelector('#board').dataset.ply`)
+			gate.release()
 			b.until(fmt.Sprintf(`Number(document.querySelector('#board').dataset.ply) > %s`, first))
 			b.until(g.drawn)
 			b.screenshot(g.game)
