@@ -6,6 +6,7 @@ package gateway
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,19 +34,22 @@ type Config struct {
 	// Arena is the gRPC server's address, used when Conn is nil.
 	Arena  string
 	Logger *slog.Logger
+	// TLS, if set, serves HTTPS (and WSS) instead of plain HTTP.
+	TLS *tls.Config
 }
 
 // Server is a running web server.
 type Server struct {
-	hs   *http.Server
-	lis  net.Listener
-	conn *grpc.ClientConn // dialled here, closed by Close; nil when the caller gave Conn
-	done chan struct{}
+	scheme string
+	hs     *http.Server
+	lis    net.Listener
+	conn   *grpc.ClientConn // dialled here, closed by Close; nil when the caller gave Conn
+	done   chan struct{}
 }
 
 // Start listens on c.Addr and serves until Close.
 func Start(c Config) (*Server, error) {
-	s := &Server{done: make(chan struct{})}
+	s := &Server{scheme: "http", done: make(chan struct{})}
 	conn := c.Conn
 	if conn == nil {
 		cc, err := grpc.NewClient(c.Arena, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -68,6 +72,9 @@ func Start(c Config) (*Server, error) {
 		s.closeConn()
 		return nil, err
 	}
+	if c.TLS != nil {
+		s.lis, s.scheme = tls.NewListener(s.lis, c.TLS), "https"
+	}
 	// No write timeout: Watch and the Play bridge are long-lived streams.
 	s.hs = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -80,7 +87,7 @@ func Start(c Config) (*Server, error) {
 }
 
 // URL is the web app's address.
-func (s *Server) URL() string { return "http://" + s.lis.Addr().String() + "/" }
+func (s *Server) URL() string { return s.scheme + "://" + s.lis.Addr().String() + "/" }
 
 // Addr is the address the server listens on.
 func (s *Server) Addr() string { return s.lis.Addr().String() }
