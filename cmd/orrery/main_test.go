@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +18,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if args := os.Getenv(soakChildEnv); args != "" { // the chaos soak's server (soak_test.go)
+		os.Exit(exitCode(execute(context.Background(), io.Discard, os.Stderr, strings.Split(args, "\x1f"))))
+	}
 	goleak.VerifyTestMain(m)
 }
 
