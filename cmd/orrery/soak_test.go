@@ -38,6 +38,7 @@ type soakServer struct {
 	addr string
 	db   string
 	cmd  *exec.Cmd
+	env  []string // more environment for the server
 	rss  []int64 // the child's resident set in KiB, sampled at each start and at the end
 }
 
@@ -46,7 +47,7 @@ func (s *soakServer) start() {
 	args := []string{"serve", "--addr", s.addr, "--db", s.db, "--house", "0", "--metrics-addr", "",
 		"--max-creates-per-minute", "100000", "--log-level", "error"}
 	s.cmd = exec.Command(os.Args[0], "-test.run=^$")
-	s.cmd.Env = append(os.Environ(), soakChildEnv+"="+strings.Join(args, "\x1f"))
+	s.cmd.Env = append(append(os.Environ(), s.env...), soakChildEnv+"="+strings.Join(args, "\x1f"))
 	log, err := os.OpenFile(s.db+".log", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		s.t.Fatal(err)
@@ -64,6 +65,16 @@ func (s *soakServer) start() {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// freeAddr is a loopback address free a moment ago, for a server that restarts on it.
+func freeAddr(t *testing.T) string {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	return lis.Addr().String()
 }
 
 // kill ends the server as a crash would: SIGKILL, nothing flushed.
@@ -116,12 +127,7 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("ORRERY_SOAK_MATCHES")); err == nil && v > 0 {
 		n = v
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close()
+	addr := freeAddr(t)
 	srv := &soakServer{t: t, addr: addr, db: filepath.Join(t.TempDir(), "soak.db")}
 	srv.start()
 	defer srv.kill()
