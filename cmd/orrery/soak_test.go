@@ -39,7 +39,7 @@ type soakServer struct {
 	db   string
 	cmd  *exec.Cmd
 	env  []string // more environment for the server
-	rss  []int64 // the child's resident set in KiB, sampled at each start and at the end
+	rss  []int64  // the child's resident set in KiB, sampled at each start and at the end
 }
 
 func (s *soakServer) start() {
