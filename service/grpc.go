@@ -103,6 +103,7 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		creds = append(creds, grpc.Creds(credentials.NewTLS(o.TLS)))
 	}
 	srv := grpc.NewServer(append(creds,
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
