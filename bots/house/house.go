@@ -4,9 +4,6 @@ package house
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -43,19 +40,15 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, m Match) (*Outcome
 	if err != nil {
 		return nil, err
 	}
-	// Bots are seeded from the seed and seat, so a seeded match replays exactly: from the
-	// SHA-256 of a chosen seed (the unsalted hash, as before commitments were salted), else
-	// from the match's commitment.
-	key := created.GetSeedHash()
-	if m.Seed != nil {
-		var b [8]byte
-		binary.BigEndian.PutUint64(b[:], *m.Seed)
-		sum := sha256.Sum256(b[:])
-		key = hex.EncodeToString(sum[:])
-	}
+	// Bots are seeded from the match seed and seat, so a seeded match replays exactly. An
+	// unseeded match's seed is secret until the end: its salted hash seeds them instead.
 	var hash uint64
-	for _, c := range key {
-		hash = hash*31 + uint64(c)
+	if m.Seed != nil {
+		hash = *m.Seed
+	} else {
+		for _, c := range created.GetSeedHash() {
+			hash = hash*31 + uint64(c)
+		}
 	}
 	players := make([]func() (*orreryv1.MatchEnded, error), len(m.Bots))
 	out := &Outcome{MatchID: created.GetMatchId()}
