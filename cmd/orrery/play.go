@@ -41,7 +41,7 @@ func (o optionFlags) Set(v string) error {
 }
 
 // playResult is the --json output: everything but the match id, so a seeded run prints the
-// same bytes every time.
+// same game every time (the seed hash aside: it is salted for each match).
 type playResult struct {
 	Game      string    `json:"game"`
 	Bots      []string  `json:"bots"`
@@ -73,7 +73,7 @@ func newPlayCmd() *cobra.Command {
 		Short: "run one match of built-in bots through a real gRPC server",
 		Long: `Run one match: an in-process server on a loopback port (or --server), every seat played by ` +
 			`a built-in bot over real gRPC. Prints the seed, its hash, ranks, scores, why the match ended ` +
-			`and the number of decisions. The same seed gives the same output.`,
+			`and the number of decisions. The same seed gives the same game (only the seed hash differs: it is salted afresh for each match).`,
 		Example: `  orrery play --game icetraders --bots greedy,random,random,random --seed 7
   orrery play --game planet --bots greedy,random --json`,
 		Args: noArgs,
