@@ -40,8 +40,8 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, m Match) (*Outcome
 	if err != nil {
 		return nil, err
 	}
-	// Bots are seeded from the match seed and seat, so a seeded match replays exactly; an
-	// unseeded one seeds them from its seed hash (salted, so it differs from match to match).
+	// Bots are seeded from the match seed and seat, so a seeded match replays exactly. An
+	// unseeded match's seed is secret until the end: its salted hash seeds them instead.
 	var hash uint64
 	if m.Seed != nil {
 		hash = *m.Seed
