@@ -389,7 +389,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		defer web.Close()
 		webURL = web.URL()
 	}
-	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, webURL, o.dbPath))
+	printEndpoints(stdout, endpoints(a.lis.Addr().String(), tlsConf != nil, metricsLis, webURL, o.dbPath))
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
 	return nil
@@ -400,8 +400,11 @@ type endpoint struct{ what, where string }
 
 // endpoints is where everything a ready server offers is, one line each. A new listener
 // (the web page) adds its line here.
-func endpoints(grpcAddr string, metrics net.Listener, webURL, dbPath string) []endpoint {
+func endpoints(grpcAddr string, tls bool, metrics net.Listener, webURL, dbPath string) []endpoint {
 	eps := []endpoint{{"gRPC", grpcAddr + " (reflection on: grpcurl -plaintext " + grpcAddr + " list)"}}
+	if tls {
+		eps[0].where = grpcAddr + " over TLS (reflection on: grpcurl " + grpcAddr + " list; clients pass --tls)"
+	}
 	if webURL != "" {
 		eps = append(eps, endpoint{"web", webURL + " (the arena in a browser; its JSON API: docs/http.md)"})
 	}
