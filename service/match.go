@@ -537,7 +537,7 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending) *orreryv1.Decision 
 
 func (m *match) spectateLocked() *orreryv1.Spectate {
 	v := &orreryv1.Spectate{Ply: int64(len(m.steps))}
-	if o, ok := m.st.(engine.Omniscient); ok && m.ended {
+	if o, ok := m.st.(engine.Omniscient); ok && m.ended && !m.srv.seedWithheld(m.id) {
 		v.Observation = wire.Observation(o.ObserveAll())
 	} else {
 		v.Observation = wire.Observation(m.st.Observe(engine.Spectator))
@@ -547,7 +547,7 @@ func (m *match) spectateLocked() *orreryv1.Spectate {
 }
 
 func (m *match) endedLocked() *orreryv1.MatchEnded {
-	return &orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash, MatchId: m.id}
+	return m.srv.reveal(&orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash, MatchId: m.id})
 }
 
 // eventsLocked is seat's view of the events numbered from cursor on.

@@ -42,6 +42,9 @@ type Config struct {
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
 	Ladder LadderServer
+	// Seeds withholds the seeds of matches whose duplicate set is still running; nil: every
+	// finished match reveals its seed.
+	Seeds SeedGate
 }
 
 // Server implements orrery.v1.ArenaService.
@@ -570,6 +573,9 @@ func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv
 
 // GetReplay is a finished match's seed, log, events and result.
 func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) (*orreryv1.GetReplayResponse, error) {
+	if s.seedWithheld(req.GetMatchId()) {
+		return nil, errSetRunning(req.GetMatchId())
+	}
 	if m := s.lookup(req.GetMatchId()); m != nil {
 		m.mu.Lock()
 		defer m.mu.Unlock()

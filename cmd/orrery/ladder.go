@@ -89,6 +89,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, args []string) error {
 	gameList := fs.String("games", "", "comma-separated games to queue for (default: every game the ladder runs)")
 	maxMatches := fs.Int("max-matches", 1, "matches to play at once")
 	matches := fs.Int("matches", 0, "leave after this many matches (0: play until interrupted)")
+	only := fs.Bool("tournaments-only", false, "play only the server's tournaments, not the ladder")
 	fs.Parse(args)
 	if *key == "" {
 		return errors.New("--key (or ORRERY_API_KEY) is required: register with 'orrery bot register NAME'")
@@ -104,7 +105,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, args []string) error {
 	defer conn.Close()
 	seed := uint64(time.Now().UnixNano())
 	err = botladder.Run(ctx, conn, botladder.Options{
-		APIKey: *key, Games: games, MaxMatches: *maxMatches, Matches: *matches,
+		APIKey: *key, Games: games, MaxMatches: *maxMatches, Matches: *matches, TournamentsOnly: *only,
 		NewBot: func(j *orreryv1.Joined) (bots.Bot, error) {
 			seed++
 			return builtin.New(j.GetGame(), *botName, seed)

@@ -20,6 +20,7 @@ import (
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tournament"
 )
 
 // arena is a running server: the arena, its gRPC server and listener.
@@ -31,6 +32,8 @@ type arena struct {
 	reg  *prometheus.Registry
 	// ladder, if on, seats registered and house bots in rated matches (ladder.go).
 	ladder *ladder.Ladder
+	// tournaments runs tournaments on the server, with the ladder (tournaments.go).
+	tournaments *tournament.Service
 }
 
 type arenaConfig struct {
@@ -58,6 +61,10 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
+		if err := a.newTournaments(c, &cfg); err != nil {
+			a.closeDB()
+			return nil, err
+		}
 	}
 	srv, err := service.New(cfg)
 	if err != nil {
@@ -72,19 +79,19 @@ func startArena(c arenaConfig) (*arena, error) {
 	var register func(*grpc.Server)
 	if a.ladder != nil {
 		if err := a.ladder.Start(srv); err != nil {
-			a.ladder.Close()
+			a.closeServices()
 			srv.Close()
 			a.closeDB()
 			return nil, err
 		}
-		authorize, register = a.ladder.Authorizer(authorize), a.ladder.Register
+		a.tournaments.Start(srv)
+		authorize = a.ladder.Authorizer(authorize)
+		register = func(g *grpc.Server) { a.ladder.Register(g); a.tournaments.Register(g) }
 	}
 	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
-		if a.ladder != nil {
-			a.ladder.Close()
-		}
+		a.closeServices()
 		srv.Close()
 		a.closeDB()
 		return nil, err
@@ -128,11 +135,19 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 	return conn, func() { conn.Close(); stop() }, nil
 }
 
-// stop ends streams, stops match clocks and flushes the store.
-func (a *arena) stop() {
+// closeServices stops the tournaments, then the ladder they seat bots through.
+func (a *arena) closeServices() {
+	if a.tournaments != nil {
+		a.tournaments.Close()
+	}
 	if a.ladder != nil {
 		a.ladder.Close()
 	}
+}
+
+// stop ends streams, stops match clocks and flushes the store.
+func (a *arena) stop() {
+	a.closeServices()
 	a.srv.Close()
 	done := make(chan struct{})
 	go func() { a.grpc.GracefulStop(); close(done) }()

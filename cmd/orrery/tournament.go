@@ -26,7 +26,7 @@ import (
 	"github.com/orrery/orrery/bots/sdk"
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/tournament"
 )
 
 // tournamentResult is the --json output.
@@ -41,7 +41,7 @@ type tournamentResult struct {
 	Seed         uint64            `json:"seed"`
 	Matches      int               `json:"matches"`
 	WallSeconds  float64           `json:"wall_seconds"`
-	Standings    []ladder.Standing `json:"standings"`
+	Standings    []tournament.Standing `json:"standings"`
 	MatchIDs     []string          `json:"match_ids"`
 }
 
@@ -73,7 +73,8 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	seed := fs.Uint64("seed", 0, "tournament seed (default: drawn at random)")
 	parallel := fs.Int("parallel", 4*runtime.GOMAXPROCS(0), "matches played at once")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	server := fs.String("server", "", "play on this server (default: an in-process server on loopback)")
+	server := fs.String("server", "", "have the server at this address run the tournament, among its registered bots (by name) and built-in bots, and follow it (default: play built-in bots on an in-process server)")
+	forfeit := fs.Bool("forfeit-absent", false, "with --server: a registered bot not connected when its match starts forfeits it (default: its clock runs)")
 	dbPath := fs.String("db", "tournaments.db", `in-process server: store matches and the tournament here ("" for memory only)`)
 	key := fs.String("key", os.Getenv("ORRERY_ADMIN_KEY"), "the server's admin key, if it has one (env ORRERY_ADMIN_KEY)")
 	perMove := fs.Duration("per-move", 5*time.Second, "per-move time budget")
@@ -82,6 +83,13 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.Var(options, "option", "game option name=value (repeatable)")
 	fs.Parse(args)
 
+	if *server != "" {
+		return serverTournament(ctx, stdout, *server, *key, tournamentFlags{
+			game: *game, bots: *botList, format: *format, games: *games, seats: *seats, duplicate: *duplicate,
+			parallel: *parallel, perMove: *perMove, options: options, forfeit: *forfeit, asJSON: *asJSON, noProgress: *noProgress,
+			seed: seed, seeded: flagSet(fs, "seed"),
+		})
+	}
 	spec, err := parseTournament(*game, *botList, *format, *games, *seats, *parallel, *duplicate)
 	if err != nil {
 		return err
@@ -89,15 +97,13 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	spec.options = options
 	spec.clock = &orreryv1.Clock{PerMove: durationpb.New(*perMove)}
 	spec.seed = *seed
-	seeded := false
-	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
-	if !seeded {
+	if !flagSet(fs, "seed") {
 		var b [8]byte
 		rand.Read(b[:])
 		spec.seed = binary.BigEndian.Uint64(b[:])
 	}
 
-	conn, closeConn, err := connect(*server, arenaConfig{dbPath: *dbPath, adminKey: *key, ladder: &ladderOptions{}})
+	conn, closeConn, err := connect("", arenaConfig{dbPath: *dbPath, adminKey: *key, ladder: &ladderOptions{}})
 	if err != nil {
 		return err
 	}
@@ -118,13 +124,13 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	res := tournamentResult{
 		Game: spec.game, Format: *format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
 		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: wall.Seconds(),
-		Standings: ladder.Standings(spec.entrants, outcomes), MatchIDs: ids,
+		Standings: tournament.Standings(spec.entrants, outcomes), MatchIDs: ids,
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
 		fmtName = orreryv1.TournamentFormat_TOURNAMENT_FORMAT_SWISS
 	}
-	rec, err := orreryv1.NewLadderServiceClient(conn).RecordTournament(ctx, &orreryv1.RecordTournamentRequest{
+	rec, err := orreryv1.NewTournamentServiceClient(conn).RecordTournament(ctx, &orreryv1.RecordTournamentRequest{
 		Game: spec.game, Format: fmtName, Seats: int32(spec.seats), Entrants: spec.entrants, Duplicate: spec.duplicate,
 		Started: timestamppb.New(started), MatchIds: ids,
 	})
@@ -143,7 +149,7 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	if *asJSON {
 		return printJSON(stdout, res)
 	}
-	printTournament(stdout, res, *server, *server == "" && *dbPath != "", *dbPath)
+	printTournament(stdout, res, "", *dbPath != "", *dbPath)
 	return nil
 }
 
@@ -200,7 +206,7 @@ func parseTournament(game, botList, format string, games, seats, parallel int, d
 
 // runTournament plays the schedule with spec.parallel matches at a time, and returns the match
 // ids and outcomes in schedule order.
-func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []ladder.Outcome, error) {
+func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []tournament.Outcome, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	per := 1
@@ -210,11 +216,11 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 	total := (spec.games + per - 1) / per * per
 	bar.start(total)
 	var ids []string
-	var outcomes []ladder.Outcome
-	runRound := func(lineups []ladder.Lineup) error {
+	var outcomes []tournament.Outcome
+	runRound := func(lineups []tournament.Lineup) error {
 		n := len(ids)
 		ids = append(ids, make([]string, len(lineups))...)
-		outcomes = append(outcomes, make([]ladder.Outcome, len(lineups))...)
+		outcomes = append(outcomes, make([]tournament.Outcome, len(lineups))...)
 		jobs := make(chan int)
 		errs := make(chan error, spec.parallel)
 		var wg sync.WaitGroup
@@ -252,7 +258,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 		}
 	}
 	if !spec.swiss {
-		return ids, outcomes, runRound(ladder.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
+		return ids, outcomes, runRound(tournament.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
 	}
 	k := len(spec.entrants)
 	points, byes, met := make([]float64, k), make([]int, k), map[[2]int]int{}
@@ -262,7 +268,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 	}
 	for round := 0; len(ids) < total; round++ {
 		tables := min(k/spec.seats, (total-len(ids))/per)
-		lineups := ladder.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
+		lineups := tournament.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
 		from := len(ids)
 		if err := runRound(lineups); err != nil {
 			return nil, nil, err
@@ -277,7 +283,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 }
 
 // playLineup creates one match and plays every seat with its entrant's built-in bot.
-func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l ladder.Lineup) (string, ladder.Outcome, error) {
+func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l tournament.Lineup) (string, tournament.Outcome, error) {
 	names := make([]string, len(l.Entrants))
 	for s, e := range l.Entrants {
 		names[s] = spec.entrants[e]
@@ -287,7 +293,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		Game: spec.game, Seats: int32(spec.seats), Options: spec.options, Seed: &seed, Clock: spec.clock, SeatNames: names,
 	})
 	if err != nil {
-		return "", ladder.Outcome{}, err
+		return "", tournament.Outcome{}, err
 	}
 	ends := make([]*orreryv1.MatchEnded, len(names))
 	errs := make([]error, len(names))
@@ -297,7 +303,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		// duplicate set replays each entrant's choices as well as the game's chance.
 		b, err := builtin.New(spec.game, spec.bots[e], l.Seed^(uint64(e+1)*0x9e3779b97f4a7c15))
 		if err != nil {
-			return "", ladder.Outcome{}, err
+			return "", tournament.Outcome{}, err
 		}
 		token := created.GetSeats()[s].GetToken()
 		wg.Add(1)
@@ -308,9 +314,9 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return "", ladder.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
+		return "", tournament.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
 	}
-	o := ladder.Outcome{Names: names}
+	o := tournament.Outcome{Names: names}
 	for _, r := range ends[0].GetResult().GetRanks() {
 		o.Ranks = append(o.Ranks, int(r))
 	}
