@@ -20,7 +20,7 @@ import (
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
-	"github.com/orrery/orrery/service/tournament"
+	tour "github.com/orrery/orrery/service/tournament"
 )
 
 // arena is a running server: the arena, its gRPC server and listener.
@@ -33,7 +33,7 @@ type arena struct {
 	// ladder, if on, seats registered and house bots in rated matches (ladder.go).
 	ladder *ladder.Ladder
 	// tournaments runs tournaments on the server, with the ladder (tournaments.go).
-	tournaments *tournament.Service
+	tournaments *tour.Service
 }
 
 type arenaConfig struct {

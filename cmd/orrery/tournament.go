@@ -26,7 +26,7 @@ import (
 	"github.com/orrery/orrery/bots/sdk"
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/tournament"
+	tour "github.com/orrery/orrery/service/tournament"
 )
 
 // tournamentResult is the --json output.
@@ -41,7 +41,7 @@ type tournamentResult struct {
 	Seed         uint64            `json:"seed"`
 	Matches      int               `json:"matches"`
 	WallSeconds  float64           `json:"wall_seconds"`
-	Standings    []tournament.Standing `json:"standings"`
+	Standings    []tour.Standing `json:"standings"`
 	MatchIDs     []string          `json:"match_ids"`
 }
 
@@ -124,7 +124,7 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	res := tournamentResult{
 		Game: spec.game, Format: *format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
 		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: wall.Seconds(),
-		Standings: tournament.Standings(spec.entrants, outcomes), MatchIDs: ids,
+		Standings: tour.Standings(spec.entrants, outcomes), MatchIDs: ids,
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
@@ -206,7 +206,7 @@ func parseTournament(game, botList, format string, games, seats, parallel int, d
 
 // runTournament plays the schedule with spec.parallel matches at a time, and returns the match
 // ids and outcomes in schedule order.
-func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []tournament.Outcome, error) {
+func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []tour.Outcome, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	per := 1
@@ -216,11 +216,11 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 	total := (spec.games + per - 1) / per * per
 	bar.start(total)
 	var ids []string
-	var outcomes []tournament.Outcome
-	runRound := func(lineups []tournament.Lineup) error {
+	var outcomes []tour.Outcome
+	runRound := func(lineups []tour.Lineup) error {
 		n := len(ids)
 		ids = append(ids, make([]string, len(lineups))...)
-		outcomes = append(outcomes, make([]tournament.Outcome, len(lineups))...)
+		outcomes = append(outcomes, make([]tour.Outcome, len(lineups))...)
 		jobs := make(chan int)
 		errs := make(chan error, spec.parallel)
 		var wg sync.WaitGroup
@@ -258,7 +258,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 		}
 	}
 	if !spec.swiss {
-		return ids, outcomes, runRound(tournament.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
+		return ids, outcomes, runRound(tour.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
 	}
 	k := len(spec.entrants)
 	points, byes, met := make([]float64, k), make([]int, k), map[[2]int]int{}
@@ -268,7 +268,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 	}
 	for round := 0; len(ids) < total; round++ {
 		tables := min(k/spec.seats, (total-len(ids))/per)
-		lineups := tournament.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
+		lineups := tour.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
 		from := len(ids)
 		if err := runRound(lineups); err != nil {
 			return nil, nil, err
@@ -283,7 +283,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 }
 
 // playLineup creates one match and plays every seat with its entrant's built-in bot.
-func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l tournament.Lineup) (string, tournament.Outcome, error) {
+func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l tour.Lineup) (string, tour.Outcome, error) {
 	names := make([]string, len(l.Entrants))
 	for s, e := range l.Entrants {
 		names[s] = spec.entrants[e]
@@ -293,7 +293,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		Game: spec.game, Seats: int32(spec.seats), Options: spec.options, Seed: &seed, Clock: spec.clock, SeatNames: names,
 	})
 	if err != nil {
-		return "", tournament.Outcome{}, err
+		return "", tour.Outcome{}, err
 	}
 	ends := make([]*orreryv1.MatchEnded, len(names))
 	errs := make([]error, len(names))
@@ -303,7 +303,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		// duplicate set replays each entrant's choices as well as the game's chance.
 		b, err := builtin.New(spec.game, spec.bots[e], l.Seed^(uint64(e+1)*0x9e3779b97f4a7c15))
 		if err != nil {
-			return "", tournament.Outcome{}, err
+			return "", tour.Outcome{}, err
 		}
 		token := created.GetSeats()[s].GetToken()
 		wg.Add(1)
@@ -314,9 +314,9 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return "", tournament.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
+		return "", tour.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
 	}
-	o := tournament.Outcome{Names: names}
+	o := tour.Outcome{Names: names}
 	for _, r := range ends[0].GetResult().GetRanks() {
 		o.Ranks = append(o.Ranks, int(r))
 	}

@@ -15,7 +15,7 @@ import (
 
 	botladder "github.com/orrery/orrery/bots/ladder"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/tournament"
+	tour "github.com/orrery/orrery/service/tournament"
 )
 
 // remoteTournament creates req on the server at conn (TournamentService.CreateTournament),
@@ -63,7 +63,7 @@ func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientCon
 		Matches: len(t.GetMatches()), WallSeconds: wall.Seconds(), MatchIDs: t.GetMatchIds(),
 	}
 	for _, s := range t.GetStandings() {
-		res.Standings = append(res.Standings, tournament.Standing{
+		res.Standings = append(res.Standings, tour.Standing{
 			Place: int(s.GetPlace()), Entrant: s.GetEntrant(), Matches: int(s.GetMatches()), Wins: int(s.GetWins()),
 			WinRate: s.GetWinRate(), WinLow: s.GetWinRateLow(), WinHigh: s.GetWinRateHigh(),
 			MeanRank: s.GetMeanRank(), MeanRankCI: s.GetMeanRankCi(), Points: s.GetPoints(),

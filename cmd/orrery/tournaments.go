@@ -6,24 +6,24 @@ import (
 	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
-	"github.com/orrery/orrery/service/tournament"
+	tour "github.com/orrery/orrery/service/tournament"
 )
 
 // newTournaments makes the arena's server-run tournaments and hooks their seed gate into
 // cfg, before the arena starts: a restarted server withholds a running duplicate set's seed
 // from its first call. They seat registered bots through the ladder.
 func (a *arena) newTournaments(c arenaConfig, cfg *service.Config) error {
-	tcfg := tournament.Config{
+	tcfg := tour.Config{
 		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
-		NewBot: func(game, name string, seed uint64) (tournament.Player, error) { return builtin.New(game, name, seed) },
-		PlayIn: func(ctx context.Context, token string, p tournament.Player) error {
+		NewBot: func(game, name string, seed uint64) (tour.Player, error) { return builtin.New(game, name, seed) },
+		PlayIn: func(ctx context.Context, token string, p tour.Player) error {
 			return ladder.PlayInProcess(ctx, a.srv, token, p, 0)
 		},
 	}
 	if a.ladder != nil {
 		tcfg.Bots = a.ladder
 	}
-	t, err := tournament.New(tcfg)
+	t, err := tour.New(tcfg)
 	if err != nil {
 		return err
 	}

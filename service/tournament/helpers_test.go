@@ -33,6 +33,7 @@ const testGame = "icetraders"
 // env is an arena with a ladder and tournaments, served over bufconn.
 type env struct {
 	t      *testing.T
+	admin  string
 	arena  *service.Server
 	lad    *ladder.Ladder
 	tour   *Service
@@ -58,7 +59,7 @@ func newEnv(t *testing.T, db *store.DB, adminKey string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, lad: lad}
+	e := &env{t: t, lad: lad, admin: adminKey}
 	tour, err := New(Config{DB: db, AdminKey: adminKey, Bots: lad,
 		NewBot: func(game, name string, seed uint64) (Player, error) { return builtin.New(game, name, seed) },
 		PlayIn: func(ctx context.Context, token string, p Player) error {
@@ -114,7 +115,11 @@ func withKey(ctx context.Context, key string) context.Context {
 // register registers a bot and returns its API key.
 func (e *env) register(name string) string {
 	e.t.Helper()
-	resp, err := e.ladder.RegisterBot(context.Background(), &orreryv1.RegisterBotRequest{Name: name})
+	ctx := context.Background()
+	if e.admin != "" {
+		ctx = withKey(ctx, e.admin)
+	}
+	resp, err := e.ladder.RegisterBot(ctx, &orreryv1.RegisterBotRequest{Name: name})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestRecordTournament(t *testing.T) {
 	}
 	req := &orreryv1.RecordTournamentRequest{Game: testGame, Format: orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN,
 		Seats: 2, Entrants: entrants, MatchIds: ids}
-	got, err := e.tour.RecordTournament(ctx, req)
+	got, err := e.tours.RecordTournament(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRecordTournament(t *testing.T) {
 	if want := standingsProto(Standings(entrants, outcomes)); !slices.EqualFunc(tour.GetStandings(), want, func(a, b *orreryv1.TournamentStanding) bool { return proto.Equal(a, b) }) {
 		t.Errorf("standings %v, want %v", tour.GetStandings(), want)
 	}
-	again, err := e.tour.GetTournament(context.Background(), &orreryv1.GetTournamentRequest{TournamentId: tour.GetTournamentId()})
+	again, err := e.tours.GetTournament(context.Background(), &orreryv1.GetTournamentRequest{TournamentId: tour.GetTournamentId()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +87,12 @@ func TestRecordTournament(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := proto.Clone(req).(*orreryv1.RecordTournamentRequest)
 			tt.mutate(r)
-			if _, err := e.tour.RecordTournament(tt.ctx, r); status.Code(err) != tt.want {
+			if _, err := e.tours.RecordTournament(tt.ctx, r); status.Code(err) != tt.want {
 				t.Errorf("got %v, want %v", err, tt.want)
 			}
 		})
 	}
-	if _, err := e.tour.GetTournament(context.Background(), &orreryv1.GetTournamentRequest{TournamentId: "tNope"}); status.Code(err) != codes.NotFound {
+	if _, err := e.tours.GetTournament(context.Background(), &orreryv1.GetTournamentRequest{TournamentId: "tNope"}); status.Code(err) != codes.NotFound {
 		t.Errorf("unknown tournament: %v", err)
 	}
 }

@@ -1,19 +1,9 @@
 package tournament
 
 import (
-	"context"
 	"math"
 	"slices"
-	"sync"
 	"testing"
-
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
-
-	"github.com/orrery/orrery/bots/random"
-	"github.com/orrery/orrery/bots/sdk"
-	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
 func TestRoundRobin(t *testing.T) {

@@ -1361,9 +1361,13 @@ type LadderJoin struct {
 	// The games to queue for; empty means every game.
 	Games []string `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
 	// At most this many matches at once (default 1).
-	MaxMatches    int32 `protobuf:"varint,2,opt,name=max_matches,json=maxMatches,proto3" json:"max_matches,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	MaxMatches int32 `protobuf:"varint,2,opt,name=max_matches,json=maxMatches,proto3" json:"max_matches,omitempty"`
+	// Only tournament matches (TournamentService): the ladder queues this stream for no match
+	// of its own, and a pause from ladder matchmaking does not refuse it. Tournament matches
+	// come on every ladder stream, whatever its games and max_matches.
+	TournamentsOnly bool `protobuf:"varint,3,opt,name=tournaments_only,json=tournamentsOnly,proto3" json:"tournaments_only,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *LadderJoin) Reset() {
@@ -1408,6 +1412,13 @@ func (x *LadderJoin) GetMaxMatches() int32 {
 		return x.MaxMatches
 	}
 	return 0
+}
+
+func (x *LadderJoin) GetTournamentsOnly() bool {
+	if x != nil {
+		return x.TournamentsOnly
+	}
+	return false
 }
 
 // Join claims a seat with its token. Joining again after a dropped stream resumes the seat.
@@ -2381,7 +2392,11 @@ type MatchEnded struct {
 	SeedHash string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
 	MatchId  string `protobuf:"bytes,4,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	// The seat this stream played, for a Play stream.
-	Seat          int32 `protobuf:"varint,5,opt,name=seat,proto3" json:"seat,omitempty"`
+	Seat int32 `protobuf:"varint,5,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The seed is not revealed yet (seed is 0): the match belongs to a tournament's duplicate
+	// set whose other matches, played on the same seed, are still running. GetReplay reveals
+	// it once the whole set has ended.
+	SeedWithheld  bool `protobuf:"varint,6,opt,name=seed_withheld,json=seedWithheld,proto3" json:"seed_withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2449,6 +2464,13 @@ func (x *MatchEnded) GetSeat() int32 {
 		return x.Seat
 	}
 	return 0
+}
+
+func (x *MatchEnded) GetSeedWithheld() bool {
+	if x != nil {
+		return x.SeedWithheld
+	}
+	return false
 }
 
 // WatchRequest follows a match as a spectator.
@@ -3386,12 +3408,13 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x04join\x18\x01 \x01(\v2\x0f.orrery.v1.JoinH\x00R\x04join\x12+\n" +
 	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answer\x12/\n" +
 	"\x06ladder\x18\x03 \x01(\v2\x15.orrery.v1.LadderJoinH\x00R\x06ladderB\x05\n" +
-	"\x03msg\"C\n" +
+	"\x03msg\"n\n" +
 	"\n" +
 	"LadderJoin\x12\x14\n" +
 	"\x05games\x18\x01 \x03(\tR\x05games\x12\x1f\n" +
 	"\vmax_matches\x18\x02 \x01(\x05R\n" +
-	"maxMatches\"R\n" +
+	"maxMatches\x12)\n" +
+	"\x10tournaments_only\x18\x03 \x01(\bR\x0ftournamentsOnly\"R\n" +
 	"\x04Join\x12\x14\n" +
 	"\x05token\x18\x01 \x01(\tR\x05token\x12$\n" +
 	"\vevents_seen\x18\x02 \x01(\x03H\x00R\n" +
@@ -3468,14 +3491,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x05ranks\x18\x01 \x03(\x05R\x05ranks\x12\x16\n" +
 	"\x06scores\x18\x02 \x03(\x01R\x06scores\x12,\n" +
 	"\x06reason\x18\x03 \x01(\x0e2\x14.orrery.v1.EndReasonR\x06reason\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"\x97\x01\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xbc\x01\n" +
 	"\n" +
 	"MatchEnded\x12)\n" +
 	"\x06result\x18\x01 \x01(\v2\x11.orrery.v1.ResultR\x06result\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12\x1b\n" +
 	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\x12\x19\n" +
 	"\bmatch_id\x18\x04 \x01(\tR\amatchId\x12\x12\n" +
-	"\x04seat\x18\x05 \x01(\x05R\x04seat\"H\n" +
+	"\x04seat\x18\x05 \x01(\x05R\x04seat\x12#\n" +
+	"\rseed_withheld\x18\x06 \x01(\bR\fseedWithheld\"H\n" +
 	"\fWatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
 	"\n" +
