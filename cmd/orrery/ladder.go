@@ -25,6 +25,7 @@ type ladderOptions struct {
 	houseMatches int           // matches among house bots alone kept running
 	housePace    time.Duration // pause before each house move
 	fillAfter    time.Duration // wait before house bots complete a bot's match (0: default)
+	clock        *orreryv1.Clock // ladder matches' time control (nil: the arena's default)
 }
 
 // newLadder makes the arena's ladder and hooks it into cfg, before the arena starts. The
@@ -40,7 +41,7 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 	lad, err := ladder.New(ladder.Config{
 		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
 		House: houseBots(), HouseMatches: c.ladder.houseMatches, HousePace: c.ladder.housePace,
-		FillAfter: c.ladder.fillAfter,
+		FillAfter: c.ladder.fillAfter, Clock: c.ladder.clock,
 	})
 	if err != nil {
 		return err

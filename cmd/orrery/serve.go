@@ -16,7 +16,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/durationpb"
 
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
@@ -168,6 +170,8 @@ func serve(ctx context.Context, args []string) error {
 	housePace := fs.Duration("house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
 	adminKey := fs.String("admin-key", os.Getenv("ORRERY_ADMIN_KEY"), "if set, CreateMatch requires 'authorization: bearer <key>' (env ORRERY_ADMIN_KEY)")
 	jsonLogs := fs.Bool("json-logs", false, "log as JSON lines")
+	ladderPerMove := fs.Duration("ladder-per-move", 5*time.Second, "ladder matches: time per move")
+	ladderBank := fs.Duration("ladder-time-bank", 30*time.Second, "ladder matches: time bank")
 	fs.Parse(args)
 
 	var handler slog.Handler = slog.NewTextHandler(os.Stderr, nil)
@@ -176,7 +180,8 @@ func serve(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(handler)
 	a, err := startArena(arenaConfig{addr: *addr, dbPath: *dbPath, adminKey: *adminKey, logger: logger,
-		ladder: &ladderOptions{houseMatches: *houseN, housePace: *housePace}})
+		ladder: &ladderOptions{houseMatches: *houseN, housePace: *housePace,
+			clock: &orreryv1.Clock{PerMove: durationpb.New(*ladderPerMove), TimeBank: durationpb.New(*ladderBank)}}})
 	if err != nil {
 		return err
 	}
