@@ -20,3 +20,17 @@ func (f Func) Act(d *orreryv1.Decision) *orreryv1.Answer { return f(d) }
 func Index(d *orreryv1.Decision, i int) *orreryv1.Answer {
 	return &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: int32(i)}}
 }
+
+// A Receiver is a Bot that says what its decisions must carry; the SDK asks the server for
+// only that (orreryv1.Receive). Bots that are not Receivers get everything.
+type Receiver interface {
+	Receive() *orreryv1.Receive
+}
+
+// Count is the number of legal actions of d, whichever lists it carries.
+func Count(d *orreryv1.Decision) int {
+	if n := int(d.GetLegalCount()); n > 0 {
+		return n
+	}
+	return max(len(d.GetLegal()), len(d.GetLegalNotation()))
+}

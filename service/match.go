@@ -494,7 +494,7 @@ type view struct {
 
 // viewFor collects what seat (or Spectator) has not been sent: events from cursor, the
 // current decision if it differs from sentDecision, the public view if ply moved, and the end.
-func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision string, sentPly int64) view {
+func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision string, sentPly int64, recv *orreryv1.Receive) view {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	v := view{changed: m.changed, cursor: cursor, ply: int64(len(m.steps))}
@@ -502,16 +502,23 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 		v.replaced = true
 		return v
 	}
-	v.events, v.cursor = m.deliverLocked(seat, cursor)
 	if seat != engine.Spectator {
 		if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
-			v.decision = m.decisionLocked(seat, p)
+			v.decision = m.decisionLocked(seat, p, recv)
 		}
 	} else if v.ply != sentPly || sentPly < 0 {
 		v.spectate = m.spectateLocked()
 	}
 	if m.ended {
 		v.ended = m.endedLocked()
+	}
+	switch {
+	case recv.GetOmitEvents():
+		v.cursor = int64(len(m.events))
+		m.seats[seat].delivered = v.cursor
+	case !recv.GetQuiet() || v.decision != nil || v.ended != nil:
+		// A quiet seat takes its events only with a decision or the end: one message per change.
+		v.events, v.cursor = m.deliverLocked(seat, cursor)
 	}
 	return v
 }
@@ -526,8 +533,8 @@ func (m *match) deliverLocked(seat engine.Seat, cursor int64) ([]*orreryv1.Event
 	return evs, cursor
 }
 
-func (m *match) decisionLocked(seat engine.Seat, p *pending) *orreryv1.Decision {
-	d := wire.CachedDecision(m.st, seat, p.legal, int64(len(m.steps)), m.actions)
+func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive) *orreryv1.Decision {
+	d := wire.DecisionFor(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
 	d.DecisionId = p.id
 	d.MatchId = m.id
 	d.Deadline = timestamppb.New(p.deadline)

@@ -49,6 +49,7 @@ func (s *Server) Play(stream PlayStream) error {
 	if err != nil {
 		return err
 	}
+	seat.SetReceive(join.GetReceive())
 	defer seat.Detach()
 	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: seat.Joined()}}); err != nil {
 		return err
@@ -90,7 +91,11 @@ type Seat struct {
 	gen    int64
 	cursor int64
 	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent; guarded by m.mu
+	recv   *orreryv1.Receive        // what the bot asked to receive; nil: everything
 }
+
+// SetReceive sets what the seat's stream carries (nil: everything). Call it before Run.
+func (st *Seat) SetReceive(r *orreryv1.Receive) { st.recv = r }
 
 // Attach connects to the seat that token names, replacing any older connection of it.
 // eventsSeen, if set, is how many events the bot has already seen.
@@ -163,7 +168,7 @@ func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest,
 				return err
 			}
 		}
-		v := m.viewFor(st.seat, st.gen, st.cursor, sent, 0)
+		v := m.viewFor(st.seat, st.gen, st.cursor, sent, 0, st.recv)
 		if v.replaced {
 			return errReplaced
 		}
@@ -212,8 +217,18 @@ func (st *Seat) takeReplies() []*orreryv1.PlayResponse {
 	defer m.mu.Unlock()
 	out := st.outbox
 	st.outbox = nil
+	if st.recv.GetQuiet() {
+		// The next decision says the answer was applied, and carries the events.
+		kept := out[:0]
+		for _, r := range out {
+			if r.GetAccepted() == nil {
+				kept = append(kept, r)
+			}
+		}
+		return kept
+	}
 	for _, r := range out {
-		if acc := r.GetAccepted(); acc != nil {
+		if acc := r.GetAccepted(); acc != nil && !st.recv.GetOmitEvents() {
 			acc.Events, st.cursor = m.deliverLocked(st.seat, st.cursor)
 		}
 	}
@@ -265,7 +280,7 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	}
 	cursor, ply := req.GetFromEvent(), int64(-1)
 	for {
-		v := m.viewFor(engine.Spectator, 0, cursor, "", ply)
+		v := m.viewFor(engine.Spectator, 0, cursor, "", ply, nil)
 		if v.spectate != nil {
 			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_View{View: v.spectate}}); err != nil {
 				return err

@@ -1,6 +1,7 @@
 // Package ladder plays a registered bot on an Orrery ladder: it connects once with the bot's
 // API key, and plays every match the server seats it in over that one stream, a fresh
-// bots.Bot per match, reconnecting with backoff when the stream drops.
+// bots.Bot per match, reconnecting with backoff (exponential, full jitter: bots/backoff) when
+// the stream drops.
 package ladder
 
 import (
@@ -17,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/backoff"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -60,7 +62,7 @@ func Run(ctx context.Context, conn grpc.ClientConnInterface, o Options) error {
 	client := orreryv1.NewArenaServiceClient(conn)
 	ladder := orreryv1.NewLadderServiceClient(conn)
 	ended := 0
-	backoff := 100 * time.Millisecond
+	retry := backoff.New(100*time.Millisecond, o.MaxBackoff)
 	for {
 		progressed, err := session(ctx, client, o, &ended)
 		if err == nil || ctx.Err() != nil {
@@ -70,16 +72,16 @@ func Run(ctx context.Context, conn grpc.ClientConnInterface, o Options) error {
 			return ctx.Err()
 		}
 		if progressed {
-			backoff = 100 * time.Millisecond
+			retry.Reset()
 		}
-		wait := backoff
+		wait := retry.Next()
 		switch status.Code(err) {
 		case codes.Unauthenticated, codes.PermissionDenied, codes.InvalidArgument, codes.Unimplemented, codes.NotFound:
 			return err
 		case codes.FailedPrecondition:
 			// Paused: wait out the pause the server names.
 			if got, gerr := ladder.GetBot(ctx, &orreryv1.GetBotRequest{}); gerr == nil && got.GetBot().GetPaused() {
-				wait = max(time.Until(got.GetBot().GetPausedUntil().AsTime()), backoff)
+				wait = max(time.Until(got.GetBot().GetPausedUntil().AsTime()), wait)
 			}
 		}
 		if o.OnRetry != nil {
@@ -90,7 +92,6 @@ func Run(ctx context.Context, conn grpc.ClientConnInterface, o Options) error {
 			return ctx.Err()
 		case <-time.After(wait):
 		}
-		backoff = min(backoff*2, o.MaxBackoff)
 	}
 }
 

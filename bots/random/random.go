@@ -16,8 +16,15 @@ func New(seed uint64) bots.Bot { return &Bot{r: rand.New(rand.NewPCG(seed, 0x5ee
 
 // Act picks a legal index.
 func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
-	if len(d.GetLegal()) == 0 {
+	n := bots.Count(d)
+	if n == 0 {
 		return bots.Index(d, 0)
 	}
-	return bots.Index(d, b.r.IntN(len(d.GetLegal())))
+	return bots.Index(d, b.r.IntN(n))
+}
+
+// Receive asks for the count alone: a random pick needs no list, view, text or history,
+// and no message but the decisions.
+func (b *Bot) Receive() *orreryv1.Receive {
+	return &orreryv1.Receive{OmitLegal: true, OmitLegalNotation: true, OmitText: true, OmitObservation: true, Quiet: true, OmitEvents: true}
 }

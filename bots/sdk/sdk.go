@@ -1,6 +1,6 @@
 // Package sdk plays one seat of an Orrery match over gRPC: it joins with the seat token,
 // hands each decision to a bots.Bot, sends the answer, and rejoins with backoff if the stream
-// drops, so a Go bot is one function.
+// drops (exponential, with full jitter: see bots/backoff), so a Go bot is one function.
 package sdk
 
 import (
@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/backoff"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -24,10 +25,14 @@ type Options struct {
 	OnJoined   func(*orreryv1.Joined)
 	OnEvent    func(*orreryv1.Event)
 	OnRejected func(*orreryv1.ActionRejected)
-	// MaxBackoff caps the wait between reconnects (default 5s).
+	// MaxBackoff caps the wait between reconnects (default 5s); each wait is drawn at random
+	// below a cap that starts at 50ms and doubles, so seats dropped together rejoin apart.
 	MaxBackoff time.Duration
 	// Reconnects caps consecutive failed reconnects (default 20; negative: no limit).
 	Reconnects int
+	// Receive is what the decisions carry; nil asks the bot (bots.Receiver), and a bot that
+	// does not say gets everything.
+	Receive *orreryv1.Receive
 }
 
 // Play plays the seat that token names until the match ends, and returns how it ended.
@@ -40,7 +45,7 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, token string, bot 
 	}
 	client := orreryv1.NewArenaServiceClient(conn)
 	seen := int64(-1) // unknown: let the server send what it has not delivered
-	backoff := 50 * time.Millisecond
+	wait := backoff.New(50*time.Millisecond, o.MaxBackoff)
 	failures := 0
 	for {
 		ended, progressed, err := playOnce(ctx, client, token, bot, &seen, o)
@@ -51,7 +56,8 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, token string, bot 
 			return nil, err
 		}
 		if progressed {
-			failures, backoff = 0, 50*time.Millisecond
+			failures = 0
+			wait.Reset()
 		}
 		failures++
 		if o.Reconnects > 0 && failures > o.Reconnects {
@@ -60,9 +66,8 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, token string, bot 
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(backoff):
+		case <-time.After(wait.Next()):
 		}
-		backoff = min(backoff*2, o.MaxBackoff)
 	}
 }
 
@@ -85,7 +90,10 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 	if err != nil {
 		return nil, false, err
 	}
-	join := &orreryv1.Join{Token: token}
+	join := &orreryv1.Join{Token: token, Receive: o.Receive}
+	if r, ok := bot.(bots.Receiver); ok && o.Receive == nil {
+		join.Receive = r.Receive()
+	}
 	if *seen >= 0 {
 		join.EventsSeen = seen
 	}
@@ -206,7 +214,7 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 			// A rejected answer to the decision still owed: fall back to its first listed
 			// action, which the server always accepts, rather than lose the turn to the clock.
 			if current != nil && owed == nil && rej.GetDecisionId() == current.GetDecisionId() &&
-				rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && len(current.GetLegal()) > 0 {
+				rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION && bots.Count(current) > 0 {
 				fallback := bots.Index(current, 0)
 				fallback.MatchId = current.GetMatchId()
 				current = nil

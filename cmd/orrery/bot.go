@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -18,117 +18,160 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
-const botUsage = `usage:
-  orrery bot register NAME [--description TEXT]   print a new bot's API key (shown once)
-  orrery bot info     [NAME]                      state, ratings and recent matches (NAME: the key's bot)
-  orrery bot list                                 every registered bot
-  orrery bot revoke   [NAME]                      disable the key at once
-  orrery bot resume   [NAME]                      lift a pause from matchmaking
-flags (after the subcommand): --server ADDR, --key KEY (env ORRERY_API_KEY; the admin key where
-the server has one), --json`
+// botOptions are the flags every bot command takes.
+type botOptions struct {
+	server, key string
+	asJSON      bool
+}
 
-// bot manages ladder bot identities on a server.
-func bot(ctx context.Context, stdout io.Writer, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stdout, botUsage)
-		return nil
+func newBotCmd() *cobra.Command {
+	var o botOptions
+	cmd := &cobra.Command{
+		Use:   "bot",
+		Short: "register, inspect, revoke and resume ladder bots",
+		Long: `Manage the ladder's bot identities on a server. A registered bot plays on the ladder with ` +
+			`its API key (orrery ladder, or any client sending 'authorization: bearer <key>'). ` +
+			`NAME defaults to the bot whose key is given; the server's admin key may name any bot.`,
 	}
-	sub := args[0]
-	fs := flag.NewFlagSet("bot "+sub, flag.ExitOnError)
-	server := fs.String("server", "127.0.0.1:7070", "arena address")
-	key := fs.String("key", os.Getenv("ORRERY_API_KEY"), "bearer key: the bot's API key, or the server's admin key")
-	description := fs.String("description", "", "register: what the bot is")
-	asJSON := fs.Bool("json", false, "print the response as JSON")
-	// The name may come before or after the flags.
-	rest := args[1:]
-	var name string
-	if len(rest) > 0 && rest[0] != "" && rest[0][0] != '-' {
-		name, rest = rest[0], rest[1:]
+	asGroup(cmd)
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	pf.StringVar(&o.key, "key", "", "bearer `KEY`: the bot's API key, or the server's admin key (default: env ORRERY_API_KEY)")
+	pf.BoolVar(&o.asJSON, "json", false, "print the response as JSON")
+
+	var description string
+	register := &cobra.Command{
+		Use:   "register NAME",
+		Short: "register a bot and print its API key (shown once)",
+		Args:  oneArg("NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return botCall(cmd, o, func(ctx context.Context, c orreryv1.LadderServiceClient) (proto.Message, error) {
+				r, err := c.RegisterBot(ctx, &orreryv1.RegisterBotRequest{Name: args[0], Description: description})
+				if err == nil && !o.asJSON {
+					fmt.Fprintf(cmd.OutOrStdout(), "registered %s\napi key: %s\n\nThe key is shown once; the server keeps only its hash. Play with:\n  ORRERY_API_KEY=%s orrery ladder --bot random --server %s\n",
+						r.GetBot().GetName(), r.GetApiKey(), r.GetApiKey(), o.server)
+					return nil, nil
+				}
+				return r, err
+			})
+		},
 	}
-	fs.Parse(rest)
-	if name == "" {
-		name = fs.Arg(0)
-	}
-	conn, client, err := ladderClient(*server)
+	register.Flags().StringVar(&description, "description", "", "`TEXT` saying what the bot is")
+	cmd.AddCommand(register,
+		&cobra.Command{
+			Use:   "info [NAME]",
+			Short: "a bot's state, ratings and recent matches",
+			Args:  maxOneArg("NAME"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return botCall(cmd, o, func(ctx context.Context, c orreryv1.LadderServiceClient) (proto.Message, error) {
+					r, err := c.GetBot(ctx, &orreryv1.GetBotRequest{Name: firstArg(args)})
+					if err == nil && !o.asJSON {
+						printBot(cmd.OutOrStdout(), r)
+						return nil, nil
+					}
+					return r, err
+				})
+			},
+		},
+		&cobra.Command{
+			Use:   "list",
+			Short: "every registered bot",
+			Args:  noArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				return botCall(cmd, o, func(ctx context.Context, c orreryv1.LadderServiceClient) (proto.Message, error) {
+					r, err := c.ListBots(ctx, &orreryv1.ListBotsRequest{PageSize: 1000})
+					if err == nil && !o.asJSON {
+						return nil, printBots(cmd.OutOrStdout(), r.GetBots())
+					}
+					return r, err
+				})
+			},
+		},
+		&cobra.Command{
+			Use:   "revoke [NAME]",
+			Short: "disable a bot's key at once",
+			Args:  maxOneArg("NAME"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return botCall(cmd, o, func(ctx context.Context, c orreryv1.LadderServiceClient) (proto.Message, error) {
+					r, err := c.RevokeBot(ctx, &orreryv1.RevokeBotRequest{Name: firstArg(args)})
+					if err == nil && !o.asJSON {
+						fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", r.GetBot().GetName(), botState(r.GetBot()))
+						return nil, nil
+					}
+					return r, err
+				})
+			},
+		},
+		&cobra.Command{
+			Use:   "resume [NAME]",
+			Short: "lift a pause from matchmaking",
+			Args:  maxOneArg("NAME"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return botCall(cmd, o, func(ctx context.Context, c orreryv1.LadderServiceClient) (proto.Message, error) {
+					r, err := c.ResumeBot(ctx, &orreryv1.ResumeBotRequest{Name: firstArg(args)})
+					if err == nil && !o.asJSON {
+						fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", r.GetBot().GetName(), botState(r.GetBot()))
+						return nil, nil
+					}
+					return r, err
+				})
+			},
+		},
+	)
+	return cmd
+}
+
+// botCall dials the server and makes one LadderService call with the key; call prints its
+// own text and returns nil, or returns the response for --json.
+func botCall(cmd *cobra.Command, o botOptions, call func(context.Context, orreryv1.LadderServiceClient) (proto.Message, error)) error {
+	conn, client, err := ladderClient(o.server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if *key != "" {
-		ctx = botladder.Key(ctx, *key)
+	ctx := cmd.Context()
+	if o.key == "" {
+		o.key = os.Getenv("ORRERY_API_KEY")
 	}
-	var resp proto.Message
-	switch sub {
-	case "register":
-		if name == "" {
-			return fmt.Errorf("usage: orrery bot register NAME")
-		}
-		r, err := client.RegisterBot(ctx, &orreryv1.RegisterBotRequest{Name: name, Description: *description})
-		if err != nil {
-			return err
-		}
-		if !*asJSON {
-			fmt.Fprintf(stdout, "registered %s\napi key: %s\n\nThe key is shown once; the server keeps only its hash. Play with:\n  ORRERY_API_KEY=%s orrery ladder --bot random --server %s\n",
-				r.GetBot().GetName(), r.GetApiKey(), r.GetApiKey(), *server)
-			return nil
-		}
-		resp = r
-	case "info":
-		r, err := client.GetBot(ctx, &orreryv1.GetBotRequest{Name: name})
-		if err != nil {
-			return err
-		}
-		if !*asJSON {
-			printBot(stdout, r)
-			return nil
-		}
-		resp = r
-	case "list":
-		r, err := client.ListBots(ctx, &orreryv1.ListBotsRequest{PageSize: 1000})
-		if err != nil {
-			return err
-		}
-		if !*asJSON {
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "bot\thouse\tconnected\tqueued\tlive\tstate")
-			for _, b := range r.GetBots() {
-				fmt.Fprintf(tw, "%s\t%v\t%v\t%v\t%d\t%s\n", b.GetName(), b.GetHouse(), b.GetConnected(), b.GetQueuedGames(), len(b.GetLiveMatchIds()), botState(b))
-			}
-			return tw.Flush()
-		}
-		resp = r
-	case "revoke":
-		r, err := client.RevokeBot(ctx, &orreryv1.RevokeBotRequest{Name: name})
-		if err != nil {
-			return err
-		}
-		resp = r
-	case "resume":
-		r, err := client.ResumeBot(ctx, &orreryv1.ResumeBotRequest{Name: name})
-		if err != nil {
-			return err
-		}
-		resp = r
-	default:
-		return fmt.Errorf("unknown bot command %q\n%s", sub, botUsage)
+	if o.key != "" {
+		ctx = botladder.Key(ctx, o.key)
 	}
-	if *asJSON {
-		b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-		if err != nil {
-			return err
+	resp, err := call(ctx, client)
+	if err != nil || resp == nil {
+		return err
+	}
+	b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), string(b))
+	return nil
+}
+
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// maxOneArg allows one optional positional argument, named what in the error.
+func maxOneArg(what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 1 {
+			return usagef("%s takes at most one %s; got %d arguments", cmd.CommandPath(), what, len(args))
 		}
-		fmt.Fprintln(stdout, string(b))
 		return nil
 	}
-	var info *orreryv1.BotInfo
-	switch r := resp.(type) {
-	case *orreryv1.RevokeBotResponse:
-		info = r.GetBot()
-	case *orreryv1.ResumeBotResponse:
-		info = r.GetBot()
+}
+
+func printBots(w io.Writer, bots []*orreryv1.BotInfo) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "bot\thouse\tconnected\tqueued\tlive\tstate")
+	for _, b := range bots {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", b.GetName(), yesNo(b.GetHouse()), yesNo(b.GetConnected()), list(b.GetQueuedGames()), len(b.GetLiveMatchIds()), botState(b))
 	}
-	fmt.Fprintf(stdout, "%s: %s\n", info.GetName(), botState(info))
-	return nil
+	return tw.Flush()
 }
 
 func botState(b *orreryv1.BotInfo) string {
@@ -147,8 +190,12 @@ func printBot(w io.Writer, r *orreryv1.GetBotResponse) {
 	if b.GetDescription() != "" {
 		fmt.Fprintf(w, "  %s\n", b.GetDescription())
 	}
-	fmt.Fprintf(w, "  registered %s, connected %v, queued for %v, timeouts in a row %d\n",
-		b.GetCreated().AsTime().Local().Format(time.DateTime), b.GetConnected(), b.GetQueuedGames(), b.GetTimeoutStreak())
+	connected := "not connected"
+	if b.GetConnected() {
+		connected = "connected"
+	}
+	fmt.Fprintf(w, "  registered %s, %s, queued for %s, timeouts in a row %d\n",
+		b.GetCreated().AsTime().Local().Format(time.DateTime), connected, list(b.GetQueuedGames()), b.GetTimeoutStreak())
 	for _, id := range b.GetLiveMatchIds() {
 		fmt.Fprintf(w, "  playing %s\n", id)
 	}

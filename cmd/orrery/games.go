@@ -1,11 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strings"
 
+	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/orrery/orrery/bots/builtin"
@@ -14,11 +14,20 @@ import (
 	"github.com/orrery/orrery/proto/wire"
 )
 
-func games(stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("games", flag.ExitOnError)
-	asJSON := fs.Bool("json", false, "print the catalog (with static geometry) as JSON")
-	fs.Parse(args)
-	if *asJSON {
+func newGamesCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "games",
+		Short: "list the games, their seats, options and built-in bots",
+		Args:  noArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return games(cmd.OutOrStdout(), asJSON) },
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the catalog (with static geometry) as JSON")
+	return cmd
+}
+
+func games(stdout io.Writer, asJSON bool) error {
+	if asJSON {
 		resp := &orreryv1.ListGamesResponse{}
 		for _, name := range engine.Names() {
 			g, _ := engine.Lookup(name)
@@ -31,15 +40,45 @@ func games(stdout io.Writer, args []string) error {
 		fmt.Fprintln(stdout, string(b))
 		return nil
 	}
-	for _, name := range engine.Names() {
+	printGames(stdout, termWidth(stdout))
+	return nil
+}
+
+// printGames lists each game, its seats, bots, rules file and options, wrapped to width.
+func printGames(w io.Writer, width int) {
+	for i, name := range engine.Names() {
 		g, _ := engine.Lookup(name)
 		info := g.Info()
-		fmt.Fprintf(stdout, "%s (%s): %d-%d seats; bots: %v\n", info.Name, info.Title, info.MinSeats, info.MaxSeats, builtin.Names(name))
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		for _, o := range info.Options {
-			fmt.Fprintf(tw, "  --option %s=%s\t%s\n", o.Name, o.Default, o.Help)
+		if i > 0 {
+			fmt.Fprintln(w)
 		}
-		tw.Flush()
+		head := fmt.Sprintf("%s (%s): %d-%d seats; built-in bots: %s; rules: %s", info.Name, info.Title,
+			info.MinSeats, info.MaxSeats, list(builtin.Names(name)), rulesFile(info))
+		fmt.Fprint(w, fill(head, "    ", 0, width))
+		// Options in two columns where the help has room beside them; a long default, or a
+		// narrow terminal, puts the help below.
+		const maxCol = 34
+		col := 0
+		for _, o := range info.Options {
+			if n := len(optionFlag(o)) + 4; n <= maxCol {
+				col = max(col, n)
+			}
+		}
+		for _, o := range info.Options {
+			flag := "  " + optionFlag(o)
+			if width-col < 30 || len(flag)+2 > col {
+				fmt.Fprintf(w, "  %s      %s", fill(optionFlag(o), "      ", 2, width), fill(o.Help, "      ", 6, width))
+				continue
+			}
+			fmt.Fprintf(w, "%-*s%s", col, flag, fill(o.Help, strings.Repeat(" ", col), col, width))
+		}
 	}
-	return nil
+}
+
+func optionFlag(o engine.Option) string { return "--option " + o.Name + "=" + o.Default }
+
+// rulesFile is where a game's rules are written, named after its title:
+// docs/rules/full-contact-catan.md for Full-Contact Catan.
+func rulesFile(info engine.Info) string {
+	return "docs/rules/" + strings.ReplaceAll(strings.ToLower(info.Title), " ", "-") + ".md"
 }

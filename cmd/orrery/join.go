@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
+
+	"github.com/spf13/cobra"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/builtin"
@@ -14,31 +15,49 @@ import (
 
 // join plays one seat of an existing match with a built-in bot: the other half of playing a
 // match by hand with grpcurl.
-func join(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("join", flag.ExitOnError)
-	server := fs.String("server", "127.0.0.1:7070", "arena address")
-	token := fs.String("token", "", "the seat token from CreateMatch")
-	botName := fs.String("bot", "random", "built-in bot to play the seat")
-	seed := fs.Uint64("seed", 1, "the bot's seed")
-	fs.Parse(args)
-	if *token == "" {
-		return fmt.Errorf("--token is required")
+func newJoinCmd() *cobra.Command {
+	var o joinOptions
+	cmd := &cobra.Command{
+		Use:   "join --token T",
+		Short: "play one seat of a match with a built-in bot",
+		Long: `Play one seat of an existing match with a built-in bot, given the seat's token from ` +
+			`CreateMatch: the other half of playing a match by hand with grpcurl.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return join(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
-	conn, err := dial(*server)
+	f := cmd.Flags()
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.token, "token", "", "the seat token from CreateMatch")
+	f.StringVar(&o.bot, "bot", "random", "built-in bot to play the seat")
+	f.Uint64Var(&o.seed, "seed", 1, "the bot's seed")
+	return cmd
+}
+
+// joinOptions are the flags of orrery join.
+type joinOptions struct {
+	server, token, bot string
+	seed               uint64
+}
+
+func join(ctx context.Context, stdout io.Writer, o joinOptions) error {
+	if o.token == "" {
+		return usagef("--token is required")
+	}
+	conn, err := dial(o.server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	var game string
 	var bot sdkBot
-	end, err := sdk.Play(ctx, conn, *token, &bot, sdk.Options{
+	end, err := sdk.Play(ctx, conn, o.token, &bot, sdk.Options{
 		OnJoined: func(j *orreryv1.Joined) {
 			game = j.GetGame()
 			fmt.Fprintf(stdout, "joined match %s (%s) as seat %d\n", j.GetMatchId(), game, j.GetSeat())
-			b, err := builtin.New(game, *botName, *seed)
+			b, err := builtin.New(game, o.bot, o.seed)
 			if err != nil {
 				fmt.Fprintf(stdout, "%v; playing random\n", err)
-				b, _ = builtin.New(game, "random", *seed)
+				b, _ = builtin.New(game, "random", o.seed)
 			}
 			bot.set(b)
 		},
@@ -48,7 +67,7 @@ func join(ctx context.Context, stdout io.Writer, args []string) error {
 		return err
 	}
 	res := end.GetResult()
-	fmt.Fprintf(stdout, "match ended (%s): ranks %v, scores %v: %s\n", endReason(res.GetReason()), res.GetRanks(), res.GetScores(), res.GetDetail())
+	fmt.Fprintf(stdout, "match ended: %s\n", resultLine(res))
 	return nil
 }
 

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/builtin"
@@ -80,36 +81,58 @@ func houseBots() []ladder.House {
 	return out
 }
 
-// ladderBot plays a built-in bot on a server's ladder as a registered bot: what an external
-// bot does, in Go.
-func ladderBot(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("ladder", flag.ExitOnError)
-	server := fs.String("server", "127.0.0.1:7070", "arena address")
-	key := fs.String("key", os.Getenv("ORRERY_API_KEY"), "the bot's API key from 'orrery bot register' (env ORRERY_API_KEY)")
-	botName := fs.String("bot", "random", "built-in bot to play (see orrery games)")
-	gameList := fs.String("games", "", "comma-separated games to queue for (default: every game the ladder runs)")
-	maxMatches := fs.Int("max-matches", 1, "matches to play at once")
-	matches := fs.Int("matches", 0, "leave after this many matches (0: play until interrupted)")
-	only := fs.Bool("tournaments-only", false, "play only the server's tournaments, not the ladder")
-	fs.Parse(args)
-	if *key == "" {
-		return errors.New("--key (or ORRERY_API_KEY) is required: register with 'orrery bot register NAME'")
+// ladderBotOptions are the flags of orrery ladder.
+type ladderBotOptions struct {
+	server, key, bot, games string
+	maxMatches, matches     int
+	tournamentsOnly         bool
+}
+
+func newLadderCmd() *cobra.Command {
+	var o ladderBotOptions
+	cmd := &cobra.Command{
+		Use:   "ladder --key K",
+		Short: "play a built-in bot on a server's ladder as a registered bot",
+		Long: `Play a built-in bot on a server's ladder as a registered bot (what an external bot does, ` +
+			`in Go): connect with the bot's API key, queue for games, and play the matches the ladder ` +
+			`seats it in, reconnecting after a restart, until interrupted.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return ladderBot(cmd.Context(), cmd.OutOrStdout(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.key, "key", "", "the bot's API `KEY` from 'orrery bot register' (default: env ORRERY_API_KEY)")
+	f.StringVar(&o.bot, "bot", "random", "built-in bot to play (see orrery games)")
+	f.StringVar(&o.games, "games", "", "comma-separated games to queue for, `G,...` (default: every game the ladder runs)")
+	f.IntVar(&o.maxMatches, "max-matches", 1, "matches to play at once")
+	f.IntVar(&o.matches, "matches", 0, "leave after `N` matches (0: play until interrupted)")
+	f.BoolVar(&o.tournamentsOnly, "tournaments-only", false, "play only the server's tournaments, not the ladder")
+	return cmd
+}
+
+// ladderBot plays a built-in bot on a server's ladder as a registered bot.
+func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error {
+	if o.key == "" {
+		o.key = os.Getenv("ORRERY_API_KEY")
+	}
+	if o.key == "" {
+		return usagef("--key (or ORRERY_API_KEY) is required: register with 'orrery bot register NAME'")
 	}
 	var games []string
-	if *gameList != "" {
-		games = strings.Split(*gameList, ",")
+	if o.games != "" {
+		games = strings.Split(o.games, ",")
 	}
-	conn, err := dial(*server)
+	conn, err := dial(o.server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	seed := uint64(time.Now().UnixNano())
 	err = botladder.Run(ctx, conn, botladder.Options{
-		APIKey: *key, Games: games, MaxMatches: *maxMatches, Matches: *matches, TournamentsOnly: *only,
+		APIKey: o.key, Games: games, MaxMatches: o.maxMatches, Matches: o.matches, TournamentsOnly: o.tournamentsOnly,
 		NewBot: func(j *orreryv1.Joined) (bots.Bot, error) {
 			seed++
-			return builtin.New(j.GetGame(), *botName, seed)
+			return builtin.New(j.GetGame(), o.bot, seed)
 		},
 		OnJoined: func(j *orreryv1.Joined) {
 			fmt.Fprintf(stdout, "match %s: %s, seat %d of %d\n", j.GetMatchId(), j.GetGame(), j.GetSeat(), j.GetSeats())
@@ -123,7 +146,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, args []string) error {
 			fmt.Fprintf(stdout, "match %s ended: rank %d of %d (%s)\n", e.GetMatchId(), rank, len(r.GetRanks()), endReason(r.GetReason()))
 		},
 		OnRetry: func(err error, wait time.Duration) {
-			fmt.Fprintf(os.Stderr, "orrery ladder: %v; reconnecting in %v\n", err, wait.Round(time.Millisecond))
+			fmt.Fprintf(os.Stderr, "orrery ladder: %v; reconnecting in %v\n", explain(err, o.server), wait.Round(time.Millisecond))
 		},
 	})
 	if errors.Is(err, context.Canceled) {

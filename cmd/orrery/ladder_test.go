@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestTournament_RoundRobinAndSwiss(t *testing.T) {
 				}
 			}
 			var out bytes.Buffer
-			if err := tournament(context.Background(), &out, args); err != nil {
+			if err := runCmd(context.Background(), "tournament", &out, args); err != nil {
 				t.Fatal(err)
 			}
 			var r tournamentResult
@@ -49,6 +50,19 @@ func TestTournament_RoundRobinAndSwiss(t *testing.T) {
 			}
 			if r.Matches != tt.matches || len(r.MatchIDs) != tt.matches || strings.Join(r.Entrants, ",") != strings.Join(tt.entrants, ",") {
 				t.Errorf("%d matches %v, entrants %v; want %d and %v", r.Matches, len(r.MatchIDs), r.Entrants, tt.matches, tt.entrants)
+			}
+			ended := 0
+			for reason, n := range r.EndReasons {
+				if reason != "normal" && reason != "cap" {
+					t.Errorf("%d matches ended %q", n, reason)
+				}
+				ended += n
+			}
+			if ended != r.Matches {
+				t.Errorf("end_reasons %v count %d matches, want %d", r.EndReasons, ended, r.Matches)
+			}
+			if !regexp.MustCompile(`"seed": "5"`).Match(out.Bytes()) || regexp.MustCompile(`\.\d{5,}`).Match(out.Bytes()) {
+				t.Errorf("want the seed as a string and at most 4 decimals:\n%s", out.String())
 			}
 			if (r.TournamentID != "") != tt.recorded {
 				t.Errorf("tournament id %q", r.TournamentID)
@@ -69,10 +83,10 @@ func TestTournament_RoundRobinAndSwiss(t *testing.T) {
 
 func TestTournament_TableAndBadFlags(t *testing.T) {
 	var out bytes.Buffer
-	if err := tournament(context.Background(), &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
+	if err := runCmd(context.Background(), "tournament", &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time"} {
+	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time", "\nended: 4 "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
@@ -85,7 +99,7 @@ func TestTournament_TableAndBadFlags(t *testing.T) {
 		{"--game", "icetraders", "--bots", "random,random", "--seats", "3"},
 	}
 	for _, args := range bad {
-		if err := tournament(context.Background(), &out, append(args, "--db", "")); err == nil {
+		if err := runCmd(context.Background(), "tournament", &out, append(args, "--db", "")); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -128,7 +142,7 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := standings(ctx, &out, []string{"--server", addr}); err != nil {
+	if err := runCmd(ctx, "standings", &out, []string{"--server", addr}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "house-") || !strings.Contains(out.String(), "mu ± sigma") {
@@ -136,7 +150,7 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := bot(ctx, &out, []string{"register", "newcomer", "--server", addr}); err != nil {
+	if err := runCmd(ctx, "bot", &out, []string{"register", "newcomer", "--server", addr}); err != nil {
 		t.Fatal(err)
 	}
 	_, key, ok := strings.Cut(out.String(), "api key: ")
@@ -145,7 +159,7 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 	}
 	key, _, _ = strings.Cut(key, "\n")
 	out.Reset()
-	if err := ladderBot(ctx, &out, []string{"--server", addr, "--key", key, "--games", "icetraders", "--matches", "2", "--bot", "greedy"}); err != nil {
+	if err := runCmd(ctx, "ladder", &out, []string{"--server", addr, "--key", key, "--games", "icetraders", "--matches", "2", "--bot", "greedy"}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(out.String(), " ended: rank ") != 2 {
@@ -157,14 +171,14 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := standings(ctx, &out, []string{"--server", addr, "--game", "icetraders"}); err != nil {
+	if err := runCmd(ctx, "standings", &out, []string{"--server", addr, "--game", "icetraders"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "newcomer") {
 		t.Errorf("standings lack the newcomer:\n%s", out.String())
 	}
 	out.Reset()
-	if err := bot(ctx, &out, []string{"info", "newcomer", "--server", addr}); err != nil {
+	if err := runCmd(ctx, "bot", &out, []string{"info", "newcomer", "--server", addr}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "icetraders") || !strings.Contains(out.String(), "orrery replay ID") {

@@ -1,80 +1,132 @@
-// Command orrery is the arena server and its tools.
-//
-//	orrery serve      run the gRPC arena with metrics, the embedded store and house bots
-//	orrery play       run one match of built-in bots through a real gRPC server
-//	orrery games      list the games, their seats and options
-//	orrery replay ID  print a finished match's replay and verify it
-//	orrery join       play one seat of a match with a built-in bot
-//	orrery tournament play built-in bots against each other and print the standings
-//	orrery standings  print a server's ladder leaderboard
-//	orrery bot        register, inspect, revoke and resume ladder bots
-//	orrery ladder     play a built-in bot on a server's ladder as a registered bot
+// Command orrery is the arena server and its tools. Every command, its flags and its help
+// live in one place, the cobra tree built by newRoot; `orrery help` prints it, and the
+// README's command reference is checked against it (readme_test.go).
 package main
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	_ "github.com/orrery/orrery/engine/games" // registers every game
 )
 
-const usage = `orrery: a game server for bots
-
-usage:
-  orrery serve   [--addr 127.0.0.1:7070] [--metrics-addr 127.0.0.1:9090] [--db orrery.db] [--house 2]
-  orrery play    --game G --bots random,random[,...] [--seed N] [--json] [--server ADDR] [--option k=v]
-  orrery games   [--json]
-  orrery replay  MATCH_ID [--server ADDR | --db orrery.db]
-  orrery join    --token T [--bot random] [--server 127.0.0.1:7070]
-  orrery tournament --game G --bots a,b,c[,...] [--games N] [--format round-robin|swiss] [--duplicate]
-                 [--seats K] [--parallel P] [--seed N] [--json] [--server ADDR | --db tournaments.db]
-  orrery standings [--game G] [--server ADDR] [--top 20] [--no-house] [--watch 2s] [--json]
-  orrery bot     register NAME | info [NAME] | list | revoke [NAME] | resume [NAME]  [--server ADDR] [--key K]
-  orrery ladder  --key K [--bot random] [--games G,...] [--max-matches 1] [--matches N] [--server ADDR]
-
-Run "orrery <command> -h" for a command's flags.
-`
-
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	var err error
-	args := os.Args[2:]
-	switch os.Args[1] {
-	case "serve":
-		err = serve(ctx, args)
-	case "play":
-		err = play(ctx, os.Stdout, args)
-	case "games":
-		err = games(os.Stdout, args)
-	case "replay":
-		err = replay(ctx, os.Stdout, args)
-	case "join":
-		err = join(ctx, os.Stdout, args)
-	case "tournament":
-		err = tournament(ctx, os.Stdout, args)
-	case "standings":
-		err = standings(ctx, os.Stdout, args)
-	case "bot":
-		err = bot(ctx, os.Stdout, args)
-	case "ladder":
-		err = ladderBot(ctx, os.Stdout, args)
-	case "-h", "--help", "help":
-		fmt.Print(usage)
-		return
-	default:
-		fmt.Fprintf(os.Stderr, "orrery: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(2)
-	}
+	err := execute(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "orrery %s: %v\n", os.Args[1], err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
+	}
+}
+
+// execute runs the command line args, writing results to stdout and errors to stderr.
+func execute(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil {
+		err = explain(err, serverOf(cmd))
+		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
+		if isUsageError(err) {
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		}
+	}
+	return err
+}
+
+// usageError is a command line that cannot be run as written.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+func isUsageError(err error) bool {
+	_, ok := err.(usageError)
+	return ok
+}
+
+// exitCode is 2 for a command line that cannot be run, 1 for a command that failed.
+func exitCode(err error) int {
+	if isUsageError(err) {
+		return 2
+	}
+	return 1
+}
+
+// newRoot builds the command tree.
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "orrery",
+		Short: "a game server for bots",
+		Long: `Orrery is a gRPC game server for bots. It enforces the full rules of four tabletop games, and ` +
+			`bots written in any language play them as seats over bidirectional streams, each seeing only what its player may know.
+
+Start with 'orrery serve': the arena, with house bots playing every game on its ladder. ` +
+			`'orrery games' lists the games, and 'orrery play' runs one match of built-in bots.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// Flags are parsed by cobra; a bad one is a usage error.
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
+	setHelp(root)
+	asGroup(root)
+	root.AddCommand(
+		newServeCmd(),
+		newPlayCmd(),
+		newGamesCmd(),
+		newReplayCmd(),
+		newJoinCmd(),
+		newTournamentCmd(),
+		newStandingsCmd(),
+		newBotCmd(),
+		newLadderCmd(),
+		newMatchesCmd(),
+		newWatchCmd(),
+		newVersionCmd(),
+	)
+	return root
+}
+
+// asGroup makes cmd a command of commands: alone it prints its help; with an unknown
+// command it says so, with the nearest names.
+func asGroup(cmd *cobra.Command) {
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q", args[0])
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		}
+		return usageError{msg}
+	}
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+}
+
+// noArgs refuses positional arguments with a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments; got %q", cmd.CommandPath(), args)
+	}
+	return nil
+}
+
+// oneArg wants exactly one positional argument, named what in the error.
+func oneArg(what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usagef("%s wants one %s; got %d arguments", cmd.CommandPath(), what, len(args))
+		}
+		return nil
 	}
 }

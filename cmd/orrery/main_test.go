@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,10 +20,15 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
+// runCmd runs `orrery name args...` as main does, with its output in out.
+func runCmd(ctx context.Context, name string, out io.Writer, args []string) error {
+	return execute(ctx, out, io.Discard, append([]string{name}, args...))
+}
+
 func TestPlay_SeededJSONIsIdentical(t *testing.T) {
 	run := func() []byte {
 		var out bytes.Buffer
-		err := play(context.Background(), &out, []string{"--game", "icetraders", "--bots", "random,random,random,random", "--seed", "7", "--json"})
+		err := runCmd(context.Background(), "play", &out, []string{"--game", "icetraders", "--bots", "random,random,random,random", "--seed", "7", "--json"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,6 +42,9 @@ func TestPlay_SeededJSONIsIdentical(t *testing.T) {
 	if err := json.Unmarshal(a, &r); err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.Contains(a, []byte(`"seed": "7"`)) || !bytes.Contains(a, []byte(`"end_reason": "`)) {
+		t.Errorf("the seed is not a JSON string, or no end reason:\n%s", a)
+	}
 	if r.Game != "icetraders" || r.Seed != 7 || len(r.Ranks) != 4 || r.SeedHash == "" || r.Decisions == 0 || (r.EndReason != "normal" && r.EndReason != "cap") {
 		t.Errorf("result %+v", r)
 	}
@@ -46,7 +55,7 @@ func TestPlay_IceTradersTwoToSixMixedSeats(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			var out bytes.Buffer
-			err := play(context.Background(), &out, []string{"--game", "icetraders", "--bots", strings.Join(mix[:n], ","), "--seed", fmt.Sprint(n)})
+			err := runCmd(context.Background(), "play", &out, []string{"--game", "icetraders", "--bots", strings.Join(mix[:n], ","), "--seed", fmt.Sprint(n)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +74,7 @@ func TestPlay_EveryGameEndsOverGRPC(t *testing.T) {
 			seats[i] = "random"
 		}
 		var out bytes.Buffer
-		if err := play(context.Background(), &out, []string{"--game", name, "--bots", strings.Join(seats, ","), "--seed", "3", "--json"}); err != nil {
+		if err := runCmd(context.Background(), "play", &out, []string{"--game", name, "--bots", strings.Join(seats, ","), "--seed", "3", "--json"}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -78,7 +87,7 @@ func TestPlay_BadFlagsSayWhatIsWrong(t *testing.T) {
 		{"--game", "nope", "--bots", "random,random"},
 		{"--game", "icetraders", "--bots", "random,nobot"},
 	} {
-		if err := play(context.Background(), &bytes.Buffer{}, args); err == nil {
+		if err := runCmd(context.Background(), "play", &bytes.Buffer{}, args); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -86,7 +95,7 @@ func TestPlay_BadFlagsSayWhatIsWrong(t *testing.T) {
 
 func TestGames_ListsEveryGame(t *testing.T) {
 	var out bytes.Buffer
-	if err := games(&out, nil); err != nil {
+	if err := runCmd(context.Background(), "games", &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range engine.Names() {
@@ -95,8 +104,28 @@ func TestGames_ListsEveryGame(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := games(&out, []string{"--json"}); err != nil || !strings.Contains(out.String(), `"catalog"`) {
+	if err := runCmd(context.Background(), "games", &out, []string{"--json"}); err != nil || !strings.Contains(out.String(), `"catalog"`) {
 		t.Errorf("--json: %v\n%.300s", err, out.String())
+	}
+}
+
+func TestGames_LinesFitTheWidthAndNameTheRules(t *testing.T) {
+	for _, width := range []int{50, 80, 132} {
+		var out bytes.Buffer
+		printGames(&out, width)
+		for _, line := range strings.Split(out.String(), "\n") {
+			if n := len([]rune(line)); n > width && strings.Contains(strings.TrimSpace(line), " ") {
+				t.Errorf("width %d: a line of %d columns: %q", width, n, line)
+			}
+		}
+		for _, want := range []string{"docs/rules/icetraders.md", "docs/rules/full-contact-catan.md", "docs/rules/pantropia.md", "docs/rules/planet.md"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("width %d: no %s in:\n%s", width, want, out.String())
+			}
+		}
+		if strings.Contains(out.String(), "[") {
+			t.Errorf("Go formatting in:\n%s", out.String())
+		}
 	}
 }
 
@@ -118,15 +147,18 @@ func TestReplay_PrintsAndVerifiesAStoredMatch(t *testing.T) {
 	conn.Close()
 	a.stop()
 	var buf bytes.Buffer
-	if err := replay(context.Background(), &buf, []string{out.MatchID, "--db", db}); err != nil {
+	if err := runCmd(context.Background(), "replay", &buf, []string{out.MatchID, "--db", db}); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	for _, want := range []string{"seed 5", "seat 1: greedy", "verified"} {
+	for _, want := range []string{"seed 5", "seat 1: greedy", "verified", "default options", "seat 0 rank "} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("replay output lacks %q:\n%s", want, buf.String())
 		}
 	}
-	if err := replay(context.Background(), &buf, []string{"nope", "--db", db}); err == nil {
+	if strings.Contains(buf.String(), "map[") || strings.Contains(buf.String(), "ranks [") {
+		t.Errorf("Go formatting in the replay:\n%s", buf.String())
+	}
+	if err := runCmd(context.Background(), "replay", &buf, []string{"nope", "--db", db}); err == nil {
 		t.Errorf("unknown match: no error")
 	}
 }

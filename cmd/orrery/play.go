@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots/house"
@@ -19,7 +20,17 @@ import (
 // optionFlags collects repeated --option k=v flags.
 type optionFlags map[string]string
 
-func (o optionFlags) String() string { return fmt.Sprint(map[string]string(o)) }
+func (o optionFlags) String() string {
+	parts := make([]string, 0, len(o))
+	for k, v := range o {
+		parts = append(parts, k+"="+v)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+// Type names the value in help.
+func (o optionFlags) Type() string { return "name=value" }
 func (o optionFlags) Set(v string) error {
 	k, val, ok := strings.Cut(v, "=")
 	if !ok || k == "" {
@@ -34,41 +45,67 @@ func (o optionFlags) Set(v string) error {
 type playResult struct {
 	Game      string    `json:"game"`
 	Bots      []string  `json:"bots"`
-	Seed      uint64    `json:"seed"`
+	Seed      uint64    `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
 	SeedHash  string    `json:"seed_hash"`
 	Ranks     []int32   `json:"ranks"`
 	Scores    []float64 `json:"scores"`
-	EndReason string    `json:"end_reason"`
-	Detail    string    `json:"detail"`
+	EndReason string    `json:"end_reason"` // normal, cap, forfeit or aborted
+	Detail    string    `json:"detail"`     // the game's own words on how it ended
 	Decisions int64     `json:"decisions"`
 }
 
-func play(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("play", flag.ExitOnError)
-	game := fs.String("game", "", "game to play (see orrery games)")
-	botList := fs.String("bots", "", "comma-separated built-in bots, one per seat: random,greedy,...")
-	seed := fs.Uint64("seed", 0, "match seed (default: drawn at random)")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	server := fs.String("server", "", "play on this server (default: an in-process server on loopback)")
-	perMove := fs.Duration("per-move", 5*time.Second, "per-move time budget")
-	options := optionFlags{}
-	fs.Var(options, "option", "game option name=value (repeatable)")
-	fs.Parse(args)
-	if *game == "" || *botList == "" {
-		return fmt.Errorf("--game and --bots are required")
-	}
-	seeded := false
-	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
+// playOptions are the flags of orrery play.
+type playOptions struct {
+	game    string
+	bots    string
+	seed    uint64
+	seeded  bool
+	asJSON  bool
+	server  string
+	perMove time.Duration
+	options optionFlags
+}
 
-	conn, closeConn, err := connect(*server, arenaConfig{})
+func newPlayCmd() *cobra.Command {
+	o := playOptions{options: optionFlags{}}
+	cmd := &cobra.Command{
+		Use:   "play --game G --bots a,b,...",
+		Short: "run one match of built-in bots through a real gRPC server",
+		Long: `Run one match: an in-process server on a loopback port (or --server), every seat played by ` +
+			`a built-in bot over real gRPC. Prints the seed, its hash, ranks, scores, why the match ended ` +
+			`and the number of decisions. The same seed gives the same output.`,
+		Example: `  orrery play --game icetraders --bots greedy,random,random,random --seed 7
+  orrery play --game planet --bots greedy,random --json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.seeded = cmd.Flags().Changed("seed")
+			return play(cmd.Context(), cmd.OutOrStdout(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.game, "game", "", "the game `G` to play (see orrery games)")
+	f.StringVar(&o.bots, "bots", "", "comma-separated built-in bots, one per seat: random,greedy,...")
+	f.Uint64Var(&o.seed, "seed", 0, "the match seed `N` (default: drawn at random)")
+	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
+	f.StringVar(&o.server, "server", "", "play on the arena at `ADDR` (default: an in-process server on loopback)")
+	f.DurationVar(&o.perMove, "per-move", 5*time.Second, "per-move time budget")
+	f.Var(o.options, "option", "game option name=value (repeatable)")
+	return cmd
+}
+
+func play(ctx context.Context, stdout io.Writer, o playOptions) error {
+	if o.game == "" || o.bots == "" {
+		return usagef("--game and --bots are required")
+	}
+	conn, closeConn, err := connect(o.server, arenaConfig{})
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	m := house.Match{Game: *game, Bots: strings.Split(*botList, ","), Options: options,
-		Clock: &orreryv1.Clock{PerMove: durationpb.New(*perMove)}}
-	if seeded {
-		m.Seed = seed
+	m := house.Match{Game: o.game, Bots: strings.Split(o.bots, ","), Options: o.options,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(o.perMove)}}
+	if o.seeded {
+		m.Seed = &o.seed
 	}
 	out, err := house.Play(ctx, conn, m)
 	if err != nil {
@@ -80,11 +117,11 @@ func play(ctx context.Context, stdout io.Writer, args []string) error {
 	}
 	res := out.Ended.GetResult()
 	r := playResult{
-		Game: *game, Bots: m.Bots, Seed: out.Ended.GetSeed(), SeedHash: out.Ended.GetSeedHash(),
+		Game: o.game, Bots: m.Bots, Seed: out.Ended.GetSeed(), SeedHash: out.Ended.GetSeedHash(),
 		Ranks: res.GetRanks(), Scores: res.GetScores(), EndReason: endReason(res.GetReason()), Detail: res.GetDetail(),
 		Decisions: got.GetMatch().GetPly(),
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)

@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -16,25 +18,28 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-func replay(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("replay", flag.ExitOnError)
-	server := fs.String("server", "", "read the replay from this server")
-	dbPath := fs.String("db", "orrery.db", "read the replay from this database (when --server is not set)")
-	// Accept the match id before or after the flags.
-	var id string
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		id, args = args[0], args[1:]
+func newReplayCmd() *cobra.Command {
+	var server, dbPath string
+	cmd := &cobra.Command{
+		Use:   "replay MATCH_ID",
+		Short: "print a finished match's replay and verify it",
+		Long: `Print a finished match, step by step, from the database (or --server), and verify it: ` +
+			`the seed matches the hash published at the start, and re-running the log with the engine ` +
+			`gives the recorded result.`,
+		Args: oneArg("MATCH_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return replay(cmd.Context(), cmd.OutOrStdout(), args[0], server, dbPath)
+		},
 	}
-	fs.Parse(args)
-	if id == "" {
-		id = fs.Arg(0)
-	}
-	if id == "" {
-		return fmt.Errorf("usage: orrery replay MATCH_ID [--server ADDR | --db PATH]")
-	}
+	cmd.Flags().StringVar(&server, "server", "", "read the replay from the arena at `ADDR`")
+	cmd.Flags().StringVar(&dbPath, "db", "orrery.db", "read the replay from this database (when --server is not set)")
+	return cmd
+}
+
+func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) error {
 	var r *orreryv1.GetReplayResponse
-	if *server != "" {
-		conn, err := dial(*server)
+	if server != "" {
+		conn, err := dial(server)
 		if err != nil {
 			return err
 		}
@@ -43,7 +48,7 @@ func replay(ctx context.Context, stdout io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		db, err := store.Open(*dbPath)
+		db, err := store.Open(dbPath)
 		if err != nil {
 			return err
 		}
@@ -53,7 +58,7 @@ func replay(ctx context.Context, stdout io.Writer, args []string) error {
 		}
 	}
 	m := r.GetMatch()
-	fmt.Fprintf(stdout, "match %s: %s, %d seats, options %v\n", m.GetMatchId(), m.GetGame(), m.GetSeats(), m.GetOptions())
+	fmt.Fprintf(stdout, "match %s: %s, %d seats, %s\n", m.GetMatchId(), m.GetGame(), m.GetSeats(), optionList(m.GetOptions()))
 	for _, s := range m.GetSeatInfo() {
 		fmt.Fprintf(stdout, "  seat %d: %s\n", s.GetSeat(), s.GetName())
 	}
@@ -61,7 +66,7 @@ func replay(ctx context.Context, stdout io.Writer, args []string) error {
 	for i, s := range r.GetSteps() {
 		note := ""
 		if s.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
-			note = "   (timed out: " + s.GetTimedOut().String() + ")"
+			note = "   (timed out: " + strings.ToLower(strings.TrimPrefix(s.GetTimedOut().String(), "TIMEOUT_POLICY_")) + ")"
 		}
 		if s.GetSeat() < 0 {
 			fmt.Fprintf(stdout, "%5d  clock tick\n", i)
@@ -70,7 +75,7 @@ func replay(ctx context.Context, stdout io.Writer, args []string) error {
 		fmt.Fprintf(stdout, "%5d  seat %d: %s%s\n", i, s.GetSeat(), s.GetNotation(), note)
 	}
 	res := m.GetResult()
-	fmt.Fprintf(stdout, "\nresult: ranks %v, scores %v, %s: %s\n\n%s\n", res.GetRanks(), res.GetScores(), endReason(res.GetReason()), res.GetDetail(), r.GetFinalText())
+	fmt.Fprintf(stdout, "\nresult: %s\n\n%s\n", resultLine(res), r.GetFinalText())
 	return verify(stdout, r)
 }
 
@@ -109,7 +114,7 @@ func verify(stdout io.Writer, r *orreryv1.GetReplayResponse) error {
 			want[i] = int(r)
 		}
 		if !slices.Equal(got, want) {
-			return fmt.Errorf("verification failed: re-run ranks %v, recorded %v", got, want)
+			return fmt.Errorf("verification failed: re-run ranks %s, recorded %s", seatList(got), seatList(want))
 		}
 	}
 	fmt.Fprintln(stdout, "verified: the seed matches its published hash and re-running the log gives the recorded result")

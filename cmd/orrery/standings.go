@@ -2,56 +2,86 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
+// standingsOptions are the flags of orrery standings.
+type standingsOptions struct {
+	server, game string
+	top          int
+	noHouse      bool
+	asJSON       bool
+	watch        time.Duration
+}
+
+func newStandingsCmd() *cobra.Command {
+	var o standingsOptions
+	cmd := &cobra.Command{
+		Use:   "standings",
+		Short: "print a server's ladder leaderboard",
+		Long: `Print a server's ladder leaderboard: one table per game, ranked by the conservative ` +
+			`score mu - 3 sigma (OpenSkill ratings).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return standings(cmd.Context(), cmd.OutOrStdout(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.game, "game", "", "only the game `G` (default: every game)")
+	f.IntVar(&o.top, "top", 20, "bots per game")
+	f.BoolVar(&o.noHouse, "no-house", false, "leave out the house bots")
+	f.BoolVar(&o.asJSON, "json", false, "print the leaderboard as JSON")
+	f.DurationVar(&o.watch, "watch", 0, "look again every `2s` (or any interval) until interrupted, redrawing when the board changes")
+	return cmd
+}
+
 // standings prints a server's ladder leaderboard: one table per game, ranked by the
 // conservative score mu - 3 sigma.
-func standings(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("standings", flag.ExitOnError)
-	server := fs.String("server", "127.0.0.1:7070", "arena address")
-	game := fs.String("game", "", "one game (default: every game)")
-	top := fs.Int("top", 20, "bots per game")
-	noHouse := fs.Bool("no-house", false, "leave out the house bots")
-	asJSON := fs.Bool("json", false, "print the leaderboard as JSON")
-	watch := fs.Duration("watch", 0, "print again at this interval until interrupted (e.g. 2s)")
-	fs.Parse(args)
-	conn, client, err := ladderClient(*server)
+func standings(ctx context.Context, stdout io.Writer, o standingsOptions) error {
+	conn, client, err := ladderClient(o.server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	// With --watch the board is drawn again only when it changed: in place on a terminal,
+	// below the last one elsewhere (and always below for --json, which a program reads).
+	scr := newScreen(stdout)
+	if o.asJSON {
+		scr.tty = false
+	}
 	for {
-		resp, err := client.GetLeaderboard(ctx, &orreryv1.GetLeaderboardRequest{Game: *game, PageSize: int32(*top), ExcludeHouse: *noHouse})
+		resp, err := client.GetLeaderboard(ctx, &orreryv1.GetLeaderboardRequest{Game: o.game, PageSize: int32(o.top), ExcludeHouse: o.noHouse})
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
+		var b strings.Builder
+		if o.asJSON {
+			j, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout, string(b))
+			b.Write(j)
+			b.WriteString("\n")
 		} else {
-			printLeaderboard(stdout, resp.GetEntries())
+			printLeaderboard(&b, resp.GetEntries())
 		}
-		if *watch <= 0 {
+		scr.draw(b.String())
+		if o.watch <= 0 {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(*watch):
+		case <-time.After(o.watch):
 		}
-		fmt.Fprintln(stdout)
 	}
 }
 

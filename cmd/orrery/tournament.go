@@ -1,20 +1,24 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -38,10 +42,11 @@ type tournamentResult struct {
 	Entrants     []string          `json:"entrants"`
 	Bots         []string          `json:"bots"`
 	Duplicate    bool              `json:"duplicate"`
-	Seed         uint64            `json:"seed"`
+	Seed         uint64            `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
 	Matches      int               `json:"matches"`
 	WallSeconds  float64           `json:"wall_seconds"`
 	Standings    []tour.Standing `json:"standings"`
+	EndReasons   map[string]int    `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
 	MatchIDs     []string          `json:"match_ids"`
 }
 
@@ -58,61 +63,120 @@ type tournamentSpec struct {
 	parallel  int
 	options   map[string]string
 	clock     *orreryv1.Clock
+	ends      endTally
+}
+
+// endTally counts matches by how they ended.
+type endTally struct {
+	mu     sync.Mutex // guards counts
+	counts map[string]int
+}
+
+func (t *endTally) add(r orreryv1.EndReason) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.counts == nil {
+		t.counts = map[string]int{}
+	}
+	t.counts[endReason(r)]++
+}
+
+func (t *endTally) snapshot() map[string]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return maps.Clone(t.counts)
+}
+
+// tournamentOptions are the flags of orrery tournament.
+type tournamentOptions struct {
+	game, bots, format string
+	games, seats       int
+	duplicate          bool
+	seed               uint64
+	seeded             bool
+	parallel           int
+	asJSON             bool
+	server, dbPath     string
+	key                string
+	perMove            time.Duration
+	noProgress         bool
+	forfeitAbsent      bool
+	options            optionFlags
+}
+
+func newTournamentCmd() *cobra.Command {
+	o := tournamentOptions{options: optionFlags{}}
+	cmd := &cobra.Command{
+		Use:   "tournament --game G --bots a,b,c,...",
+		Short: "run a tournament and print the standings",
+		Long: `Run a tournament on a round-robin or Swiss schedule, many matches in parallel, optionally in ` +
+			`seat-rotated duplicate sets, and print the standings with confidence intervals. Without ` +
+			`--server, built-in bots play on an in-process server (stored in --db). With --server, that ` +
+			`server runs the tournament among its registered bots (by name, seated on their ladder ` +
+			`streams) and built-in bots, and this command follows it with a progress bar.`,
+		Example: `  orrery tournament --game icetraders --bots greedy,random,random,random --games 200 --duplicate
+  orrery tournament --server 127.0.0.1:7070 --game icetraders --bots alice,bob,greedy,random --games 100`,
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.seeded = cmd.Flags().Changed("seed")
+			return tournament(cmd.Context(), cmd.OutOrStdout(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.game, "game", "", "the game `G` to play (see orrery games)")
+	f.StringVar(&o.bots, "bots", "", "comma-separated built-in bots, the entrants; a bot may enter several times: greedy,greedy,random")
+	f.IntVar(&o.games, "games", 100, "matches to play")
+	f.StringVar(&o.format, "format", "round-robin", "round-robin or swiss")
+	f.IntVar(&o.seats, "seats", 0, "`K` seats per match (default: one per entrant, within the game's range)")
+	f.BoolVar(&o.duplicate, "duplicate", false, "seat-rotated duplicate sets: each seed played once per rotation of the seats, cancelling seat and dice luck")
+	f.Uint64Var(&o.seed, "seed", 0, "the tournament seed `N` (default: drawn at random)")
+	f.IntVar(&o.parallel, "parallel", 0, "`P` matches played at once (default: 4 per CPU)")
+	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
+	f.StringVar(&o.server, "server", "", "have the server at `ADDR` run the tournament, among its registered bots and built-in bots (default: built-in bots on an in-process server)")
+	f.BoolVar(&o.forfeitAbsent, "forfeit-absent", false, "with --server: a registered bot not connected when its match starts forfeits it (default: its clock runs)")
+	f.StringVar(&o.dbPath, "db", "tournaments.db", `in-process server: store matches and the tournament here ("" for memory only)`)
+	f.StringVar(&o.key, "key", "", "the server's admin `KEY`, if it has one (default: env ORRERY_ADMIN_KEY)")
+	f.DurationVar(&o.perMove, "per-move", 5*time.Second, "per-move time budget")
+	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar")
+	f.Var(o.options, "option", "game option name=value (repeatable)")
+	return cmd
 }
 
 // tournament plays built-in bots against each other over gRPC, many matches in parallel, and
 // prints the standings with confidence intervals.
-func tournament(ctx context.Context, stdout io.Writer, args []string) error {
-	fs := flag.NewFlagSet("tournament", flag.ExitOnError)
-	game := fs.String("game", "", "game to play (see orrery games)")
-	botList := fs.String("bots", "", "comma-separated built-in bots, the entrants; a bot may enter several times: greedy,greedy,random")
-	games := fs.Int("games", 100, "matches to play")
-	format := fs.String("format", "round-robin", "round-robin or swiss")
-	seats := fs.Int("seats", 0, "seats per match (default: one per entrant, within the game's range)")
-	duplicate := fs.Bool("duplicate", false, "seat-rotated duplicate sets: each seed played once per rotation of the seats, cancelling seat and dice luck")
-	seed := fs.Uint64("seed", 0, "tournament seed (default: drawn at random)")
-	parallel := fs.Int("parallel", 4*runtime.GOMAXPROCS(0), "matches played at once")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	server := fs.String("server", "", "have the server at this address run the tournament, among its registered bots (by name) and built-in bots, and follow it (default: play built-in bots on an in-process server)")
-	forfeit := fs.Bool("forfeit-absent", false, "with --server: a registered bot not connected when its match starts forfeits it (default: its clock runs)")
-	dbPath := fs.String("db", "tournaments.db", `in-process server: store matches and the tournament here ("" for memory only)`)
-	key := fs.String("key", os.Getenv("ORRERY_ADMIN_KEY"), "the server's admin key, if it has one (env ORRERY_ADMIN_KEY)")
-	perMove := fs.Duration("per-move", 5*time.Second, "per-move time budget")
-	noProgress := fs.Bool("no-progress", false, "draw no progress bar")
-	options := optionFlags{}
-	fs.Var(options, "option", "game option name=value (repeatable)")
-	fs.Parse(args)
-
-	if *server != "" {
-		return serverTournament(ctx, stdout, *server, *key, tournamentFlags{
-			game: *game, bots: *botList, format: *format, games: *games, seats: *seats, duplicate: *duplicate,
-			parallel: *parallel, perMove: *perMove, options: options, forfeit: *forfeit, asJSON: *asJSON, noProgress: *noProgress,
-			seed: seed, seeded: flagSet(fs, "seed"),
-		})
+func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) error {
+	if o.parallel == 0 {
+		o.parallel = 4 * runtime.GOMAXPROCS(0)
 	}
-	spec, err := parseTournament(*game, *botList, *format, *games, *seats, *parallel, *duplicate)
+	if o.key == "" {
+		o.key = os.Getenv("ORRERY_ADMIN_KEY")
+	}
+	if o.server != "" {
+		return serverTournament(ctx, stdout, o)
+	}
+	spec, err := parseTournament(o.game, o.bots, o.format, o.games, o.seats, o.parallel, o.duplicate)
 	if err != nil {
 		return err
 	}
-	spec.options = options
-	spec.clock = &orreryv1.Clock{PerMove: durationpb.New(*perMove)}
-	spec.seed = *seed
-	if !flagSet(fs, "seed") {
+	spec.options = o.options
+	spec.clock = &orreryv1.Clock{PerMove: durationpb.New(o.perMove)}
+	spec.seed = o.seed
+	if !o.seeded {
 		var b [8]byte
 		rand.Read(b[:])
 		spec.seed = binary.BigEndian.Uint64(b[:])
 	}
 
-	conn, closeConn, err := connect("", arenaConfig{dbPath: *dbPath, adminKey: *key, ladder: &ladderOptions{}})
+	conn, closeConn, err := connect("", arenaConfig{dbPath: o.dbPath, adminKey: o.key, ladder: &ladderOptions{}})
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	if *key != "" {
-		ctx = botladder.Key(ctx, *key)
+	if o.key != "" {
+		ctx = botladder.Key(ctx, o.key)
 	}
 
-	bar := newProgress(os.Stderr, !*noProgress)
+	bar := newProgress(os.Stderr, !o.noProgress)
 	started := time.Now()
 	ids, outcomes, err := runTournament(ctx, conn, spec, bar)
 	bar.finish()
@@ -122,9 +186,9 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	wall := time.Since(started)
 
 	res := tournamentResult{
-		Game: spec.game, Format: *format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
-		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: wall.Seconds(),
-		Standings: tour.Standings(spec.entrants, outcomes), MatchIDs: ids,
+		Game: spec.game, Format: o.format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
+		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: round(wall.Seconds(), 3),
+		Standings: roundStandings(tour.Standings(spec.entrants, outcomes)), EndReasons: spec.ends.snapshot(), MatchIDs: ids,
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
@@ -146,17 +210,17 @@ func tournament(ctx context.Context, stdout io.Writer, args []string) error {
 	if note != "" {
 		fmt.Fprintln(os.Stderr, "orrery tournament:", note)
 	}
-	if *asJSON {
+	if o.asJSON {
 		return printJSON(stdout, res)
 	}
-	printTournament(stdout, res, "", *dbPath != "", *dbPath)
+	printTournament(stdout, res, "", o.dbPath != "", o.dbPath)
 	return nil
 }
 
 // parseTournament checks the command's flags against the game and its bots.
 func parseTournament(game, botList, format string, games, seats, parallel int, duplicate bool) (*tournamentSpec, error) {
 	if game == "" || botList == "" {
-		return nil, errors.New("--game and --bots are required")
+		return nil, usagef("--game and --bots are required")
 	}
 	g, err := engine.Lookup(game)
 	if err != nil {
@@ -317,6 +381,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		return "", tour.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
 	}
 	o := tour.Outcome{Names: names}
+	spec.ends.add(ends[0].GetResult().GetReason())
 	for _, r := range ends[0].GetResult().GetRanks() {
 		o.Ranks = append(o.Ranks, int(r))
 	}
@@ -337,13 +402,41 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, s.MeanRank, s.MeanRankCI, s.Points)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nwins count shared first places; win rate CI: Wilson; mean rank CI: normal; points: (seats - rank) / (seats - 1)")
+	fmt.Fprintf(w, "\nended: %s\n", endCounts(r.EndReasons))
+	fmt.Fprintln(w, "wins count shared first places; win rate CI: Wilson; mean rank CI: normal; points: (seats - rank) / (seats - 1)")
 	switch {
 	case r.TournamentID != "" && local:
 		fmt.Fprintf(w, "tournament %s stored in %s; 'orrery replay MATCH_ID --db %s' replays a match\n", r.TournamentID, dbPath, dbPath)
 	case r.TournamentID != "" && addr != "":
 		fmt.Fprintf(w, "tournament %s stored on %s; 'orrery replay MATCH_ID --server %s' replays a match\n", r.TournamentID, addr, addr)
 	}
+}
+
+// endCounts says how many matches ended each way, most first: "95 normal, 5 cap".
+func endCounts(counts map[string]int) string {
+	reasons := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(reasons, func(a, b string) int { return cmp.Or(counts[b]-counts[a], strings.Compare(a, b)) })
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", counts[r], r)
+	}
+	return list(parts)
+}
+
+// roundStandings rounds rates and means to the four decimals they mean something to.
+func roundStandings(st []tour.Standing) []tour.Standing {
+	for i := range st {
+		s := &st[i]
+		s.WinRate, s.WinLow, s.WinHigh = round(s.WinRate, 4), round(s.WinLow, 4), round(s.WinHigh, 4)
+		s.MeanRank, s.MeanRankCI, s.Points = round(s.MeanRank, 4), round(s.MeanRankCI, 4), round(s.Points, 4)
+	}
+	return st
+}
+
+// round rounds x to places decimals.
+func round(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
 }
 
 // progress is a progress bar on a terminal, or a line per tenth elsewhere.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +58,11 @@ func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientCon
 	res := tournamentResult{
 		TournamentID: t.GetTournamentId(), Game: t.GetGame(), Format: formatName(t.GetFormat()), Seats: int(t.GetSeats()),
 		Entrants: t.GetEntrants(), Bots: req.GetEntrants(), Duplicate: t.GetDuplicate(), Seed: t.GetSeed(),
-		Matches: len(t.GetMatches()), WallSeconds: wall.Seconds(), MatchIDs: t.GetMatchIds(),
+		Matches: len(t.GetMatches()), WallSeconds: round(wall.Seconds(), 3), MatchIDs: t.GetMatchIds(),
+		EndReasons: map[string]int{},
+	}
+	for _, m := range t.GetMatches() {
+		res.EndReasons[endReason(m.GetEndReason())]++
 	}
 	for _, s := range t.GetStandings() {
 		res.Standings = append(res.Standings, tour.Standing{
@@ -69,6 +71,7 @@ func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientCon
 			MeanRank: s.GetMeanRank(), MeanRankCI: s.GetMeanRankCi(), Points: s.GetPoints(),
 		})
 	}
+	res.Standings = roundStandings(res.Standings)
 	if asJSON {
 		return printJSON(stdout, res)
 	}
@@ -83,57 +86,38 @@ func formatName(f orreryv1.TournamentFormat) string {
 	return "round-robin"
 }
 
-// tournamentFlags are the tournament command's flags, for a server-run tournament.
-type tournamentFlags struct {
-	game, bots, format  string
-	games, seats        int
-	duplicate, forfeit  bool
-	parallel            int
-	perMove             time.Duration
-	options             map[string]string
-	asJSON, noProgress  bool
-	seed                *uint64
-	seeded              bool
-}
-
-// serverTournament runs `orrery tournament --server ADDR`.
-func serverTournament(ctx context.Context, stdout io.Writer, addr, key string, f tournamentFlags) error {
-	if f.game == "" || f.bots == "" {
-		return errors.New("--game and --bots are required")
+// serverTournament runs `orrery tournament --server ADDR`: the entrants are names the server
+// resolves (registered bots, built-in bots).
+func serverTournament(ctx context.Context, stdout io.Writer, o tournamentOptions) error {
+	if o.game == "" || o.bots == "" {
+		return usagef("--game and --bots are required")
 	}
 	req := &orreryv1.CreateTournamentRequest{
-		Game: f.game, Seats: int32(f.seats), Entrants: strings.Split(f.bots, ","), Duplicate: f.duplicate,
-		Games: int32(f.games), Parallel: int32(min(f.parallel, 64)), Options: f.options,
-		Clock: &orreryv1.Clock{PerMove: durationpb.New(f.perMove)},
+		Game: o.game, Seats: int32(o.seats), Entrants: strings.Split(o.bots, ","), Duplicate: o.duplicate,
+		Games: int32(o.games), Parallel: int32(min(o.parallel, 64)), Options: o.options,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(o.perMove)},
 	}
-	switch f.format {
+	switch o.format {
 	case "round-robin":
 		req.Format = orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	case "swiss":
 		req.Format = orreryv1.TournamentFormat_TOURNAMENT_FORMAT_SWISS
 	default:
-		return fmt.Errorf("--format %q: want round-robin or swiss", f.format)
+		return usagef("--format %q: want round-robin or swiss", o.format)
 	}
-	if f.forfeit {
+	if o.forfeitAbsent {
 		req.Absent = orreryv1.AbsentPolicy_ABSENT_POLICY_FORFEIT
 	}
-	if f.seeded {
-		req.Seed = f.seed
+	if o.seeded {
+		req.Seed = &o.seed
 	}
-	conn, err := dial(addr)
+	conn, err := dial(o.server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if key != "" {
-		ctx = botladder.Key(ctx, key)
+	if o.key != "" {
+		ctx = botladder.Key(ctx, o.key)
 	}
-	return remoteTournament(ctx, stdout, conn, addr, req, newProgress(os.Stderr, !f.noProgress), f.asJSON)
-}
-
-// flagSet reports whether the command line set flag name.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
+	return remoteTournament(ctx, stdout, conn, o.server, req, newProgress(os.Stderr, !o.noProgress), o.asJSON)
 }

@@ -188,34 +188,62 @@ func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
 // CachedDecision is Decision drawing the legal actions' envelopes and notation from cache
 // (nil: none).
 func CachedDecision(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache) *orreryv1.Decision {
-	obs := st.Observe(seat)
-	text := ""
-	if r, ok := st.(engine.ObservationRenderer); ok {
-		text = r.RenderObservation(obs)
-	} else {
-		text = st.Render(seat)
+	return DecisionFor(st, seat, legal, ply, cache, nil)
+}
+
+// DecisionFor is CachedDecision with only the parts recv asks for (nil: every part). What a
+// seat left out is never built: the text and the typed lists are most of a decision's cost.
+func DecisionFor(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache, recv *orreryv1.Receive) *orreryv1.Decision {
+	d := &orreryv1.Decision{Seat: int32(seat), Ply: ply, LegalCount: int32(len(legal))}
+	var obs proto.Message
+	if !recv.GetOmitObservation() || !recv.GetOmitText() {
+		obs = st.Observe(seat)
 	}
-	d := &orreryv1.Decision{
-		Seat:          int32(seat),
-		Observation:   Observation(obs),
-		Text:          text,
-		Ply:           ply,
-		Legal:         make([]*orreryv1.Action, len(legal)),
-		LegalNotation: make([]string, len(legal)),
+	if !recv.GetOmitObservation() {
+		d.Observation = Observation(obs)
+	}
+	if !recv.GetOmitText() {
+		if r, ok := st.(engine.ObservationRenderer); ok {
+			d.Text = r.RenderObservation(obs)
+		} else {
+			d.Text = st.Render(seat)
+		}
+	}
+	typed, notation := !recv.GetOmitLegal(), !recv.GetOmitLegalNotation()
+	if typed {
+		d.Legal = make([]*orreryv1.Action, len(legal))
+	}
+	if notation {
+		d.LegalNotation = make([]string, len(legal))
+	}
+	if !typed && !notation {
+		return d
 	}
 	if cache != nil {
 		for i, a := range legal {
 			ca := cache.get(st, a)
-			d.Legal[i], d.LegalNotation[i] = ca.env, ca.notation
+			if typed {
+				d.Legal[i] = ca.env
+			}
+			if notation {
+				d.LegalNotation[i] = ca.notation
+			}
 		}
 		return d
 	}
 	// The envelopes are allocated in one block: a legal list can hold hundreds of actions.
-	envelopes := make([]orreryv1.Action, len(legal))
+	var envelopes []orreryv1.Action
+	if typed {
+		envelopes = make([]orreryv1.Action, len(legal))
+	}
 	for i, a := range legal {
-		d.Legal[i] = &envelopes[i]
-		wrapAction(&envelopes[i], st.ActionProto(a))
-		d.LegalNotation[i] = st.FormatAction(a)
+		if typed {
+			d.Legal[i] = &envelopes[i]
+			wrapAction(&envelopes[i], st.ActionProto(a))
+		}
+		if notation {
+			d.LegalNotation[i] = st.FormatAction(a)
+		}
 	}
 	return d
 }

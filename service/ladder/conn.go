@@ -26,16 +26,17 @@ var (
 
 // conn is one bot's open ladder stream.
 type conn struct {
-	l      *Ladder
-	bot    *bot
-	games  []string
-	max    int
+	l       *Ladder
+	bot     *bot
+	games   []string
+	max     int
+	receive *orreryv1.Receive // what the bot's decisions carry
 	// tournamentsOnly: the stream plays tournament matches only, and is never queued.
 	tournamentsOnly bool
-	stream service.PlayStream
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	wg     sync.WaitGroup // seat runners
+	stream          service.PlayStream
+	ctx             context.Context
+	cancel          context.CancelCauseFunc
+	wg              sync.WaitGroup // seat runners
 
 	out chan *orreryv1.PlayResponse // to the stream; ServeLadder alone calls Send
 
@@ -110,7 +111,7 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 		b.pausedUntil, b.pauseReason, b.timeoutStreak = time.Time{}, "", 0
 		resumed = true
 	}
-	c := &conn{l: l, bot: b, games: games, max: maxMatches, tournamentsOnly: only, stream: stream,
+	c := &conn{l: l, bot: b, games: games, max: maxMatches, receive: join.GetReceive(), tournamentsOnly: only, stream: stream,
 		routes: make(map[string]*route), out: make(chan *orreryv1.PlayResponse)}
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
 	stopWithLadder := context.AfterFunc(l.ctx, func() { c.stop(errClosing) })
@@ -238,6 +239,7 @@ func (c *conn) playSeat(lm *liveMatch, seat int) {
 		if err != nil {
 			break // the match is gone from memory: it ended long ago
 		}
+		st.SetReceive(c.receive)
 		l.mu.Lock()
 		owner := lm.runner[seat] == c
 		l.mu.Unlock()

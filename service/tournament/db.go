@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS tournament_slots (
 	tokens TEXT NOT NULL DEFAULT '[]',
 	ranks TEXT NOT NULL DEFAULT '[]',
 	forfeited TEXT NOT NULL DEFAULT '[]',
+	reason INTEGER NOT NULL DEFAULT 0, -- orrery.v1.EndReason
 	ended INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (tournament_id, seq)
 );
@@ -149,12 +150,12 @@ func (d *db) startSlot(ctx context.Context, id string, seq int, matchID string, 
 	return err
 }
 
-func (d *db) endSlot(ctx context.Context, id string, seq int, ranks, forfeited []int) error {
+func (d *db) endSlot(ctx context.Context, id string, seq int, ranks, forfeited []int, reason orreryv1.EndReason) error {
 	if forfeited == nil {
 		forfeited = []int{}
 	}
-	_, err := d.ExecContext(ctx, `UPDATE tournament_slots SET ranks = ?, forfeited = ?, ended = 1, tokens = '[]' WHERE tournament_id = ? AND seq = ?`,
-		mustJSON(ranks), mustJSON(forfeited), id, seq)
+	_, err := d.ExecContext(ctx, `UPDATE tournament_slots SET ranks = ?, forfeited = ?, reason = ?, ended = 1, tokens = '[]' WHERE tournament_id = ? AND seq = ?`,
+		mustJSON(ranks), mustJSON(forfeited), int32(reason), id, seq)
 	return err
 }
 
@@ -199,7 +200,7 @@ func (d *db) loadRun(ctx context.Context, id string) (*run, error) {
 	}
 	r := newRun(id, spec, es, fromNS(created))
 	r.finished = fromNS(finished)
-	rows, err := d.QueryContext(ctx, `SELECT seq, round, set_no, entrants, seed, match_id, tokens, ranks, forfeited, ended
+	rows, err := d.QueryContext(ctx, `SELECT seq, round, set_no, entrants, seed, match_id, tokens, ranks, forfeited, reason, ended
 		FROM tournament_slots WHERE tournament_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
@@ -209,10 +210,11 @@ func (d *db) loadRun(ctx context.Context, id string) (*run, error) {
 		sl := &slot{}
 		var ents, tokens, ranks, forfeited string
 		var seed int64
-		if err := rows.Scan(&sl.seq, &sl.round, &sl.set, &ents, &seed, &sl.matchID, &tokens, &ranks, &forfeited, &sl.ended); err != nil {
+		var reason int32
+		if err := rows.Scan(&sl.seq, &sl.round, &sl.set, &ents, &seed, &sl.matchID, &tokens, &ranks, &forfeited, &reason, &sl.ended); err != nil {
 			return nil, err
 		}
-		sl.seed = uint64(seed)
+		sl.seed, sl.reason = uint64(seed), orreryv1.EndReason(reason)
 		for _, f := range []struct {
 			s string
 			v any

@@ -51,6 +51,7 @@ type slot struct {
 	tokens          []string
 	ranks           []int
 	forfeited       []int // seats that forfeited by absence
+	reason          orreryv1.EndReason
 	ended           bool
 	started         bool // a player has taken it (in memory)
 }
@@ -215,7 +216,8 @@ func (r *run) protoLocked(matches bool) *orreryv1.Tournament {
 		if !matches {
 			continue
 		}
-		m := &orreryv1.TournamentMatch{Seq: int32(sl.seq), Round: int32(sl.round), Set: int32(sl.set), MatchId: sl.matchID, Ended: sl.ended}
+		m := &orreryv1.TournamentMatch{Seq: int32(sl.seq), Round: int32(sl.round), Set: int32(sl.set), MatchId: sl.matchID, Ended: sl.ended,
+			EndReason: sl.reason}
 		for _, e := range sl.entrants {
 			m.Entrants = append(m.Entrants, r.entrants[e].Name)
 		}

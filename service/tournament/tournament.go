@@ -318,7 +318,7 @@ func (s *Service) play(r *run, sl *slot, done chan<- *slot) {
 			ranks[i] = int(rk)
 		}
 	}
-	s.ended(r, sl, ranks, nil)
+	s.ended(r, sl, ranks, nil, sum.GetResult().GetReason())
 }
 
 // walkover ends sl without a match when the tournament forfeits absent entrants and one of
@@ -348,7 +348,7 @@ func (s *Service) walkover(r *run, sl *slot) bool {
 			}
 		}
 	}
-	s.ended(r, sl, ranks, absent)
+	s.ended(r, sl, ranks, absent, orreryv1.EndReason_END_REASON_FORFEIT)
 	return true
 }
 
@@ -416,15 +416,15 @@ func (s *Service) seat(r *run, sl *slot) {
 }
 
 // ended stores sl's ranks and opens its set's seed once the whole set has ended.
-func (s *Service) ended(r *run, sl *slot, ranks []int, forfeited []int) {
-	if err := s.db.endSlot(s.ctx, r.id, sl.seq, ranks, forfeited); err != nil {
+func (s *Service) ended(r *run, sl *slot, ranks []int, forfeited []int, reason orreryv1.EndReason) {
+	if err := s.db.endSlot(s.ctx, r.id, sl.seq, ranks, forfeited, reason); err != nil {
 		if s.ctx.Err() == nil {
 			s.log.Error("tournament: record a result", "tournament", r.id, "seq", sl.seq, "err", err)
 		}
 		return
 	}
 	s.mu.Lock()
-	sl.ranks, sl.forfeited, sl.ended = ranks, forfeited, true
+	sl.ranks, sl.forfeited, sl.reason, sl.ended = ranks, forfeited, reason, true
 	var open []string
 	if r.spec.GetDuplicate() && r.setEnded(sl) {
 		for _, o := range r.slots {

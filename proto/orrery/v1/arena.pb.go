@@ -1362,10 +1362,12 @@ type LadderJoin struct {
 	Games []string `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
 	// At most this many matches at once (default 1).
 	MaxMatches int32 `protobuf:"varint,2,opt,name=max_matches,json=maxMatches,proto3" json:"max_matches,omitempty"`
+	// What the decisions of every match on this stream carry (default: everything).
+	Receive *Receive `protobuf:"bytes,3,opt,name=receive,proto3" json:"receive,omitempty"`
 	// Only tournament matches (TournamentService): the ladder queues this stream for no match
 	// of its own, and a pause from ladder matchmaking does not refuse it. Tournament matches
 	// come on every ladder stream, whatever its games and max_matches.
-	TournamentsOnly bool `protobuf:"varint,3,opt,name=tournaments_only,json=tournamentsOnly,proto3" json:"tournaments_only,omitempty"`
+	TournamentsOnly bool `protobuf:"varint,4,opt,name=tournaments_only,json=tournamentsOnly,proto3" json:"tournaments_only,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -1414,6 +1416,13 @@ func (x *LadderJoin) GetMaxMatches() int32 {
 	return 0
 }
 
+func (x *LadderJoin) GetReceive() *Receive {
+	if x != nil {
+		return x.Receive
+	}
+	return nil
+}
+
 func (x *LadderJoin) GetTournamentsOnly() bool {
 	if x != nil {
 		return x.TournamentsOnly
@@ -1427,7 +1436,9 @@ type Join struct {
 	Token string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
 	// The number of events this bot has already seen; the server sends the rest. Unset: the
 	// server sends what it has not yet delivered to this seat.
-	EventsSeen    *int64 `protobuf:"varint,2,opt,name=events_seen,json=eventsSeen,proto3,oneof" json:"events_seen,omitempty"`
+	EventsSeen *int64 `protobuf:"varint,2,opt,name=events_seen,json=eventsSeen,proto3,oneof" json:"events_seen,omitempty"`
+	// What this seat's decisions carry (default: everything).
+	Receive       *Receive `protobuf:"bytes,3,opt,name=receive,proto3" json:"receive,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1476,6 +1487,111 @@ func (x *Join) GetEventsSeen() int64 {
 	return 0
 }
 
+func (x *Join) GetReceive() *Receive {
+	if x != nil {
+		return x.Receive
+	}
+	return nil
+}
+
+// Receive is a seat's choice, at join, of what its stream carries. Unset fields keep the
+// default, which is everything: a bot that uses less asks for less, and the server then
+// neither builds nor sends it (the typed legal list and the text are most of a decision's
+// cost on both sides). Decision.legal_count is always set, so a bot that answers by index
+// needs neither list.
+type Receive struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Leave out Decision.legal, the typed legal actions.
+	OmitLegal bool `protobuf:"varint,1,opt,name=omit_legal,json=omitLegal,proto3" json:"omit_legal,omitempty"`
+	// Leave out Decision.legal_notation.
+	OmitLegalNotation bool `protobuf:"varint,2,opt,name=omit_legal_notation,json=omitLegalNotation,proto3" json:"omit_legal_notation,omitempty"`
+	// Leave out Decision.text.
+	OmitText bool `protobuf:"varint,3,opt,name=omit_text,json=omitText,proto3" json:"omit_text,omitempty"`
+	// Leave out Decision.observation.
+	OmitObservation bool `protobuf:"varint,4,opt,name=omit_observation,json=omitObservation,proto3" json:"omit_observation,omitempty"`
+	// One message per change of the match at most: no ActionAccepted (the next decision, or
+	// an event, says the answer was applied) and no EventBatch; the events ride on the seat's
+	// next decision, or arrive in one EventBatch just before MatchEnded. Rejections still come.
+	Quiet bool `protobuf:"varint,5,opt,name=quiet,proto3" json:"quiet,omitempty"`
+	// Leave out events altogether, for bots that keep no history: the server neither builds
+	// nor sends them, and events_seen on a rejoin is ignored.
+	OmitEvents    bool `protobuf:"varint,6,opt,name=omit_events,json=omitEvents,proto3" json:"omit_events,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Receive) Reset() {
+	*x = Receive{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Receive) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Receive) ProtoMessage() {}
+
+func (x *Receive) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Receive.ProtoReflect.Descriptor instead.
+func (*Receive) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Receive) GetOmitLegal() bool {
+	if x != nil {
+		return x.OmitLegal
+	}
+	return false
+}
+
+func (x *Receive) GetOmitLegalNotation() bool {
+	if x != nil {
+		return x.OmitLegalNotation
+	}
+	return false
+}
+
+func (x *Receive) GetOmitText() bool {
+	if x != nil {
+		return x.OmitText
+	}
+	return false
+}
+
+func (x *Receive) GetOmitObservation() bool {
+	if x != nil {
+		return x.OmitObservation
+	}
+	return false
+}
+
+func (x *Receive) GetQuiet() bool {
+	if x != nil {
+		return x.Quiet
+	}
+	return false
+}
+
+func (x *Receive) GetOmitEvents() bool {
+	if x != nil {
+		return x.OmitEvents
+	}
+	return false
+}
+
 // Answer answers one decision, by index into its legal list, by typed action, or by notation.
 type Answer struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1494,7 +1610,7 @@ type Answer struct {
 
 func (x *Answer) Reset() {
 	*x = Answer{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1506,7 +1622,7 @@ func (x *Answer) String() string {
 func (*Answer) ProtoMessage() {}
 
 func (x *Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1519,7 +1635,7 @@ func (x *Answer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Answer.ProtoReflect.Descriptor instead.
 func (*Answer) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Answer) GetDecisionId() string {
@@ -1610,7 +1726,7 @@ type PlayResponse struct {
 
 func (x *PlayResponse) Reset() {
 	*x = PlayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1738,7 @@ func (x *PlayResponse) String() string {
 func (*PlayResponse) ProtoMessage() {}
 
 func (x *PlayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1751,7 @@ func (x *PlayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayResponse.ProtoReflect.Descriptor instead.
 func (*PlayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PlayResponse) GetMsg() isPlayResponse_Msg {
@@ -1757,7 +1873,7 @@ type Joined struct {
 
 func (x *Joined) Reset() {
 	*x = Joined{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1769,7 +1885,7 @@ func (x *Joined) String() string {
 func (*Joined) ProtoMessage() {}
 
 func (x *Joined) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1782,7 +1898,7 @@ func (x *Joined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Joined.ProtoReflect.Descriptor instead.
 func (*Joined) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Joined) GetMatchId() string {
@@ -1863,15 +1979,18 @@ type Decision struct {
 	Seat int32 `protobuf:"varint,9,opt,name=seat,proto3" json:"seat,omitempty"`
 	// Events the seat has not yet seen, in order, delivered with the decision they lead to so
 	// that one message carries both.
-	Events        []*Event `protobuf:"bytes,10,rep,name=events,proto3" json:"events,omitempty"`
-	MatchId       string   `protobuf:"bytes,11,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Events  []*Event `protobuf:"bytes,10,rep,name=events,proto3" json:"events,omitempty"`
+	MatchId string   `protobuf:"bytes,11,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The number of legal actions: the bound for legal_index, set even when the seat asked
+	// for neither list.
+	LegalCount    int32 `protobuf:"varint,12,opt,name=legal_count,json=legalCount,proto3" json:"legal_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Decision) Reset() {
 	*x = Decision{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1883,7 +2002,7 @@ func (x *Decision) String() string {
 func (*Decision) ProtoMessage() {}
 
 func (x *Decision) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1896,7 +2015,7 @@ func (x *Decision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Decision.ProtoReflect.Descriptor instead.
 func (*Decision) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Decision) GetDecisionId() string {
@@ -1976,6 +2095,13 @@ func (x *Decision) GetMatchId() string {
 	return ""
 }
 
+func (x *Decision) GetLegalCount() int32 {
+	if x != nil {
+		return x.LegalCount
+	}
+	return 0
+}
+
 // ActionAccepted confirms an answer was applied.
 type ActionAccepted struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1990,7 +2116,7 @@ type ActionAccepted struct {
 
 func (x *ActionAccepted) Reset() {
 	*x = ActionAccepted{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +2128,7 @@ func (x *ActionAccepted) String() string {
 func (*ActionAccepted) ProtoMessage() {}
 
 func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +2141,7 @@ func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionAccepted.ProtoReflect.Descriptor instead.
 func (*ActionAccepted) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ActionAccepted) GetDecisionId() string {
@@ -2059,7 +2185,7 @@ type ActionRejected struct {
 
 func (x *ActionRejected) Reset() {
 	*x = ActionRejected{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2071,7 +2197,7 @@ func (x *ActionRejected) String() string {
 func (*ActionRejected) ProtoMessage() {}
 
 func (x *ActionRejected) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2084,7 +2210,7 @@ func (x *ActionRejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionRejected.ProtoReflect.Descriptor instead.
 func (*ActionRejected) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ActionRejected) GetDecisionId() string {
@@ -2126,7 +2252,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2138,7 +2264,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2151,7 +2277,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -2184,7 +2310,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2196,7 +2322,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2209,7 +2335,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Event) GetSeq() int64 {
@@ -2271,7 +2397,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2283,7 +2409,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2296,7 +2422,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SeatTimedOut) GetSeat() int32 {
@@ -2327,7 +2453,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2339,7 +2465,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2352,7 +2478,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Result) GetRanks() []int32 {
@@ -2403,7 +2529,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2415,7 +2541,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2428,7 +2554,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MatchEnded) GetResult() *Result {
@@ -2485,7 +2611,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2497,7 +2623,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2510,7 +2636,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *WatchRequest) GetMatchId() string {
@@ -2542,7 +2668,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2554,7 +2680,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2567,7 +2693,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WatchResponse) GetMsg() isWatchResponse_Msg {
@@ -2638,7 +2764,7 @@ type Spectate struct {
 
 func (x *Spectate) Reset() {
 	*x = Spectate{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2650,7 +2776,7 @@ func (x *Spectate) String() string {
 func (*Spectate) ProtoMessage() {}
 
 func (x *Spectate) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2663,7 +2789,7 @@ func (x *Spectate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spectate.ProtoReflect.Descriptor instead.
 func (*Spectate) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Spectate) GetObservation() *Observation {
@@ -2701,7 +2827,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2713,7 +2839,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2726,7 +2852,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *SeatInfo) GetSeat() int32 {
@@ -2786,7 +2912,7 @@ type MatchSummary struct {
 
 func (x *MatchSummary) Reset() {
 	*x = MatchSummary{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2798,7 +2924,7 @@ func (x *MatchSummary) String() string {
 func (*MatchSummary) ProtoMessage() {}
 
 func (x *MatchSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2811,7 +2937,7 @@ func (x *MatchSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchSummary.ProtoReflect.Descriptor instead.
 func (*MatchSummary) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *MatchSummary) GetMatchId() string {
@@ -2915,7 +3041,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2927,7 +3053,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2940,7 +3066,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -2960,7 +3086,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2972,7 +3098,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2985,7 +3111,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -3014,7 +3140,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3026,7 +3152,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3039,7 +3165,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -3088,7 +3214,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3100,7 +3226,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3113,7 +3239,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -3140,7 +3266,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3152,7 +3278,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3165,7 +3291,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3189,7 +3315,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3201,7 +3327,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3214,7 +3340,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3261,7 +3387,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3273,7 +3399,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3286,7 +3412,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3408,18 +3534,29 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x04join\x18\x01 \x01(\v2\x0f.orrery.v1.JoinH\x00R\x04join\x12+\n" +
 	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answer\x12/\n" +
 	"\x06ladder\x18\x03 \x01(\v2\x15.orrery.v1.LadderJoinH\x00R\x06ladderB\x05\n" +
-	"\x03msg\"n\n" +
+	"\x03msg\"\x9c\x01\n" +
 	"\n" +
 	"LadderJoin\x12\x14\n" +
 	"\x05games\x18\x01 \x03(\tR\x05games\x12\x1f\n" +
 	"\vmax_matches\x18\x02 \x01(\x05R\n" +
-	"maxMatches\x12)\n" +
-	"\x10tournaments_only\x18\x03 \x01(\bR\x0ftournamentsOnly\"R\n" +
+	"maxMatches\x12,\n" +
+	"\areceive\x18\x03 \x01(\v2\x12.orrery.v1.ReceiveR\areceive\x12)\n" +
+	"\x10tournaments_only\x18\x04 \x01(\bR\x0ftournamentsOnly\"\x80\x01\n" +
 	"\x04Join\x12\x14\n" +
 	"\x05token\x18\x01 \x01(\tR\x05token\x12$\n" +
 	"\vevents_seen\x18\x02 \x01(\x03H\x00R\n" +
-	"eventsSeen\x88\x01\x01B\x0e\n" +
-	"\f_events_seen\"\xbc\x01\n" +
+	"eventsSeen\x88\x01\x01\x12,\n" +
+	"\areceive\x18\x03 \x01(\v2\x12.orrery.v1.ReceiveR\areceiveB\x0e\n" +
+	"\f_events_seen\"\xd7\x01\n" +
+	"\aReceive\x12\x1d\n" +
+	"\n" +
+	"omit_legal\x18\x01 \x01(\bR\tomitLegal\x12.\n" +
+	"\x13omit_legal_notation\x18\x02 \x01(\bR\x11omitLegalNotation\x12\x1b\n" +
+	"\tomit_text\x18\x03 \x01(\bR\bomitText\x12)\n" +
+	"\x10omit_observation\x18\x04 \x01(\bR\x0fomitObservation\x12\x14\n" +
+	"\x05quiet\x18\x05 \x01(\bR\x05quiet\x12\x1f\n" +
+	"\vomit_events\x18\x06 \x01(\bR\n" +
+	"omitEvents\"\xbc\x01\n" +
 	"\x06Answer\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x19\n" +
@@ -3448,7 +3585,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\b \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa4\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc5\x03\n" +
 	"\bDecision\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x126\n" +
@@ -3462,7 +3599,9 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x04seat\x18\t \x01(\x05R\x04seat\x12(\n" +
 	"\x06events\x18\n" +
 	" \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x19\n" +
-	"\bmatch_id\x18\v \x01(\tR\amatchId\"\x92\x01\n" +
+	"\bmatch_id\x18\v \x01(\tR\amatchId\x12\x1f\n" +
+	"\vlegal_count\x18\f \x01(\x05R\n" +
+	"legalCount\"\x92\x01\n" +
 	"\x0eActionAccepted\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x1a\n" +
@@ -3610,7 +3749,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3631,144 +3770,147 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*PlayRequest)(nil),           // 16: orrery.v1.PlayRequest
 	(*LadderJoin)(nil),            // 17: orrery.v1.LadderJoin
 	(*Join)(nil),                  // 18: orrery.v1.Join
-	(*Answer)(nil),                // 19: orrery.v1.Answer
-	(*PlayResponse)(nil),          // 20: orrery.v1.PlayResponse
-	(*Joined)(nil),                // 21: orrery.v1.Joined
-	(*Decision)(nil),              // 22: orrery.v1.Decision
-	(*ActionAccepted)(nil),        // 23: orrery.v1.ActionAccepted
-	(*ActionRejected)(nil),        // 24: orrery.v1.ActionRejected
-	(*EventBatch)(nil),            // 25: orrery.v1.EventBatch
-	(*Event)(nil),                 // 26: orrery.v1.Event
-	(*SeatTimedOut)(nil),          // 27: orrery.v1.SeatTimedOut
-	(*Result)(nil),                // 28: orrery.v1.Result
-	(*MatchEnded)(nil),            // 29: orrery.v1.MatchEnded
-	(*WatchRequest)(nil),          // 30: orrery.v1.WatchRequest
-	(*WatchResponse)(nil),         // 31: orrery.v1.WatchResponse
-	(*Spectate)(nil),              // 32: orrery.v1.Spectate
-	(*SeatInfo)(nil),              // 33: orrery.v1.SeatInfo
-	(*MatchSummary)(nil),          // 34: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 35: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 36: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 37: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 38: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 39: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 40: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 41: orrery.v1.GetReplayResponse
-	nil,                           // 42: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 43: orrery.v1.Joined.OptionsEntry
-	nil,                           // 44: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 45: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 46: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 47: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 48: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 49: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 50: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 51: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 52: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 53: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 54: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 55: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 56: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 57: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 58: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 59: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 60: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 61: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 62: google.protobuf.Timestamp
+	(*Receive)(nil),               // 19: orrery.v1.Receive
+	(*Answer)(nil),                // 20: orrery.v1.Answer
+	(*PlayResponse)(nil),          // 21: orrery.v1.PlayResponse
+	(*Joined)(nil),                // 22: orrery.v1.Joined
+	(*Decision)(nil),              // 23: orrery.v1.Decision
+	(*ActionAccepted)(nil),        // 24: orrery.v1.ActionAccepted
+	(*ActionRejected)(nil),        // 25: orrery.v1.ActionRejected
+	(*EventBatch)(nil),            // 26: orrery.v1.EventBatch
+	(*Event)(nil),                 // 27: orrery.v1.Event
+	(*SeatTimedOut)(nil),          // 28: orrery.v1.SeatTimedOut
+	(*Result)(nil),                // 29: orrery.v1.Result
+	(*MatchEnded)(nil),            // 30: orrery.v1.MatchEnded
+	(*WatchRequest)(nil),          // 31: orrery.v1.WatchRequest
+	(*WatchResponse)(nil),         // 32: orrery.v1.WatchResponse
+	(*Spectate)(nil),              // 33: orrery.v1.Spectate
+	(*SeatInfo)(nil),              // 34: orrery.v1.SeatInfo
+	(*MatchSummary)(nil),          // 35: orrery.v1.MatchSummary
+	(*GetMatchRequest)(nil),       // 36: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 37: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 38: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 39: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 40: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 41: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 42: orrery.v1.GetReplayResponse
+	nil,                           // 43: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 44: orrery.v1.Joined.OptionsEntry
+	nil,                           // 45: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 46: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 47: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 48: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 49: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 50: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 51: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 52: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 53: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 54: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 55: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 56: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 57: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 58: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 59: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 60: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 61: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 62: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 63: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	45, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	46, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	47, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	48, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	49, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	50, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	51, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	52, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	53, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	54, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	55, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	56, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	57, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	58, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	59, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	60, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	46, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	47, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	48, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	49, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	50, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	51, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	52, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	53, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	54, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	55, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	56, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	57, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	58, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	59, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	60, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	61, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	61, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	61, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	61, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	42, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	62, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	62, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	62, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	43, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 25: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
 	18, // 26: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
-	19, // 27: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
+	20, // 27: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
 	17, // 28: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
-	4,  // 29: orrery.v1.Answer.action:type_name -> orrery.v1.Action
-	21, // 30: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
-	22, // 31: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
-	23, // 32: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
-	24, // 33: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	25, // 34: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
-	29, // 35: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	43, // 36: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
-	12, // 37: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
-	0,  // 38: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	62, // 39: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	61, // 40: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
-	5,  // 41: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
-	4,  // 42: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	26, // 43: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	26, // 44: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
-	1,  // 45: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	26, // 46: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
-	6,  // 47: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	27, // 48: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 49: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 50: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	28, // 51: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	32, // 52: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	25, // 53: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
-	29, // 54: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 55: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	61, // 56: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	44, // 57: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 58: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	62, // 59: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	62, // 60: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	28, // 61: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	33, // 62: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 63: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 64: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	34, // 65: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 66: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	34, // 67: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 68: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 69: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	34, // 70: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	40, // 71: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	26, // 72: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 73: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 74: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 75: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	30, // 76: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	35, // 77: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	37, // 78: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	39, // 79: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 80: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 81: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	20, // 82: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	31, // 83: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	36, // 84: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	38, // 85: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	41, // 86: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	80, // [80:87] is the sub-list for method output_type
-	73, // [73:80] is the sub-list for method input_type
-	73, // [73:73] is the sub-list for extension type_name
-	73, // [73:73] is the sub-list for extension extendee
-	0,  // [0:73] is the sub-list for field type_name
+	19, // 29: orrery.v1.LadderJoin.receive:type_name -> orrery.v1.Receive
+	19, // 30: orrery.v1.Join.receive:type_name -> orrery.v1.Receive
+	4,  // 31: orrery.v1.Answer.action:type_name -> orrery.v1.Action
+	22, // 32: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
+	23, // 33: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
+	24, // 34: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
+	25, // 35: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
+	26, // 36: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
+	30, // 37: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	44, // 38: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	12, // 39: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
+	0,  // 40: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	63, // 41: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	62, // 42: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	5,  // 43: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
+	4,  // 44: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
+	27, // 45: orrery.v1.Decision.events:type_name -> orrery.v1.Event
+	27, // 46: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 47: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	27, // 48: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 49: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	28, // 50: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 51: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 52: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	29, // 53: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	33, // 54: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	26, // 55: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	30, // 56: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 57: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	62, // 58: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	45, // 59: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 60: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	63, // 61: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	63, // 62: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	29, // 63: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	34, // 64: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 65: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 66: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	35, // 67: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 68: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	35, // 69: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 70: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 71: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	35, // 72: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	41, // 73: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	27, // 74: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 75: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 76: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 77: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	31, // 78: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	36, // 79: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 80: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	40, // 81: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 82: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 83: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	21, // 84: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	32, // 85: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	37, // 86: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 87: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	42, // 88: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	82, // [82:89] is the sub-list for method output_type
+	75, // [75:82] is the sub-list for method input_type
+	75, // [75:75] is the sub-list for extension type_name
+	75, // [75:75] is the sub-list for extension extendee
+	0,  // [0:75] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -3807,12 +3949,12 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayRequest_Ladder)(nil),
 	}
 	file_orrery_v1_arena_proto_msgTypes[14].OneofWrappers = []any{}
-	file_orrery_v1_arena_proto_msgTypes[15].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[16].OneofWrappers = []any{
 		(*Answer_LegalIndex)(nil),
 		(*Answer_Action)(nil),
 		(*Answer_Notation)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[16].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[17].OneofWrappers = []any{
 		(*PlayResponse_Joined)(nil),
 		(*PlayResponse_Decision)(nil),
 		(*PlayResponse_Accepted)(nil),
@@ -3820,11 +3962,11 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayResponse_Events)(nil),
 		(*PlayResponse_Ended)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[22].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[23].OneofWrappers = []any{
 		(*Event_Game)(nil),
 		(*Event_TimedOut)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[27].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[28].OneofWrappers = []any{
 		(*WatchResponse_View)(nil),
 		(*WatchResponse_Events)(nil),
 		(*WatchResponse_Ended)(nil),
@@ -3835,7 +3977,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   41,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

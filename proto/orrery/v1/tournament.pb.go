@@ -419,7 +419,9 @@ type TournamentMatch struct {
 	Ranks []int32 `protobuf:"varint,6,rep,packed,name=ranks,proto3" json:"ranks,omitempty"`
 	Ended bool    `protobuf:"varint,7,opt,name=ended,proto3" json:"ended,omitempty"`
 	// The entrants that forfeited by being absent (AbsentPolicy FORFEIT).
-	Forfeited     []string `protobuf:"bytes,8,rep,name=forfeited,proto3" json:"forfeited,omitempty"`
+	Forfeited []string `protobuf:"bytes,8,rep,name=forfeited,proto3" json:"forfeited,omitempty"`
+	// How the match ended; END_REASON_FORFEIT for a forfeit that was not played.
+	EndReason     EndReason `protobuf:"varint,9,opt,name=end_reason,json=endReason,proto3,enum=orrery.v1.EndReason" json:"end_reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -508,6 +510,13 @@ func (x *TournamentMatch) GetForfeited() []string {
 		return x.Forfeited
 	}
 	return nil
+}
+
+func (x *TournamentMatch) GetEndReason() EndReason {
+	if x != nil {
+		return x.EndReason
+	}
+	return EndReason_END_REASON_UNSPECIFIED
 }
 
 // TournamentStanding is one entrant's record in a tournament, with 95% confidence intervals.
@@ -1279,7 +1288,7 @@ const file_orrery_v1_tournament_proto_rawDesc = "" +
 	"\amatches\x18\x16 \x03(\v2\x1a.orrery.v1.TournamentMatchR\amatches\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcc\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x81\x02\n" +
 	"\x0fTournamentMatch\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12\x14\n" +
 	"\x05round\x18\x02 \x01(\x05R\x05round\x12\x10\n" +
@@ -1288,7 +1297,9 @@ const file_orrery_v1_tournament_proto_rawDesc = "" +
 	"\bmatch_id\x18\x05 \x01(\tR\amatchId\x12\x14\n" +
 	"\x05ranks\x18\x06 \x03(\x05R\x05ranks\x12\x14\n" +
 	"\x05ended\x18\a \x01(\bR\x05ended\x12\x1c\n" +
-	"\tforfeited\x18\b \x03(\tR\tforfeited\"\xaa\x02\n" +
+	"\tforfeited\x18\b \x03(\tR\tforfeited\x123\n" +
+	"\n" +
+	"end_reason\x18\t \x01(\x0e2\x14.orrery.v1.EndReasonR\tendReason\"\xaa\x02\n" +
 	"\x12TournamentStanding\x12\x14\n" +
 	"\x05place\x18\x01 \x01(\x05R\x05place\x12\x18\n" +
 	"\aentrant\x18\x02 \x01(\tR\aentrant\x12\x18\n" +
@@ -1410,6 +1421,7 @@ var file_orrery_v1_tournament_proto_goTypes = []any{
 	(*timestamppb.Timestamp)(nil),    // 18: google.protobuf.Timestamp
 	(*Clock)(nil),                    // 19: orrery.v1.Clock
 	(TimeoutPolicy)(0),               // 20: orrery.v1.TimeoutPolicy
+	(EndReason)(0),                   // 21: orrery.v1.EndReason
 }
 var file_orrery_v1_tournament_proto_depIdxs = []int32{
 	0,  // 0: orrery.v1.Tournament.format:type_name -> orrery.v1.TournamentFormat
@@ -1422,33 +1434,34 @@ var file_orrery_v1_tournament_proto_depIdxs = []int32{
 	20, // 7: orrery.v1.Tournament.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	2,  // 8: orrery.v1.Tournament.absent:type_name -> orrery.v1.AbsentPolicy
 	4,  // 9: orrery.v1.Tournament.matches:type_name -> orrery.v1.TournamentMatch
-	0,  // 10: orrery.v1.RecordTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
-	18, // 11: orrery.v1.RecordTournamentRequest.started:type_name -> google.protobuf.Timestamp
-	3,  // 12: orrery.v1.RecordTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	0,  // 13: orrery.v1.CreateTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
-	17, // 14: orrery.v1.CreateTournamentRequest.options:type_name -> orrery.v1.CreateTournamentRequest.OptionsEntry
-	19, // 15: orrery.v1.CreateTournamentRequest.clock:type_name -> orrery.v1.Clock
-	20, // 16: orrery.v1.CreateTournamentRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 17: orrery.v1.CreateTournamentRequest.absent:type_name -> orrery.v1.AbsentPolicy
-	3,  // 18: orrery.v1.CreateTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	3,  // 19: orrery.v1.ListTournamentsResponse.tournaments:type_name -> orrery.v1.Tournament
-	3,  // 20: orrery.v1.WatchTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	3,  // 21: orrery.v1.GetTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	8,  // 22: orrery.v1.TournamentService.CreateTournament:input_type -> orrery.v1.CreateTournamentRequest
-	14, // 23: orrery.v1.TournamentService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
-	10, // 24: orrery.v1.TournamentService.ListTournaments:input_type -> orrery.v1.ListTournamentsRequest
-	12, // 25: orrery.v1.TournamentService.WatchTournament:input_type -> orrery.v1.WatchTournamentRequest
-	6,  // 26: orrery.v1.TournamentService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
-	9,  // 27: orrery.v1.TournamentService.CreateTournament:output_type -> orrery.v1.CreateTournamentResponse
-	15, // 28: orrery.v1.TournamentService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
-	11, // 29: orrery.v1.TournamentService.ListTournaments:output_type -> orrery.v1.ListTournamentsResponse
-	13, // 30: orrery.v1.TournamentService.WatchTournament:output_type -> orrery.v1.WatchTournamentResponse
-	7,  // 31: orrery.v1.TournamentService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
-	27, // [27:32] is the sub-list for method output_type
-	22, // [22:27] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	21, // 10: orrery.v1.TournamentMatch.end_reason:type_name -> orrery.v1.EndReason
+	0,  // 11: orrery.v1.RecordTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
+	18, // 12: orrery.v1.RecordTournamentRequest.started:type_name -> google.protobuf.Timestamp
+	3,  // 13: orrery.v1.RecordTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	0,  // 14: orrery.v1.CreateTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
+	17, // 15: orrery.v1.CreateTournamentRequest.options:type_name -> orrery.v1.CreateTournamentRequest.OptionsEntry
+	19, // 16: orrery.v1.CreateTournamentRequest.clock:type_name -> orrery.v1.Clock
+	20, // 17: orrery.v1.CreateTournamentRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 18: orrery.v1.CreateTournamentRequest.absent:type_name -> orrery.v1.AbsentPolicy
+	3,  // 19: orrery.v1.CreateTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	3,  // 20: orrery.v1.ListTournamentsResponse.tournaments:type_name -> orrery.v1.Tournament
+	3,  // 21: orrery.v1.WatchTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	3,  // 22: orrery.v1.GetTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	8,  // 23: orrery.v1.TournamentService.CreateTournament:input_type -> orrery.v1.CreateTournamentRequest
+	14, // 24: orrery.v1.TournamentService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
+	10, // 25: orrery.v1.TournamentService.ListTournaments:input_type -> orrery.v1.ListTournamentsRequest
+	12, // 26: orrery.v1.TournamentService.WatchTournament:input_type -> orrery.v1.WatchTournamentRequest
+	6,  // 27: orrery.v1.TournamentService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
+	9,  // 28: orrery.v1.TournamentService.CreateTournament:output_type -> orrery.v1.CreateTournamentResponse
+	15, // 29: orrery.v1.TournamentService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
+	11, // 30: orrery.v1.TournamentService.ListTournaments:output_type -> orrery.v1.ListTournamentsResponse
+	13, // 31: orrery.v1.TournamentService.WatchTournament:output_type -> orrery.v1.WatchTournamentResponse
+	7,  // 32: orrery.v1.TournamentService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
+	28, // [28:33] is the sub-list for method output_type
+	23, // [23:28] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_tournament_proto_init() }

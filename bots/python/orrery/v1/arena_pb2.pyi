@@ -139,10 +139,11 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., seed_hash: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ["deadline", "decision_id", "events", "legal", "legal_notation", "match_id", "observation", "ply", "seat", "text", "time_bank"]
+    __slots__ = ["deadline", "decision_id", "events", "legal", "legal_count", "legal_notation", "match_id", "observation", "ply", "seat", "text", "time_bank"]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_COUNT_FIELD_NUMBER: _ClassVar[int]
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     LEGAL_NOTATION_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
@@ -155,6 +156,7 @@ class Decision(_message.Message):
     decision_id: str
     events: _containers.RepeatedCompositeFieldContainer[Event]
     legal: _containers.RepeatedCompositeFieldContainer[Action]
+    legal_count: int
     legal_notation: _containers.RepeatedScalarFieldContainer[str]
     match_id: str
     observation: Observation
@@ -162,7 +164,7 @@ class Decision(_message.Message):
     seat: int
     text: str
     time_bank: _duration_pb2.Duration
-    def __init__(self, decision_id: _Optional[str] = ..., deadline: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_notation: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., ply: _Optional[int] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, decision_id: _Optional[str] = ..., deadline: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_notation: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., ply: _Optional[int] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_id: _Optional[str] = ..., legal_count: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ["game", "seq", "timed_out"]
@@ -257,12 +259,14 @@ class GetReplayResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., seed: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., final_text: _Optional[str] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ["events_seen", "token"]
+    __slots__ = ["events_seen", "receive", "token"]
     EVENTS_SEEN_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     events_seen: int
+    receive: Receive
     token: str
-    def __init__(self, token: _Optional[str] = ..., events_seen: _Optional[int] = ...) -> None: ...
+    def __init__(self, token: _Optional[str] = ..., events_seen: _Optional[int] = ..., receive: _Optional[_Union[Receive, _Mapping]] = ...) -> None: ...
 
 class Joined(_message.Message):
     __slots__ = ["clock", "game", "match_id", "options", "seat", "seats", "seed_hash", "timeout_policy"]
@@ -292,14 +296,16 @@ class Joined(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed_hash: _Optional[str] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
 
 class LadderJoin(_message.Message):
-    __slots__ = ["games", "max_matches", "tournaments_only"]
+    __slots__ = ["games", "max_matches", "receive", "tournaments_only"]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     MAX_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENTS_ONLY_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedScalarFieldContainer[str]
     max_matches: int
+    receive: Receive
     tournaments_only: bool
-    def __init__(self, games: _Optional[_Iterable[str]] = ..., max_matches: _Optional[int] = ..., tournaments_only: bool = ...) -> None: ...
+    def __init__(self, games: _Optional[_Iterable[str]] = ..., max_matches: _Optional[int] = ..., receive: _Optional[_Union[Receive, _Mapping]] = ..., tournaments_only: bool = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = []
@@ -423,6 +429,22 @@ class PlayResponse(_message.Message):
     joined: Joined
     rejected: ActionRejected
     def __init__(self, joined: _Optional[_Union[Joined, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., accepted: _Optional[_Union[ActionAccepted, _Mapping]] = ..., rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., ended: _Optional[_Union[MatchEnded, _Mapping]] = ...) -> None: ...
+
+class Receive(_message.Message):
+    __slots__ = ["omit_events", "omit_legal", "omit_legal_notation", "omit_observation", "omit_text", "quiet"]
+    OMIT_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    OMIT_LEGAL_FIELD_NUMBER: _ClassVar[int]
+    OMIT_LEGAL_NOTATION_FIELD_NUMBER: _ClassVar[int]
+    OMIT_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    OMIT_TEXT_FIELD_NUMBER: _ClassVar[int]
+    QUIET_FIELD_NUMBER: _ClassVar[int]
+    omit_events: bool
+    omit_legal: bool
+    omit_legal_notation: bool
+    omit_observation: bool
+    omit_text: bool
+    quiet: bool
+    def __init__(self, omit_legal: bool = ..., omit_legal_notation: bool = ..., omit_text: bool = ..., omit_observation: bool = ..., quiet: bool = ..., omit_events: bool = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ["action", "notation", "seat", "timed_out"]

@@ -165,8 +165,9 @@ class Tournament(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., game: _Optional[str] = ..., format: _Optional[_Union[TournamentFormat, str]] = ..., seats: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., duplicate: bool = ..., started: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., match_ids: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[TournamentStanding, _Mapping]]] = ..., status: _Optional[_Union[TournamentStatus, str]] = ..., recorded: bool = ..., matches_total: _Optional[int] = ..., matches_ended: _Optional[int] = ..., matches_running: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., clock: _Optional[_Union[_arena_pb2.Clock, _Mapping]] = ..., timeout_policy: _Optional[_Union[_arena_pb2.TimeoutPolicy, str]] = ..., absent: _Optional[_Union[AbsentPolicy, str]] = ..., parallel: _Optional[int] = ..., seed: _Optional[int] = ..., matches: _Optional[_Iterable[_Union[TournamentMatch, _Mapping]]] = ...) -> None: ...
 
 class TournamentMatch(_message.Message):
-    __slots__ = ["ended", "entrants", "forfeited", "match_id", "ranks", "round", "seq", "set"]
+    __slots__ = ["end_reason", "ended", "entrants", "forfeited", "match_id", "ranks", "round", "seq", "set"]
     ENDED_FIELD_NUMBER: _ClassVar[int]
+    END_REASON_FIELD_NUMBER: _ClassVar[int]
     ENTRANTS_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
@@ -174,6 +175,7 @@ class TournamentMatch(_message.Message):
     ROUND_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SET_FIELD_NUMBER: _ClassVar[int]
+    end_reason: _arena_pb2.EndReason
     ended: bool
     entrants: _containers.RepeatedScalarFieldContainer[str]
     forfeited: _containers.RepeatedScalarFieldContainer[str]
@@ -182,7 +184,7 @@ class TournamentMatch(_message.Message):
     round: int
     seq: int
     set: int
-    def __init__(self, seq: _Optional[int] = ..., round: _Optional[int] = ..., set: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., match_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., ended: bool = ..., forfeited: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., round: _Optional[int] = ..., set: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., match_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., ended: bool = ..., forfeited: _Optional[_Iterable[str]] = ..., end_reason: _Optional[_Union[_arena_pb2.EndReason, str]] = ...) -> None: ...
 
 class TournamentStanding(_message.Message):
     __slots__ = ["entrant", "matches", "mean_rank", "mean_rank_ci", "place", "points", "win_rate", "win_rate_high", "win_rate_low", "wins"]

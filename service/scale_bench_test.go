@@ -1,0 +1,149 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/random"
+	"github.com/orrery/orrery/bots/sdk"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// playConcurrently creates n 4-seat matches of testGame, then plays them all at once with
+// random bots over conn, and returns the decisions made and the time the play took
+// (creating the matches is not timed).
+func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) (int64, time.Duration) {
+	tb.Helper()
+	client := orreryv1.NewArenaServiceClient(conn)
+	ctx := context.Background()
+	created := make([]*orreryv1.CreateMatchResponse, n)
+	for i := range created {
+		s := seed + uint64(i)
+		var err error
+		created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
+			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	var decisions atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, n*4)
+	start := time.Now()
+	for i, c := range created {
+		for j, s := range c.GetSeats() {
+			bot := counted{random.New(seed + uint64(i*4+j)), &decisions}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				end, err := sdk.Play(ctx, conn, s.GetToken(), bot, sdk.Options{})
+				if err == nil && end.GetResult() == nil {
+					err = fmt.Errorf("match %s ended without a result", c.GetMatchId())
+				}
+				if err != nil {
+					errs <- err
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(errs)
+	for err := range errs {
+		tb.Error(err)
+	}
+	return decisions.Load(), elapsed
+}
+
+// counted is a bot that counts its decisions and asks for what it plays on receives.
+type counted struct {
+	bots.Bot
+	n *atomic.Int64
+}
+
+func (c counted) Act(d *orreryv1.Decision) *orreryv1.Answer { c.n.Add(1); return c.Bot.Act(d) }
+
+func (c counted) Receive() *orreryv1.Receive {
+	if r, ok := c.Bot.(bots.Receiver); ok {
+		return r.Receive()
+	}
+	return nil
+}
+
+// BenchmarkThousandMatches plays 1,000 simultaneous 4-seat matches of random bots per
+// iteration, over loopback TCP, and reports decisions/s. Set it beside
+// BenchmarkRawEcho1000Streams in the same run (issue 15's target is 0.3x of its
+// roundtrips/s); both report rates that are right with -benchtime 1x.
+func BenchmarkThousandMatches(b *testing.B) {
+	_, conn := loopback(b, Config{})
+	var decisions int64
+	var elapsed time.Duration
+	for i := 0; i < b.N; i++ {
+		d, e := playConcurrently(b, conn, 1000, uint64(i)*1000)
+		decisions += d
+		elapsed += e
+	}
+	b.ReportMetric(float64(decisions)/elapsed.Seconds(), "decisions/s")
+}
+
+// BenchmarkRawEcho1000Streams is the raw-gRPC baseline for BenchmarkThousandMatches: 1,000
+// bidirectional streams at once, each sending a 1-KiB opaque message and waiting for the
+// server to echo a 1-KiB message back, 40 round trips per stream per iteration.
+func BenchmarkRawEcho1000Streams(b *testing.B) {
+	const streams, trips = 1000, 40
+	msg := make([]byte, 1024)
+	conn, desc := echoServer(b, grpc.ForceServerCodec(echoCodec{}), func(stream grpc.ServerStream) error {
+		var buf []byte
+		for {
+			if err := stream.RecvMsg(&buf); err != nil {
+				return nil
+			}
+			if err := stream.SendMsg(&msg); err != nil {
+				return err
+			}
+		}
+	})
+	var elapsed time.Duration
+	for i := 0; i < b.N; i++ {
+		css := make([]grpc.ClientStream, streams)
+		for j := range css {
+			cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo", grpc.ForceCodec(echoCodec{}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			css[j] = cs
+		}
+		var wg sync.WaitGroup
+		start := time.Now()
+		for _, cs := range css {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out := make([]byte, 1024)
+				var in []byte
+				for range trips {
+					if err := cs.SendMsg(&out); err != nil {
+						b.Error(err)
+						return
+					}
+					if err := cs.RecvMsg(&in); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+				cs.CloseSend()
+			}()
+		}
+		wg.Wait()
+		elapsed += time.Since(start)
+	}
+	b.ReportMetric(float64(streams*trips*b.N)/elapsed.Seconds(), "roundtrips/s")
+}
