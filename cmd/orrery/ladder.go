@@ -23,9 +23,9 @@ import (
 
 // ladderOptions turn on the ladder in an arena.
 type ladderOptions struct {
-	houseMatches int           // matches among house bots alone kept running
-	housePace    time.Duration // pause before each house move
-	fillAfter    time.Duration // wait before house bots complete a bot's match (0: default)
+	houseMatches int             // matches among house bots alone kept running
+	housePace    time.Duration   // pause before each house move
+	fillAfter    time.Duration   // wait before house bots complete a bot's match (0: default)
 	clock        *orreryv1.Clock // ladder matches' time control (nil: the arena's default)
 }
 

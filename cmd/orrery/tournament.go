@@ -35,19 +35,19 @@ import (
 
 // tournamentResult is the --json output.
 type tournamentResult struct {
-	TournamentID string            `json:"tournament_id,omitempty"`
-	Game         string            `json:"game"`
-	Format       string            `json:"format"`
-	Seats        int               `json:"seats"`
-	Entrants     []string          `json:"entrants"`
-	Bots         []string          `json:"bots"`
-	Duplicate    bool              `json:"duplicate"`
-	Seed         uint64            `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
-	Matches      int               `json:"matches"`
-	WallSeconds  float64           `json:"wall_seconds"`
+	TournamentID string          `json:"tournament_id,omitempty"`
+	Game         string          `json:"game"`
+	Format       string          `json:"format"`
+	Seats        int             `json:"seats"`
+	Entrants     []string        `json:"entrants"`
+	Bots         []string        `json:"bots"`
+	Duplicate    bool            `json:"duplicate"`
+	Seed         uint64          `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
+	Matches      int             `json:"matches"`
+	WallSeconds  float64         `json:"wall_seconds"`
 	Standings    []tour.Standing `json:"standings"`
-	EndReasons   map[string]int    `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
-	MatchIDs     []string          `json:"match_ids"`
+	EndReasons   map[string]int  `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
+	MatchIDs     []string        `json:"match_ids"`
 }
 
 // tournamentSpec is a parsed tournament command.
@@ -116,7 +116,7 @@ func newTournamentCmd() *cobra.Command {
 			`streams) and built-in bots, and this command follows it with a progress bar.`,
 		Example: `  orrery tournament --game icetraders --bots greedy,random,random,random --games 200 --duplicate
   orrery tournament --server 127.0.0.1:7070 --game icetraders --bots alice,bob,greedy,random --games 100`,
-		Args:    noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
 			return tournament(cmd.Context(), cmd.OutOrStdout(), o)

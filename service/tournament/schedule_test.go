@@ -197,4 +197,3 @@ func TestStandings(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
-
