@@ -234,6 +234,24 @@ func (d *db) loadRun(ctx context.Context, id string) (*run, error) {
 	return r, rows.Err()
 }
 
+// matchIDs is every match a tournament has started.
+func (d *db) matchIDs(ctx context.Context, id string) ([]string, error) {
+	rows, err := d.QueryContext(ctx, `SELECT match_id FROM tournament_slots WHERE tournament_id = ? AND match_id != ''`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
 // listed is one row of ListTournaments: a server-run tournament or a recorded one.
 type listed struct {
 	id       string

@@ -107,12 +107,20 @@ func New(cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("tournament: list unfinished: %w", err)
 	}
 	for _, id := range ids {
+		// One unreadable tournament must not keep the server from starting: it stays stored,
+		// unfinished, and is reported.
 		r, err := d.loadRun(s.ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("tournament %s: %w", id, err)
+		if err == nil {
+			err = r.redraw()
 		}
-		if err := r.redraw(); err != nil {
-			return nil, fmt.Errorf("tournament %s: %w", id, err)
+		if err != nil {
+			// Its duplicate sets cannot be told apart: every seed of it stays withheld.
+			ids, idErr := d.matchIDs(s.ctx, id)
+			for _, m := range ids {
+				s.sealed[m] = struct{}{}
+			}
+			s.log.Error("tournament: cannot resume; its seeds stay withheld", "tournament", id, "err", errors.Join(err, idErr))
+			continue
 		}
 		s.runs[id] = r
 		for _, sl := range r.slots {

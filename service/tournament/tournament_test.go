@@ -371,3 +371,42 @@ func TestSwiss_RedrawsAsStored(t *testing.T) {
 		t.Error("a stored round that does not redraw is accepted")
 	}
 }
+
+// TestRestart_UnreadableTournament: a stored tournament that cannot be read back does not
+// keep the server from starting, and the seeds of its matches stay withheld.
+func TestRestart_UnreadableTournament(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "orrery.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, db, "")
+	key := e.register("alice")
+	alice := e.connect(key, func(_ string, nth int) bool { return nth == 1 })
+	tour := e.create(context.Background(), &orreryv1.CreateTournamentRequest{
+		Game: testGame, Seats: 2, Entrants: []string{"alice", "random"}, Games: 2, Duplicate: true, Parallel: 2, Clock: slowClock(),
+	})
+	alice.until("one match of the set has ended, the other waits", func() bool { return len(alice.ended) == 1 && len(alice.held) == 1 })
+	var fast string
+	alice.mu.Lock()
+	for id := range alice.ended {
+		fast = id
+	}
+	alice.mu.Unlock()
+	alice.close()
+	e.stop()
+	if _, err := db.SQL().Exec(`UPDATE tournament_runs SET spec = x'ff' WHERE id = ?`, tour.GetTournamentId()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db2, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	e2 := newEnv(t, db2, "")
+	if _, err := e2.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: fast}); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("GetReplay of a match of an unreadable tournament's set: %v", err)
+	}
+}
