@@ -29,6 +29,7 @@ func (s *Server) seedWithheld(id string) bool {
 }
 
 // reveal is a match's end as streams and spectators see it: the seed, unless it is withheld.
+// Whatever else opens the commitment (a salt) must be cleared here with it.
 func (s *Server) reveal(e *orreryv1.MatchEnded) *orreryv1.MatchEnded {
 	if s.seedWithheld(e.GetMatchId()) {
 		e.Seed, e.SeedWithheld = 0, true
