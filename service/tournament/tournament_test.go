@@ -20,18 +20,6 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-// eventually polls cond until it holds; the bound only ends a hung test.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never reached: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func slowClock() *orreryv1.Clock { return &orreryv1.Clock{PerMove: durationpb.New(time.Minute)} }
 
 func standing(t *orreryv1.Tournament, name string) *orreryv1.TournamentStanding {
