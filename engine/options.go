@@ -6,6 +6,13 @@ import (
 	"strings"
 )
 
+// Renamer is implemented by games that renamed options, so that New refuses an old name with
+// a message naming the new one.
+type Renamer interface {
+	// RenamedOptions maps each old option name to its new name.
+	RenamedOptions() map[string]string
+}
+
 // CheckOptionNames rejects option names the game does not know. A name in renamed (old name
 // → new name) is refused with a message naming its replacement, so a user of an older release
 // learns the new spelling instead of guessing. Every error wraps ErrBadOption.

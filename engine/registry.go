@@ -67,21 +67,14 @@ func New(game string, cfg Config) (State, error) {
 	if cfg.Seats < info.MinSeats || cfg.Seats > info.MaxSeats {
 		return nil, fmt.Errorf("%w: %s takes %d to %d seats, not %d", ErrBadOption, info.Name, info.MinSeats, info.MaxSeats, cfg.Seats)
 	}
-	for name := range cfg.Options {
-		if !hasOption(info, name) {
-			return nil, fmt.Errorf("%w: %s has no option %q", ErrBadOption, info.Name, name)
-		}
+	var renamed map[string]string
+	if r, ok := g.(Renamer); ok {
+		renamed = r.RenamedOptions()
+	}
+	if err := CheckOptionNames(info, cfg.Options, renamed); err != nil {
+		return nil, err
 	}
 	return g.New(cfg)
-}
-
-func hasOption(info Info, name string) bool {
-	for _, o := range info.Options {
-		if o.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Option returns the value of option name in cfg, or its default from info.

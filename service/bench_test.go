@@ -21,11 +21,15 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/limits"
 )
 
 // loopback serves an arena on a real TCP port on 127.0.0.1, chosen at run time.
 func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 	tb.Helper()
+	if cfg.Limits == (limits.Config{}) { // benchmarks measure throughput, far past the limits
+		cfg.Limits = limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}
+	}
 	srv, err := New(cfg)
 	if err != nil {
 		tb.Fatal(err)

@@ -23,9 +23,17 @@ var (
 	errReplayRunning = status.Error(codes.FailedPrecondition, "the match is still running: its replay (and seed) is available once it ends")
 )
 
+// matchFailed is a match the server could not resume: it will not go on.
+func matchFailed(id string) error {
+	return status.Errorf(codes.FailedPrecondition, "match %q failed: %s", id, failedDetail)
+}
+
 func matchNotFound(id string) error {
 	return status.Errorf(codes.NotFound, "no match %q", id)
 }
+
+// maxEchoed bounds the client text an error quotes back.
+const maxEchoed = 512
 
 // toStatus maps an internal error to a status error.
 func toStatus(err error) error {
@@ -37,7 +45,8 @@ func toStatus(err error) error {
 	}
 	switch {
 	case errors.Is(err, engine.ErrBadOption):
-		return status.Error(codes.InvalidArgument, err.Error())
+		// Engines quote the option they refuse; a client's huge value is not sent back whole.
+		return status.Error(codes.InvalidArgument, engine.Clip(err.Error(), maxEchoed))
 	case errors.Is(err, store.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
 	}

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"log/slog"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
@@ -53,6 +55,8 @@ type GRPCOptions struct {
 	Authorize  Authorizer
 	// Register adds further services (the ladder) to the server before it starts.
 	Register func(*grpc.Server)
+	// TLS, if set, serves over TLS with this configuration; nil: plaintext.
+	TLS *tls.Config
 }
 
 // NewGRPCServer wraps arena in a gRPC server with the interceptor chain (metrics, logging of
@@ -94,12 +98,17 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		logging.StreamServerInterceptor(slogAdapter(logger), logOpts...),
 		auth.StreamServerInterceptor(authFn),
 		recovery.StreamServerInterceptor(recoverOpts...))
-	srv := grpc.NewServer(
+	var creds []grpc.ServerOption
+	if o.TLS != nil {
+		creds = append(creds, grpc.Creds(credentials.NewTLS(o.TLS)))
+	}
+	srv := grpc.NewServer(append(creds,
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
-	)
+	)...)
 	orreryv1.RegisterArenaServiceServer(srv, arena)
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)

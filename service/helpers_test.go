@@ -50,12 +50,18 @@ func (h *harness) dropConnections() {
 // newHarness serves a fresh arena over bufconn: a real gRPC client, no network.
 func newHarness(t *testing.T, cfg Config) *harness {
 	t.Helper()
+	return newHarnessWith(t, cfg, GRPCOptions{})
+}
+
+// newHarnessWith is newHarness with the gRPC server's options (an authorizer, say).
+func newHarnessWith(t *testing.T, cfg Config, o GRPCOptions) *harness {
+	t.Helper()
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lis := bufconn.Listen(1 << 20)
-	gs := NewGRPCServer(srv, GRPCOptions{})
+	gs := NewGRPCServer(srv, o)
 	go gs.Serve(lis)
 	h := &harness{t: t, srv: srv}
 	conn, err := grpc.NewClient("passthrough:///bufnet",

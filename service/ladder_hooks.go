@@ -27,7 +27,7 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 			return got.GetMatch(), nil
 		}
 		m.mu.Lock()
-		if m.ended {
+		if m.overLocked() {
 			sum := m.summaryLocked()
 			m.mu.Unlock()
 			return sum, nil

@@ -32,19 +32,26 @@ type match struct {
 	game     string
 	cfg      engine.Config
 	seedHash string
+	seedSalt string // secret until the match ends
 	names    []string
 	clock    clock
 	policy   orreryv1.TimeoutPolicy
 	created  time.Time
 
-	mu       sync.Mutex // guards every field below
-	st       engine.State
-	steps    []logged
-	events   []eventRef
-	seats    []seatState
-	idPly    int64 // the ply of the last decision id issued, and ids issued at it
-	idSeq    int64
-	ended    bool
+	mu     sync.Mutex // guards every field below
+	st     engine.State
+	steps  []logged
+	events []eventRef
+	seats  []seatState
+	idPly  int64 // the ply of the last decision id issued, and ids issued at it
+	idSeq  int64
+	ended  bool
+	// recorded: the result is in the store. Until then nobody is told the match ended (no
+	// MatchEnded, no seed, no all-seeing view, no FINISHED status).
+	recorded bool
+	// paused: the store cannot write; the match waits with its clocks stopped (pause).
+	paused   bool
+	pausedAt time.Time
 	result   engine.Result
 	endedAt  time.Time
 	changed  chan struct{} // closed and replaced on every change: a broadcast to streams
@@ -56,6 +63,13 @@ type match struct {
 	nextAdvance time.Time
 	timer       *time.Timer // the match's clock (scheduleLocked)
 	timerAt     time.Time   // when timer fires; zero when stopped
+	// spectate is the public view last built, for its ply and end state: every spectator
+	// shares it, so many spectators cost one build per change, not one each under the lock.
+	spectate     *orreryv1.Spectate
+	spectateOver bool
+	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
+	unjoined *time.Timer
+	joined   bool
 }
 
 // logged is one applied step with its notation.
@@ -96,6 +110,43 @@ type pending struct {
 	bank     time.Duration
 	legal    []engine.Action
 	budgeted bool // the game set a short deadline; the time bank is neither used nor charged
+}
+
+// overLocked reports whether the match has ended and its result is stored: only then may
+// anyone be told it ended.
+func (m *match) overLocked() bool { return m.ended && m.recorded }
+
+// pause stops the match while the store cannot write: its clock stops and answers wait.
+func (m *match) pause(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.paused || m.overLocked() {
+		return
+	}
+	m.paused, m.pausedAt = true, now
+	m.scheduleLocked()
+	m.notifyLocked()
+}
+
+// unpause goes on after a pause: every owed decision is issued again with a new id and a
+// fresh deadline (answers sent during the pause were refused as stale), and a wall-clock
+// game's next step is put off by the pause's length.
+func (m *match) unpause(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.paused {
+		return
+	}
+	m.paused = false
+	if m.clock.wall {
+		m.nextAdvance = m.nextAdvance.Add(now.Sub(m.pausedAt))
+	}
+	for i := range m.seats {
+		m.seats[i].withdraw()
+		m.seats[i].answered = false
+	}
+	m.refreshLocked(now)
+	m.notifyLocked()
 }
 
 func (m *match) notifyLocked() {
@@ -236,8 +287,20 @@ func (m *match) finishLocked(now time.Time, r engine.Result) {
 	m.ended, m.result, m.endedAt = true, r, now
 	m.srv.metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
 	m.srv.metrics.MatchesRunning.Dec()
+	m.srv.live.Add(-1)
+	if m.unjoined != nil {
+		m.unjoined.Stop()
+	}
 	if m.srv.writer != nil {
-		m.srv.writer.finish(m.id, now, storeResult(r, int64(len(m.steps))))
+		// The seats and spectators are told once the result is committed.
+		m.srv.writer.finish(m.id, now, storeResult(r, int64(len(m.steps))), func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			m.recorded = true
+			m.notifyLocked()
+		})
+	} else {
+		m.recorded = true
 	}
 	m.srv.log.Info("match ended", "match", m.id, "game", m.game, "reason", r.Reason.String(), "plies", len(m.steps))
 	m.srv.retire(m)
@@ -255,7 +318,10 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}
 	}
 	if m.ended {
-		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "the match has ended")
+		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
+	}
+	if m.paused {
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused: the server cannot write to its database; a new decision follows when it resumes")
 	}
 	s := &m.seats[seat]
 	p := s.pending
@@ -314,7 +380,7 @@ func (m *match) expire(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := range m.seats {
-		if m.ended {
+		if m.ended || m.paused {
 			return
 		}
 		if p := m.seats[i].pending; p != nil && !now.Before(p.deadline) {
@@ -376,7 +442,7 @@ func (m *match) advance() {
 	defer m.mu.Unlock()
 	t, ok := m.st.(engine.Ticker)
 	due := m.nextAdvance
-	if m.ended || !ok || now.Before(due) {
+	if m.ended || m.paused || !ok || now.Before(due) {
 		return
 	}
 	m.srv.metrics.TickLateness.WithLabelValues(m.game).Observe(now.Sub(due).Seconds())
@@ -404,7 +470,7 @@ func (m *match) advance() {
 // goroutine, so a change that moves no deadline wakes nothing.
 func (m *match) scheduleLocked() {
 	var next time.Time
-	if !m.ended {
+	if !m.ended && !m.paused {
 		if m.clock.wall {
 			next = m.nextAdvance
 		} else {
@@ -453,12 +519,34 @@ func (m *match) fire() {
 	m.mu.Unlock()
 }
 
-// stopClock stops the match's timer.
+// expireUnjoined ends a match that no seat joined in time, as aborted: nobody plays it, so
+// it should not hold the server's resources (or play itself out on timeouts).
+func (m *match) expireUnjoined() {
+	if !m.srv.enter() {
+		return
+	}
+	defer m.srv.wg.Done()
+	now := m.srv.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.joined || m.ended {
+		return
+	}
+	m.finishLocked(now, engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndAborted,
+		Detail: fmt.Sprintf("no seat joined within %v", m.srv.limits.Unjoined())})
+	m.refreshLocked(now)
+	m.notifyLocked()
+}
+
+// stopClock stops the match's timers.
 func (m *match) stopClock() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.timer != nil {
 		m.timer.Stop()
+	}
+	if m.unjoined != nil {
+		m.unjoined.Stop()
 	}
 }
 
@@ -468,6 +556,12 @@ func (m *match) connect(seat engine.Seat) int64 {
 	defer m.mu.Unlock()
 	gen := m.srv.streamGen.Add(1)
 	m.seats[seat].stream = gen
+	if !m.joined {
+		m.joined = true
+		if m.unjoined != nil {
+			m.unjoined.Stop()
+		}
+	}
 	m.notifyLocked() // an older stream wakes, sees the new generation and closes
 	return gen
 }
@@ -509,7 +603,7 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 	} else if v.ply != sentPly || sentPly < 0 {
 		v.spectate = m.spectateLocked()
 	}
-	if m.ended {
+	if m.overLocked() {
 		v.ended = m.endedLocked()
 	}
 	switch {
@@ -542,9 +636,17 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 	return d
 }
 
+// spectateLocked is the public view (the all-seeing one once the match is over). The
+// message is shared by every spectator and must not be changed.
 func (m *match) spectateLocked() *orreryv1.Spectate {
+	// The all-seeing view once the match is over, unless its duplicate set still runs.
+	all := m.overLocked() && !m.srv.seedWithheld(m.id)
+	if c := m.spectate; c != nil && c.GetPly() == int64(len(m.steps)) && m.spectateOver == all {
+		return c
+	}
 	v := &orreryv1.Spectate{Ply: int64(len(m.steps))}
-	if o, ok := m.st.(engine.Omniscient); ok && m.ended && !m.srv.seedWithheld(m.id) {
+	defer func() { m.spectate, m.spectateOver = v, all }()
+	if o, ok := m.st.(engine.Omniscient); ok && all {
 		v.Observation = wire.Observation(o.ObserveAll())
 	} else {
 		v.Observation = wire.Observation(m.st.Observe(engine.Spectator))
@@ -554,7 +656,9 @@ func (m *match) spectateLocked() *orreryv1.Spectate {
 }
 
 func (m *match) endedLocked() *orreryv1.MatchEnded {
-	return m.srv.reveal(&orreryv1.MatchEnded{Result: wire.Result(m.result), Seed: m.cfg.Seed, SeedHash: m.seedHash, MatchId: m.id})
+	e := &orreryv1.MatchEnded{Result: wire.Result(m.result), SeedHash: m.seedHash, MatchId: m.id}
+	e.Seed, e.SeedSalt = revealSeed(m.overLocked(), m.cfg.Seed, m.seedSalt)
+	return m.srv.reveal(e)
 }
 
 // eventsLocked is seat's view of the events numbered from cursor on.
@@ -606,10 +710,13 @@ func (m *match) summaryLocked() *orreryv1.MatchSummary {
 		Clock:         clockProto(m.clock),
 		TimeoutPolicy: m.policy,
 	}
-	if m.ended {
+	switch {
+	case m.overLocked():
 		s.Status = orreryv1.MatchStatus_MATCH_STATUS_FINISHED
 		s.Ended = timestamppb.New(m.endedAt)
 		s.Result = wire.Result(m.result)
+	case m.paused:
+		s.Status = orreryv1.MatchStatus_MATCH_STATUS_PAUSED
 	}
 	for i := range m.seats {
 		s.SeatInfo = append(s.SeatInfo, &orreryv1.SeatInfo{

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -103,10 +104,17 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 	if token == "" {
 		return nil, errEmptyToken
 	}
+	h := hashToken(token)
 	s.mu.Lock()
-	ref, ok := s.byToken[hashToken(token)]
+	ref, ok := s.byToken[h]
 	s.mu.Unlock()
 	if !ok {
+		// A seat of a match that could not be resumed is told so, not sent away as a stranger.
+		if s.store != nil {
+			if rec, err := s.store.FailedByToken(context.Background(), hex.EncodeToString(h[:])); err == nil {
+				return nil, matchFailed(rec.ID)
+			}
+		}
 		return nil, errBadToken
 	}
 	if eventsSeen != nil && *eventsSeen < 0 {
@@ -268,16 +276,22 @@ func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequ
 // and the end with the revealed seed.
 func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingServer[orreryv1.WatchResponse]) error {
 	ctx := stream.Context()
-	m := s.lookup(req.GetMatchId())
-	if m == nil {
-		var err error
-		if m, err = s.load(ctx, req.GetMatchId()); err != nil {
-			return err
-		}
+	at, err := s.locate(ctx, req.GetMatchId())
+	if err != nil {
+		return err
+	}
+	m, err := s.watchable(ctx, at)
+	if err != nil {
+		return err
 	}
 	if req.GetFromEvent() < 0 {
 		return status.Errorf(codes.InvalidArgument, "from_event %d is negative", req.GetFromEvent())
 	}
+	release, err := s.limits.Watch(m.id)
+	if err != nil {
+		return err
+	}
+	defer release()
 	cursor, ply := req.GetFromEvent(), int64(-1)
 	for {
 		v := m.viewFor(engine.Spectator, 0, cursor, "", ply, nil)
@@ -306,27 +320,19 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	}
 }
 
-// load rebuilds a finished match evicted from memory, for watching; it is not kept.
-func (s *Server) load(ctx context.Context, id string) (*match, error) {
-	if s.store == nil {
-		return nil, matchNotFound(id)
-	}
-	rec, err := s.store.Match(ctx, id)
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, matchNotFound(id)
-		}
-		return nil, toStatus(err)
-	}
+// load rebuilds a finished match evicted from memory, for watching; it is not kept. Only
+// watchable calls it, with a stored match that has a result and did not fail.
+func (s *Server) load(ctx context.Context, rec *store.Match) (*match, error) {
+	id := rec.ID
 	r, err := s.replay(ctx, rec)
 	if err != nil {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", id, err)
 	}
 	m := &match{
-		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names,
+		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, seedSalt: rec.SeedSalt, names: rec.Names,
 		cfg: engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
 		st:  r.st, steps: r.steps, events: r.events, seats: make([]seatState, rec.Seats), changed: make(chan struct{}),
-		ended: true, endedAt: rec.Ended, created: rec.Created,
+		ended: true, recorded: true, endedAt: rec.Ended, created: rec.Created,
 	}
 	if rec.Result != nil && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_NORMAL) && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_CAP) {
 		m.result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: engineReason(rec.Result.Reason), Detail: rec.Result.Detail}

@@ -28,11 +28,11 @@ func (s *Server) seedWithheld(id string) bool {
 	return s != nil && s.cfg.Seeds != nil && s.cfg.Seeds.Withheld(id)
 }
 
-// reveal is a match's end as streams and spectators see it: the seed, unless it is withheld.
-// Whatever else opens the commitment (a salt) must be cleared here with it.
+// reveal is a match's end as streams and spectators see it: the seed and the salt that open
+// its commitment (revealSeed), unless they are withheld.
 func (s *Server) reveal(e *orreryv1.MatchEnded) *orreryv1.MatchEnded {
 	if s.seedWithheld(e.GetMatchId()) {
-		e.Seed, e.SeedWithheld = 0, true
+		e.Seed, e.SeedSalt, e.SeedWithheld = 0, "", true
 	}
 	return e
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	mrand "math/rand/v2"
+	"net"
 	"sort"
 	"strings"
 	"sync"
@@ -20,12 +21,16 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/datasets"
+	"github.com/orrery/orrery/service/limits"
+	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -45,6 +50,26 @@ type Config struct {
 	// Seeds withholds the seeds of matches whose duplicate set is still running; nil: every
 	// finished match reveals its seed.
 	Seeds SeedGate
+	// Names, if set, reserves the seat names of registered and house bots: CreateMatch
+	// refuses them, and only in-process callers (the ladder) seat those bots.
+	Names ReservedNames
+	// Limits bounds what clients can make the server hold; zero fields take defaults.
+	Limits limits.Config
+	// logStore, if set, is where the writer writes instead of Store (tests inject failures).
+	logStore logStore
+	// DataSets resolves data-set options that name a set into the bytes stored with the
+	// match; nil: data sets are taken inline only.
+	DataSets DataSets
+}
+
+// ReservedNames says which seat names belong to known bots (the ladder's).
+type ReservedNames interface {
+	Reserved(name string) bool
+}
+
+// DataSets turns the data-set options of a match into inline bytes (datasets.Resolver).
+type DataSets interface {
+	Resolve(info engine.Info, opts map[string]string) (map[string]string, error)
 }
 
 // Server implements orrery.v1.ArenaService.
@@ -61,13 +86,17 @@ type Server struct {
 	wg      sync.WaitGroup // match clocks firing
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
-	actions   sync.Map     // configured game (name and options) → *wire.ActionCache
+	live      atomic.Int64 // matches running (not ended)
+	limits    *limits.Limits
+	actions   sync.Map // configured game (name and options) → *wire.ActionCache
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
 	byToken  map[[32]byte]seatRef
-	finished []string // finished match ids in memory, oldest first
-	closed   bool     // no match clock fires once set
+	finished []string  // finished match ids in memory, oldest first
+	closed   bool      // no match clock fires once set
+	storeErr error     // the store's last write failed with this; nil when writes work
+	started  time.Time // matches stored unfinished before this and not in memory did not resume
 }
 
 type seatRef struct {
@@ -97,6 +126,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.DataSets == nil {
+		cfg.DataSets = datasets.Resolver{}
+	}
 	s := &Server{
 		store:   cfg.Store,
 		log:     cfg.Logger,
@@ -104,10 +136,16 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		matches: make(map[string]*match),
 		byToken: make(map[[32]byte]seatRef),
+		limits:  limits.New(cfg.Limits),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.started = s.now()
 	if s.store != nil {
-		s.writer = newWriter(s.store, s.log)
+		logs := cfg.logStore
+		if logs == nil {
+			logs = s.store
+		}
+		s.writer = newWriter(logs, s.log, s.storeHealth)
 		if err := s.resume(); err != nil {
 			s.Close()
 			return nil, err
@@ -136,6 +174,36 @@ func (s *Server) Close() {
 	}
 }
 
+// storeHealth pauses every match while the store cannot write (err), and resumes them when
+// it can again (nil). No match starts meanwhile (Create).
+func (s *Server) storeHealth(err error) {
+	s.mu.Lock()
+	s.storeErr = err
+	ms := make([]*match, 0, len(s.matches))
+	for _, m := range s.matches {
+		ms = append(ms, m)
+	}
+	s.mu.Unlock()
+	now := s.now()
+	for _, m := range ms {
+		if err != nil {
+			m.pause(now)
+		} else {
+			m.unpause(now)
+		}
+	}
+}
+
+// writable is nil when the store writes, or the Unavailable status CreateMatch returns.
+func (s *Server) writable() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.storeErr != nil {
+		return status.Error(codes.Unavailable, "the server cannot write to its database; no match starts and running matches are paused until it can")
+	}
+	return nil
+}
+
 // enter lets a match clock fire unless the server is closing; the caller then calls wg.Done.
 func (s *Server) enter() bool {
 	s.mu.Lock()
@@ -156,14 +224,28 @@ func (s *Server) Sync() {
 
 func (s *Server) now() time.Time { return s.cfg.Now() }
 
+// caller names who called, for per-caller limits: the peer's host. In-process callers (the
+// ladder) have none and are not limited.
+func caller(ctx context.Context) string {
+	p, ok := peer.FromContext(ctx)
+	if !ok || p.Addr == nil {
+		return ""
+	}
+	if host, _, err := net.SplitHostPort(p.Addr.String()); err == nil {
+		return host
+	}
+	return p.Addr.String()
+}
+
 func hashToken(token string) [32]byte { return sha256.Sum256([]byte(token)) }
 
-// SeedHash is the published commitment to a match seed: SHA-256 of its 8 big-endian bytes.
-func SeedHash(seed uint64) string {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], seed)
-	h := sha256.Sum256(b[:])
-	return hex.EncodeToString(h[:])
+// revealSeed is the one place a match's seed and salt are revealed: to its seats and
+// spectators once it has ended (and its result is stored), and in its replay.
+func revealSeed(ended bool, seed uint64, salt string) (uint64, string) {
+	if !ended {
+		return 0, ""
+	}
+	return seed, salt
 }
 
 func randomToken() string {
@@ -201,6 +283,16 @@ type MatchSpec struct {
 
 // CreateMatch starts a match.
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
+	if err := s.limits.Create(caller(ctx), s.now()); err != nil {
+		return nil, err
+	}
+	if s.cfg.Names != nil {
+		for i, name := range req.GetSeatNames() {
+			if s.cfg.Names.Reserved(strings.TrimSpace(name)) {
+				return nil, status.Errorf(codes.PermissionDenied, "seat_names[%d] %q is a registered bot's name: only the ladder seats it", i, s.limits.Clip(name))
+			}
+		}
+	}
 	id, tokens, hash, err := s.Create(ctx, MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
 		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: req.GetSeatNames(),
@@ -221,6 +313,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	if spec.Game == "" {
 		return "", nil, "", status.Error(codes.InvalidArgument, "game is required; ListGames lists them")
 	}
+	if err := s.writable(); err != nil {
+		return "", nil, "", err
+	}
 	g, err := engine.Lookup(spec.Game)
 	if err != nil {
 		return "", nil, "", status.Error(codes.InvalidArgument, err.Error())
@@ -231,6 +326,15 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	if len(spec.Names) > spec.Seats {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat names for %d seats", len(spec.Names), spec.Seats)
+	}
+	if err := s.limits.SeatNames(spec.Names); err != nil {
+		return "", nil, "", err
+	}
+	if err := s.limits.Options(info, spec.Options); err != nil {
+		return "", nil, "", err
+	}
+	if err := s.limits.Live(int(s.live.Load())); err != nil {
+		return "", nil, "", err
 	}
 	c, err := s.clockFrom(spec.Clock, info)
 	if err != nil {
@@ -256,8 +360,13 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 		rand.Read(b[:])
 		seed = binary.BigEndian.Uint64(b[:])
 	}
-	opts := make(map[string]string, len(spec.Options)+1)
-	for k, v := range spec.Options {
+	// A named data set becomes its bytes here, so the match never reads a file again.
+	resolved, err := s.cfg.DataSets.Resolve(info, spec.Options)
+	if err != nil {
+		return "", nil, "", toStatus(err)
+	}
+	opts := make(map[string]string, len(resolved)+1)
+	for k, v := range resolved {
 		opts[k] = v
 	}
 	if info.RealTime && (c.wall || opts["clock"] == "wall") {
@@ -278,8 +387,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 		h := hashToken(tokens[i])
 		hashes[i] = hex.EncodeToString(h[:])
 	}
+	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
-		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedHash: SeedHash(seed),
+		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
 		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
@@ -335,7 +445,7 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (clock, error) {
 func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	st := r.st
 	m := &match{
-		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, names: rec.Names, clock: c,
+		srv: s, id: rec.ID, game: rec.Game, seedHash: rec.SeedHash, seedSalt: rec.SeedSalt, names: rec.Names, clock: c,
 		cfg:     engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options},
 		policy:  orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 		created: rec.Created, st: st, seats: make([]seatState, rec.Seats),
@@ -356,6 +466,7 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	}
 	s.metrics.MatchesStarted.WithLabelValues(m.game).Inc()
 	s.metrics.MatchesRunning.Inc()
+	s.live.Add(1)
 	m.mu.Lock()
 	if t, ok := st.(engine.Ticker); ok && c.wall {
 		m.nextAdvance = s.now().Add(t.AdvanceAfter())
@@ -364,6 +475,8 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	}
 	if st.Terminal() { // a resumed log was complete but its result was not written
 		m.finishLocked(s.now(), st.Result())
+	} else {
+		m.unjoined = time.AfterFunc(s.limits.Unjoined(), m.expireUnjoined)
 	}
 	m.refreshLocked(s.now())
 	m.mu.Unlock()
@@ -420,7 +533,14 @@ func (s *Server) resume() error {
 	for _, rec := range recs {
 		r, err := s.replay(ctx, rec)
 		if err != nil {
-			s.log.Error("resume: cannot replay match; leaving it unfinished", "match", rec.ID, "err", err)
+			// A match that cannot go on is marked failed, never left running nor served as
+			// ended; its seats are told so when they rejoin (Attach).
+			s.log.Error("resume: cannot replay match; marking it failed", "match", rec.ID, "err", err)
+			res := &store.Result{Reason: store.ReasonFailed, Detail: failedDetail}
+			if err := s.store.FinishMatch(ctx, rec.ID, s.now(), res); err != nil {
+				return fmt.Errorf("resume: mark match %s failed: %w", rec.ID, err)
+			}
+			s.metrics.MatchesFinished.WithLabelValues(rec.Game, orreryv1.EndReason_END_REASON_FAILED.String()).Inc()
 			continue
 		}
 		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
@@ -443,10 +563,37 @@ func (s *Server) replay(ctx context.Context, rec *store.Match) (*replayed, error
 	return replayRecord(ctx, s.store, rec)
 }
 
+// failedDetail is what the API says of a match that could not be resumed. The exact cause
+// stays in the server's log, which quotes no action: a failing step's notation may be a
+// seat's secret.
+const failedDetail = "the server could not resume this match from its log (its game or data changed); it will not go on"
+
+// replayError is a log that no longer replays. It names the step and the kind of fault, not
+// the action, which may be hidden information.
+type replayError struct {
+	seq int64
+	err error
+}
+
+func (e *replayError) Error() string {
+	kind := "does not apply"
+	switch {
+	case errors.Is(e.err, engine.ErrBadNotation):
+		kind = "does not parse"
+	case errors.Is(e.err, engine.ErrNotYourTurn):
+		kind = "is out of turn"
+	case errors.Is(e.err, engine.ErrGameOver):
+		kind = "comes after the end"
+	}
+	return fmt.Sprintf("logged step %d %s", e.seq, kind)
+}
+
+func (e *replayError) Unwrap() error { return e.err }
+
 func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replayed, error) {
 	st, err := engine.New(rec.Game, engine.Config{Seats: rec.Seats, Seed: rec.Seed, Options: rec.Options})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the match's game or options no longer start: %w", err)
 	}
 	stored, err := db.Steps(ctx, rec.ID)
 	if err != nil {
@@ -457,7 +604,7 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
 			if step.Action, err = st.ParseAction(sp.Notation); err != nil {
-				return nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+				return nil, &replayError{seq: sp.Seq, err: fmt.Errorf("%w: %w", engine.ErrBadNotation, err)}
 			}
 		}
 		// Events are numbered as they were live: a timeout's event before its action's.
@@ -466,7 +613,7 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 		}
 		before := st.EventCount()
 		if err := engine.ApplyStep(st, step); err != nil {
-			return nil, fmt.Errorf("step %d %q: %w", sp.Seq, sp.Notation, err)
+			return nil, &replayError{seq: sp.Seq, err: err}
 		}
 		for i := before; i < st.EventCount(); i++ {
 			r.events = append(r.events, eventRef{engine: i})
@@ -488,22 +635,11 @@ func (s *Server) lookup(id string) *match {
 
 // GetMatch describes one match.
 func (s *Server) GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*orreryv1.GetMatchResponse, error) {
-	if m := s.lookup(req.GetMatchId()); m != nil {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		return &orreryv1.GetMatchResponse{Match: m.summaryLocked()}, nil
-	}
-	if s.store == nil {
-		return nil, matchNotFound(req.GetMatchId())
-	}
-	rec, err := s.store.Match(ctx, req.GetMatchId())
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, matchNotFound(req.GetMatchId())
-	}
+	at, err := s.locate(ctx, req.GetMatchId())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
-	return &orreryv1.GetMatchResponse{Match: summaryFromStore(rec)}, nil
+	return &orreryv1.GetMatchResponse{Match: at.summary()}, nil
 }
 
 // ListMatches lists matches newest first. With a store it lists everything stored; without,
@@ -522,10 +658,11 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 	f := store.Filter{Game: req.GetGame(), SeatName: req.GetSeatName(), Before: req.GetPageToken(), Limit: size}
 	switch req.GetStatus() {
 	case orreryv1.MatchStatus_MATCH_STATUS_RUNNING:
-		f.Finished = new(bool)
+		f.Status = store.Running
 	case orreryv1.MatchStatus_MATCH_STATUS_FINISHED:
-		f.Finished = new(bool)
-		*f.Finished = true
+		f.Status = store.Finished
+	case orreryv1.MatchStatus_MATCH_STATUS_FAILED:
+		f.Status = store.Failed
 	}
 	recs, next, err := s.store.List(ctx, f)
 	if err != nil {
@@ -533,13 +670,7 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 	}
 	resp := &orreryv1.ListMatchesResponse{NextPageToken: next}
 	for _, rec := range recs {
-		if m := s.lookup(rec.ID); m != nil {
-			m.mu.Lock()
-			resp.Matches = append(resp.Matches, m.summaryLocked())
-			m.mu.Unlock()
-		} else {
-			resp.Matches = append(resp.Matches, summaryFromStore(rec))
-		}
+		resp.Matches = append(resp.Matches, s.locateStored(rec).summary())
 	}
 	return resp, nil
 }
@@ -576,18 +707,23 @@ func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) 
 	if s.seedWithheld(req.GetMatchId()) {
 		return nil, errSetRunning(req.GetMatchId())
 	}
-	if m := s.lookup(req.GetMatchId()); m != nil {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if !m.ended {
-			return nil, errReplayRunning
-		}
-		return replayOf(m.summaryLocked(), m.cfg.Seed, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
+	at, err := s.locate(ctx, req.GetMatchId())
+	if err != nil {
+		return nil, err
 	}
-	if s.store == nil {
-		return nil, matchNotFound(req.GetMatchId())
+	if at.orphan {
+		return nil, matchFailed(req.GetMatchId())
 	}
-	return LoadReplay(ctx, s.store, req.GetMatchId())
+	if at.m == nil {
+		return LoadReplay(ctx, s.store, req.GetMatchId())
+	}
+	m := at.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.overLocked() {
+		return nil, errReplayRunning
+	}
+	return replayOf(m.summaryLocked(), m.cfg.Seed, m.seedSalt, &replayed{st: m.st, steps: m.steps, events: m.events}), nil
 }
 
 // LoadReplay reads a finished match's replay from the store, re-running its log.
@@ -599,6 +735,9 @@ func LoadReplay(ctx context.Context, db *store.DB, id string) (*orreryv1.GetRepl
 	if err != nil {
 		return nil, toStatus(err)
 	}
+	if rec.Failed() {
+		return nil, matchFailed(rec.ID)
+	}
 	if rec.Result == nil {
 		return nil, errReplayRunning
 	}
@@ -606,11 +745,13 @@ func LoadReplay(ctx context.Context, db *store.DB, id string) (*orreryv1.GetRepl
 	if err != nil {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", rec.ID, err)
 	}
-	return replayOf(summaryFromStore(rec), rec.Seed, r), nil
+	return replayOf(summaryFromStore(rec), rec.Seed, rec.SeedSalt, r), nil
 }
 
-func replayOf(sum *orreryv1.MatchSummary, seed uint64, r *replayed) *orreryv1.GetReplayResponse {
-	out := &orreryv1.GetReplayResponse{Match: sum, Seed: seed}
+// replayOf is an ended match's replay.
+func replayOf(sum *orreryv1.MatchSummary, seed uint64, salt string, r *replayed) *orreryv1.GetReplayResponse {
+	out := &orreryv1.GetReplayResponse{Match: sum}
+	out.Seed, out.SeedSalt = revealSeed(true, seed, salt)
 	for _, l := range r.steps {
 		step := &orreryv1.ReplayStep{Seat: int32(l.step.Seat), Notation: l.notation, TimedOut: l.timedOut}
 		if !l.step.Action.IsZero() {
@@ -634,6 +775,12 @@ func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {
 	}
 	for i, name := range rec.Names {
 		sum.SeatInfo = append(sum.SeatInfo, &orreryv1.SeatInfo{Seat: int32(i), Name: name})
+	}
+	if rec.Failed() {
+		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FAILED
+		sum.Ended = timestamppb.New(rec.Ended)
+		sum.Result = &orreryv1.Result{Reason: orreryv1.EndReason_END_REASON_FAILED, Detail: rec.Result.Detail}
+		return sum
 	}
 	if r := rec.Result; r != nil {
 		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FINISHED

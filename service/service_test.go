@@ -24,6 +24,7 @@ import (
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -45,12 +46,14 @@ func TestPlay_FullMatchEndsWithVerifiableReplay(t *testing.T) {
 		}
 	}
 	end := ends[0]
-	// Commit-reveal: the published hash is SHA-256 of the revealed seed.
+	// Commit-reveal: the published hash is SHA-256 of the revealed seed and salt, and not
+	// of the seed alone, which a client that chose it could match.
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], end.GetSeed())
 	sum := sha256.Sum256(b[:])
-	if end.GetSeed() != 7 || hex.EncodeToString(sum[:]) != created.GetSeedHash() || end.GetSeedHash() != created.GetSeedHash() {
-		t.Errorf("seed %d / hash %s does not match the published %s", end.GetSeed(), end.GetSeedHash(), created.GetSeedHash())
+	if end.GetSeed() != 7 || seedcommit.Verify(created.GetSeedHash(), end.GetSeed(), end.GetSeedSalt()) != nil ||
+		end.GetSeedHash() != created.GetSeedHash() || hex.EncodeToString(sum[:]) == created.GetSeedHash() {
+		t.Errorf("seed %d salt %q / hash %s does not match the published %s", end.GetSeed(), end.GetSeedSalt(), end.GetSeedHash(), created.GetSeedHash())
 	}
 	r, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: created.GetMatchId()})
 	if err != nil {

@@ -4,42 +4,63 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orrery/orrery/service/store"
 )
 
+// logStore is what the writer needs of the store: the boundary at which tests inject write
+// failures (a full disk).
+type logStore interface {
+	AppendSteps(ctx context.Context, matchID string, steps []store.Step) error
+	FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error
+}
+
 // writer persists action logs off the decision path: one goroutine drains a queue and writes
 // steps in batched transactions, in order, so a match's result is never written before its
 // last step. Tokens and seeds never pass through here as log lines.
+//
+// A write that fails is retried, in order, until it succeeds: nothing queued is dropped
+// while the server runs. health hears of the first failure and of the recovery, so the
+// server can pause its matches meanwhile; done callbacks run once their write is committed.
 type writer struct {
-	db   *store.DB
-	log  *slog.Logger
-	ops  chan writeOp
-	done chan struct{}
+	db     logStore
+	log    *slog.Logger
+	health func(err error) // nil err: writes work again
+	ops    chan writeOp
+	done   chan struct{}
+	quit   chan struct{} // closed by close: a failing write is given up
+	calls  sync.WaitGroup
+
+	reports  atomic.Int64 // numbers health reports, so that only the newest is applied
+	healthMu sync.Mutex   // guards applied; held while health runs
+	applied  int64
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
 }
 
 type writeOp struct {
-	match  string
-	step   *store.Step
-	result *store.Result
-	ended  time.Time
-	flush  chan struct{} // closed once everything before it is written
+	match     string
+	step      *store.Step
+	result    *store.Result
+	ended     time.Time
+	committed func()        // for a result: runs once it is stored
+	flush     chan struct{} // closed once everything before it is written
 }
 
-func newWriter(db *store.DB, log *slog.Logger) *writer {
-	w := &writer{db: db, log: log, ops: make(chan writeOp, 4096), done: make(chan struct{})}
+func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
+	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), done: make(chan struct{}), quit: make(chan struct{})}
 	go w.run()
 	return w
 }
 
 func (w *writer) step(match string, s store.Step) { w.queue(writeOp{match: match, step: &s}) }
 
-func (w *writer) finish(match string, ended time.Time, r *store.Result) {
-	w.queue(writeOp{match: match, result: r, ended: ended})
+// finish queues a match's result; committed runs (on its own goroutine) once it is stored.
+func (w *writer) finish(match string, ended time.Time, r *store.Result, committed func()) {
+	w.queue(writeOp{match: match, result: r, ended: ended, committed: committed})
 }
 
 // queue adds op unless the writer has closed: an action that races the server's shutdown is
@@ -63,7 +84,7 @@ func (w *writer) sync() {
 	}
 }
 
-// close writes what is queued and stops.
+// close writes what is queued (giving up on writes that keep failing) and stops.
 func (w *writer) close() {
 	w.mu.Lock()
 	if w.closed {
@@ -71,9 +92,11 @@ func (w *writer) close() {
 		return
 	}
 	w.closed = true
+	close(w.quit)
 	close(w.ops)
 	w.mu.Unlock()
 	<-w.done
+	w.calls.Wait()
 }
 
 func (w *writer) run() {
@@ -98,6 +121,63 @@ func (w *writer) run() {
 	}
 }
 
+// callback runs f on its own goroutine: it takes a match's lock, which a goroutine waiting
+// to queue a write may hold.
+func (w *writer) callback(f func()) {
+	w.calls.Add(1)
+	go func() {
+		defer w.calls.Done()
+		f()
+	}()
+}
+
+// report tells health of a failure (err) or a recovery (nil) on its own goroutine; a report
+// overtaken by a newer one is dropped, so the last word is always the writer's present state.
+func (w *writer) report(err error) {
+	if w.health == nil {
+		return
+	}
+	seq := w.reports.Add(1)
+	w.callback(func() {
+		w.healthMu.Lock()
+		defer w.healthMu.Unlock()
+		if seq <= w.applied {
+			return
+		}
+		w.applied = seq
+		w.health(err)
+	})
+}
+
+// retry runs write until it succeeds, backing off, and tells health of the failure and the
+// recovery. It gives up only when the writer closes.
+func (w *writer) retry(what, match string, write func() error) bool {
+	failing := false
+	wait := 50 * time.Millisecond
+	for {
+		err := write()
+		if err == nil {
+			if failing {
+				w.log.Info("store writes again", "match", match)
+				w.report(nil)
+			}
+			return true
+		}
+		if !failing {
+			failing = true
+			w.log.Error("persist "+what+"; retrying, matches paused", "match", match, "err", err)
+			w.report(err)
+		}
+		select {
+		case <-w.quit:
+			w.log.Error("persist "+what+": given up at shutdown; the match resumes from its stored log", "match", match, "err", err)
+			return false
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
 func (w *writer) write(ctx context.Context, batch []writeOp) {
 	for i := 0; i < len(batch); {
 		op := batch[i]
@@ -113,13 +193,11 @@ func (w *writer) write(ctx context.Context, batch []writeOp) {
 				steps = append(steps, *batch[j].step)
 				j++
 			}
-			if err := w.db.AppendSteps(ctx, op.match, steps); err != nil {
-				w.log.Error("persist steps", "match", op.match, "err", err)
-			}
+			w.retry("steps", op.match, func() error { return w.db.AppendSteps(ctx, op.match, steps) })
 			i = j
 		default:
-			if err := w.db.FinishMatch(ctx, op.match, op.ended, op.result); err != nil {
-				w.log.Error("persist result", "match", op.match, "err", err)
+			if w.retry("result", op.match, func() error { return w.db.FinishMatch(ctx, op.match, op.ended, op.result) }) && op.committed != nil {
+				w.callback(op.committed)
 			}
 			i++
 		}

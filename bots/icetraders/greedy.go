@@ -45,7 +45,20 @@ const (
 	scoreMobility = 4  // per ship with red (attack) or yellow (move) power where it is
 	scoreGrowth   = 6  // per ship with green power: it can grow or add ships
 	scoreEnemy    = -4 // per opponent ship, and per pip of it: attacks that win material pay
+	// scoreHunt is for a red ship of mine that could strike an opponent's critical ship now or
+	// within a few moves, divided among that opponent's critical ships: a board where the
+	// hunters close in is worth more, so the match moves towards an elimination instead of a
+	// capped draw.
+	scoreHunt = 60
+	scorePass = 5 // a pass, against any move that loses less
+	// scoreCappedDraw is a match the turn or pass cap ends: nobody's win, so worth less than
+	// any board still in play, if more than a loss or a threat to the bot's last ship.
+	scoreCappedDraw = -1000
+	// scoreGreenStart is for a green first ship.
+	scoreGreenStart = 100
 )
+
+var passAction = it.Pass()
 
 // The search's bounds. Every legal action is simulated one step. An action that leaves the
 // bot mid-action (a sacrifice with uses left, an Enterprise or a Revolt to take) is worth its
@@ -164,11 +177,15 @@ type search struct {
 	scratch [maxDepth + 1]*it.State
 	legal   [maxDepth + 1][]engine.Action
 	toAct   []engine.Seat
-	steps   int // continuation steps simulated so far
+	steps   int     // continuation steps simulated so far
+	late    float64 // how far the bot is through the turn cap, 0 to 1
 }
 
 func newSearch(root *it.State, me int) *search {
 	s := &search{root: root, me: me}
+	if taken, turnCap := root.Turns(me); turnCap > 0 {
+		s.late = min(1, float64(taken)/float64(turnCap))
+	}
 	for i := range s.scratch {
 		s.scratch[i] = root.Clone().(*it.State)
 	}
@@ -196,6 +213,15 @@ func (s *search) scoreAll(acts []engine.Action) []float64 {
 			continue
 		}
 		scores[i] = s.static(c)
+		if a.Kind == it.KindPlace && it.Color(a.Arg[0]) == it.Green {
+			// A green first ship can always act (grow, or add ships beside it), so the fleet
+			// builds instead of stalling into two rounds of passes.
+			scores[i] += scoreGreenStart
+		}
+		if a == passAction {
+			// Passing keeps a stalemate; the further into the match, the less it is worth.
+			scores[i] -= scorePass * (1 + 4*s.late)
+		}
 	}
 	if len(chains) > maxChains {
 		sort.SliceStable(chains, func(x, y int) bool { return scores[chains[x]] > scores[chains[y]] })
@@ -278,6 +304,9 @@ func (s *search) step(st *it.State, depth int) float64 {
 // static scores st for the bot as it stands.
 func (s *search) static(st *it.State) float64 {
 	if st.Terminal() {
+		if st.Result().Reason == engine.EndCap {
+			return scoreCappedDraw
+		}
 		w := st.Winners()
 		return overScore(w&(1<<s.me) != 0, bits.OnesCount8(w))
 	}
@@ -298,6 +327,9 @@ func overScore(won bool, winners int) float64 {
 // Evaluate scores an observation for seat me.
 func Evaluate(o *pb.Observation, me int) float64 {
 	if g := o.GetGameOver(); g != nil {
+		if k := g.GetKind(); k == pb.EndKind_END_KIND_TURN_CAP || k == pb.EndKind_END_KIND_PASS_CAP {
+			return scoreCappedDraw
+		}
 		won := false
 		for _, w := range g.GetWinners() {
 			won = won || int(w) == me
@@ -323,6 +355,11 @@ type board struct {
 	everLarge [maxSeats]bool
 	out       [maxSeats]bool
 	medium    [4]int // the stash's medium pieces by color: a large ship's reduction
+	// turns is each seat's turns taken, of turnCap: as a capped draw, worth nobody a win,
+	// comes near, a threat weighs less and a hunt more (see late).
+	turns   [maxSeats]int
+	turnCap int
+	dist    distances
 }
 
 func (b *board) indexLocs() {
@@ -348,6 +385,17 @@ func (b *board) fromState(st *it.State) {
 	for c := range b.medium {
 		b.medium[c] = st.StashCount(it.Piece{Color: it.Color(c), Size: it.Medium})
 	}
+	for i := 0; i < b.seats; i++ {
+		b.turns[i], b.turnCap = st.Turns(i)
+	}
+}
+
+// late is how far seat is through the turn cap, 0 to 1.
+func (b *board) late(seat int) float64 {
+	if b.turnCap <= 0 {
+		return 0
+	}
+	return min(1, float64(b.turns[seat])/float64(b.turnCap))
 }
 
 func pieceOf(p *pb.Piece) it.Piece {
@@ -376,7 +424,9 @@ func (b *board) fromObservation(o *pb.Observation) {
 	b.seats = min(len(o.GetPlayers()), maxSeats)
 	for i, p := range o.GetPlayers()[:b.seats] {
 		b.placed[i], b.everLarge[i], b.out[i] = p.GetPlacedFirstShip(), p.GetEverLarge(), p.GetEliminated()
+		b.turns[i] = int(p.GetTurnsTaken())
 	}
+	b.turnCap = int(o.GetTurnCap())
 	b.medium = [4]int{}
 	for _, sc := range o.GetStash() {
 		if p := pieceOf(sc.GetPiece()); p.Size == it.Medium && p.Color < 4 {
@@ -400,6 +450,7 @@ func (b *board) score(me int) float64 {
 	if me < 0 || me >= b.seats || b.out[me] {
 		return -scoreWin
 	}
+	late := b.late(me)
 	// critical counts each seat's critical ships: its large ships once it has had one, else
 	// all its ships; last is the index of one of them.
 	var critical, last [maxSeats]int
@@ -435,9 +486,25 @@ func (b *board) score(me int) float64 {
 	if critical[me] == 1 {
 		for q := 0; q < b.seats; q++ {
 			if q != me && !b.out[q] && b.canEliminate(q, &b.ships[last[me]], b.everLarge[me]) {
-				score += scoreThreat
+				score += scoreThreat * (1 - late) * (1 - late)
 			}
 		}
+	}
+	// Hunts: for each opponent, my nearest red ship to one of its critical ships.
+	b.dist.reset(b)
+	for q := 0; q < b.seats; q++ {
+		if q == me || b.out[q] || !b.placed[q] || critical[q] == 0 {
+			continue
+		}
+		near := 0.0
+		for i := range b.ships {
+			t := &b.ships[i]
+			if int(t.Owner) != q || (b.everLarge[q] && t.Piece.Size != it.Large) {
+				continue
+			}
+			near = max(near, b.hunter(me, t, b.everLarge[q]))
+		}
+		score += scoreHunt * (1 + 6*late) * near / float64(critical[q])
 	}
 	// Chances: an opponent whose last critical ship I could remove next turn, or reach.
 	for q := 0; q < b.seats; q++ {
@@ -470,6 +537,87 @@ func (b *board) canEliminate(seat int, target *it.ShipInfo, everLarge bool) bool
 		}
 	}
 	return false
+}
+
+// hunter is how close my best hunter of target is: 1 for a red ship of mine that could
+// strike it where it is, halving with each move it still needs (if it can move at all).
+func (b *board) hunter(me int, target *it.ShipInfo, everLarge bool) float64 {
+	best := 0.0
+	for i := range b.ships {
+		x := &b.ships[i]
+		if int(x.Owner) != me || x.Piece.Color != it.Red {
+			continue
+		}
+		reduces := everLarge && target.Piece.Size == it.Large && b.medium[target.Piece.Color] > 0
+		if target.Piece.Size > x.Piece.Size && !reduces {
+			continue
+		}
+		d := b.dist.between(b, x.Loc, target.Loc)
+		if d == 0 {
+			return 1
+		}
+		if !b.power(x, it.Yellow) && !b.locs[x.Loc].Hyper {
+			continue // a red ship where no yellow power is cannot set out
+		}
+		switch d {
+		case 1, 2, 3:
+			best = max(best, 1/float64(int(1)<<d))
+		}
+	}
+	return best
+}
+
+// maxLocs bounds the location ids the distances cover; beyond it, a location is far.
+const maxLocs = 64
+
+// distances are the moves between locations along connections, found by a breadth-first
+// search from each location asked about, once per board.
+type distances struct {
+	from  [maxLocs][maxLocs]int8
+	known [maxLocs]bool
+}
+
+func (d *distances) reset(b *board) {
+	d.known = [maxLocs]bool{}
+}
+
+// between is the number of yellow moves from location a to location z (a hyperspace reaches
+// every system in one), or 4 for "far".
+func (d *distances) between(b *board, a, z int16) int {
+	if a == z {
+		return 0
+	}
+	if a < 0 || z < 0 || int(a) >= maxLocs || int(z) >= maxLocs || int(a) >= len(b.locs) {
+		return 4
+	}
+	if !d.known[a] {
+		d.known[a] = true
+		row := &d.from[a]
+		for i := range row {
+			row[i] = 4
+		}
+		row[a] = 0
+		var queue [maxLocs]int16
+		queue[0] = a
+		for head, tail := 0, 1; head < tail; head++ {
+			l := &b.locs[queue[head]]
+			step := row[queue[head]] + 1
+			if step >= 4 {
+				break
+			}
+			for _, n := range b.locList {
+				if int(n.ID) >= maxLocs || row[n.ID] <= step || n.Hyper {
+					continue
+				}
+				if l.Hyper || (l.Marker.Size != 0 && it.Connected(l.Marker, n.Marker)) {
+					row[n.ID] = step
+					queue[tail] = n.ID
+					tail++
+				}
+			}
+		}
+	}
+	return int(d.from[a][z])
 }
 
 // canReach reports whether one of seat's ships with red power could move next to target.

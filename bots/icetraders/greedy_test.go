@@ -1,6 +1,8 @@
 package icetraders
 
 import (
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -47,11 +49,22 @@ func winRate(t testing.TB, games int) (beats int, reasons map[string]int) {
 	return beats, reasons
 }
 
-func TestGreedy_BeatsRandom(t *testing.T) {
-	games := 200
-	if testing.Short() {
-		games = 40
+// fullSize reports whether the full-size statistical runs were asked for (ORRERY_FULL=1);
+// by default they are small, so CI stays fast.
+func fullSize() bool { return os.Getenv("ORRERY_FULL") == "1" }
+
+// games is n for a full-size run, else small.
+func games(n, small int) int {
+	if fullSize() {
+		return n
 	}
+	return small
+}
+
+// TestGreedy_BeatsRandom: greedy in a rotating seat against three random bots, 4-seat games.
+// Small by default (40 games); ORRERY_FULL=1 plays 200.
+func TestGreedy_BeatsRandom(t *testing.T) {
+	games := games(200, 40)
 	beats, reasons := winRate(t, games)
 	rate := float64(beats) / float64(games)
 	t.Logf("greedy beat three random bots in %d of %d 4-seat games (%.1f%%)", beats, games, 100*rate)
@@ -60,6 +73,44 @@ func TestGreedy_BeatsRandom(t *testing.T) {
 	}
 	if rate < 0.8 {
 		t.Errorf("win rate %.1f%% is under 80%%", 100*rate)
+	}
+}
+
+// TestGreedy_PlaysToTheEnd: four greedy bots, with chosen and with random alignments, end at
+// least 75% of seeded 4-seat games by a win condition (an elimination's win, Good's win, the
+// last survivor, or nobody surviving), not by the turn or pass cap. Small by default (40
+// games each); ORRERY_FULL=1 plays 200 each:
+//
+//	ORRERY_FULL=1 go test ./bots/icetraders -run PlaysToTheEnd -v
+func TestGreedy_PlaysToTheEnd(t *testing.T) {
+	n := games(200, 40)
+	for _, alignment := range []string{"chosen", "random"} {
+		t.Run("alignment="+alignment, func(t *testing.T) {
+			ended, caps := 0, map[string]int{}
+			for g := 0; g < n; g++ {
+				players := make([]bots.Bot, 4)
+				for i := range players {
+					players[i] = NewGreedy(uint64(100*g + i))
+				}
+				cfg := engine.Config{Seats: 4, Seed: uint64(g + 1), Options: map[string]string{it.OptAlignment: alignment}}
+				st, _, err := local.Play(it.Name, cfg, players)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch res := st.Result(); res.Reason {
+				case engine.EndNormal:
+					ended++
+				default:
+					kind, _, _ := strings.Cut(res.Detail, ":")
+					caps[fmt.Sprintf("%v: %s", res.Reason, kind)]++
+				}
+			}
+			rate := float64(ended) / float64(n)
+			t.Logf("alignment=%s: %d of %d games ended by a win condition (%.1f%%); capped: %v", alignment, ended, n, 100*rate, caps)
+			if rate < 0.75 {
+				t.Errorf("only %.1f%% of games ended by a win condition, want at least 75%%", 100*rate)
+			}
+		})
 	}
 }
 
@@ -124,20 +175,35 @@ func TestGreedy_ChoosesEvil(t *testing.T) {
 }
 
 func TestGreedy_LateGameDecision(t *testing.T) {
-	// The recorded late-game position: 798 legal actions, and the best ones (as the
-	// exhaustive one-ply search scored them) are moves and the pass, tied.
+	// The recorded late-game position (798 legal actions): whatever the seed that breaks ties,
+	// and in whatever order the legal actions come, greedy takes one of the actions its
+	// search scores best, and late in the match that is not the pass.
 	d := lateGame(t)
+	me := int(d.GetSeat())
+	st, err := it.FromObservation(wire.GameObservation(d.GetObservation()).(*pb.Observation), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := map[string]float64{}
+	best := unscored
+	acts := st.Legal(engine.Seat(me), nil)
+	for i, v := range newSearch(st, me).scoreAll(acts) {
+		scores[it.FormatAction(acts[i])] = v
+		best = max(best, v)
+	}
+	if scores["pass"] == best {
+		t.Errorf("the pass scores best (%g) late in the match", best)
+	}
 	for seed := uint64(0); seed < 5; seed++ {
-		got := choice(d, NewGreedy(seed).Act(d))
-		if !strings.HasPrefix(got, "move ") && got != "pass" {
-			t.Errorf("seed %d: greedy chose %q, want a move or the pass", seed, got)
+		if got := choice(d, NewGreedy(seed).Act(d)); scores[got] != best {
+			t.Errorf("seed %d: greedy chose %q (%g), the best scores %g", seed, got, scores[got], best)
 		}
 	}
 	// In another order than the engine's, the actions are read from their notation.
 	slices.Reverse(d.LegalNotation)
 	slices.Reverse(d.Legal)
-	if got := choice(d, NewGreedy(1).Act(d)); !strings.HasPrefix(got, "move ") && got != "pass" {
-		t.Errorf("reversed legal list: greedy chose %q, want a move or the pass", got)
+	if got := choice(d, NewGreedy(1).Act(d)); scores[got] != best {
+		t.Errorf("reversed legal list: greedy chose %q (%g), the best scores %g", got, scores[got], best)
 	}
 }
 

@@ -55,7 +55,7 @@ func TestGreedy_BeatsRandom(t *testing.T) {
 // TestGreedy_PlaysEveryVariant: the bot finishes games of every variant and seat count with
 // only legal answers.
 func TestGreedy_PlaysEveryVariant(t *testing.T) {
-	for _, opts := range []map[string]string{nil, {"mystery": "true"}, {"beginners": "true"}, {"cap": "4"}} {
+	for _, opts := range []map[string]string{nil, {"mystery": "true"}, {"beginners": "true"}, {"turn_cap": "4"}} {
 		for seats := 2; seats <= 4; seats++ {
 			players := make([]bots.Bot, seats)
 			for s := range players {

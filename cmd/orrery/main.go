@@ -77,6 +77,8 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		// Flags are parsed by cobra; a bad one is a usage error.
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
+	root.PersistentFlags().BoolVar(&clientTransport.on, "tls", false, "client commands: reach the server over TLS (the system's CAs)")
+	root.PersistentFlags().StringVar(&clientTransport.ca, "tls-ca", "", "client commands: trust the CA certificates in `FILE` (PEM); implies --tls")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	setHelp(root)
 	asGroup(root)
@@ -85,6 +87,7 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newPlayCmd(),
 		newGamesCmd(),
 		newReplayCmd(),
+		newBackupCmd(),
 		newJoinCmd(),
 		newTournamentCmd(),
 		newStandingsCmd(),

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -15,6 +12,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -82,11 +80,8 @@ func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) er
 // verify checks the commitment and re-runs the log with the engine, as any third party can.
 func verify(stdout io.Writer, r *orreryv1.GetReplayResponse) error {
 	m := r.GetMatch()
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], r.GetSeed())
-	h := sha256.Sum256(b[:])
-	if hex.EncodeToString(h[:]) != m.GetSeedHash() {
-		return fmt.Errorf("seed %d does not match the published hash %s", r.GetSeed(), m.GetSeedHash())
+	if err := seedcommit.Verify(m.GetSeedHash(), r.GetSeed(), r.GetSeedSalt()); err != nil {
+		return err
 	}
 	st, err := engine.New(m.GetGame(), engine.Config{Seats: int(m.GetSeats()), Seed: r.GetSeed(), Options: m.GetOptions()})
 	if err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,12 +21,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/limits"
+	"github.com/orrery/orrery/service/retention"
 	"github.com/orrery/orrery/service/store"
 	tour "github.com/orrery/orrery/service/tournament"
 )
@@ -39,6 +46,8 @@ type arena struct {
 	ladder *ladder.Ladder
 	// tournaments runs tournaments on the server, with the ladder (tournaments.go).
 	tournaments *tour.Service
+	// stopRetention stops the removal of old matches, if on.
+	stopRetention func()
 }
 
 type arenaConfig struct {
@@ -47,13 +56,18 @@ type arenaConfig struct {
 	adminKey string
 	logger   *slog.Logger
 	ladder   *ladderOptions // nil: no ladder
+	limits   limits.Config
+	dataDir  string        // data sets a client may name; "": inline only
+	retain   time.Duration // finished matches older than this are removed; 0: kept
+	tls      *tls.Config   // nil: plaintext
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
 func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg)}
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits,
+		DataSets: datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)}}
 	if c.dbPath != "" {
 		db, err := store.Open(c.dbPath)
 		if err != nil {
@@ -93,7 +107,7 @@ func startArena(c arenaConfig) (*arena, error) {
 		authorize = a.ladder.Authorizer(authorize)
 		register = func(g *grpc.Server) { a.ladder.Register(g); a.tournaments.Register(g) }
 	}
-	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register})
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
 		a.closeServices()
@@ -102,6 +116,15 @@ func startArena(c arenaConfig) (*arena, error) {
 		return nil, err
 	}
 	go a.grpc.Serve(a.lis)
+	if c.retain > 0 && a.db != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			retention.Run(ctx, a.db, retention.Config{Keep: c.retain, Logger: c.logger})
+		}()
+		a.stopRetention = func() { cancel(); <-done }
+	}
 	return a, nil
 }
 
@@ -114,16 +137,64 @@ func (a *arena) closeDB() {
 // dial connects a client to the arena over loopback.
 func (a *arena) dial() (*grpc.ClientConn, error) { return dial(a.lis.Addr().String()) }
 
-// dial connects a client to the arena at addr (plaintext: Orrery serves on loopback or behind
-// a proxy that terminates TLS).
+// clientTLS is how client commands reach a server: the root's --tls and --tls-ca.
+type clientTLS struct {
+	on bool
+	ca string // a PEM file of the CAs to trust; "": the system's
+}
+
+// clientTransport is set from the root command's flags before any command runs.
+var clientTransport clientTLS
+
+// credentials is the transport of a client connection.
+func (c clientTLS) credentials() (credentials.TransportCredentials, error) {
+	if !c.on && c.ca == "" {
+		return insecure.NewCredentials(), nil
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if c.ca != "" {
+		pem, err := os.ReadFile(c.ca)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-ca: %w", err)
+		}
+		cfg.RootCAs = x509.NewCertPool()
+		if !cfg.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--tls-ca %s: no PEM certificate in it", c.ca)
+		}
+	}
+	return credentials.NewTLS(cfg), nil
+}
+
+// dial connects a client to the arena at addr: over TLS with --tls (or --tls-ca), else
+// plaintext (a server on loopback, or behind a proxy that terminates TLS).
 func dial(addr string) (*grpc.ClientConn, error) {
-	return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds, err := clientTransport.credentials()
+	if err != nil {
+		return nil, err
+	}
+	return grpc.NewClient(addr, grpc.WithTransportCredentials(creds))
+}
+
+// serverTLS loads serve's --tls-cert and --tls-key; nil when neither is set.
+func serverTLS(cert, key string) (*tls.Config, error) {
+	if cert == "" && key == "" {
+		return nil, nil
+	}
+	if cert == "" || key == "" {
+		return nil, usagef("--tls-cert and --tls-key go together")
+	}
+	pair, err := tls.LoadX509KeyPair(cert, key)
+	if err != nil {
+		return nil, fmt.Errorf("TLS: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // connect dials server, or, when server is empty, starts an in-process arena configured by
 // cfg on a loopback port and dials that. close ends both.
 func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(), err error) {
 	stop := func() {}
+	dialer := dial
 	if server == "" {
 		cfg.addr = "127.0.0.1:0"
 		a, err := startArena(cfg)
@@ -131,8 +202,11 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 			return nil, nil, err
 		}
 		stop, server = a.stop, a.lis.Addr().String()
+		dialer = func(addr string) (*grpc.ClientConn, error) { // its own arena, on loopback
+			return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		}
 	}
-	conn, err = dial(server)
+	conn, err = dialer(server)
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -152,6 +226,9 @@ func (a *arena) closeServices() {
 
 // stop ends streams, stops match clocks and flushes the store.
 func (a *arena) stop() {
+	if a.stopRetention != nil {
+		a.stopRetention()
+	}
 	a.closeServices()
 	a.srv.Close()
 	done := make(chan struct{})
@@ -174,6 +251,12 @@ type serveOptions struct {
 	adminKey    string
 	jsonLogs    bool
 	logLevel    string
+	adminFile   string
+	dataDir     string
+	retain      string
+	limits      limits.Config
+	tlsCert     string
+	tlsKey      string
 	ladderClock struct{ perMove, bank time.Duration }
 }
 
@@ -200,6 +283,18 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
 	f.DurationVar(&o.ladderClock.perMove, "ladder-per-move", 5*time.Second, "ladder matches: time per move")
 	f.DurationVar(&o.ladderClock.bank, "ladder-time-bank", 30*time.Second, "ladder matches: time bank")
+	f.StringVar(&o.adminFile, "admin-key-file", "", "read the admin key from `FILE` (kept out of the process list)")
+	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
+	f.StringVar(&o.tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
+	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
+	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
+	f.IntVar(&o.limits.CreatesPerMinute, "max-creates-per-minute", limits.DefaultCreatesPerMinute, "matches one caller (address) may create per minute")
+	f.IntVar(&o.limits.SpectatorsPerMatch, "max-spectators", limits.DefaultSpectatorsPerMatch, "Watch streams open on one match")
+	f.IntVar(&o.limits.SeatNameBytes, "max-seat-name", limits.DefaultSeatNameBytes, "longest seat name, in bytes")
+	f.IntVar(&o.limits.OptionValueBytes, "max-option-value", limits.DefaultOptionValueBytes, "longest option value, in bytes (data sets excepted)")
+	f.IntVar(&o.limits.DataSetBytes, "max-data-set", limits.DefaultDataSetBytes, "largest data set, inline or named, in bytes")
+	f.DurationVar(&o.limits.Unjoined, "unjoined-expiry", limits.DefaultUnjoined, "a match no seat joins in this time ends as aborted")
 	return cmd
 }
 
@@ -214,8 +309,25 @@ func logLevel(s string) (slog.Level, error) {
 }
 
 func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
+	if o.adminKey == "" && o.adminFile != "" {
+		b, err := os.ReadFile(o.adminFile)
+		if err != nil {
+			return fmt.Errorf("--admin-key-file: %w", err)
+		}
+		if o.adminKey = strings.TrimSpace(string(b)); o.adminKey == "" {
+			return usagef("--admin-key-file %s is empty", o.adminFile)
+		}
+	}
 	if o.adminKey == "" {
 		o.adminKey = os.Getenv("ORRERY_ADMIN_KEY")
+	}
+	retain, err := retention.ParseAge(o.retain)
+	if err != nil {
+		return usagef("--retain: %v", err)
+	}
+	tlsConf, err := serverTLS(o.tlsCert, o.tlsKey)
+	if err != nil {
+		return err
 	}
 	level, err := logLevel(o.logLevel)
 	if err != nil {
@@ -238,7 +350,8 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
 		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
-			clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}})
+			clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}},
+		limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf})
 	if err != nil {
 		return err
 	}

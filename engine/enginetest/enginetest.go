@@ -77,6 +77,14 @@ func Run(t *testing.T, s Suite) {
 			t.Errorf("unknown option: got %v, want ErrBadOption", err)
 		}
 	})
+	t.Run("OptionNames", func(t *testing.T) {
+		// One spelling across games (issue 12): every option name is lower_snake_case.
+		for _, o := range info.Options {
+			if !engine.IsSnakeCase(o.Name) {
+				t.Errorf("option %q of %s is not lower_snake_case", o.Name, s.Game)
+			}
+		}
+	})
 	for _, n := range s.Seats {
 		t.Run(fmt.Sprintf("seats=%d", n), func(t *testing.T) {
 			perturbed := 0

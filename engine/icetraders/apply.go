@@ -168,7 +168,7 @@ func (s *State) connections(seat, slot int) int {
 }
 
 // firstPlayer is the seat whose first pick has the most connections; ties go to the tied
-// seat whose second pick has the most (unless first_tiebreak=lowest-seat), then to the lowest
+// seat whose second pick has the most (unless first_tiebreak=lowest_seat), then to the lowest
 // seat.
 func (s *State) firstPlayer() int {
 	best := 0

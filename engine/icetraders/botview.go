@@ -78,3 +78,11 @@ func (s *State) CopyFrom(src *State) {
 	s.events = append(events, src.events...)
 	s.scratch = scratch
 }
+
+// Turns is how many turns seat has taken, and the turn cap after which the match is drawn.
+func (s *State) Turns(seat int) (taken, turnCap int) {
+	if seat < 0 || seat >= len(s.players) {
+		return 0, s.cfg.turnCap
+	}
+	return int(s.players[seat].turns), s.cfg.turnCap
+}

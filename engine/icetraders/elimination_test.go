@@ -320,7 +320,7 @@ func TestNoSurvivor_NobodyWins(t *testing.T) {
 	if b.end != pb.EndKind_END_KIND_NO_SURVIVOR || b.winners != 0 {
 		t.Errorf("end %v winners %b", b.end, b.winners)
 	}
-	if r := b.Result(); !slices.Equal(r.Ranks, []int{1, 1}) {
+	if r := b.Result(); !slices.Equal(r.Ranks, []int{2, 2}) {
 		t.Errorf("ranks %v", r.Ranks)
 	}
 }

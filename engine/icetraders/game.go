@@ -31,6 +31,10 @@ const (
 	OptFirstTiebreak     = "first_tiebreak"
 )
 
+// renamedValues maps enumerated option values renamed to lower_snake_case (issue 12) to their
+// new spelling, so that an old value is refused with a message naming the new one.
+var renamedValues = map[string]string{"second-pick": "second_pick", "lowest-seat": "lowest_seat"}
+
 // Limits on the options. The turn cap bounds ids to int16: at most a few ships per turn.
 const (
 	maxPerKind    = 20
@@ -68,8 +72,8 @@ func (game) Info() engine.Info {
 			{Name: OptRepickOrder, Default: "seat", Help: "which opening picks the stash serves first when it cannot serve them all: seat (every first pick in seat order, then every second pick in seat order) " +
 				"or pairs (seat 0's first and second picks, then seat 1's, and so on); unserved picks are chosen again in seat order, first pick before second"},
 			{Name: OptGoodWinEliminated, Default: "true", Help: "when no Evil player is left, whether eliminated Good players win with the Good players still in the game: true or false"},
-			{Name: OptFirstTiebreak, Default: "second-pick", Help: "how a tie for the most connections of a first pick is broken: second-pick (the tied seats' second picks' connections, then the lowest seat) " +
-				"or lowest-seat (the lowest tied seat)"},
+			{Name: OptFirstTiebreak, Default: "second_pick", Help: "how a tie for the most connections of a first pick is broken: second_pick (the tied seats' second picks' connections, then the lowest seat) " +
+				"or lowest_seat (the lowest tied seat)"},
 		},
 	}
 }
@@ -90,7 +94,7 @@ type config struct {
 	rndAnySystem     bool // rnd_where=any
 	repickPairs      bool // repick_order=pairs
 	goodWinAliveOnly bool // good_win_includes_eliminated=false
-	tiebreakSeat     bool // first_tiebreak=lowest-seat
+	tiebreakSeat     bool // first_tiebreak=lowest_seat
 }
 
 func parseConfig(cfg engine.Config) (config, error) {
@@ -99,14 +103,8 @@ func parseConfig(cfg engine.Config) (config, error) {
 	if cfg.Seats < info.MinSeats || cfg.Seats > info.MaxSeats {
 		return c, fmt.Errorf("%w: icetraders takes 2 to 6 seats, not %d", engine.ErrBadOption, cfg.Seats)
 	}
-	for name := range cfg.Options {
-		known := false
-		for _, o := range info.Options {
-			known = known || o.Name == name
-		}
-		if !known {
-			return c, fmt.Errorf("%w: icetraders has no option %q", engine.ErrBadOption, name)
-		}
+	if err := engine.CheckOptionNames(info, cfg.Options, nil); err != nil {
+		return c, err
 	}
 	switch v := cfg.Option(info, OptStash); v {
 	case "auto":
@@ -117,7 +115,7 @@ func parseConfig(cfg engine.Config) (config, error) {
 	default:
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 2 || n > maxPerKind {
-			return c, fmt.Errorf("%w: %s=%q: want auto or a number 2-%d", engine.ErrBadOption, OptStash, v, maxPerKind)
+			return c, fmt.Errorf("%w: %s=%q: want auto or a number 2-%d", engine.ErrBadOption, OptStash, engine.Clip(v, 32), maxPerKind)
 		}
 		if 4*n < 3*cfg.Seats {
 			return c, fmt.Errorf("%w: %s=%d is too small for %d seats: the stash must hold 3 small pieces per seat", engine.ErrBadOption, OptStash, n, cfg.Seats)
@@ -129,7 +127,7 @@ func parseConfig(cfg engine.Config) (config, error) {
 	case "random":
 		c.randomAlign = true
 	default:
-		return c, fmt.Errorf("%w: %s=%q: want chosen or random", engine.ErrBadOption, OptAlignment, v)
+		return c, fmt.Errorf("%w: %s=%q: want chosen or random", engine.ErrBadOption, OptAlignment, engine.Clip(v, 32))
 	}
 	var err error
 	if c.turnCap, err = intOption(cfg, info, OptTurnCap, 1, maxTurnCap); err != nil {
@@ -147,14 +145,17 @@ func parseConfig(cfg engine.Config) (config, error) {
 		{OptRndWhere, "same", "any", &c.rndAnySystem},
 		{OptRepickOrder, "seat", "pairs", &c.repickPairs},
 		{OptGoodWinEliminated, "true", "false", &c.goodWinAliveOnly},
-		{OptFirstTiebreak, "second-pick", "lowest-seat", &c.tiebreakSeat},
+		{OptFirstTiebreak, "second_pick", "lowest_seat", &c.tiebreakSeat},
 	} {
 		switch v := cfg.Option(info, o.name); v {
 		case o.def:
 		case o.alt:
 			*o.set = true
 		default:
-			return c, fmt.Errorf("%w: %s=%q: want %s or %s", engine.ErrBadOption, o.name, v, o.def, o.alt)
+			if now, ok := renamedValues[v]; ok && (now == o.def || now == o.alt) {
+				return c, fmt.Errorf("%w: %s=%q was renamed %q", engine.ErrBadOption, o.name, v, now)
+			}
+			return c, fmt.Errorf("%w: %s=%q: want %s or %s", engine.ErrBadOption, o.name, engine.Clip(v, 32), o.def, o.alt)
 		}
 	}
 	return c, nil
@@ -164,7 +165,7 @@ func intOption(cfg engine.Config, info engine.Info, name string, lo, hi int) (in
 	v := cfg.Option(info, name)
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%w: %s=%q: want a number %d-%d", engine.ErrBadOption, name, v, lo, hi)
+		return 0, fmt.Errorf("%w: %s=%q: want a number %d-%d", engine.ErrBadOption, name, engine.Clip(v, 32), lo, hi)
 	}
 	return n, nil
 }

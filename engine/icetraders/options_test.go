@@ -22,7 +22,7 @@ var ruleOptions = []struct{ name, def, alt string }{
 	{OptRndWhere, "same", "any"},
 	{OptRepickOrder, "seat", "pairs"},
 	{OptGoodWinEliminated, "true", "false"},
-	{OptFirstTiebreak, "second-pick", "lowest-seat"},
+	{OptFirstTiebreak, "second_pick", "lowest_seat"},
 }
 
 func TestOptions_RuleDecisionsDocumentedWithDefaults(t *testing.T) {
@@ -72,6 +72,22 @@ func TestOptions_RuleDecisionsBadValuesRejected(t *testing.T) {
 				t.Errorf("%s=%q rejected: %v", o.name, v, err)
 			}
 		}
+	}
+}
+
+// TestOptions_OldValuesRefusedNamingTheNew: the enumerated values renamed to lower_snake_case
+// (issue 12) refuse their old spelling with a message naming the new one.
+func TestOptions_OldValuesRefusedNamingTheNew(t *testing.T) {
+	for old, now := range map[string]string{"second-pick": "second_pick", "lowest-seat": "lowest_seat"} {
+		_, err := engine.New(Name, engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptFirstTiebreak: old}})
+		if !errors.Is(err, engine.ErrBadOption) || !strings.Contains(err.Error(), `was renamed "`+now+`"`) {
+			t.Errorf("%s=%s: got %v, want ErrBadOption naming %q", OptFirstTiebreak, old, err, now)
+		}
+	}
+	// A value renamed for one option is no value of another.
+	_, err := engine.New(Name, engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptRepickOrder: "lowest-seat"}})
+	if !errors.Is(err, engine.ErrBadOption) || strings.Contains(err.Error(), "renamed") {
+		t.Errorf("%s=lowest-seat: got %v, want a plain bad value", OptRepickOrder, err)
 	}
 }
 
@@ -378,7 +394,7 @@ func TestGoodWinsCollectively_OnlyPlayersLeftWhenOptionSet(t *testing.T) {
 func TestFirstPlayer_TieBrokenByLowestSeatWhenOptionSet(t *testing.T) {
 	// The set-up of TestFirstPlayer_TieBrokenBySecondPick, where seat 1's second pick would
 	// win the tie: the option gives it to seat 0.
-	s := newMatch(t, 2, OptFirstTiebreak, "lowest-seat")
+	s := newMatch(t, 2, OptFirstTiebreak, "lowest_seat")
 	pickAll(t, s, "red large, yellow small", "blue large, green large")
 	if s.connections(0, 0) != s.connections(1, 0) || s.connections(1, 1) <= s.connections(0, 1) {
 		t.Fatalf("set-up: want tied first picks and seat 1's second pick ahead")
@@ -389,7 +405,7 @@ func TestFirstPlayer_TieBrokenByLowestSeatWhenOptionSet(t *testing.T) {
 	// Most connections of the first pick still decide before any tie-break.
 	// Systems r3 y1 | r2 g2: seat 1's red medium connects to r3 and g2, seat 0's red large to
 	// r2 only.
-	s = newMatch(t, 2, OptFirstTiebreak, "lowest-seat")
+	s = newMatch(t, 2, OptFirstTiebreak, "lowest_seat")
 	pickAll(t, s, "red large, yellow small", "red medium, green medium")
 	if s.first != 1 {
 		t.Errorf("first player %d, want seat 1 by its first pick (%d vs %d connections)", s.first, s.connections(1, 0), s.connections(0, 0))

@@ -197,6 +197,12 @@ func (s *State) Result() engine.Result {
 		}
 	}
 	r.Ranks = engine.RanksByScore(r.Scores)
+	if s.phase == phaseOver && s.winners == 0 {
+		// Nobody wins (Precise resolution 9): every seat is ranked last together.
+		for i := range r.Ranks {
+			r.Ranks[i] = n
+		}
+	}
 	switch s.end {
 	case pb.EndKind_END_KIND_UNSPECIFIED:
 		r.Reason = engine.EndNone

@@ -9,15 +9,18 @@ import (
 )
 
 // BenchmarkRandomPlayout plays whole 4-seat games with uniform random legal actions and
-// reports games per second and allocations per action (New's setup included).
+// reports actions and games per second and allocations per action (New's setup included).
+// The cpu- metrics count the process's CPU time instead of wall time (see cpuTime).
 //
-//	go test ./engine/planet -run XXX -bench . -benchmem
+//	go test ./engine/planet -run XXX -bench . -cpu 1 -benchmem
 func BenchmarkRandomPlayout(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var legal []engine.Action
 	actions := 0
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	defer lockThread()()
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st, err := engine.New("planet", engine.Config{Seats: 4, Seed: uint64(i)})
@@ -34,8 +37,13 @@ func BenchmarkRandomPlayout(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	cpu := cpuTime() - cpu0
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64(actions)/b.Elapsed().Seconds(), "actions/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(actions)/(float64(cpu)/1e9), "actions/cpu-s")
+	}
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(actions), "allocs/action")
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
 }
@@ -60,5 +68,72 @@ func BenchmarkRegionScoring(b *testing.B) {
 	}
 	if total < 0 {
 		b.Fatal(total)
+	}
+}
+
+// BenchmarkRender draws a seat's text view of a mid-game state (turn 7 of 12, four seats), the
+// observation included, as the server does for every decision.
+//
+//	go test ./engine/planet -run XXX -bench Render -cpu 1 -benchmem
+func BenchmarkRender(b *testing.B) {
+	st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 7})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var legal []engine.Action
+	for st.(*state).turn < 7 {
+		seat := engine.Seat(st.(*state).toAct())
+		legal = st.Legal(seat, legal[:0])
+		if err := st.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	defer lockThread()()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		n += len(st.Render(engine.Seat(i % 4)))
+	}
+	b.StopTimer()
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
+	if n == 0 {
+		b.Fatal("empty render")
+	}
+}
+
+// TestPlayout_NoAllocationPerAction: once a match is set up, listing and applying actions
+// allocates nothing until the final scoring, so random playouts and search bots pay only for
+// New and the result.
+func TestPlayout_NoAllocationPerAction(t *testing.T) {
+	const runs = 3
+	states := make([]engine.State, runs+1) // AllocsPerRun calls f once more to warm up
+	for i := range states {
+		st, err := engine.New("planet", engine.Config{Seats: 4, Seed: uint64(i + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states[i] = st
+	}
+	legal := make([]engine.Action, 0, 300)
+	r := rand.New(rand.NewPCG(9, 9))
+	next := 0
+	allocs := testing.AllocsPerRun(runs, func() {
+		st := states[next].(*state)
+		next++
+		for st.turn < TurnsPerGame { // every turn but the last, which scores the game
+			seat := engine.Seat(st.toAct())
+			legal = st.Legal(seat, legal[:0])
+			if err := st.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations in 11 turns of play, want 0", allocs)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"os"
+	"strconv"
 	"strings"
 
 	"github.com/orrery/orrery/engine"
@@ -99,7 +99,7 @@ func ParseRequirement(s string) (Requirement, error) {
 	habitat := func(w string) (Habitat, error) {
 		h, ok := ParseHabitat(w)
 		if !ok {
-			return None, fmt.Errorf("unknown habitat %q", w)
+			return None, fmt.Errorf("unknown habitat %s", q(w))
 		}
 		return h, nil
 	}
@@ -120,13 +120,13 @@ func ParseRequirement(s string) (Requirement, error) {
 			r.Y, err = habitat(f[4])
 		}
 	default:
-		return r, fmt.Errorf("requirement %q is none of \"most X regions\", \"largest X touching Y\", \"largest X not touching Y\"", s)
+		return r, fmt.Errorf("requirement %s is none of \"most X regions\", \"largest X touching Y\", \"largest X not touching Y\"", q(s))
 	}
 	if err != nil {
 		return r, err
 	}
 	if r.Kind != MostRegions && r.X == r.Y {
-		return r, fmt.Errorf("requirement %q: a region never touches its own habitat", s)
+		return r, fmt.Errorf("requirement %s: a region never touches its own habitat", q(s))
 	}
 	return r, nil
 }
@@ -165,6 +165,16 @@ type Data struct {
 	Layout [TurnsPerGame - 2]int
 	// hash identifies the data set in MarshalBinary.
 	hash uint64
+	// reqText is each animal's requirement as text, written once for every observation.
+	reqText []string
+}
+
+// requirement is animal i's requirement as text.
+func (d *Data) requirement(i int) string {
+	if i < len(d.reqText) {
+		return d.reqText[i]
+	}
+	return d.Animals[i].Req.String()
 }
 
 // FirstAnimalTurn is the first turn with an origin-of-life phase.
@@ -210,27 +220,38 @@ type dataFile struct {
 	Layout []int `json:"layout"`
 }
 
-// LoadData reads the "data" option: empty for the built-in set, inline JSON (starting with
-// "{"), or the path of a JSON file. Every fault wraps engine.ErrBadOption and names the tile,
-// card or objective at fault.
+// LoadData reads the "data" option: empty for the built-in set, else a data set as inline JSON
+// of at most MaxDataBytes [rule: Where loaded data comes from]. It never reads a file: a data
+// set named by a client is resolved by the server, from its operator's directory, into these
+// bytes. Every fault wraps engine.ErrBadOption, names the tile, card or objective at fault,
+// and quotes the client's text only as a short clipped excerpt.
 func LoadData(opt string) (*Data, error) {
+	if len(opt) > MaxDataBytes {
+		return nil, fmt.Errorf("%w: %s: %d bytes, more than the %d a data set may have", engine.ErrBadOption, OptData, len(opt), MaxDataBytes)
+	}
 	opt = strings.TrimSpace(opt)
 	if opt == "" {
 		return Default, nil
 	}
-	b := []byte(opt)
 	if !strings.HasPrefix(opt, "{") {
-		var err error
-		if b, err = os.ReadFile(opt); err != nil {
-			return nil, fmt.Errorf("%w: data: %v", engine.ErrBadOption, err)
-		}
+		return nil, fmt.Errorf("%w: %s must be a data set as inline JSON (an object), not %q: the engine reads no files; "+
+			"a server may resolve a data set's name from its data directory", engine.ErrBadOption, OptData, engine.Clip(opt, clipData))
 	}
-	d, err := parseData(b, Default)
+	d, err := parseData([]byte(opt), Default)
 	if err != nil {
-		return nil, fmt.Errorf("%w: data: %v", engine.ErrBadOption, err)
+		return nil, fmt.Errorf("%w: %s: %s", engine.ErrBadOption, OptData, engine.Clip(err.Error(), clipError))
 	}
 	return d, nil
 }
+
+// How much client text an error quotes: one value, and a whole message.
+const (
+	clipData  = 40
+	clipError = 240
+)
+
+// q quotes client text in an error, clipped.
+func q(s string) string { return strconv.Quote(engine.Clip(s, clipData)) }
 
 // ParseData reads a complete data set from JSON.
 func ParseData(b []byte) (*Data, error) { return parseData(b, nil) }
@@ -242,7 +263,7 @@ func parseData(b []byte, base *Data) (*Data, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("bad JSON: %v", err)
+		return nil, fmt.Errorf("bad JSON: %s", engine.Clip(err.Error(), 2*clipData))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("bad JSON: text after the data set")
@@ -260,12 +281,12 @@ func parseData(b []byte, base *Data) (*Data, error) {
 		for i, s := range f.Tiles {
 			w := strings.Fields(s)
 			if len(w) != 5 {
-				return nil, fmt.Errorf("tile %d %q has %d areas, want 5", i, s, len(w))
+				return nil, fmt.Errorf("tile %d %s has %d areas, want 5", i, q(s), len(w))
 			}
 			for k, name := range w {
 				h, ok := ParseHabitat(name)
 				if !ok {
-					return nil, fmt.Errorf("tile %d %q: unknown habitat %q", i, s, name)
+					return nil, fmt.Errorf("tile %d %s: unknown habitat %s", i, q(s), q(name))
 				}
 				d.Tiles[i][k] = h
 			}
@@ -280,7 +301,7 @@ func parseData(b []byte, base *Data) (*Data, error) {
 			}
 			r, err := ParseRequirement(a.Requirement)
 			if err != nil {
-				return nil, fmt.Errorf("animal card %d (%s): %v", i, a.Name, err)
+				return nil, fmt.Errorf("animal card %d (%s): %v", i, engine.Clip(a.Name, clipData), err)
 			}
 			d.Animals[i] = Animal{Name: a.Name, Req: r}
 		}
@@ -292,7 +313,7 @@ func parseData(b []byte, base *Data) (*Data, error) {
 		for i, o := range f.Objectives {
 			h, ok := ParseHabitat(o.Habitat)
 			if !ok {
-				return nil, fmt.Errorf("objective %d: unknown habitat %q", i, o.Habitat)
+				return nil, fmt.Errorf("objective %d: unknown habitat %s", i, q(o.Habitat))
 			}
 			if have[h] {
 				return nil, fmt.Errorf("objective %d: a second %s objective", i, h)
@@ -329,6 +350,10 @@ func parseData(b []byte, base *Data) (*Data, error) {
 		return nil, fmt.Errorf("the animal deck has %d cards, want at least %d", len(d.Animals), max(MinAnimals, d.layoutCards()))
 	}
 	d.hash = d.digest()
+	d.reqText = make([]string, len(d.Animals))
+	for i, a := range d.Animals {
+		d.reqText[i] = a.Req.String()
+	}
 	return d, nil
 }
 

@@ -159,7 +159,7 @@ func TestData_LoadedDataChecked(t *testing.T) {
 	}
 }
 
-// TestData_LoadAnotherSet: a tournament loads another data set inline or from a file; parts
+// TestData_LoadAnotherSet: a tournament loads another data set inline; parts
 // left out keep the built-in ones.
 func TestData_LoadAnotherSet(t *testing.T) {
 	layout := `{"layout": [2, 2, 2, 2, 2, 2, 2, 2, 2, 2]}`
@@ -177,13 +177,75 @@ func TestData_LoadAnotherSet(t *testing.T) {
 		t.Errorf("two data sets give one data hash")
 	}
 
+	inline := newGame(t, 2, 1, map[string]string{OptData: string(defaultJSON)})
+	x, _ := inline.MarshalBinary()
+	if string(x) != string(b) {
+		t.Errorf("the built-in data sent inline plays differently from the built-in data")
+	}
+}
+
+// TestData_NeverReadsAFile: the data option is inline JSON only; a path, even of a readable
+// file holding a valid data set, is refused without the engine opening it
+// [rule: Where loaded data comes from].
+func TestData_NeverReadsAFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "planet.json")
 	if err := os.WriteFile(path, defaultJSON, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f := newGame(t, 2, 1, map[string]string{OptData: path})
-	x, _ := f.MarshalBinary()
-	if string(x) != string(b) {
-		t.Errorf("the built-in data loaded from a file plays differently from the built-in data")
+	for _, v := range []string{path, "default", "default.json", "../data/default.json", "/etc/passwd", "file://" + path} {
+		_, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptData: v}})
+		wantErr(t, err, engine.ErrBadOption, v)
+		if err != nil && !strings.Contains(err.Error(), "inline JSON") {
+			t.Errorf("%q: error %q does not say the data must be inline JSON", v, err)
+		}
+	}
+}
+
+// TestData_SizeBounded: a data set of more than 1 MiB is refused before it is parsed.
+func TestData_SizeBounded(t *testing.T) {
+	big := `{"tiles": [], "pad": "` + strings.Repeat("x", MaxDataBytes) + `"}`
+	_, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptData: big}})
+	wantErr(t, err, engine.ErrBadOption, "a data set over 1 MiB")
+	if err != nil && (!strings.Contains(err.Error(), "more than the 1048576") || len(err.Error()) > 200) {
+		t.Errorf("error %q does not give the bound briefly", err)
+	}
+	// Padding with white space up to the bound is still within it.
+	ok := string(defaultJSON) + strings.Repeat(" ", MaxDataBytes-len(defaultJSON))
+	if _, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptData: ok}}); err != nil {
+		t.Errorf("a data set of exactly 1 MiB: %v", err)
+	}
+}
+
+// TestData_ErrorsClipClientText: an error quotes the client's data only as a short excerpt,
+// however long the faulty value.
+func TestData_ErrorsClipClientText(t *testing.T) {
+	long := strings.Repeat("lava", 10000)
+	for _, tc := range []struct{ name, data string }{
+		{"path", "/" + long},
+		{"habitat", `{"objectives": [{"habitat": "` + long + `", "areas": [8], "points": [1]}]}`},
+		{"requirement", `{"animals": [{"name": "Newt", "requirement": "` + long + `"}]}`},
+		{"animal name", `{"animals": [{"name": "` + long + `", "requirement": "most ` + long + ` regions"}]}`},
+		{"unknown field", `{"` + long + `": 1}`},
+		{"tile", `{"tiles": ["` + long + `"]}`},
+		{"own habitat", `{"animals": [{"name": "Newt", "requirement": "largest forest` + strings.Repeat(" ", 40000) + `touching forest"}]}`},
+	} {
+		_, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{OptData: tc.data}})
+		wantErr(t, err, engine.ErrBadOption, tc.name)
+		if err != nil && (len(err.Error()) > 400 || strings.Contains(err.Error(), strings.Repeat("lava", 30))) {
+			t.Errorf("%s: error of %d bytes echoes the client's text: %.120q", tc.name, len(err.Error()), err)
+		}
+	}
+}
+
+// TestOptions_DataMarkedAsDataSet: the data option says it carries a data set, so a server
+// resolves named sets itself and stores the bytes with the match.
+func TestOptions_DataMarkedAsDataSet(t *testing.T) {
+	for _, o := range (game{}).Info().Options {
+		if (o.Name == OptData) != o.Data {
+			t.Errorf("option %s: Data = %v", o.Name, o.Data)
+		}
+		if o.Name == OptData && !strings.Contains(o.Help, "--data-dir") {
+			t.Errorf("the data option's help does not say the server resolves names: %q", o.Help)
+		}
 	}
 }

@@ -78,8 +78,9 @@ func (s *state) eventProto(viewer engine.Seat, e event) *planetv1.Event {
 		out.Kind = &planetv1.Event_MysteryRevealed{MysteryRevealed: &planetv1.MysteryRevealed{Turn: int32(e.turn), Card: s.animalProto(e.a)}}
 	case evEnd:
 		m := &planetv1.GameEnded{Result: s.result.Detail}
+		k := s.newBlocks()
 		for seat := 0; seat < int(s.seats); seat++ {
-			m.Planets = append(m.Planets, s.planetProto(engine.Spectator, seat))
+			m.Planets = append(m.Planets, s.planetProto(&k, engine.Spectator, seat))
 			m.Ranks = append(m.Ranks, int32(s.result.Ranks[seat]))
 		}
 		out.Kind = &planetv1.Event_GameEnded{GameEnded: m}

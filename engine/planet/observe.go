@@ -1,8 +1,6 @@
 package planet
 
 import (
-	"sort"
-
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orrery/orrery/engine"
@@ -11,15 +9,17 @@ import (
 
 // Observe is seat's view: everything public (every planet, the display, stacks 11 and 12,
 // the box, the face-up animals) and the seat's own objective [rule: Hidden information].
+// Its many small messages come from a few blocks (see blocks): it is built for every decision.
 func (s *state) Observe(seat engine.Seat) proto.Message {
+	k := s.newBlocks()
 	o := &planetv1.Observation{
 		Seat:        int32(seat),
 		Seats:       int32(s.seats),
 		Turn:        int32(s.turn),
 		LastTurn:    int32(s.opt.lastTurn),
 		FirstPlayer: int32(s.first),
-		Display:     s.tilesProto(s.display[:s.displayN]),
-		Box:         s.tilesProto(s.box[:s.boxN]),
+		Display:     k.tiles(s, s.display[:s.displayN]),
+		Box:         k.tiles(s, s.box[:s.boxN]),
 		Beginners:   s.opt.beginners,
 		Mystery:     s.opt.mystery,
 		Over:        s.over,
@@ -29,33 +29,107 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 	} else {
 		o.Result = s.result.Detail
 	}
-	for i := s.turn; i < TurnsPerGame; i++ { // stacks turn+1..12
-		st := &planetv1.Stack{Number: int32(i + 1), Size: int32(s.stackN[i])}
-		if i >= TileStacks {
-			st.Tiles = s.tilesProto(s.stacks[i][:s.stackN[i]])
+	if s.turn < TurnsPerGame {
+		stacks := make([]planetv1.Stack, TurnsPerGame-s.turn)
+		o.Stacks = make([]*planetv1.Stack, len(stacks))
+		for i := s.turn; i < TurnsPerGame; i++ { // stacks turn+1..12
+			st := &stacks[i-s.turn]
+			st.Number, st.Size = int32(i+1), int32(s.stackN[i])
+			if i >= TileStacks {
+				st.Tiles = k.tiles(s, s.stacks[i][:s.stackN[i]])
+			}
+			o.Stacks[i-s.turn] = st
 		}
-		o.Stacks = append(o.Stacks, st)
 	}
-	for seat2 := 0; seat2 < int(s.seats); seat2++ {
-		o.Planets = append(o.Planets, s.planetProto(seat, seat2))
+	o.Planets = make([]*planetv1.Planet, s.seats)
+	for seat2 := range o.Planets {
+		o.Planets[seat2] = s.planetProto(&k, seat, seat2)
 	}
-	o.Columns = s.columnsProto()
+	o.Columns = s.columnsProto(&k)
 	for i := range s.cards {
 		if s.cards[i].returned {
-			o.Returned = append(o.Returned, s.animalProto(s.cards[i].id))
+			o.Returned = append(o.Returned, k.animal(s, s.cards[i].id))
 		}
 	}
 	return o
 }
 
-// columnsProto lists the columns still to resolve, with face-down cards counted, not shown.
-func (s *state) columnsProto() []*planetv1.Column {
-	var cols []*planetv1.Column
-	if s.over {
-		return cols
+// blocks hands out an observation's tiles, habitats and animal cards from one allocation
+// each, sized for the whole observation.
+type blocks struct {
+	tileBlock   []planetv1.Tile
+	habitats    []planetv1.Habitat
+	animalBlock []planetv1.AnimalCard
+}
+
+func (s *state) newBlocks() blocks {
+	tiles := int(s.displayN) + int(s.boxN) + int(s.stackN[10]) + int(s.stackN[11])
+	for seat := 0; seat < int(s.seats); seat++ {
+		tiles += int(s.planets[seat].placed)
 	}
-	for t := max(s.turn, FirstAnimalTurn); t <= s.opt.lastTurn; t++ {
-		col := &planetv1.Column{Turn: int32(t)}
+	return blocks{
+		tileBlock:   make([]planetv1.Tile, tiles),
+		habitats:    make([]planetv1.Habitat, 5*tiles+Areas*int(s.seats)),
+		animalBlock: make([]planetv1.AnimalCard, len(s.cards)),
+	}
+}
+
+// areas takes n habitats from the block.
+func (k *blocks) areas(n int) []planetv1.Habitat {
+	if len(k.habitats) < n {
+		return make([]planetv1.Habitat, n)
+	}
+	out := k.habitats[:n:n]
+	k.habitats = k.habitats[n:]
+	return out
+}
+
+func (k *blocks) tile(s *state, id int16) *planetv1.Tile {
+	var t *planetv1.Tile
+	if len(k.tileBlock) > 0 {
+		t, k.tileBlock = &k.tileBlock[0], k.tileBlock[1:]
+	} else {
+		t = &planetv1.Tile{}
+	}
+	t.Id, t.Areas = int32(id), k.areas(5)
+	for i, h := range s.d.Tiles[id] {
+		t.Areas[i] = planetv1.Habitat(h)
+	}
+	return t
+}
+
+func (k *blocks) tiles(s *state, ids []int16) []*planetv1.Tile {
+	out := make([]*planetv1.Tile, len(ids))
+	for i, id := range ids {
+		out[i] = k.tile(s, id)
+	}
+	return out
+}
+
+func (k *blocks) animal(s *state, id int16) *planetv1.AnimalCard {
+	var c *planetv1.AnimalCard
+	if len(k.animalBlock) > 0 {
+		c, k.animalBlock = &k.animalBlock[0], k.animalBlock[1:]
+	} else {
+		c = &planetv1.AnimalCard{}
+	}
+	a := &s.d.Animals[id]
+	c.Id, c.Name, c.Requirement = int32(id), a.Name, s.d.requirement(int(id))
+	c.Habitat, c.Kind, c.Other = planetv1.Habitat(a.Req.X), planetv1.RequirementKind(a.Req.Kind), planetv1.Habitat(a.Req.Y)
+	return c
+}
+
+// columnsProto lists the columns still to resolve, with face-down cards counted, not shown.
+func (s *state) columnsProto(k *blocks) []*planetv1.Column {
+	if s.over || s.opt.lastTurn < max(s.turn, FirstAnimalTurn) {
+		return nil
+	}
+	first := max(s.turn, FirstAnimalTurn)
+	cols := make([]planetv1.Column, s.opt.lastTurn-first+1)
+	out := make([]*planetv1.Column, len(cols))
+	for t := first; t <= s.opt.lastTurn; t++ {
+		col := &cols[t-first]
+		col.Turn = int32(t)
 		for i := range s.cards {
 			c := &s.cards[i]
 			if c.turn != t || !c.open() {
@@ -64,29 +138,33 @@ func (s *state) columnsProto() []*planetv1.Column {
 			if c.faceDown {
 				col.FaceDown++
 			} else {
-				col.Cards = append(col.Cards, s.animalProto(c.id))
+				col.Cards = append(col.Cards, k.animal(s, c.id))
 			}
 		}
-		cols = append(cols, col)
+		out[t-first] = col
 	}
-	return cols
+	return out
 }
 
 // planetProto is seat's planet as viewer sees it: the objective only for its owner, or for
 // everyone once the game is over.
-func (s *state) planetProto(viewer engine.Seat, seat int) *planetv1.Planet {
+func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.Planet {
 	p := &s.planets[seat]
-	out := &planetv1.Planet{Seat: int32(seat), Areas: make([]planetv1.Habitat, Areas)}
+	out := &planetv1.Planet{Seat: int32(seat), Areas: k.areas(Areas)}
+	placed := make([]planetv1.PlacedTile, p.placed)
+	out.Tiles = make([]*planetv1.PlacedTile, 0, p.placed)
 	for f := 0; f < Faces; f++ {
 		if p.tile[f] >= 0 {
-			out.Tiles = append(out.Tiles, &planetv1.PlacedTile{Face: int32(f), Tile: s.tileProto(p.tile[f]), Rotation: int32(p.rot[f])})
+			pt := &placed[len(out.Tiles)]
+			pt.Face, pt.Tile, pt.Rotation = int32(f), k.tile(s, p.tile[f]), int32(p.rot[f])
+			out.Tiles = append(out.Tiles, pt)
 		}
 	}
 	for a, h := range p.surface {
 		out.Areas[a] = planetv1.Habitat(h)
 	}
 	for _, id := range s.wonBy(seat) {
-		out.Animals = append(out.Animals, s.animalProto(id))
+		out.Animals = append(out.Animals, k.animal(s, id))
 	}
 	if p.objective >= 0 && (s.over || viewer == engine.Seat(seat)) {
 		out.Objective = objectiveProto(&s.d.Objectives[p.objective])
@@ -100,18 +178,29 @@ func (s *state) planetProto(viewer engine.Seat, seat int) *planetv1.Planet {
 
 // wonBy lists the cards seat won, in the order won.
 func (s *state) wonBy(seat int) []int16 {
-	var idx []int
+	var ids []int16
 	for i := range s.cards {
 		if int(s.cards[i].owner) == seat {
-			idx = append(idx, i)
+			ids = append(ids, s.cards[i].id)
 		}
 	}
-	sort.Slice(idx, func(a, b int) bool { return s.cards[idx[a]].seq < s.cards[idx[b]].seq })
-	ids := make([]int16, len(idx))
-	for k, i := range idx {
-		ids[k] = s.cards[i].id
+	// Few cards, nearly in order: an insertion sort by the order won.
+	for i := 1; i < len(ids); i++ {
+		for j := i; j > 0 && s.seqOf(ids[j]) < s.seqOf(ids[j-1]); j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
 	}
 	return ids
+}
+
+// seqOf is when the card with id was won.
+func (s *state) seqOf(id int16) int16 {
+	for i := range s.cards {
+		if s.cards[i].id == id {
+			return s.cards[i].seq
+		}
+	}
+	return -1
 }
 
 func (s *state) tileProto(id int16) *planetv1.Tile { return tileProto(int(id), s.d.Tiles[id]) }

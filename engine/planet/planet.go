@@ -20,14 +20,32 @@ const (
 	OptData      = "data"
 	OptBeginners = "beginners"
 	OptMystery   = "mystery"
-	OptAhead     = "mystery-ahead"
-	OptRotate    = "rotate-first-player"
-	OptCap       = "cap"
+	OptAhead     = "mystery_ahead"
+	OptRotate    = "rotate_first_player"
+	OptCap       = "turn_cap"
 )
+
+// renamed maps the options' old names to their lower_snake_case names (issue 12).
+var renamed = map[string]string{
+	"cap":                 OptCap,
+	"mystery-ahead":       OptAhead,
+	"rotate-first-player": OptRotate,
+}
+
+// MaxDataBytes bounds the inline data set, so a client cannot make the server parse and
+// store an arbitrarily large option.
+const MaxDataBytes = 1 << 20
 
 type game struct{}
 
-var _ engine.Game = game{}
+var (
+	_ engine.Game    = game{}
+	_ engine.Renamer = game{}
+)
+
+// RenamedOptions maps old option names to new ones, so that an old name is refused with a
+// message naming its replacement.
+func (game) RenamedOptions() map[string]string { return renamed }
 
 func (game) Info() engine.Info {
 	return engine.Info{
@@ -36,7 +54,8 @@ func (game) Info() engine.Info {
 		MinSeats: 2,
 		MaxSeats: 4,
 		Options: []engine.Option{
-			{Name: OptData, Default: "", Help: "another data set (tiles, animals, objectives, layout) as inline JSON or a file path; parts left out keep the built-in ones"},
+			{Name: OptData, Default: "", Data: true, Help: "another data set (tiles, animals, objectives, layout) as inline JSON, at most 1 MiB; parts left out keep the built-in ones. " +
+				"The engine never reads a file: a server may accept the name of a data set from the directory its operator chose (orrery serve --data-dir) and passes the engine its JSON"},
 			{Name: OptBeginners, Default: "false", Help: "variant 1: no objective cards, every animal scores 1 point"},
 			{Name: OptMystery, Default: "false", Help: "variant 2: per turn 3-12 one face-up and one face-down animal"},
 			{Name: OptAhead, Default: "3", Help: "variant 2: the face-down animal of turn k is revealed at the end of turn k minus this (1-10)"},
@@ -62,11 +81,14 @@ func (g game) New(cfg engine.Config) (engine.State, error) {
 	if cfg.Seats < info.MinSeats || cfg.Seats > info.MaxSeats {
 		return nil, fmt.Errorf("%w: planet takes %d to %d seats, not %d", engine.ErrBadOption, info.MinSeats, info.MaxSeats, cfg.Seats)
 	}
+	if err := engine.CheckOptionNames(info, cfg.Options, renamed); err != nil {
+		return nil, err
+	}
 	flag := func(name string) (bool, error) {
 		v := cfg.Option(info, name)
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return false, fmt.Errorf("%w: %s must be true or false, not %q", engine.ErrBadOption, name, v)
+			return false, fmt.Errorf("%w: %s must be true or false, not %q", engine.ErrBadOption, name, engine.Clip(v, 32))
 		}
 		return b, nil
 	}
@@ -74,7 +96,7 @@ func (g game) New(cfg engine.Config) (engine.State, error) {
 		v := cfg.Option(info, name)
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d, not %q", engine.ErrBadOption, name, lo, hi, v)
+			return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d, not %q", engine.ErrBadOption, name, lo, hi, engine.Clip(v, 32))
 		}
 		return int8(n), nil
 	}
@@ -107,7 +129,8 @@ func (g game) New(cfg engine.Config) (engine.State, error) {
 
 // newState deals a match [rule: Setup].
 func newState(d *Data, o options, seats int, seed uint64) *state {
-	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed)}
+	// A 4-seat game logs about 130 events: one block for them all.
+	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed), events: make([]event, 0, 160)}
 	r := rand.New(&s.rng)
 
 	// Tiles: shuffled into 10 face-down stacks of 5; stacks 11 and 12 start empty.

@@ -1,8 +1,7 @@
 package planet
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 
 	"google.golang.org/protobuf/proto"
 
@@ -17,124 +16,182 @@ func (s *state) Render(seat engine.Seat) string {
 }
 
 // RenderObservation writes an observation as a board a person or a language model can read.
+// It appends to one buffer with strconv, not fmt: the server draws it for every decision.
 func RenderObservation(o *planetv1.Observation) string {
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	who := "spectator"
+	b := make([]byte, 0, 4096)
+	num := func(n int32) { b = strconv.AppendInt(b, int64(n), 10) }
+	str := func(s string) { b = append(b, s...) }
+	str("Planet, turn ")
+	num(o.Turn)
+	str(" of ")
+	num(o.LastTurn)
+	str(", ")
+	num(o.Seats)
+	str(" seats; you are ")
 	if o.Seat >= 0 {
-		who = fmt.Sprintf("seat %d", o.Seat)
-	}
-	w("Planet, turn %d of %d, %d seats; you are %s.", o.Turn, o.LastTurn, o.Seats, who)
-	if o.Over {
-		w(" The game is over: %s.\n", o.Result)
+		str("seat ")
+		num(o.Seat)
 	} else {
-		w(" Seat %d is to act; seat %d holds the first-player token.\n", o.ToAct[0], o.FirstPlayer)
+		str("spectator")
 	}
-	var variants []string
-	if o.Beginners {
-		variants = append(variants, "beginners (no objectives, every animal scores 1)")
+	str(".")
+	if o.Over {
+		str(" The game is over: ")
+		str(o.Result)
+		str(".\n")
+	} else {
+		str(" Seat ")
+		if len(o.ToAct) > 0 {
+			num(o.ToAct[0])
+		}
+		str(" is to act; seat ")
+		num(o.FirstPlayer)
+		str(" holds the first-player token.\n")
 	}
-	if o.Mystery {
-		variants = append(variants, "mystery animals")
+	switch {
+	case o.Beginners && o.Mystery:
+		str("Variants: beginners (no objectives, every animal scores 1), mystery animals.\n")
+	case o.Beginners:
+		str("Variants: beginners (no objectives, every animal scores 1).\n")
+	case o.Mystery:
+		str("Variants: mystery animals.\n")
 	}
-	if len(variants) > 0 {
-		w("Variants: %s.\n", strings.Join(variants, ", "))
-	}
-	w("Habitats: O ocean, D desert, M mountain, F forest, G glacier, . empty. Tiles list their 5 areas clockwise; tile area i lands on face edge (i+rot) mod 5.\n")
+	str("Habitats: O ocean, D desert, M mountain, F forest, G glacier, . empty. Tiles list their 5 areas clockwise; tile area i lands on face edge (i+rot) mod 5.\n")
 
 	if len(o.Display) > 0 {
-		w("\nDisplay (stack %d):\n", o.Turn)
+		str("\nDisplay (stack ")
+		num(o.Turn)
+		str("):\n")
 		for _, t := range o.Display {
-			w("  tile %d: %s\n", t.Id, tileText(t))
+			str("  tile ")
+			num(t.Id)
+			str(": ")
+			for i, h := range t.Areas {
+				if i > 0 {
+					str(" ")
+				}
+				str(habitatName(h))
+			}
+			str("\n")
+		}
+	}
+	tiles := func(ts []*planetv1.Tile) {
+		for _, t := range ts {
+			str(" t")
+			num(t.Id)
+			str(" ")
+			b = appendLetters(b, t.Areas)
 		}
 	}
 	if len(o.Stacks) > 0 {
-		w("Stacks to come:")
+		str("Stacks to come:")
 		for _, st := range o.Stacks {
+			str(" ")
+			num(st.Number)
+			str(" (")
+			num(st.Size)
 			if st.Number <= TileStacks {
-				w(" %d (%d face down)", st.Number, st.Size)
+				str(" face down)")
 			} else {
-				w(" %d (%d:", st.Number, st.Size)
-				for _, t := range st.Tiles {
-					w(" t%d %s", t.Id, letters(t.Areas))
-				}
-				w(")")
+				str(":")
+				tiles(st.Tiles)
+				str(")")
 			}
 		}
-		w("\n")
+		str("\n")
 	}
 	if len(o.Box) > 0 {
-		w("Tiles in the box:")
-		for _, t := range o.Box {
-			w(" t%d %s", t.Id, letters(t.Areas))
-		}
-		w("\n")
+		str("Tiles in the box:")
+		tiles(o.Box)
+		str("\n")
 	}
 
-	if len(o.Columns) > 0 {
-		w("\nAnimals to win (resolved at the end of their turn):\n")
-		for _, c := range o.Columns {
-			w("  turn %d:", c.Turn)
-			for i, a := range c.Cards {
-				if i > 0 {
-					w(";")
-				}
-				w(" %s", animalText(a))
+	animals := func(as []*planetv1.AnimalCard) {
+		for i, a := range as {
+			if i > 0 {
+				str(";")
 			}
+			str(" ")
+			b = appendAnimal(b, a)
+		}
+	}
+	if len(o.Columns) > 0 {
+		str("\nAnimals to win (resolved at the end of their turn):\n")
+		for _, c := range o.Columns {
+			str("  turn ")
+			num(c.Turn)
+			str(":")
+			animals(c.Cards)
 			if c.FaceDown > 0 {
-				w(" + %d face down", c.FaceDown)
+				str(" + ")
+				num(c.FaceDown)
+				str(" face down")
 			}
 			if len(c.Cards) == 0 && c.FaceDown == 0 {
-				w(" none")
+				str(" none")
 			}
-			w("\n")
+			str("\n")
 		}
 	}
 	if len(o.Returned) > 0 {
-		w("Back in the box, unwon:")
+		str("Back in the box, unwon:")
 		for _, a := range o.Returned {
-			w(" %s;", animalText(a))
+			str(" ")
+			b = appendAnimal(b, a)
+			str(";")
 		}
-		w("\n")
+		str("\n")
 	}
 
 	for _, p := range o.Planets {
-		w("\nSeat %d", p.Seat)
+		str("\nSeat ")
+		num(p.Seat)
 		if p.Seat == o.Seat {
-			w(" (you)")
+			str(" (you)")
 		}
-		w(": %d tiles", len(p.Tiles))
+		str(": ")
+		num(int32(len(p.Tiles)))
+		str(" tiles")
 		if o.Over {
-			w(", %d points (objective %d, animals %d)", p.Score, p.ObjectivePoints, p.AnimalPoints)
+			str(", ")
+			num(p.Score)
+			str(" points (objective ")
+			num(p.ObjectivePoints)
+			str(", animals ")
+			num(p.AnimalPoints)
+			str(")")
 		}
-		w("\n")
+		str("\n")
 		if p.Objective != nil {
-			w("  objective %s:", habitatName(p.Objective.Habitat))
+			str("  objective ")
+			str(habitatName(p.Objective.Habitat))
+			str(":")
 			for _, st := range p.Objective.Steps {
-				w(" %d+ areas %dpt", st.Areas, st.Points)
+				str(" ")
+				num(st.Areas)
+				str("+ areas ")
+				num(st.Points)
+				str("pt")
 			}
-			w("\n")
+			str("\n")
 		}
 		if len(p.Animals) > 0 {
-			w("  animals:")
-			for i, a := range p.Animals {
-				if i > 0 {
-					w(";")
-				}
-				w(" %s", animalText(a))
-			}
-			w("\n")
+			str("  animals:")
+			animals(p.Animals)
+			str("\n")
 		}
-		w("  faces:")
+		str("  faces:")
 		for f := 0; f < Faces; f++ {
-			w(" %d:", f)
+			str(faceLabel[f])
 			for k := 0; k < 5; k++ {
-				if a := int(p.Areas[AreaOf(f, k)]); a <= int(Glacier) {
-					b.WriteByte(Habitat(a).Letter())
+				if i := AreaOf(f, k); i < len(p.Areas) {
+					if a := int(p.Areas[i]); a >= 0 && a <= int(Glacier) {
+						b = append(b, Habitat(a).Letter())
+					}
 				}
 			}
 		}
-		w("\n")
+		str("\n")
 		surface := SurfaceOf(p)
 		var sv Survey
 		sv.Measure(&surface)
@@ -143,40 +200,59 @@ func RenderObservation(o *planetv1.Observation) string {
 			if n == 0 {
 				continue
 			}
-			w("  %s %d areas, regions:", h, n)
+			str("  ")
+			str(h.String())
+			str(" ")
+			num(int32(n))
+			str(" areas, regions:")
 			for _, r := range sv.Regions[:sv.N] {
 				if r.Habitat != h {
 					continue
 				}
-				w(" %d", r.Size)
+				str(" ")
+				num(int32(r.Size))
 				if r.Touch != 0 {
-					w(" (touches")
+					str(" (touches")
 					for y := Ocean; y <= Glacier; y++ {
 						if r.Touches(y) {
-							w(" %c", y.Letter())
+							b = append(b, ' ', y.Letter())
 						}
 					}
-					w(")")
+					str(")")
 				}
 			}
-			w("\n")
+			str("\n")
 		}
 	}
 	if !o.Over {
-		w("\nFace adjacency (face: the faces across edges 0-4):")
-		for f := 0; f < Faces; f++ {
-			w(" %d:", f)
-			for k := 0; k < 5; k++ {
-				if k > 0 {
-					w(",")
-				}
-				w("%d", Geo.FaceNeighbour[f][k])
-			}
-		}
-		w("\nAction: tile T face F rot R\n")
+		str(faceAdjacency)
 	}
-	return b.String()
+	return string(b)
 }
+
+// faceLabel is " f:" for each face.
+var faceLabel = func() (l [Faces]string) {
+	for f := range l {
+		l[f] = " " + strconv.Itoa(f) + ":"
+	}
+	return l
+}()
+
+// faceAdjacency is the closing lines of every running game's text: the dodecahedron's face
+// adjacency and the action's form, the same for every game.
+var faceAdjacency = func() string {
+	b := []byte("\nFace adjacency (face: the faces across edges 0-4):")
+	for f := 0; f < Faces; f++ {
+		b = append(b, faceLabel[f]...)
+		for k := 0; k < 5; k++ {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(Geo.FaceNeighbour[f][k]), 10)
+		}
+	}
+	return string(append(b, "\nAction: tile T face F rot R\n"...))
+}()
 
 // SurfaceOf reads a planet message's areas back into a Surface.
 func SurfaceOf(p *planetv1.Planet) Surface {
@@ -196,27 +272,25 @@ func habitatName(h planetv1.Habitat) string {
 	return Habitat(h).String()
 }
 
-func letters(hs []planetv1.Habitat) string {
-	out := make([]byte, len(hs))
-	for i, h := range hs {
-		out[i] = '?'
+func appendLetters(b []byte, hs []planetv1.Habitat) []byte {
+	for _, h := range hs {
 		if h >= 0 && h <= planetv1.Habitat(Glacier) {
-			out[i] = Habitat(h).Letter()
+			b = append(b, Habitat(h).Letter())
+		} else {
+			b = append(b, '?')
 		}
 	}
-	return string(out)
+	return b
 }
 
-func tileText(t *planetv1.Tile) string {
-	names := make([]string, len(t.Areas))
-	for i, h := range t.Areas {
-		names[i] = habitatName(h)
-	}
-	return strings.Join(names, " ")
-}
-
-func animalText(a *planetv1.AnimalCard) string {
-	return fmt.Sprintf("%s #%d (%s)", a.Name, a.Id, a.Requirement)
+// appendAnimal writes "Name #id (requirement)".
+func appendAnimal(b []byte, a *planetv1.AnimalCard) []byte {
+	b = append(b, a.Name...)
+	b = append(b, " #"...)
+	b = strconv.AppendInt(b, int64(a.Id), 10)
+	b = append(b, " ("...)
+	b = append(b, a.Requirement...)
+	return append(b, ')')
 }
 
 // RenderObservation draws an observation this state produced; see engine.ObservationRenderer.

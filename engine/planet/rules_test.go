@@ -789,6 +789,7 @@ func TestOptions_BadValuesRejected(t *testing.T) {
 		{OptCap, "x"},
 		{OptData, "{"},
 		{OptData, "/no/such/planet/data.json"},
+		{OptData, string(defaultJSON[:100])},
 	} {
 		_, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{tc.name: tc.value}})
 		wantErr(t, err, engine.ErrBadOption, tc.name+"="+tc.value)
@@ -854,6 +855,29 @@ func TestHidden_OmniscientOnlyShowsAll(t *testing.T) {
 	for _, p := range all.Planets {
 		if p.Objective == nil {
 			t.Errorf("omniscient view hides seat %d's objective", p.Seat)
+		}
+	}
+}
+
+// TestOptions_OldNamesRefusedNamingTheNew: the options renamed to lower_snake_case refuse
+// their old names with a message naming the new one, through the registry and the game alike.
+func TestOptions_OldNamesRefusedNamingTheNew(t *testing.T) {
+	for _, tc := range []struct{ old, value, now string }{
+		{"cap", "5", OptCap},
+		{"mystery-ahead", "2", OptAhead},
+		{"rotate-first-player", "false", OptRotate},
+	} {
+		cfg := engine.Config{Seats: 2, Seed: 1, Options: map[string]string{tc.old: tc.value}}
+		_, viaRegistry := engine.New("planet", cfg)
+		_, viaGame := game{}.New(cfg)
+		for _, err := range []error{viaRegistry, viaGame} {
+			wantErr(t, err, engine.ErrBadOption, tc.old)
+			if err != nil && !strings.Contains(err.Error(), `"`+tc.now+`"`) {
+				t.Errorf("%s: error %q does not name %s", tc.old, err, tc.now)
+			}
+		}
+		if _, err := engine.New("planet", engine.Config{Seats: 2, Seed: 1, Options: map[string]string{tc.now: tc.value}}); err != nil {
+			t.Errorf("%s=%s: %v", tc.now, tc.value, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package planet
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -89,18 +90,44 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
+	// Legal is most of a playout: buf grows once; the first tile's block is copied from
+	// per-face templates, each other tile's is a copy of the first, the tile filled in after.
+	n := len(buf)
+	per := (Faces - int(p.placed)) * 5
+	buf = slices.Grow(buf, int(s.displayN)*per)[:n+int(s.displayN)*per]
+	if s.displayN == 0 {
+		return buf
+	}
+	first := buf[n : n+per]
+	k := 0
+	for f := 0; f < Faces; f++ {
+		if p.tile[f] < 0 {
+			copy(first[k:k+5], placeTemplate[f][:])
+			k += 5
+		}
+	}
 	for i := int8(0); i < s.displayN; i++ {
-		for f := 0; f < Faces; f++ {
-			if p.tile[f] >= 0 {
-				continue
-			}
-			for r := 0; r < 5; r++ {
-				buf = append(buf, PlaceAction(int(s.display[i]), f, r))
-			}
+		block := buf[n+int(i)*per : n+int(i+1)*per]
+		if i > 0 {
+			copy(block, first)
+		}
+		tile := s.display[i]
+		for j := range block {
+			block[j].Arg[0] = tile
 		}
 	}
 	return buf
 }
+
+// placeTemplate is every placement on each face, rotations 0-4, with tile 0.
+var placeTemplate = func() (t [Faces][5]engine.Action) {
+	for f := range t {
+		for r := range t[f] {
+			t[f][r] = PlaceAction(0, f, r)
+		}
+	}
+	return t
+}()
 
 // Apply validates a in full, then plays it.
 func (s *state) Apply(seat engine.Seat, a engine.Action) error {
@@ -232,9 +259,12 @@ func (s *state) revealMystery(t int8) {
 
 // originOfLife awards this turn's column [rule: The origin of life].
 func (s *state) originOfLife(t int8) {
+	// Each planet's regions are measured only for the habitats this column's cards ask about.
 	var sv [maxSeats]Survey
+	var of [maxSeats]habitatSets
+	var measured [maxSeats]uint8 // a bit per habitat
 	for seat := 0; seat < int(s.seats); seat++ {
-		sv[seat].Measure(&s.planets[seat].surface)
+		of[seat] = s.planets[seat].surface.sets()
 	}
 	last := t == s.opt.lastTurn
 	for i := 0; i < len(s.cards); {
@@ -244,6 +274,12 @@ func (s *state) originOfLife(t int8) {
 			continue
 		}
 		req := s.d.Animals[c.id].Req
+		for seat := 0; seat < int(s.seats); seat++ {
+			if measured[seat]&(1<<req.X) == 0 {
+				measured[seat] |= 1 << req.X
+				sv[seat].measure(&of[seat], req.X)
+			}
+		}
 		var value [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {

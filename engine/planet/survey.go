@@ -1,5 +1,7 @@
 package planet
 
+import "math/bits"
+
 // Surface is the habitat of each of a planet's 60 areas (None where no tile lies yet).
 type Surface [Areas]Habitat
 
@@ -41,41 +43,63 @@ type Survey struct {
 	Regions [Areas]Region
 }
 
-// Measure finds the regions of s by flood fill over the areas' shared edges.
+// Measure finds the regions of s by flood fill over the areas' shared edges, a whole frontier
+// at a time: each habitat's areas are one 60-bit set, so a region grows by OR-ing its
+// frontier's neighbour sets. Regions come by habitat, then by their lowest area.
 func (sv *Survey) Measure(s *Surface) {
-	var seen [Areas]bool
-	var stack [Areas]int8
+	of := s.sets()
 	sv.N = 0
-	for start := range s {
-		h := s[start]
-		if h == None || seen[start] {
-			continue
+	for h := Ocean; h <= Glacier; h++ {
+		sv.measure(&of, h)
+	}
+}
+
+// habitatSets is each habitat's areas as a set of areas (index None: the empty areas).
+type habitatSets [Habitats + 1]uint64
+
+func (s *Surface) sets() (of habitatSets) {
+	for a, h := range s {
+		of[h&7] |= 1 << a
+	}
+	return of
+}
+
+// measure appends the regions of habitat h.
+func (sv *Survey) measure(of *habitatSets, h Habitat) {
+	left := of[h]
+	for left != 0 {
+		region := left & -left
+		frontier, reach := region, uint64(0)
+		for frontier != 0 {
+			var grow uint64
+			for f := frontier; f != 0; f &= f - 1 {
+				grow |= neighbourSet[bits.TrailingZeros64(f)]
+			}
+			reach |= grow
+			frontier = grow & of[h] &^ region
+			region |= frontier
 		}
-		r := Region{Habitat: h}
-		seen[start] = true
-		stack[0] = int8(start)
-		top := 1
-		for top > 0 {
-			top--
-			a := stack[top]
-			r.Size++
-			for _, n := range Geo.AreaNeighbour[a] {
-				switch nh := s[n]; {
-				case nh == h:
-					if !seen[n] {
-						seen[n] = true
-						stack[top] = int8(n)
-						top++
-					}
-				case nh != None:
-					r.Touch |= 1 << nh
-				}
+		left &^= region
+		r := Region{Habitat: h, Size: int8(bits.OnesCount64(region))}
+		for y := Ocean; y <= Glacier; y++ {
+			if y != h && reach&of[y] != 0 {
+				r.Touch |= 1 << y
 			}
 		}
 		sv.Regions[sv.N] = r
 		sv.N++
 	}
 }
+
+// neighbourSet is each area's 3 neighbours as a set of areas.
+var neighbourSet = func() (set [Areas]uint64) {
+	for a, ns := range Geo.AreaNeighbour {
+		for _, n := range ns {
+			set[a] |= 1 << n
+		}
+	}
+	return set
+}()
 
 // qualifies reports whether region r counts for requirement q.
 func (q Requirement) qualifies(r Region) bool {

@@ -178,9 +178,11 @@ func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
 	}
 	ca := cachedAction{env: Action(st.ActionProto(a)), notation: st.FormatAction(a)}
 	if c.n.Load() < maxCached {
-		if _, loaded := c.m.LoadOrStore(a, ca); !loaded {
-			c.n.Add(1)
+		if v, loaded := c.m.LoadOrStore(a, ca); loaded {
+			return v.(cachedAction)
 		}
+		c.n.Add(1)
+		registerEncoded(ca.env)
 	}
 	return ca
 }

@@ -349,8 +349,9 @@ func (d *db) markRated(ctx context.Context, tx *sql.Tx, id string, now time.Time
 // rateable reports whether a finished match moves ratings: it ended by the rules, the cap or
 // a forfeit, every seat has a rank, and no bot holds two seats.
 func rateable(p pendingMatch) bool {
-	if p.result.Reason == int32(orreryv1.EndReason_END_REASON_ABORTED) {
-		return false
+	if p.result.Reason == int32(orreryv1.EndReason_END_REASON_ABORTED) || p.result.Reason == int32(orreryv1.EndReason_END_REASON_FAILED) ||
+		len(p.result.Ranks) != len(p.bots) {
+		return false // a failed match has no ranks
 	}
 	seen := make(map[int64]bool, len(p.bots))
 	for i, id := range p.bots {

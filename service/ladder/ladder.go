@@ -266,8 +266,9 @@ func (l *Ladder) Start(arena *service.Server) error {
 		return fmt.Errorf("ladder: list unfinished matches: %w", err)
 	}
 	for _, id := range ids {
-		// Nobody holds their seat tokens after a restart: the clock plays them out, and they
-		// are rated when they end.
+		// Nobody holds their seat tokens after a restart: rather than let the clock play them
+		// out on timeouts, they end aborted (unrated) at once.
+		l.arena.Abort(l.ctx, id, "orphaned by a server restart: the ladder's seats were lost")
 		l.wg.Add(1)
 		go l.watch(&liveMatch{id: id})
 	}

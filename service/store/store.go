@@ -5,12 +5,15 @@ package store
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 
+	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -25,6 +28,7 @@ type Match struct {
 	Seats         int
 	Options       map[string]string
 	Seed          uint64
+	SeedSalt      string // hex; secret with the seed until the match ends; "" before salts
 	SeedHash      string
 	Names         []string
 	TokenHashes   []string // hex SHA-256 of each seat token; the tokens themselves are never stored
@@ -56,10 +60,28 @@ type Step struct {
 	Bank     time.Duration // the acting seat's time bank after the step
 }
 
+// ReasonFailed is the result reason of a match the server could not resume
+// (orreryv1.EndReason_END_REASON_FAILED): it has no outcome, only why it stopped.
+const ReasonFailed int32 = 5
+
+// Failed reports whether a stored match was marked failed.
+func (m *Match) Failed() bool { return m.Result != nil && m.Result.Reason == ReasonFailed }
+
+// Status selects matches by what became of them.
+type Status int
+
+// The statuses List filters by.
+const (
+	AnyStatus Status = iota
+	Running          // no result yet
+	Finished         // a result, not failed
+	Failed           // marked failed: could not be resumed
+)
+
 // Filter selects matches for List.
 type Filter struct {
 	Game     string
-	Finished *bool
+	Status   Status
 	SeatName string
 	Before   string // page token: list matches created before this match id's row
 	Limit    int
@@ -70,38 +92,23 @@ type DB struct {
 	db *sql.DB
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS matches (
-	rowid_ INTEGER PRIMARY KEY AUTOINCREMENT,
-	id TEXT NOT NULL UNIQUE,
-	game TEXT NOT NULL,
-	seats INTEGER NOT NULL,
-	options TEXT NOT NULL,
-	seed TEXT NOT NULL,
-	seed_hash TEXT NOT NULL,
-	names TEXT NOT NULL,
-	token_hashes TEXT NOT NULL,
-	per_move_ns INTEGER NOT NULL,
-	increment_ns INTEGER NOT NULL,
-	time_bank_ns INTEGER NOT NULL,
-	wall_clock INTEGER NOT NULL DEFAULT 0,
-	timeout_policy INTEGER NOT NULL,
-	created_ns INTEGER NOT NULL,
-	ended_ns INTEGER NOT NULL DEFAULT 0,
-	result TEXT
-);
-CREATE INDEX IF NOT EXISTS matches_game ON matches(game, rowid_);
-CREATE INDEX IF NOT EXISTS matches_running ON matches(ended_ns);
-CREATE TABLE IF NOT EXISTS steps (
-	match_id TEXT NOT NULL,
-	seq INTEGER NOT NULL,
-	seat INTEGER NOT NULL,
-	notation TEXT NOT NULL,
-	timed_out INTEGER NOT NULL DEFAULT 0,
-	bank_ns INTEGER NOT NULL DEFAULT 0,
-	PRIMARY KEY (match_id, seq)
-) WITHOUT ROWID;
-`
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// migrate brings the schema to the newest version. The versions are numbered SQL files
+// (goose), the same for every database the store will speak.
+func migrate(db *sql.DB) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return err
+	}
+	_, err = p.Up(context.Background())
+	return err
+}
 
 // Open opens (creating if needed) the database at path; ":memory:" gives a private in-memory
 // database for tests.
@@ -117,11 +124,76 @@ func Open(path string) (*DB, error) {
 	// SQLite has one writer; one connection keeps an in-memory database shared and writes
 	// serialised without busy errors.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
+	if err := quickCheck(db, path); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: create schema in %s: %w", path, err)
+		return nil, err
+	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: migrate the schema of %s: %w", path, err)
 	}
 	return &DB{db: db}, nil
+}
+
+// ErrDamaged is a database that fails SQLite's quick_check: the server refuses to start on it.
+var ErrDamaged = errors.New("store: database is damaged")
+
+// quickCheck runs PRAGMA quick_check, so that a damaged database stops the server at start
+// instead of failing matches one by one.
+func quickCheck(db *sql.DB, path string) error {
+	rows, err := db.Query(`PRAGMA quick_check`)
+	if err != nil {
+		return fmt.Errorf("%w: %s: quick_check: %v; repair it with: sqlite3 %s '.recover' | sqlite3 %s.recovered",
+			ErrDamaged, path, err, path, path)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		if line != "ok" && len(problems) < 5 {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s: %s; repair it with: sqlite3 %s '.recover' | sqlite3 %s.recovered, then start with --db %s.recovered",
+			ErrDamaged, path, strings.Join(problems, "; "), path, path, path)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of the database to path while it is in use (VACUUM INTO).
+// path must not exist.
+func (d *DB) Backup(ctx context.Context, path string) error {
+	if _, err := d.db.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+		return fmt.Errorf("store: backup to %s: %w", path, err)
+	}
+	return nil
+}
+
+// DeleteFinishedBefore removes the matches (and their logs) that ended before t, and returns
+// how many: the retention of finished matches. Running matches are never removed.
+func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	cut := t.UnixNano()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM steps WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM matches WHERE ended_ns != 0 AND ended_ns < ?`, cut)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := res.RowsAffected()
+	return n, tx.Commit()
 }
 
 // SQL exposes the database to packages that keep their own tables beside the matches (the
@@ -141,10 +213,10 @@ func mustJSON(v any) string {
 
 // CreateMatch stores a new match.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
-	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_hash, names,
+	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		m.ID, m.Game, m.Seats, mustJSON(m.Options), fmt.Sprint(m.Seed), m.SeedHash, mustJSON(m.Names),
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		m.ID, m.Game, m.Seats, mustJSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, mustJSON(m.Names),
 		mustJSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 		m.Created.UnixNano())
 	return err
@@ -194,7 +266,7 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 	return nil
 }
 
-const matchColumns = `id, game, seats, options, seed, seed_hash, names, token_hashes, per_move_ns,
+const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
 	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, rowid_`
 
 func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
@@ -206,7 +278,7 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 		result                       sql.NullString
 		rowid                        int64
 	)
-	if err := row.Scan(&m.ID, &m.Game, &m.Seats, &options, &seed, &m.SeedHash, &names, &tokens, &perMove,
+	if err := row.Scan(&m.ID, &m.Game, &m.Seats, &options, &seed, &m.SeedSalt, &m.SeedHash, &names, &tokens, &perMove,
 		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &rowid); err != nil {
 		return nil, 0, err
 	}
@@ -265,6 +337,19 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 	return steps, rows.Err()
 }
 
+// FailedByToken is the failed match that has a seat whose token hashes to tokenHash (hex),
+// so that a seat of a match that could not be resumed is told so; ErrNotFound otherwise.
+func (d *DB) FailedByToken(ctx context.Context, tokenHash string) (*Match, error) {
+	// The literal 5 lets SQLite use the partial index of failed matches.
+	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches
+		WHERE json_extract(result, '$.reason') = 5 AND EXISTS (SELECT 1 FROM json_each(matches.token_hashes) WHERE value = ?)`,
+		tokenHash))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	return m, err
+}
+
 // Unfinished lists the matches that have no result, oldest first, for resuming after a restart.
 func (d *DB) Unfinished(ctx context.Context) ([]*Match, error) {
 	return d.query(ctx, `SELECT `+matchColumns+` FROM matches WHERE ended_ns = 0 ORDER BY rowid_`)
@@ -278,12 +363,13 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 		where = append(where, "game = ?")
 		args = append(args, f.Game)
 	}
-	if f.Finished != nil {
-		if *f.Finished {
-			where = append(where, "ended_ns != 0")
-		} else {
-			where = append(where, "ended_ns = 0")
-		}
+	switch f.Status {
+	case Running:
+		where = append(where, "ended_ns = 0")
+	case Finished:
+		where = append(where, "ended_ns != 0", fmt.Sprintf("json_extract(result, '$.reason') != %d", ReasonFailed))
+	case Failed:
+		where = append(where, "ended_ns != 0", fmt.Sprintf("json_extract(result, '$.reason') = %d", ReasonFailed))
 	}
 	if f.SeatName != "" {
 		where = append(where, "EXISTS (SELECT 1 FROM json_each(matches.names) WHERE value = ?)")

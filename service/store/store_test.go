@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,4 +104,112 @@ func ids(ms []*Match) []string {
 		out = append(out, m.ID)
 	}
 	return out
+}
+
+// A database made by the release before versioned migrations (main of 2026-11-30: one
+// finished match, one running with one step) upgrades in place and keeps every match.
+func TestMigrate_UpgradesADatabaseOfTheFirstRelease(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	b, err := os.ReadFile("testdata/main-2026-11-30.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // the second open finds nothing to do
+		db, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, _, err := db.List(ctx, Filter{})
+		if err != nil || len(all) != 2+i {
+			t.Fatalf("List = %d, %v; want the fixture's 2 matches and %d new", len(all), err, i)
+		}
+		un, err := db.Unfinished(ctx)
+		if err != nil || len(un) != 1+i || un[0].SeedSalt != "" || un[0].Seed != 12 {
+			t.Fatalf("Unfinished = %+v, %v", un, err)
+		}
+		steps, err := db.Steps(ctx, un[0].ID)
+		if err != nil || len(steps) != 1 {
+			t.Errorf("Steps = %v, %v", steps, err)
+		}
+		if err := db.CreateMatch(ctx, &Match{ID: "new" + fmt.Sprint(len(all)), Game: "g", Seats: 2, SeedSalt: "ab", Options: map[string]string{},
+			Names: []string{"", ""}, TokenHashes: []string{"", ""}, Created: time.Now()}); err != nil {
+			t.Errorf("a new match in the upgraded database: %v", err)
+		}
+		db.Close()
+	}
+}
+
+// A damaged database is refused at start, and the message says how to repair it.
+func TestOpen_RefusesADamagedDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "orrery.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		db.CreateMatch(context.Background(), &Match{ID: fmt.Sprint("m", i), Game: "g", Options: map[string]string{},
+			Names: []string{strings.Repeat("n", 200)}, TokenHashes: []string{}, Created: time.Now()})
+	}
+	db.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scribble over the middle pages, leaving the header readable.
+	for i := 8192; i < len(b)-4096 && i < 40000; i++ {
+		b[i] = 0xA5
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(path)
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), ".recover") {
+		t.Errorf("Open of a damaged database: %v", err)
+	}
+}
+
+func TestBackupAndRetention(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := Open(filepath.Join(dir, "orrery.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i, ended := range []int64{0, 100, 200} {
+		id := fmt.Sprint("m", i)
+		if err := db.CreateMatch(ctx, &Match{ID: id, Game: "g", Options: map[string]string{}, Names: []string{}, TokenHashes: []string{}, Created: time.Unix(1, 0)}); err != nil {
+			t.Fatal(err)
+		}
+		db.AppendSteps(ctx, id, []Step{{Seq: 0, Notation: "pass"}})
+		if ended != 0 {
+			db.FinishMatch(ctx, id, time.Unix(ended, 0), &Result{Reason: 1})
+		}
+	}
+	if err := db.Backup(ctx, filepath.Join(dir, "copy.db")); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.DeleteFinishedBefore(ctx, time.Unix(150, 0))
+	if err != nil || n != 1 {
+		t.Errorf("DeleteFinishedBefore = %d, %v; want 1", n, err)
+	}
+	left, _, _ := db.List(ctx, Filter{})
+	if len(left) != 2 {
+		t.Errorf("%d matches left, want the running one and the recent one", len(left))
+	}
+	if steps, _ := db.Steps(ctx, "m1"); len(steps) != 0 {
+		t.Errorf("the removed match's log stayed: %v", steps)
+	}
+	cp, err := Open(filepath.Join(dir, "copy.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	if all, _, _ := cp.List(ctx, Filter{}); len(all) != 3 {
+		t.Errorf("backup holds %d matches, want 3", len(all))
+	}
 }

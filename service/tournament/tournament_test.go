@@ -16,7 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -200,23 +200,27 @@ func TestDuplicateSet_SeedWithheldUntilSetEnds(t *testing.T) {
 	alice.release()
 	e.waitFinished(tour.GetTournamentId())
 	var seeds []uint64
+	var salts []string
 	for _, id := range []string{fast, slow} {
 		rep, err := e.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
 		if err != nil {
 			t.Fatalf("GetReplay %s after the set: %v", id, err)
 		}
-		if service.SeedHash(rep.GetSeed()) != rep.GetMatch().GetSeedHash() {
-			t.Errorf("match %s: seed %d does not hash to %s", id, rep.GetSeed(), rep.GetMatch().GetSeedHash())
+		if err := seedcommit.Verify(rep.GetMatch().GetSeedHash(), rep.GetSeed(), rep.GetSeedSalt()); err != nil {
+			t.Errorf("match %s: seed %d and salt %q do not open %s: %v", id, rep.GetSeed(), rep.GetSeedSalt(), rep.GetMatch().GetSeedHash(), err)
 		}
-		seeds = append(seeds, rep.GetSeed())
+		seeds, salts = append(seeds, rep.GetSeed()), append(salts, rep.GetSeedSalt())
 	}
 	if seeds[0] != seeds[1] {
 		t.Errorf("a duplicate set's matches have seeds %v", seeds)
 	}
-	seed := strconv.FormatUint(seeds[0], 10)
+	secrets := append([]string{strconv.FormatUint(seeds[0], 10)}, salts...)
 	for _, m := range seen {
-		if txt := protojson.Format(m); strings.Contains(txt, seed) {
-			t.Errorf("the seed %s was shown while the set ran: %s", seed, txt)
+		txt := protojson.Format(m)
+		for _, secret := range secrets {
+			if secret != "" && strings.Contains(txt, secret) {
+				t.Errorf("%s (the seed or a salt) was shown while the set ran: %s", secret, txt)
+			}
 		}
 	}
 }

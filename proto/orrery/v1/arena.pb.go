@@ -161,6 +161,8 @@ const (
 	EndReason_END_REASON_FORFEIT EndReason = 3
 	// The server stopped the match.
 	EndReason_END_REASON_ABORTED EndReason = 4
+	// The server could not resume the match (MATCH_STATUS_FAILED); detail says why.
+	EndReason_END_REASON_FAILED EndReason = 5
 )
 
 // Enum value maps for EndReason.
@@ -171,6 +173,7 @@ var (
 		2: "END_REASON_CAP",
 		3: "END_REASON_FORFEIT",
 		4: "END_REASON_ABORTED",
+		5: "END_REASON_FAILED",
 	}
 	EndReason_value = map[string]int32{
 		"END_REASON_UNSPECIFIED": 0,
@@ -178,6 +181,7 @@ var (
 		"END_REASON_CAP":         2,
 		"END_REASON_FORFEIT":     3,
 		"END_REASON_ABORTED":     4,
+		"END_REASON_FAILED":      5,
 	}
 )
 
@@ -215,6 +219,12 @@ const (
 	MatchStatus_MATCH_STATUS_UNSPECIFIED MatchStatus = 0
 	MatchStatus_MATCH_STATUS_RUNNING     MatchStatus = 1
 	MatchStatus_MATCH_STATUS_FINISHED    MatchStatus = 2
+	// The server could not resume the match (after a restart, its log no longer replays): it
+	// will not go on, it has no result and its seed stays secret.
+	MatchStatus_MATCH_STATUS_FAILED MatchStatus = 3
+	// The server cannot write to its database: the match waits, its clocks stopped, and
+	// goes on when writes work again.
+	MatchStatus_MATCH_STATUS_PAUSED MatchStatus = 4
 )
 
 // Enum value maps for MatchStatus.
@@ -223,11 +233,15 @@ var (
 		0: "MATCH_STATUS_UNSPECIFIED",
 		1: "MATCH_STATUS_RUNNING",
 		2: "MATCH_STATUS_FINISHED",
+		3: "MATCH_STATUS_FAILED",
+		4: "MATCH_STATUS_PAUSED",
 	}
 	MatchStatus_value = map[string]int32{
 		"MATCH_STATUS_UNSPECIFIED": 0,
 		"MATCH_STATUS_RUNNING":     1,
 		"MATCH_STATUS_FINISHED":    2,
+		"MATCH_STATUS_FAILED":      3,
+		"MATCH_STATUS_PAUSED":      4,
 	}
 )
 
@@ -1194,7 +1208,8 @@ type CreateMatchResponse struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	Seats   []*SeatToken           `protobuf:"bytes,2,rep,name=seats,proto3" json:"seats,omitempty"`
-	// SHA-256 of the seed's 8 big-endian bytes, hex: the seed is revealed in the replay.
+	// The commitment to the seed: hex SHA-256 of the seed's 8 big-endian bytes followed by a
+	// secret 16-byte salt. The seed and the salt are revealed when the match ends.
 	SeedHash      string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2513,16 +2528,20 @@ func (x *Result) GetDetail() string {
 type MatchEnded struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Result *Result                `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
-	// The seed, revealed: its SHA-256 is the seed hash published at the start.
+	// The seed, revealed: SHA-256 of its 8 big-endian bytes and the salt's bytes is the seed
+	// hash published at the start.
 	Seed     uint64 `protobuf:"varint,2,opt,name=seed,proto3" json:"seed,omitempty"`
 	SeedHash string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
 	MatchId  string `protobuf:"bytes,4,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	// The seat this stream played, for a Play stream.
 	Seat int32 `protobuf:"varint,5,opt,name=seat,proto3" json:"seat,omitempty"`
-	// The seed is not revealed yet (seed is 0): the match belongs to a tournament's duplicate
-	// set whose other matches, played on the same seed, are still running. GetReplay reveals
-	// it once the whole set has ended.
-	SeedWithheld  bool `protobuf:"varint,6,opt,name=seed_withheld,json=seedWithheld,proto3" json:"seed_withheld,omitempty"`
+	// The salt of the seed's commitment, hex (16 bytes), revealed with the seed. Empty for a
+	// match created before salts: its seed hash is SHA-256 of the seed's bytes alone.
+	SeedSalt string `protobuf:"bytes,6,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
+	// The seed is not revealed yet (seed is 0, seed_salt empty): the match belongs to a
+	// tournament's duplicate set whose other matches, played on the same seed, are still
+	// running. GetReplay reveals both once the whole set has ended.
+	SeedWithheld  bool `protobuf:"varint,7,opt,name=seed_withheld,json=seedWithheld,proto3" json:"seed_withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2590,6 +2609,13 @@ func (x *MatchEnded) GetSeat() int32 {
 		return x.Seat
 	}
 	return 0
+}
+
+func (x *MatchEnded) GetSeedSalt() string {
+	if x != nil {
+		return x.SeedSalt
+	}
+	return ""
 }
 
 func (x *MatchEnded) GetSeedWithheld() bool {
@@ -3380,7 +3406,9 @@ type GetReplayResponse struct {
 	// Every event as a spectator saw it once the match had ended, and the seats' timeouts.
 	Events []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
 	// The final omniscient view as text.
-	FinalText     string `protobuf:"bytes,5,opt,name=final_text,json=finalText,proto3" json:"final_text,omitempty"`
+	FinalText string `protobuf:"bytes,5,opt,name=final_text,json=finalText,proto3" json:"final_text,omitempty"`
+	// The salt of the seed's commitment, hex, as in MatchEnded.seed_salt.
+	SeedSalt      string `protobuf:"bytes,6,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3446,6 +3474,13 @@ func (x *GetReplayResponse) GetEvents() []*Event {
 func (x *GetReplayResponse) GetFinalText() string {
 	if x != nil {
 		return x.FinalText
+	}
+	return ""
+}
+
+func (x *GetReplayResponse) GetSeedSalt() string {
+	if x != nil {
+		return x.SeedSalt
 	}
 	return ""
 }
@@ -3630,15 +3665,16 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x05ranks\x18\x01 \x03(\x05R\x05ranks\x12\x16\n" +
 	"\x06scores\x18\x02 \x03(\x01R\x06scores\x12,\n" +
 	"\x06reason\x18\x03 \x01(\x0e2\x14.orrery.v1.EndReasonR\x06reason\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xbc\x01\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xd9\x01\n" +
 	"\n" +
 	"MatchEnded\x12)\n" +
 	"\x06result\x18\x01 \x01(\v2\x11.orrery.v1.ResultR\x06result\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12\x1b\n" +
 	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\x12\x19\n" +
 	"\bmatch_id\x18\x04 \x01(\tR\amatchId\x12\x12\n" +
-	"\x04seat\x18\x05 \x01(\x05R\x04seat\x12#\n" +
-	"\rseed_withheld\x18\x06 \x01(\bR\fseedWithheld\"H\n" +
+	"\x04seat\x18\x05 \x01(\x05R\x04seat\x12\x1b\n" +
+	"\tseed_salt\x18\x06 \x01(\tR\bseedSalt\x12#\n" +
+	"\rseed_withheld\x18\a \x01(\bR\fseedWithheld\"H\n" +
 	"\fWatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
 	"\n" +
@@ -3697,14 +3733,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n" +
 	"\bnotation\x18\x02 \x01(\tR\bnotation\x12)\n" +
 	"\x06action\x18\x03 \x01(\v2\x11.orrery.v1.ActionR\x06action\x125\n" +
-	"\ttimed_out\x18\x04 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\btimedOut\"\xcc\x01\n" +
+	"\ttimed_out\x18\x04 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\btimedOut\"\xe9\x01\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12+\n" +
 	"\x05steps\x18\x03 \x03(\v2\x15.orrery.v1.ReplayStepR\x05steps\x12(\n" +
 	"\x06events\x18\x04 \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x1d\n" +
 	"\n" +
-	"final_text\x18\x05 \x01(\tR\tfinalText*\x82\x01\n" +
+	"final_text\x18\x05 \x01(\tR\tfinalText\x12\x1b\n" +
+	"\tseed_salt\x18\x06 \x01(\tR\bseedSalt*\x82\x01\n" +
 	"\rTimeoutPolicy\x12\x1e\n" +
 	"\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15TIMEOUT_POLICY_RANDOM\x10\x01\x12\x1a\n" +
@@ -3716,17 +3753,20 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x1aREJECT_CODE_STALE_DECISION\x10\x01\x12\x1d\n" +
 	"\x19REJECT_CODE_NOT_YOUR_TURN\x10\x02\x12\x17\n" +
 	"\x13REJECT_CODE_ILLEGAL\x10\x03\x12\x19\n" +
-	"\x15REJECT_CODE_MALFORMED\x10\x04*\x82\x01\n" +
+	"\x15REJECT_CODE_MALFORMED\x10\x04*\x99\x01\n" +
 	"\tEndReason\x12\x1a\n" +
 	"\x16END_REASON_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11END_REASON_NORMAL\x10\x01\x12\x12\n" +
 	"\x0eEND_REASON_CAP\x10\x02\x12\x16\n" +
 	"\x12END_REASON_FORFEIT\x10\x03\x12\x16\n" +
-	"\x12END_REASON_ABORTED\x10\x04*`\n" +
+	"\x12END_REASON_ABORTED\x10\x04\x12\x15\n" +
+	"\x11END_REASON_FAILED\x10\x05*\x92\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14MATCH_STATUS_RUNNING\x10\x01\x12\x19\n" +
-	"\x15MATCH_STATUS_FINISHED\x10\x022\xfa\x03\n" +
+	"\x15MATCH_STATUS_FINISHED\x10\x02\x12\x17\n" +
+	"\x13MATCH_STATUS_FAILED\x10\x03\x12\x17\n" +
+	"\x13MATCH_STATUS_PAUSED\x10\x042\xfa\x03\n" +
 	"\fArenaService\x12F\n" +
 	"\tListGames\x12\x1b.orrery.v1.ListGamesRequest\x1a\x1c.orrery.v1.ListGamesResponse\x12L\n" +
 	"\vCreateMatch\x12\x1d.orrery.v1.CreateMatchRequest\x1a\x1e.orrery.v1.CreateMatchResponse\x12;\n" +

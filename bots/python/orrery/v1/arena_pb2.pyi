@@ -13,10 +13,13 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 END_REASON_ABORTED: EndReason
 END_REASON_CAP: EndReason
+END_REASON_FAILED: EndReason
 END_REASON_FORFEIT: EndReason
 END_REASON_NORMAL: EndReason
 END_REASON_UNSPECIFIED: EndReason
+MATCH_STATUS_FAILED: MatchStatus
 MATCH_STATUS_FINISHED: MatchStatus
+MATCH_STATUS_PAUSED: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 REJECT_CODE_ILLEGAL: RejectCode
@@ -245,18 +248,20 @@ class GetReplayRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ["events", "final_text", "match", "seed", "steps"]
+    __slots__ = ["events", "final_text", "match", "seed", "seed_salt", "steps"]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     FINAL_TEXT_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    SEED_SALT_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
     final_text: str
     match: MatchSummary
     seed: int
+    seed_salt: str
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
-    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., seed: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., final_text: _Optional[str] = ...) -> None: ...
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., seed: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., final_text: _Optional[str] = ..., seed_salt: _Optional[str] = ...) -> None: ...
 
 class Join(_message.Message):
     __slots__ = ["events_seen", "receive", "token"]
@@ -340,20 +345,22 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class MatchEnded(_message.Message):
-    __slots__ = ["match_id", "result", "seat", "seed", "seed_hash", "seed_withheld"]
+    __slots__ = ["match_id", "result", "seat", "seed", "seed_hash", "seed_salt", "seed_withheld"]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SEED_HASH_FIELD_NUMBER: _ClassVar[int]
+    SEED_SALT_FIELD_NUMBER: _ClassVar[int]
     SEED_WITHHELD_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     result: Result
     seat: int
     seed: int
     seed_hash: str
+    seed_salt: str
     seed_withheld: bool
-    def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[int] = ..., seed_hash: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed_withheld: bool = ...) -> None: ...
+    def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[int] = ..., seed_hash: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed_salt: _Optional[str] = ..., seed_withheld: bool = ...) -> None: ...
 
 class MatchSummary(_message.Message):
     __slots__ = ["clock", "created", "ended", "game", "match_id", "options", "ply", "result", "seat_info", "seats", "seed_hash", "status", "timeout_policy"]

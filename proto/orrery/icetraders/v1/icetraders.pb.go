@@ -3397,7 +3397,7 @@ type Rules struct {
 	RepickPairs bool `protobuf:"varint,4,opt,name=repick_pairs,json=repickPairs,proto3" json:"repick_pairs,omitempty"`
 	// good_win_includes_eliminated=false: only Good players still in the game win.
 	GoodWinAliveOnly bool `protobuf:"varint,5,opt,name=good_win_alive_only,json=goodWinAliveOnly,proto3" json:"good_win_alive_only,omitempty"`
-	// first_tiebreak=lowest-seat: a tie for first player goes to the lowest seat.
+	// first_tiebreak=lowest_seat: a tie for first player goes to the lowest seat.
 	FirstTiebreakLowestSeat bool `protobuf:"varint,6,opt,name=first_tiebreak_lowest_seat,json=firstTiebreakLowestSeat,proto3" json:"first_tiebreak_lowest_seat,omitempty"`
 	unknownFields           protoimpl.UnknownFields
 	sizeCache               protoimpl.SizeCache

@@ -1,0 +1,77 @@
+package wire
+
+import (
+	"sync"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// Field numbers of the messages AppendDecisionResponse writes by hand.
+const (
+	playResponseDecision = 2 // PlayResponse.decision
+	decisionLegal        = 5 // Decision.legal
+)
+
+// encodedLegal holds, for each envelope an ActionCache shares, its bytes as one entry of
+// Decision.legal (tag, length, message). A cached envelope never changes, so its bytes are
+// computed once and copied into every decision that lists it: most of a decision's size
+// and of its marshalling cost is its typed legal list.
+var encodedLegal sync.Map // *orreryv1.Action → []byte
+
+func registerEncoded(env *orreryv1.Action) {
+	b, err := proto.Marshal(env)
+	if err != nil {
+		return // never for a well-formed envelope; the codec then marshals it as usual
+	}
+	entry := protowire.AppendTag(make([]byte, 0, len(b)+4), decisionLegal, protowire.BytesType)
+	encodedLegal.Store(env, protowire.AppendBytes(entry, b))
+}
+
+func legalEntry(env *orreryv1.Action) []byte {
+	if b, ok := encodedLegal.Load(env); ok {
+		return b.([]byte)
+	}
+	b, _ := proto.Marshal(env)
+	entry := protowire.AppendTag(make([]byte, 0, len(b)+4), decisionLegal, protowire.BytesType)
+	return protowire.AppendBytes(entry, b)
+}
+
+// decisionFields is the number of fields withoutLegal copies, plus legal itself: a test
+// fails when Decision gains a field this file does not know.
+const decisionFields = 12
+
+// withoutLegal is a shallow copy of d with no legal list; d is not modified, since a
+// decision may be sent on several streams at once.
+func withoutLegal(d *orreryv1.Decision) *orreryv1.Decision {
+	return &orreryv1.Decision{
+		DecisionId: d.DecisionId, Deadline: d.Deadline, TimeBank: d.TimeBank, Observation: d.Observation,
+		LegalNotation: d.LegalNotation, Text: d.Text, Ply: d.Ply, Seat: d.Seat, Events: d.Events,
+		MatchId: d.MatchId, LegalCount: d.LegalCount,
+	}
+}
+
+// AppendDecisionResponse appends the wire form of PlayResponse{decision: d} to buf, the
+// same message proto.Marshal would write (decision.legal last, which protobuf allows), with
+// each cached legal envelope copied as ready-made bytes instead of marshalled again.
+func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
+	rest := withoutLegal(d)
+	entries := make([][]byte, len(d.Legal))
+	size := proto.Size(rest)
+	for i, env := range d.Legal {
+		entries[i] = legalEntry(env)
+		size += len(entries[i])
+	}
+	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
+	buf = protowire.AppendVarint(buf, uint64(size))
+	buf, err := proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(buf, rest)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		buf = append(buf, e...)
+	}
+	return buf, nil
+}

@@ -1,0 +1,87 @@
+package wire
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/orrery/orrery/engine"
+	_ "github.com/orrery/orrery/engine/icetraders"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+func TestAppendDecisionResponse_SameMessageAsMarshal(t *testing.T) {
+	if n := (&orreryv1.Decision{}).ProtoReflect().Descriptor().Fields().Len(); n != decisionFields {
+		t.Fatalf("Decision has %d fields, withoutLegal copies %d: copy the new field there", n, decisionFields)
+	}
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cache ActionCache
+	seats := st.ToAct(nil)
+	legal := st.Legal(seats[0], nil)
+	for _, recv := range []*orreryv1.Receive{nil, {OmitText: true}, {OmitLegalNotation: true, OmitObservation: true}} {
+		for round := 0; round < 2; round++ { // first from fresh envelopes, then from cached bytes
+			d := DecisionFor(st, seats[0], legal, 7, &cache, recv)
+			d.DecisionId, d.MatchId = "d7.1", "m1"
+			d.Deadline, d.TimeBank = timestamppb.Now(), durationpb.New(3e9)
+			d.Events = []*orreryv1.Event{{Seq: 4}, {Seq: 5}}
+			want := &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}}
+			b, err := AppendDecisionResponse(nil, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := &orreryv1.PlayResponse{}
+			if err := proto.Unmarshal(b, got); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(got, want) {
+				t.Fatalf("receive %v, round %d: decoded message differs from the original", recv, round)
+			}
+			if std, _ := proto.Marshal(want); len(std) != len(b) {
+				t.Errorf("receive %v: %d bytes, proto.Marshal writes %d", recv, len(b), len(std))
+			}
+		}
+	}
+}
+
+func BenchmarkMarshalDecision(b *testing.B) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 4, Seed: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cache ActionCache
+	seats := st.ToAct(nil)
+	legal := st.Legal(seats[0], nil)
+	for len(legal) < 100 { // the opening picks: a long list
+		for _, s := range seats {
+			if err := st.Apply(s, st.Legal(s, nil)[0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		seats = st.ToAct(seats[:0])
+		legal = st.Legal(seats[0], legal[:0])
+	}
+	d := DecisionFor(st, seats[0], legal, 0, &cache, nil)
+	resp := &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}}
+	b.Run("proto.Marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := proto.Marshal(resp); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := AppendDecisionResponse(nil, d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.ReportMetric(float64(len(d.GetLegal())), "actions")
+}

@@ -1,0 +1,76 @@
+package ladder
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
+)
+
+// Names that cannot be impersonated: a client creating a match may not seat anyone under a
+// registered or house bot's name, in any letter case; other names are free.
+func TestNames_RegisteredAndHouseNamesAreReserved(t *testing.T) {
+	e := newEnv(t, nil, quick(Config{}), "")
+	e.register("alpha")
+	tests := []struct {
+		name string
+		want codes.Code
+	}{
+		{"alpha", codes.PermissionDenied},
+		{"ALPHA", codes.PermissionDenied},
+		{" alpha ", codes.PermissionDenied},
+		{"house-random", codes.PermissionDenied},
+		{"alpha2", codes.OK},
+	}
+	for _, tt := range tests {
+		_, err := e.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2, SeatNames: []string{"", tt.name}})
+		if status.Code(err) != tt.want {
+			t.Errorf("seat name %q: got %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
+// A ladder match orphaned by a restart (its house seats were played in the old process)
+// does not linger to be played out by the clock: it ends aborted at once, and is not rated.
+func TestRestart_OrphanedLadderMatchEndsAbortedUnrated(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(filepath.Join(t.TempDir(), "o.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	first := newEnv(t, db, quick(Config{HouseMatches: 1, HousePace: time.Hour}), "")
+	var id string
+	for id == "" {
+		list, err := first.client.ListMatches(ctx, &orreryv1.ListMatchesRequest{Status: orreryv1.MatchStatus_MATCH_STATUS_RUNNING})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.GetMatches()) > 0 {
+			id = list.GetMatches()[0].GetMatchId()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	first.lad.Close()
+	first.arena.Close()
+
+	second := newEnv(t, db, quick(Config{}), "")
+	sum, err := second.arena.AwaitEnd(ctx, id)
+	if err != nil || sum.GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED {
+		t.Errorf("orphaned match after the restart: %v, %v", sum.GetResult(), err)
+	}
+	second.lad.Close()
+	var changes int
+	if err := db.SQL().QueryRow(`SELECT COUNT(*) FROM ladder_rating_changes`).Scan(&changes); err != nil {
+		t.Fatal(err)
+	}
+	if changes != 0 {
+		t.Errorf("%d rating changes from an aborted match", changes)
+	}
+}

@@ -1,0 +1,188 @@
+// Package limits bounds what one client can make an open server hold: live matches, matches
+// created per caller per minute, spectators per match, and the size of the text a client
+// sends (seat names, option values). Every refusal is a ResourceExhausted or InvalidArgument
+// status that names the limit and the serve flag that sets it.
+package limits
+
+import (
+	"fmt"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// Config is the limits; a zero field takes its default.
+type Config struct {
+	LiveMatches        int           // matches running at once on the server (--max-matches)
+	CreatesPerMinute   int           // matches one caller may create per minute (--max-creates-per-minute)
+	SpectatorsPerMatch int           // Watch streams open on one match (--max-spectators)
+	SeatNameBytes      int           // the longest seat name (--max-seat-name)
+	OptionValueBytes   int           // the longest option value, data sets excepted (--max-option-value)
+	DataSetBytes       int           // the longest data set sent inline (--max-data-set)
+	Unjoined           time.Duration // a match no seat joined ends as aborted after this (--unjoined-expiry)
+	EchoBytes          int           // client text quoted in an error or a log line
+}
+
+// Defaults.
+const (
+	DefaultLiveMatches        = 1000
+	DefaultCreatesPerMinute   = 60
+	DefaultSpectatorsPerMatch = 64
+	DefaultSeatNameBytes      = 64
+	DefaultOptionValueBytes   = 256
+	DefaultDataSetBytes       = 1 << 20
+	DefaultUnjoined           = 10 * time.Minute
+	DefaultEchoBytes          = 64
+)
+
+// WithDefaults fills the zero fields.
+func (c Config) WithDefaults() Config {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.LiveMatches, DefaultLiveMatches)
+	def(&c.CreatesPerMinute, DefaultCreatesPerMinute)
+	def(&c.SpectatorsPerMatch, DefaultSpectatorsPerMatch)
+	def(&c.SeatNameBytes, DefaultSeatNameBytes)
+	def(&c.OptionValueBytes, DefaultOptionValueBytes)
+	def(&c.DataSetBytes, DefaultDataSetBytes)
+	def(&c.EchoBytes, DefaultEchoBytes)
+	if c.Unjoined == 0 {
+		c.Unjoined = DefaultUnjoined
+	}
+	return c
+}
+
+// Limits enforces a Config. It is safe for concurrent use.
+type Limits struct {
+	cfg Config
+
+	mu         sync.Mutex // guards creates, spectators
+	creates    map[string]*window
+	spectators map[string]int
+}
+
+// window counts one caller's creations in the current minute.
+type window struct {
+	start time.Time
+	n     int
+}
+
+// New makes the limits of cfg (defaults filled).
+func New(cfg Config) *Limits {
+	return &Limits{cfg: cfg.WithDefaults(), creates: make(map[string]*window), spectators: make(map[string]int)}
+}
+
+// Config is the limits in force.
+func (l *Limits) Config() Config { return l.cfg }
+
+// Clip shortens client text for an error or a log line.
+func (l *Limits) Clip(s string) string { return engine.Clip(s, l.cfg.EchoBytes) }
+
+// Live refuses a new match when running matches are already at the limit.
+func (l *Limits) Live(running int) error {
+	if running >= l.cfg.LiveMatches {
+		return status.Errorf(codes.ResourceExhausted, "live matches: the server runs its limit of %d (serve --max-matches); try again later", l.cfg.LiveMatches)
+	}
+	return nil
+}
+
+// Create counts a match created by caller at now, refusing it past the per-minute limit.
+func (l *Limits) Create(caller string, now time.Time) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.creates[caller]
+	if w == nil || now.Sub(w.start) >= time.Minute {
+		if len(l.creates) > 4096 { // forget callers whose minute has passed
+			for k, v := range l.creates {
+				if now.Sub(v.start) >= time.Minute {
+					delete(l.creates, k)
+				}
+			}
+		}
+		w = &window{start: now}
+		l.creates[caller] = w
+	}
+	if w.n >= l.cfg.CreatesPerMinute {
+		return status.Errorf(codes.ResourceExhausted, "matches created per caller per minute: limit %d reached (serve --max-creates-per-minute); try again in %v",
+			l.cfg.CreatesPerMinute, (time.Minute - now.Sub(w.start)).Round(time.Second))
+	}
+	w.n++
+	return nil
+}
+
+// Watch admits one more spectator of match; release ends its watch.
+func (l *Limits) Watch(match string) (release func(), err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.spectators[match] >= l.cfg.SpectatorsPerMatch {
+		return nil, status.Errorf(codes.ResourceExhausted, "spectators per match: %d already watch (serve --max-spectators)", l.cfg.SpectatorsPerMatch)
+	}
+	l.spectators[match]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if l.spectators[match]--; l.spectators[match] <= 0 {
+				delete(l.spectators, match)
+			}
+		})
+	}, nil
+}
+
+// SeatNames checks seat names: printable, without control or format characters, and short.
+func (l *Limits) SeatNames(names []string) error {
+	for i, n := range names {
+		if len(n) > l.cfg.SeatNameBytes {
+			return status.Errorf(codes.InvalidArgument, "seat_names[%d]: %d bytes, the limit is %d (serve --max-seat-name)", i, len(n), l.cfg.SeatNameBytes)
+		}
+		if !utf8.ValidString(n) {
+			return status.Errorf(codes.InvalidArgument, "seat_names[%d] is not UTF-8", i)
+		}
+		for _, r := range n {
+			if !unicode.IsPrint(r) {
+				return status.Errorf(codes.InvalidArgument, "seat_names[%d] %q: only printable characters (no control, format or line-breaking ones)", i, l.Clip(n))
+			}
+		}
+	}
+	return nil
+}
+
+// Options checks option names and values are within bounds: a data set (engine.Option.Data)
+// up to DataSetBytes, any other value up to OptionValueBytes.
+func (l *Limits) Options(info engine.Info, opts map[string]string) error {
+	if len(opts) > len(info.Options)+1 { // +1: the server's own "clock" option
+		return status.Errorf(codes.InvalidArgument, "%d options; %s has %d", len(opts), info.Name, len(info.Options))
+	}
+	for k, v := range opts {
+		limit := l.cfg.OptionValueBytes
+		for _, o := range info.Options {
+			if o.Name == k && o.Data {
+				limit = l.cfg.DataSetBytes
+			}
+		}
+		if len(v) > limit {
+			return status.Errorf(codes.InvalidArgument, "option %s: value of %d bytes, the limit is %d (serve --max-option-value, --max-data-set)", l.Clip(k), len(v), limit)
+		}
+	}
+	return nil
+}
+
+// Unjoined is how long a match may wait for its first seat.
+func (l *Limits) Unjoined() time.Duration { return l.cfg.Unjoined }
+
+// String describes the limits, for the server's start-up log.
+func (l *Limits) String() string {
+	c := l.cfg
+	return fmt.Sprintf("matches %d, creates/min/caller %d, spectators/match %d, seat name %dB, option %dB, data set %dB, unjoined %v",
+		c.LiveMatches, c.CreatesPerMinute, c.SpectatorsPerMatch, c.SeatNameBytes, c.OptionValueBytes, c.DataSetBytes, c.Unjoined)
+}

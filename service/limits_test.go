@@ -1,0 +1,132 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
+)
+
+// Each bound refuses with its own code and a message naming the limit and its serve flag.
+func TestLimits_EachBoundNamesItsLimit(t *testing.T) {
+	ctx := context.Background()
+	createN := func(h *harness, n int) error {
+		for range n {
+			if _, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tests := []struct {
+		name   string
+		limits limits.Config
+		do     func(h *harness) error
+		code   codes.Code
+		flag   string
+	}{
+		{"live matches", limits.Config{LiveMatches: 2}, func(h *harness) error { return createN(h, 3) },
+			codes.ResourceExhausted, "--max-matches"},
+		{"creates per caller per minute", limits.Config{CreatesPerMinute: 3}, func(h *harness) error { return createN(h, 4) },
+			codes.ResourceExhausted, "--max-creates-per-minute"},
+		{"spectators per match", limits.Config{SpectatorsPerMatch: 1}, func(h *harness) error {
+			created := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
+			wctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			first, err := h.client.Watch(wctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+			if err != nil {
+				return err
+			}
+			if _, err := first.Recv(); err != nil { // the first spectator is in
+				return err
+			}
+			second, err := h.client.Watch(wctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+			if err != nil {
+				return err
+			}
+			_, err = second.Recv()
+			return err
+		}, codes.ResourceExhausted, "--max-spectators"},
+		{"seat name length", limits.Config{}, func(h *harness) error {
+			_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2, SeatNames: []string{strings.Repeat("n", 65)}})
+			return err
+		}, codes.InvalidArgument, "--max-seat-name"},
+		{"seat name characters", limits.Config{}, func(h *harness) error {
+			_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2, SeatNames: []string{"bot\n[INFO] forged log line"}})
+			return err
+		}, codes.InvalidArgument, "printable"},
+		{"option value", limits.Config{}, func(h *harness) error {
+			_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2,
+				Options: map[string]string{"turn_cap": strings.Repeat("9", 100000)}})
+			return err
+		}, codes.InvalidArgument, "--max-option-value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, Config{Limits: tt.limits})
+			err := tt.do(h)
+			if status.Code(err) != tt.code || !strings.Contains(err.Error(), tt.flag) {
+				t.Errorf("got %v, want %v naming %s", err, tt.code, tt.flag)
+			}
+			if len(err.Error()) > 400 {
+				t.Errorf("the error echoes %d bytes", len(err.Error()))
+			}
+		})
+	}
+}
+
+// Client text quoted back in an error is clipped: an unknown option named with 100 KB.
+func TestLimits_EchoedClientTextIsClipped(t *testing.T) {
+	h := newHarness(t, Config{})
+	_, err := h.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2,
+		Options: map[string]string{strings.Repeat("x", 100000): "1"}})
+	if status.Code(err) != codes.InvalidArgument || len(err.Error()) > 1000 {
+		t.Errorf("got %d bytes: %.200v", len(err.Error()), err)
+	}
+}
+
+// A match nobody joins ends as aborted after the configured time, and a joined one does not.
+func TestLimits_UnjoinedMatchExpiresAborted(t *testing.T) {
+	h := newHarness(t, Config{Limits: limits.Config{Unjoined: 20 * time.Millisecond}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lonely := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
+	sum, err := h.srv.AwaitEnd(ctx, lonely.GetMatchId())
+	if err != nil || sum.GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED || !strings.Contains(sum.GetResult().GetDetail(), "no seat joined") {
+		t.Errorf("unjoined match: %v, %v", sum.GetResult(), err)
+	}
+	joined := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
+	ends := h.playRandom(ctx, joined, nil)
+	if ends[0].GetResult().GetReason() != orreryv1.EndReason_END_REASON_NORMAL {
+		t.Errorf("joined match ended %v", ends[0].GetResult())
+	}
+}
+
+// Spectators share one public view per change: the view is built once under the match's
+// lock, however many watch, and rebuilt when the match moves on.
+func TestSpectators_ShareOneViewPerChange(t *testing.T) {
+	h := newHarness(t, Config{})
+	id, _, _, err := h.srv.Create(context.Background(), MatchSpec{Game: "test-repeat", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.srv.lookup(id)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	first := m.spectateLocked()
+	if m.spectateLocked() != first {
+		t.Error("a second spectator rebuilt the same view")
+	}
+	if err := m.applyLocked(h.srv.now(), 0, pass, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		t.Fatal(err)
+	}
+	if next := m.spectateLocked(); next == first || next.GetPly() != 1 {
+		t.Errorf("after a step the view is %v (ply %d)", next == first, next.GetPly())
+	}
+}
