@@ -180,7 +180,7 @@ func (r *run) changes() <-chan struct{} {
 func (r *run) outcomes() []Outcome {
 	var out []Outcome
 	for _, sl := range r.slots {
-		if !sl.ended {
+		if !sl.ended || len(sl.ranks) == 0 {
 			continue
 		}
 		o := Outcome{Names: make([]string, len(sl.entrants)), Ranks: sl.ranks}

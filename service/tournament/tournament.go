@@ -320,9 +320,11 @@ func (s *Service) play(r *run, sl *slot, done chan<- *slot) {
 		}
 		return
 	}
-	ranks := make([]int, len(sl.entrants))
-	for i, rk := range sum.GetResult().GetRanks() {
-		if i < len(ranks) {
+	// An aborted or failed match has no ranks: it ends the slot and counts in no standing.
+	var ranks []int
+	if rs := sum.GetResult().GetRanks(); len(rs) == len(sl.entrants) {
+		ranks = make([]int, len(rs))
+		for i, rk := range rs {
 			ranks[i] = int(rk)
 		}
 	}
