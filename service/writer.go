@@ -13,7 +13,7 @@ import (
 // logStore is what the writer needs of the store: the boundary at which tests inject write
 // failures (a full disk).
 type logStore interface {
-	AppendSteps(ctx context.Context, matchID string, steps []store.Step) error
+	AppendStepBatch(ctx context.Context, steps []store.MatchStep) error
 	FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error
 }
 
@@ -36,6 +36,8 @@ type writer struct {
 	reports  atomic.Int64 // numbers health reports, so that only the newest is applied
 	healthMu sync.Mutex   // guards applied; held while health runs
 	applied  int64
+
+	steps []store.MatchStep // run's buffer, reused by the writing goroutine
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
@@ -186,14 +188,17 @@ func (w *writer) write(ctx context.Context, batch []writeOp) {
 			close(op.flush)
 			i++
 		case op.step != nil:
-			// A run of steps of one match goes in one transaction.
+			// A run of steps, of any matches, goes in one transaction: each match's steps
+			// keep their order, and nothing queued after a result or a flush is written
+			// before it.
 			j := i
-			var steps []store.Step
-			for j < len(batch) && batch[j].step != nil && batch[j].match == op.match {
-				steps = append(steps, *batch[j].step)
+			steps := w.steps[:0]
+			for j < len(batch) && batch[j].step != nil {
+				steps = append(steps, store.MatchStep{Match: batch[j].match, Step: *batch[j].step})
 				j++
 			}
-			w.retry("steps", op.match, func() error { return w.db.AppendSteps(ctx, op.match, steps) })
+			w.steps = steps
+			w.retry("steps", op.match, func() error { return w.db.AppendStepBatch(ctx, steps) })
 			i = j
 		default:
 			if w.retry("result", op.match, func() error { return w.db.FinishMatch(ctx, op.match, op.ended, op.result) }) && op.committed != nil {

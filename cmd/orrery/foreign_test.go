@@ -38,7 +38,7 @@ const foreignPython = "/usr/bin/python3" // Debian's, where python3-grpcio insta
 // foreignOptions keep each game short; an option is set only if the game lists it.
 var foreignOptions = map[string]map[string]string{
 	"pantropia":  {"turn_cap": "30"},
-	"fccatan":    {"max_rounds": "2"},
+	"fccatan":    {"round_cap": "2"},
 	"icetraders": {"turn_cap": "30"},
 }
 
@@ -93,7 +93,7 @@ func buildOrrery(t *testing.T, dir string) string {
 func startServe(t *testing.T, bin, addr, db string) *foreignServer {
 	t.Helper()
 	s := &foreignServer{done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "serve", "--addr", addr, "--metrics-addr", "", "--db", db, "--house", "0")
+	s.cmd = exec.Command(bin, "serve", "--addr", addr, "--metrics-addr", "", "--web-addr", "", "--db", db, "--house", "0")
 	stderr, err := s.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
