@@ -9,6 +9,9 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const { Backoff } = require('./backoff');
 
+// What the decisions carry: everything but the text, which these bots never read.
+const RECEIVE = { omit_text: true };
+
 // PROTO_DIR is the repository's proto/ folder; ORRERY_PROTO_DIR points elsewhere.
 const PROTO_DIR = process.env.ORRERY_PROTO_DIR || path.resolve(__dirname, '..', '..', 'proto');
 
@@ -221,7 +224,8 @@ class Player {
       call.on('end', () => {
         finish(reject, new StreamError(grpc.status.UNAVAILABLE, 'stream closed before the match ended', progressed));
       });
-      const join = { token: this.token };
+      // The bots read the typed view and the lists, never the text (docs/protocol.md, "Asking for less").
+      const join = { token: this.token, receive: RECEIVE };
       if (this.eventsSeen !== null) join.events_seen = String(this.eventsSeen);
       send({ join });
     });
@@ -395,7 +399,7 @@ class LadderPlayer {
         if (leaving) finish(resolve);
         else finish(reject, new StreamError(grpc.status.UNAVAILABLE, 'the server closed the ladder stream', progressed));
       });
-      send({ ladder: { games: this.games, max_matches: this.maxMatches, tournaments_only: this.tournamentsOnly } });
+      send({ ladder: { games: this.games, max_matches: this.maxMatches, tournaments_only: this.tournamentsOnly, receive: RECEIVE } });
     });
   }
 

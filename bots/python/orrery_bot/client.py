@@ -29,6 +29,11 @@ RETRYABLE = frozenset({
 })
 
 
+# What the decisions carry (docs/protocol.md, "Asking for less"): everything but the text,
+# which these bots never read.
+RECEIVE = arena_pb2.Receive(omit_text=True)
+
+
 class StreamClosed(Exception):
     """The server closed the stream before the match ended (treated like UNAVAILABLE)."""
 
@@ -163,7 +168,8 @@ class Player:
 
     def _stream(self, stub):
         reqs = _Requests()
-        join = arena_pb2.Join(token=self.token)
+        # The bots read the typed view and the lists, never the text: ask the server to leave it out.
+        join = arena_pb2.Join(token=self.token, receive=RECEIVE)
         if self.events_seen is not None:
             join.events_seen = self.events_seen
         self._send(reqs, arena_pb2.PlayRequest(join=join))
@@ -313,7 +319,7 @@ class LadderPlayer:
     def _stream(self, stub):
         reqs = _Requests()
         join = arena_pb2.LadderJoin(games=self.games, max_matches=self.max_matches,
-                                    tournaments_only=self.tournaments_only)
+                                    tournaments_only=self.tournaments_only, receive=RECEIVE)
         self._send(reqs, arena_pb2.PlayRequest(ladder=join))
         call = stub.Play(reqs, metadata=(("authorization", f"bearer {self.key}"),))
         progressed = False
