@@ -3,7 +3,9 @@
 // Greedy plans from the decision alone (its observation and legal actions) with a few cheap
 // estimates: the expected production of each intersection under the dice in play, the cost
 // of an atmosphere ring on its own menu chart, and a score for each joint that prefers
-// replacing the leader's rings and spreading toward contested and settleable joints.
+// spreading toward contested and settleable joints. When its path is blocked (the only time
+// the rules let it replace a ring) it prefers the leader's rings and those nearest an empty
+// joint, so the sphere fills and the game ends as its rules intend.
 package pantropia
 
 import (
@@ -61,6 +63,9 @@ type view struct {
 	atmCost [pt.NumColors]int32
 	habCost [pt.NumColors]int32
 	arcCost [pt.NumColors]int32
+	// toEmpty is each joint's distance to the nearest empty joint, in steps between adjacent
+	// joints: a blocked player replaces rings toward the sphere's gaps, so the gaps fill.
+	toEmpty [pt.NumJoints]int16
 }
 
 func (g *Greedy) read(d *orreryv1.Decision) *view {
@@ -107,10 +112,41 @@ func (g *Greedy) read(d *orreryv1.Decision) *view {
 		v.rate[cs[0]] += mult * v.rolled[cs[1]]
 		v.rate[cs[1]] += mult * v.rolled[cs[0]]
 	}
+	v.measureGaps()
 	v.atmCost = v.cost(pb.Item_ITEM_ATMOSPHERE)
 	v.habCost = v.cost(pb.Item_ITEM_HABITAT)
 	v.arcCost = v.cost(pb.Item_ITEM_ARCOLOGY)
 	return v
+}
+
+// measureGaps fills toEmpty by a breadth-first search from every empty joint.
+func (v *view) measureGaps() {
+	var queue [pt.NumJoints]int16
+	n := 0
+	for j, owner := range v.o.GetJoints() {
+		v.toEmpty[j] = -1
+		if owner < 0 {
+			v.toEmpty[j] = 0
+			queue[n] = int16(j)
+			n++
+		}
+	}
+	visit := func(from, to int16) {
+		if v.toEmpty[to] < 0 {
+			v.toEmpty[to] = v.toEmpty[from] + 1
+			queue[n] = to
+			n++
+		}
+	}
+	for i := 0; i < n; i++ {
+		j := queue[i]
+		for _, k := range pt.Geo.Joints[j].Along {
+			visit(j, k)
+		}
+		for _, k := range pt.Geo.Joints[j].Through {
+			visit(j, k)
+		}
+	}
 }
 
 func (v *view) cost(item pb.Item) (c [pt.NumColors]int32) {
@@ -165,6 +201,10 @@ func (v *view) ringScore(j int) float64 {
 		score += 0.8
 		if owner == v.leader {
 			score += 0.4
+		}
+		// Replacing is allowed only when blocked: head for the nearest gap.
+		if d := v.toEmpty[j]; d > 0 {
+			score += 2 / float64(d)
 		}
 	}
 	g := &pt.Geo.Joints[j]

@@ -149,9 +149,10 @@ func (s *state) validate(p int8, a engine.Action) error {
 		if me.rings >= supplyRings {
 			return illegal("no rings left in your supply")
 		}
-		var t [NumJoints]bool
-		s.ringTargets(p, &t)
-		if !t[j] {
+		if t := s.ringTargets(p); !t.has(j) {
+			if r := s.reach(p); r.has(j) {
+				return illegal("joint j%d holds another player's ring, and you may replace one only when no empty joint is open to you", j)
+			}
 			return illegal("joint j%d is not next to your connected atmosphere", j)
 		}
 	case KindHabitat:
@@ -319,10 +320,13 @@ func (s *state) do(p int8, a engine.Action) {
 		x, st := a.Arg[0], a.Arg[1]
 		s.site[x] = p
 		me.habitats++
-		for k := int16(0); k < 3; k++ {
-			s.placeRing(p, int(3*st+k))
-		}
 		e := event{kind: evSettle, seat: p, a: x, b: st}
+		for k := int16(0); k < 3; k++ {
+			if s.joints[3*st+k] < 0 { // a relaxed setup rings only the strut's empty joints
+				s.placeRing(p, int(3*st+k))
+				e.c++
+			}
+		}
 		if s.setupStep >= s.seats { // the second habitat: one chip of each of its colors
 			cs := Geo.Intersections[x].Colors
 			me.chips[cs[0]]++
@@ -332,7 +336,7 @@ func (s *state) do(p int8, a engine.Action) {
 		}
 		s.log(e)
 		s.setupStep++
-		s.skipBlockedSetup()
+		s.startPlayAfterSetup()
 	case KindReact:
 		if a.Arg[0] == 0 {
 			s.log(event{kind: evLudditePass, seat: p})
@@ -427,7 +431,7 @@ func (s *state) do(p int8, a engine.Action) {
 	case KindRemove:
 		if j := a.Arg[0]; j >= 0 {
 			owner := s.joints[j]
-			s.joints[j] = -1
+			s.setJoint(int(j), -1)
 			s.pl[owner].rings--
 			s.log(event{kind: evRemove, seat: p, other: owner, a: j})
 		} else {
@@ -463,15 +467,11 @@ func (s *state) do(p int8, a engine.Action) {
 
 func b2i16(b bool) int16 { return int16(b2i(b)) }
 
-// skipBlockedSetup skips setup placements that have no legal site, and starts play after the
-// last one. [decision] A seat with no legal setup placement is skipped.
-func (s *state) skipBlockedSetup() {
-	for s.setupStep < 2*s.seats && !s.anySetup() {
-		s.log(event{kind: evSkipSetup, seat: s.setupSeat()})
-		s.setupStep++
-	}
+// startPlayAfterSetup starts the first turn once every setup placement is made. No seat is
+// ever skipped: the setup rule relaxes instead (setupLevel).
+func (s *state) startPlayAfterSetup() {
 	if s.setupStep == 2*s.seats {
-		s.lastFill = 0
+		s.lastFill = -1 // setup filled joints; the stall count starts with the first turn
 		s.startTurn(0)
 	}
 }
@@ -735,7 +735,12 @@ func (s *state) advanceTechno() {
 	s.phase = PhaseMain
 }
 
-// endTurn passes the permanent die, or ends the game at the turn cap or after a stall.
+// stallTurns is how many whole turns have ended since the last turn in which an empty joint
+// was filled: the count restarts at 0 with the turn after a fill.
+func (s *state) stallTurns() int32 { return max(s.turn-s.lastFill-1, 0) }
+
+// endTurn passes the permanent die, or ends the game at the turn cap or after a stall: the
+// end of the turn that completes stall_rounds full rounds without a fill.
 func (s *state) endTurn() {
 	s.log(event{kind: evEndTurn, seat: s.active})
 	s.turn++
@@ -743,7 +748,7 @@ func (s *state) endTurn() {
 		s.finish(engine.EndCap, "the turn cap was reached")
 		return
 	}
-	if s.cfg.stallRounds > 0 && int(s.turn-s.lastFill) >= s.cfg.stallRounds*int(s.seats) {
+	if s.cfg.stallRounds > 0 && int(s.stallTurns()) >= s.cfg.stallRounds*int(s.seats) {
 		s.finish(engine.EndCap, "no empty joint was filled for "+itoa(s.cfg.stallRounds)+" rounds")
 		return
 	}

@@ -185,13 +185,9 @@ func TestBuild_AsOftenAsYouCanPay(t *testing.T) {
 	s.build(0, x, false)
 	s.pl[0].chips = chips(2, 0, 0, 0, 2, 0)
 	for i := 0; i < 2; i++ {
-		var t0 [NumJoints]bool
-		s.ringTargets(0, &t0)
-		for j, ok := range t0 {
-			if ok {
-				mustApply(t, s, 0, Ring(j))
-				break
-			}
+		for j := range ringTargetsOf(s, 0) {
+			mustApply(t, s, 0, Ring(j))
+			break
 		}
 	}
 	if s.pl[0].rings != 2 || s.pl[0].total() != 0 {
@@ -203,12 +199,11 @@ func TestBuild_AsOftenAsYouCanPay(t *testing.T) {
 }
 
 func ringTargetsOf(s *state, p int8) map[int]bool {
-	var t [NumJoints]bool
-	s.ringTargets(p, &t)
+	t := s.ringTargets(p)
 	m := map[int]bool{}
-	for j, ok := range t {
-		if ok {
-			m[j] = true
+	for j := int16(0); j < NumJoints; j++ {
+		if t.has(j) {
+			m[int(j)] = true
 		}
 	}
 	return m
@@ -259,7 +254,10 @@ func TestAtmosphere_SpreadingThroughAnotherPlayersArcologyIsBlocked(t *testing.T
 	}
 }
 
-func TestAtmosphere_ReplacesAnotherPlayersRing(t *testing.T) {
+// TestAtmosphere_ReplaceOnlyWhenBlocked covers the revised rule [decision, 2026-11-30]:
+// while an empty joint is open to you, another player's ring may not be replaced; once none
+// is, it may, and the replaced ring returns to its owner's supply.
+func TestAtmosphere_ReplaceOnlyWhenBlocked(t *testing.T) {
 	s := blank(t, 4)
 	x := site(Red, Green)
 	js := strutJoints(int(Geo.Intersections[x].Struts[0]), x)
@@ -267,8 +265,19 @@ func TestAtmosphere_ReplacesAnotherPlayersRing(t *testing.T) {
 	s.rings(0, js[0])
 	s.rings(1, js[1])
 	s.pl[0].chips = chips(1, 0, 0, 0, 1, 0)
+	if legalHas(s, 0, Ring(js[1])) {
+		t.Errorf("replacing p1's ring is listed while p0 has empty joints")
+	}
+	mustFail(t, s, 0, Ring(js[1]), engine.ErrIllegalAction)
+	// p1's rings on the other end joints at x: p0's path is blocked.
+	for _, st := range Geo.Intersections[x].Struts[1:] {
+		s.rings(1, int(Geo.EndJoint(st, int16(x))))
+	}
+	if got := ringTargetsOf(s, 0); len(got) != 4 || !got[js[1]] {
+		t.Errorf("blocked p0 may build on %v, want the four joints of p1 next to its ring", got)
+	}
 	mustApply(t, s, 0, Ring(js[1]))
-	if s.joints[js[1]] != 0 || s.pl[1].rings != 0 || s.pl[0].rings != 2 {
+	if s.joints[js[1]] != 0 || s.pl[1].rings != 3 || s.pl[0].rings != 2 {
 		t.Errorf("joint %d, p1 rings %d, p0 rings %d", s.joints[js[1]], s.pl[1].rings, s.pl[0].rings)
 	}
 	if s.pl[0].total() != 0 {
@@ -276,6 +285,51 @@ func TestAtmosphere_ReplacesAnotherPlayersRing(t *testing.T) {
 	}
 	if e := lastEvent(s, evRing); e == nil || e.other != 1 {
 		t.Errorf("ring event does not name the replaced owner")
+	}
+	// Replacing opened the joint beyond: now p0 must build there, not replace again.
+	s.pl[0].chips = chips(1, 0, 0, 0, 1, 0)
+	if got := ringTargetsOf(s, 0); len(got) != 1 || !got[js[2]] {
+		t.Errorf("after the replacement p0 may build on %v, want only the empty j%d", got, js[2])
+	}
+}
+
+// TestAtmosphere_ReplaceAlwaysKeepsTheOldReading: replace=always allows replacing another
+// player's ring while empty joints are open.
+func TestAtmosphere_ReplaceAlwaysKeepsTheOldReading(t *testing.T) {
+	s := blank(t, 4, "replace=always")
+	x := site(Red, Green)
+	js := strutJoints(int(Geo.Intersections[x].Struts[0]), x)
+	s.build(0, x, false)
+	s.rings(0, js[0])
+	s.rings(1, js[1])
+	s.pl[0].chips = chips(1, 0, 0, 0, 1, 0)
+	if !legalHas(s, 0, Ring(js[1])) || !legalHas(s, 0, Ring(int(Geo.EndJoint(Geo.Intersections[x].Struts[1], int16(x))))) {
+		t.Errorf("replace=always does not list both the replacement and the empty joints")
+	}
+	mustApply(t, s, 0, Ring(js[1]))
+	if s.joints[js[1]] != 0 || s.pl[1].rings != 0 {
+		t.Errorf("p1's ring was not replaced")
+	}
+}
+
+// TestOrbitalMirror_ReplacesOnlyWhenBlocked: the mirror's free rings follow the same rule.
+func TestOrbitalMirror_ReplacesOnlyWhenBlocked(t *testing.T) {
+	s := blank(t, 4)
+	x := site(Red, Green)
+	js := strutJoints(int(Geo.Intersections[x].Struts[0]), x)
+	s.build(0, x, false)
+	s.rings(0, js[0])
+	s.rings(1, js[1])
+	s.give(0, OrbitalMirror)
+	mustApply(t, s, 0, Play(OrbitalMirror))
+	if s.phase != PhaseMirror {
+		t.Fatalf("phase %s, want the mirror", phaseNames[s.phase])
+	}
+	mustFail(t, s, 0, Ring(js[1]), engine.ErrIllegalAction)
+	for _, a := range s.Legal(0, nil) {
+		if s.joints[a.Arg[0]] >= 0 {
+			t.Errorf("the mirror lists %s, a replacement, with empty joints open", s.FormatAction(a))
+		}
 	}
 }
 

@@ -144,14 +144,16 @@ func TestOrbitalMirror_ReplacementsCount(t *testing.T) {
 	s.build(0, x, false)
 	s.build(1, int(Geo.Intersections[x].Antipode), false)
 	e := int(Geo.EndJoint(Geo.Intersections[x].Struts[0], int16(x)))
-	s.rings(1, e)
+	for _, st := range Geo.Intersections[x].Struts { // p0's path is blocked: it may replace
+		s.rings(1, int(Geo.EndJoint(st, int16(x))))
+	}
 	s.give(0, OrbitalMirror)
 	mustApply(t, s, 0, Play(OrbitalMirror))
 	if !legalHas(s, 0, Ring(e)) {
 		t.Fatalf("replacing p1's ring is not a mirror build")
 	}
 	mustApply(t, s, 0, Ring(e))
-	if s.joints[e] != 0 || s.pl[1].rings != 0 {
+	if s.joints[e] != 0 || s.pl[1].rings != 3 {
 		t.Errorf("replacement during the mirror failed")
 	}
 }
@@ -403,8 +405,12 @@ func TestLuddite_WindowAsksEveryCardHolderByDefault(t *testing.T) {
 	for _, c := range []struct {
 		opt   string
 		asked int
-	}{{"luddite_window=all", 2}, {"luddite_window=holders", 1}} {
-		s := blank(t, 4, c.opt)
+	}{{"", 2}, {"luddite_window=all", 2}, {"luddite_window=holders", 1}} {
+		var opts []string
+		if c.opt != "" {
+			opts = append(opts, c.opt)
+		}
+		s := blank(t, 4, opts...)
 		s.give(0, Aquifer)
 		s.give(1, OrbitalMirror)
 		s.give(3, Luddite)

@@ -71,9 +71,14 @@ func checkConservation(t *testing.T, st engine.State) {
 	t.Helper()
 	s := st.(*state)
 	var rings [maxSeats]int16
-	for _, o := range s.joints {
+	for j, o := range s.joints {
 		if o >= 0 {
 			rings[o]++
+		}
+		for p := int8(0); p < maxSeats; p++ {
+			if s.ringOf[p].has(int16(j)) != (o == p) {
+				t.Fatalf("joint j%d holds %d but p%d's ring set says %v", j, o, p, !(o == p))
+			}
 		}
 	}
 	var hab, arc [maxSeats]int8

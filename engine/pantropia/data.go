@@ -105,6 +105,7 @@ type config struct {
 	stallRounds   int
 	offersPerTurn int
 	askAll        bool // Luddite windows ask every other seat holding cards, not only holders
+	replaceAlways bool // another player's ring may be replaced even when an empty joint is open
 	reactMS       int  // a Luddite window's deadline for each seat asked, in milliseconds
 }
 
@@ -115,6 +116,7 @@ var options = []engine.Option{
 	{Name: "turn_cap", Default: "400", Help: "turns after which the game is scored as it stands"},
 	{Name: "stall_rounds", Default: "10", Help: "full rounds without an empty joint filled after which the game is scored (0: never)"},
 	{Name: "offers_per_turn", Default: "8", Help: "trade offers the active player may make in one turn"},
+	{Name: "replace", Default: "blocked", Help: "when you may replace another player's ring: blocked (only when no empty joint is open to you) or always"},
 	{Name: "luddite_window", Default: "all", Help: "who a Luddite window asks: all (every other seat holding any card, so asking reveals nothing) or holders (only Luddite holders)"},
 	{Name: "reaction_ms", Default: "2000", Help: "the short deadline of each seat asked in a Luddite window, in milliseconds (0: the match's own clock)"},
 }
@@ -140,6 +142,9 @@ func parseColor(s string) (Color, bool) {
 	return 0, false
 }
 
+// clip shortens an option value, or a piece of one, quoted in an error.
+func clip(s string) string { return engine.Clip(s, 64) }
+
 func badOption(name, format string, args ...any) error {
 	return fmt.Errorf("%w: pantropia option %s: %s", engine.ErrBadOption, name, fmt.Sprintf(format, args...))
 }
@@ -151,10 +156,10 @@ func pairs(name, text string) ([][2]string, error) {
 	for _, f := range strings.Fields(oneLine(text)) {
 		k, v, ok := strings.Cut(f, ":")
 		if !ok || k == "" || v == "" {
-			return nil, badOption(name, "%q is not key:value", f)
+			return nil, badOption(name, "%q is not key:value", clip(f))
 		}
 		if seen[k] {
-			return nil, badOption(name, "%s given twice", k)
+			return nil, badOption(name, "%s given twice", clip(k))
 		}
 		seen[k] = true
 		out = append(out, [2]string{k, v})
@@ -166,6 +171,9 @@ func newConfig(cfg engine.Config) (*config, error) {
 	c := &config{seats: cfg.Seats}
 	if cfg.Seats < 3 || cfg.Seats > maxSeats {
 		return nil, fmt.Errorf("%w: pantropia takes 3 or 4 seats, not %d", engine.ErrBadOption, cfg.Seats)
+	}
+	if err := engine.CheckOptionNames(game{}.Info(), cfg.Options, nil); err != nil {
+		return nil, err
 	}
 	opt := func(name string) string { return cfg.Option(game{}.Info(), name) }
 	if err := c.parseDice(opt("dice")); err != nil {
@@ -184,7 +192,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 	}{{"turn_cap", &c.turnCap, 1}, {"stall_rounds", &c.stallRounds, 0}, {"offers_per_turn", &c.offersPerTurn, 0}, {"reaction_ms", &c.reactMS, 0}} {
 		v, err := strconv.Atoi(strings.TrimSpace(opt(o.name)))
 		if err != nil || v < o.min || v > 100000 {
-			return nil, badOption(o.name, "%q is not a whole number from %d to 100000", opt(o.name), o.min)
+			return nil, badOption(o.name, "%q is not a whole number from %d to 100000", clip(opt(o.name)), o.min)
 		}
 		*o.dst = v
 	}
@@ -193,7 +201,14 @@ func newConfig(cfg engine.Config) (*config, error) {
 		c.askAll = true
 	case "holders":
 	default:
-		return nil, badOption("luddite_window", "%q is neither all nor holders", opt("luddite_window"))
+		return nil, badOption("luddite_window", "%q is neither all nor holders", clip(opt("luddite_window")))
+	}
+	switch strings.TrimSpace(opt("replace")) {
+	case "blocked":
+	case "always":
+		c.replaceAlways = true
+	default:
+		return nil, badOption("replace", "%q is neither blocked nor always", clip(opt("replace")))
 	}
 	return c, nil
 }
@@ -212,7 +227,7 @@ func (c *config) parseDice(text string) error {
 			}
 		}
 		if d < 0 {
-			return badOption("dice", "unknown die %q (dice are d4 d6 d10 d12 d20)", p[0])
+			return badOption("dice", "unknown die %q (dice are d4 d6 d10 d12 d20)", clip(p[0]))
 		}
 		counts := strings.Split(p[1], ",")
 		if len(counts) != NumColors {
@@ -222,7 +237,7 @@ func (c *config) parseDice(text string) error {
 		for i, s := range counts {
 			v, err := strconv.Atoi(s)
 			if err != nil || v < 0 || v > dieSides[d] {
-				return badOption("dice", "%s: bad count %q", p[0], s)
+				return badOption("dice", "%s: bad count %q", p[0], clip(s))
 			}
 			c.dice[d][i] = int8(v)
 			sum += v
@@ -254,11 +269,11 @@ func (c *config) parseDeck(text string) error {
 			}
 		}
 		if k == cardNone {
-			return badOption("deck", "unknown card %q", p[0])
+			return badOption("deck", "unknown card %q", clip(p[0]))
 		}
 		v, err := strconv.Atoi(p[1])
 		if err != nil || v < 0 || v > 20 {
-			return badOption("deck", "%s: count %q is not 0..20", p[0], p[1])
+			return badOption("deck", "%s: count %q is not 0..20", p[0], clip(p[1]))
 		}
 		c.deck[k] = int8(v)
 		total += v
@@ -283,12 +298,12 @@ func (c *config) parseMenu(text string) error {
 			}
 		}
 		if it < 0 {
-			return badOption("menu", "unknown item %q", p[0])
+			return badOption("menu", "unknown item %q", clip(p[0]))
 		}
 		for _, s := range strings.Split(p[1], ",") {
 			col, ok := parseColor(s)
 			if !ok {
-				return badOption("menu", "%s: unknown color %q", p[0], s)
+				return badOption("menu", "%s: unknown color %q", p[0], clip(s))
 			}
 			colors[it] = append(colors[it], col)
 		}

@@ -100,25 +100,52 @@ func TestEnd_TurnCap(t *testing.T) {
 	}
 }
 
-// TestEnd_StallRule covers the [decision]: 10 full rounds without an empty joint filled.
-func TestEnd_StallRule(t *testing.T) {
+// TestEnd_StallRule_TenFullRoundsAfterTheLastFill covers the revised stall rule: after a
+// fill in turn t the count restarts with turn t+1, and with 3 seats the game ends at the
+// end of turn t+30, not a turn earlier.
+func TestEnd_StallRule_TenFullRoundsAfterTheLastFill(t *testing.T) {
 	s := blank(t, 3)
+	s.lastFill = -1 // as after setup
 	y := site(Blue, Yellow)
 	s.build(2, y, false)
+	const fill = 5
 	for !s.Terminal() && s.turn < 100 {
 		s.phase = PhaseMain
-		if s.turn == 5 { // p2 fills an empty joint: the count starts again
+		if s.turn == fill { // p2 fills an empty joint: the count starts again
 			s.active = 2
 			s.pl[2].chips = chips(1, 0, 0, 0, 1, 0)
 			mustApply(t, s, 2, Ring(int(Geo.EndJoint(Geo.Intersections[y].Struts[0], int16(y)))))
+			if got := s.Observe(engine.Spectator).(*pb.Observation).StallTurns; got != 0 {
+				t.Errorf("stall_turns %d in the turn of the fill, want 0", got)
+			}
+		}
+		if s.turn == fill+30 && s.Observe(engine.Spectator).(*pb.Observation).StallTurns != 29 {
+			t.Errorf("stall_turns in turn t+30 is %d, want 29 whole turns", s.Observe(engine.Spectator).(*pb.Observation).StallTurns)
 		}
 		mustApply(t, s, s.active, End())
 	}
 	if !s.Terminal() || s.Result().Reason != engine.EndCap || !strings.Contains(s.Result().Detail, "10 rounds") {
 		t.Errorf("turn %d: %v", s.turn, s.Result())
 	}
-	if s.turn != 35 {
-		t.Errorf("ended at turn %d, want 35 (filled in turn 5, then 30 turns)", s.turn)
+	if want := int32(fill + 30 + 1); s.turn != want {
+		t.Errorf("%d turns were played, want %d: the game ends at the end of turn t+30 (t=%d)", s.turn, want, fill)
+	}
+}
+
+// TestEnd_StallRule_CountsFromTheFirstTurn: with no fill at all after setup, the game ends at
+// the end of the 40th turn with 4 seats.
+func TestEnd_StallRule_CountsFromTheFirstTurn(t *testing.T) {
+	s := newGame(t, 4, 9, nil)
+	for s.phase == PhaseSetup {
+		d := s.decider()
+		mustApply(t, s, d, s.Legal(engine.Seat(d), nil)[0])
+	}
+	for !s.Terminal() && s.turn < 100 {
+		s.phase = PhaseMain
+		mustApply(t, s, s.active, End())
+	}
+	if s.turn != 40 || s.Result().Reason != engine.EndCap {
+		t.Errorf("ended after %d turns (%v), want 40", s.turn, s.Result().Reason)
 	}
 }
 
@@ -137,6 +164,37 @@ func TestOptions_BadValuesAreRejected(t *testing.T) {
 		if _, err := engine.New("pantropia", engine.Config{Seats: 4, Seed: 1, Options: o}); !errors.Is(err, engine.ErrBadOption) {
 			t.Errorf("%v: got %v, want ErrBadOption", o, err)
 		}
+	}
+}
+
+// TestOptions_NamesAreSnakeCaseAndUnknownOnesRefused covers issue 12: one style of option
+// name, unknown names refused by the game itself, and client text in errors clipped.
+func TestOptions_NamesAreSnakeCaseAndUnknownOnesRefused(t *testing.T) {
+	info := game{}.Info()
+	for _, o := range info.Options {
+		if !engine.IsSnakeCase(o.Name) {
+			t.Errorf("option %q is not lower_snake_case", o.Name)
+		}
+	}
+	huge := strings.Repeat("x", 10000)
+	for _, c := range []struct {
+		opts map[string]string
+		want string
+	}{
+		{map[string]string{"turnCap": "5"}, `no option "turnCap"`},
+		{map[string]string{huge: "1"}, "(10000 bytes)"},
+		{map[string]string{"turn_cap": huge}, "(10000 bytes)"},
+		{map[string]string{"replace": huge}, "(10000 bytes)"},
+		{map[string]string{"replace": "sometimes"}, "neither blocked nor always"},
+		{map[string]string{"deck": huge + ":1"}, "(10000 bytes)"},
+	} {
+		_, err := game{}.New(engine.Config{Seats: 4, Seed: 1, Options: c.opts})
+		if !errors.Is(err, engine.ErrBadOption) || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 600 {
+			t.Errorf("got %.200v, want ErrBadOption saying %q in under 600 bytes", err, c.want)
+		}
+	}
+	if s := blank(t, 4); s.cfg.replaceAlways {
+		t.Errorf("replace defaults to always, want blocked")
 	}
 }
 
@@ -282,7 +340,7 @@ func TestCatalog_HoldsTheSphereAndDefaults(t *testing.T) {
 // rarer flows (Technocalypse, windows, mirrors, shades, offers) happen.
 func TestRandomGames_ConservePiecesAndCards(t *testing.T) {
 	seen := map[uint8]int{}
-	for seed := uint64(1); seed <= 4; seed++ {
+	for seed := uint64(1); seed <= 8; seed++ {
 		s := newGame(t, 3+int(seed%2), seed, nil)
 		r := rand.New(rand.NewPCG(seed, 2))
 		for !s.Terminal() {
@@ -297,7 +355,7 @@ func TestRandomGames_ConservePiecesAndCards(t *testing.T) {
 	}
 	for _, k := range []uint8{evTechnocalypse, evLuddite, evRing, evRemove, evAccept, evTerraform, evPantropy, evAquifer, evComet, evElevator, evShuttleMoved} {
 		if seen[k] == 0 {
-			t.Errorf("event kind %d never happened in four random games", k)
+			t.Errorf("event kind %d never happened in eight random games", k)
 		}
 	}
 }

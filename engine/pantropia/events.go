@@ -6,7 +6,7 @@ import "github.com/orrery/orrery/engine"
 const (
 	evNone uint8 = iota
 	evSettle
-	evSkipSetup
+	evSkipSetup // no longer logged: no seat is skipped in setup (2026-11-30); kept for the numbering
 	evRoll
 	evProduce
 	evLudditePass

@@ -51,7 +51,7 @@ func (s *state) rings(p int8, joints ...int) {
 		if o := s.joints[j]; o >= 0 {
 			s.pl[o].rings--
 		}
-		s.joints[j] = p
+		s.setJoint(j, p)
 		s.pl[p].rings++
 	}
 }

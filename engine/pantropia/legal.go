@@ -1,6 +1,10 @@
 package pantropia
 
-import "github.com/orrery/orrery/engine"
+import (
+	"math/bits"
+
+	"github.com/orrery/orrery/engine"
+)
 
 // Legal lists seat's actions in a stable order. Every listed action passes validate.
 func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
@@ -10,9 +14,10 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	p := int8(seat)
 	switch s.phase {
 	case PhaseSetup:
+		level := s.setupLevel()
 		for x := 0; x < NumIntersections; x++ {
 			for _, st := range Geo.Intersections[x].Struts {
-				if s.setupSite(x, int(st)) {
+				if s.setupSiteAt(x, int(st), level) {
 					buf = append(buf, Settle(x, int(st)))
 				}
 			}
@@ -36,13 +41,7 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	case PhaseOffer:
 		buf = append(buf, Reply(true), Reply(false))
 	case PhaseMirror:
-		var t [NumJoints]bool
-		s.ringTargets(p, &t)
-		for j, ok := range t {
-			if ok {
-				buf = append(buf, Ring(j))
-			}
-		}
+		buf = appendRings(buf, s.ringTargets(p))
 	case PhaseShade:
 		buf = append(buf, Remove(-1))
 		for j, o := range s.joints {
@@ -63,6 +62,18 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 			for n := int32(1); n <= s.pl[p].chips[c] && n <= int32(s.discard[p]); n++ {
 				buf = append(buf, Discard(c, int(n)))
 			}
+		}
+	}
+	return buf
+}
+
+// appendRings lists a ring on each joint of t, in joint order.
+func appendRings(buf []engine.Action, t jointSet) []engine.Action {
+	for w := range t {
+		for m := t[w]; m != 0; m &= m - 1 {
+			a := engine.Action{Kind: KindRing}
+			a.Arg[0] = int16(w<<6 + bits.TrailingZeros64(m))
+			buf = append(buf, a)
 		}
 	}
 	return buf
@@ -94,24 +105,14 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
 	for c := Color(0); c < NumColors; c++ {
 		if me.chips[c] >= s.earthRate(p, c) {
-			for d := Color(0); d < NumColors; d++ {
-				if d != c {
-					buf = append(buf, Earth(c, d))
-				}
-			}
+			buf = append(buf, earthRun[c][:]...)
 		}
 	}
 	if int(s.offersMade) < s.cfg.offersPerTurn {
 		buf = s.offerLegal(p, buf)
 	}
 	if me.rings < supplyRings && s.canPay(p, s.cost(p, ItemAtmosphere)) {
-		var t [NumJoints]bool
-		s.ringTargets(p, &t)
-		for j, ok := range t {
-			if ok {
-				buf = append(buf, Ring(j))
-			}
-		}
+		buf = appendRings(buf, s.ringTargets(p))
 	}
 	if me.habitats < supplyHabitats && s.canPay(p, s.cost(p, ItemHabitat)) {
 		for x := 0; x < NumIntersections; x++ {
@@ -143,36 +144,103 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	return append(buf, End())
 }
 
+// offersPerColor is how many listed offers give one color: three for each other color.
+const offersPerColor = 3 * (NumColors - 1)
+
+// offerRun[q] is the listed offers to seat q: for each color x given and each other color y
+// in order, 1 x for 1 y, 2 x for 1 y, and 1 x for 2 y. Offers are most of a main-phase list,
+// so they are built once and copied, a whole run at a time when both sides hold enough.
+var offerRun = func() (r [maxSeats][NumColors * offersPerColor]engine.Action) {
+	for q := range r {
+		k := 0
+		for x := Color(0); x < NumColors; x++ {
+			for y := Color(0); y < NumColors; y++ {
+				if y == x {
+					continue
+				}
+				r[q][k] = Offer(q, one16(x, 1), one16(y, 1))
+				r[q][k+1] = Offer(q, one16(x, 2), one16(y, 1))
+				r[q][k+2] = Offer(q, one16(x, 1), one16(y, 2))
+				k += 3
+			}
+		}
+	}
+	return r
+}()
+
+// earthRun[c] is the Earth trades giving c, for each other color in order.
+var earthRun = func() (r [NumColors][NumColors - 1]engine.Action) {
+	for c := Color(0); c < NumColors; c++ {
+		k := 0
+		for d := Color(0); d < NumColors; d++ {
+			if d != c {
+				r[c][k] = Earth(c, d)
+				k++
+			}
+		}
+	}
+	return r
+}()
+
+func one16(c Color, n int16) (v [NumColors]int16) {
+	v[c] = n
+	return v
+}
+
 // offerLegal lists a bounded, useful family of offers: one chip for one, two for one and one
 // for two, of single colors each side, with every other seat that holds what is asked.
 // Apply accepts any other valid offer too.
 func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
+	const all = 1<<NumColors - 1
+	var mine uint8 // the colors p holds at least two of
+	for c, n := range me.chips {
+		if n >= 2 {
+			mine |= 1 << c
+		}
+	}
 	for q := int8(0); q < s.seats; q++ {
 		if q == p {
 			continue
 		}
 		them := &s.pl[q]
+		var has, two uint8 // the colors q holds at least one and two of
+		for c, n := range them.chips {
+			if n >= 1 {
+				has |= 1 << c
+			}
+			if n >= 2 {
+				two |= 1 << c
+			}
+		}
+		if mine == all && two == all {
+			buf = append(buf, offerRun[q][:]...)
+			continue
+		}
 		for x := Color(0); x < NumColors; x++ {
 			if me.chips[x] < 1 {
 				continue
 			}
+			run := offerRun[q][int(x)*offersPerColor : int(x+1)*offersPerColor]
+			if mine&(1<<x) != 0 && two|1<<x == all {
+				buf = append(buf, run...)
+				continue
+			}
+			k := 0
 			for y := Color(0); y < NumColors; y++ {
-				if y == x || them.chips[y] < 1 {
+				if y == x {
 					continue
 				}
-				var give, take [NumColors]int16
-				give[x], take[y] = 1, 1
-				buf = append(buf, Offer(int(q), give, take))
-				if me.chips[x] >= 2 {
-					give[x] = 2
-					buf = append(buf, Offer(int(q), give, take))
-					give[x] = 1
+				if has&(1<<y) != 0 {
+					buf = append(buf, run[k])
+					if mine&(1<<x) != 0 {
+						buf = append(buf, run[k+1])
+					}
+					if two&(1<<y) != 0 {
+						buf = append(buf, run[k+2])
+					}
 				}
-				if them.chips[y] >= 2 {
-					take[y] = 2
-					buf = append(buf, Offer(int(q), give, take))
-				}
+				k += 3
 			}
 		}
 	}

@@ -256,7 +256,7 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 		OffersPerTurn:        int32(s.cfg.offersPerTurn),
 		MirrorLeft:           int32(s.mirrorLeft),
 		EmptyJoints:          int32(s.emptyJoints()),
-		StallTurns:           s.turn - s.lastFill,
+		StallTurns:           s.stallTurns(),
 	}
 	if s.phase != PhaseMirror {
 		o.MirrorLeft = 0

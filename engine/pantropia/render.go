@@ -48,9 +48,7 @@ func (s *state) eventProto(seat engine.Seat, e *event) *pb.Event {
 	switch e.kind {
 	case evSettle:
 		m.Intersection, m.Strut, m.Chips = int32(e.a), int32(e.b), pbChips16(e.chips)
-		m.Text = fmt.Sprintf("%s settled at i%d with rings on s%d and took %s", p, e.a, e.b, colorsText(e.chips))
-	case evSkipSetup:
-		m.Text = p + " had no legal setup placement and was skipped"
+		m.Text = fmt.Sprintf("%s settled at i%d with %d rings on s%d and took %s", p, e.a, e.c, e.b, colorsText(e.chips))
 	case evRoll:
 		perm := pb.Color_COLOR_BLACK
 		if Color(e.a) != Black {

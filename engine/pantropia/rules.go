@@ -1,95 +1,94 @@
 package pantropia
 
-import "github.com/orrery/orrery/engine"
+import (
+	"math/bits"
 
-// blocked reports whether spreading through intersection at is closed to seat p: another
-// player's arcology stands there (a habitat does not block).
-func (s *state) blocked(at int16, p int8) bool {
-	o := s.site[at]
-	return o >= 0 && o != p && s.arco[at]
-}
+	"github.com/orrery/orrery/engine"
+)
 
-// connected marks p's rings that reach one of p's habitats or arcologies by a path of p's own
-// adjacent rings that never passes through another player's arcology (resolution 7).
-func (s *state) connected(p int8, mark *[NumJoints]bool) {
+// reach is where p's atmosphere reaches: every joint next to one of p's rings that connects
+// to p's habitats or arcologies by a path of p's own adjacent rings, never through another
+// player's arcology (resolution 7), plus the end joints at p's own structures. It holds
+// empty joints and other players' rings, never p's own.
+func (s *state) reach(p int8) jointSet {
+	var home jointSet
+	mine := &s.ringOf[p]
+	var closed uint32 // intersections holding another player's arcology
+	for x, o := range s.site {
+		if o == p {
+			home.or(&endsAt[x])
+		} else if o >= 0 && s.arco[x] {
+			closed |= 1 << x
+		}
+	}
+	var conn jointSet
+	out := home
 	var queue [NumJoints]int16
 	n := 0
-	for x := range s.site {
-		if s.site[x] != p {
-			continue
-		}
-		for _, st := range Geo.Intersections[x].Struts {
-			e := Geo.EndJoint(st, int16(x))
-			if s.joints[e] == p && !mark[e] {
-				mark[e] = true
-				queue[n] = e
-				n++
-			}
+	for w := range home {
+		for m := home[w] & mine[w]; m != 0; m &= m - 1 {
+			j := int16(w<<6 + bits.TrailingZeros64(m))
+			conn.add(j)
+			queue[n] = j
+			n++
 		}
 	}
 	for i := 0; i < n; i++ {
-		j := &Geo.Joints[queue[i]]
-		for _, nb := range j.Along {
-			if s.joints[nb] == p && !mark[nb] {
-				mark[nb] = true
-				queue[n] = nb
+		j := queue[i]
+		nb := &aroundSet[j]
+		if at := jointAt[j]; at >= 0 && closed&(1<<at) != 0 {
+			nb = &alongSet[j]
+		}
+		for w := range nb {
+			out[w] |= nb[w]
+			for m := nb[w] & mine[w] &^ conn[w]; m != 0; m &= m - 1 {
+				conn[w] |= m & -m
+				queue[n] = int16(w<<6 + bits.TrailingZeros64(m))
 				n++
 			}
 		}
-		if j.At >= 0 && !s.blocked(j.At, p) {
-			for _, nb := range j.Through {
-				if s.joints[nb] == p && !mark[nb] {
-					mark[nb] = true
-					queue[n] = nb
-					n++
-				}
-			}
-		}
 	}
+	for w := range out {
+		out[w] &^= mine[w]
+	}
+	return out
 }
 
-// ringTargets marks the joints where p may place a ring: empty or another player's, next to
-// a connected ring of p's (not through another player's arcology), or an end joint at one of
-// p's own structures. It returns how many there are.
-func (s *state) ringTargets(p int8, out *[NumJoints]bool) int {
-	var conn [NumJoints]bool
-	s.connected(p, &conn)
-	count := 0
-	add := func(j int16) {
-		if s.joints[j] != p && !out[j] {
-			out[j] = true
-			count++
+// emptySet is the set of joints without a ring.
+func (s *state) emptySet() jointSet {
+	e := allJoints
+	for p := range s.ringOf {
+		for w := range e {
+			e[w] &^= s.ringOf[p][w]
 		}
 	}
-	for x := range s.site {
-		if s.site[x] != p {
-			continue
-		}
-		for _, st := range Geo.Intersections[x].Struts {
-			add(Geo.EndJoint(st, int16(x)))
-		}
+	return e
+}
+
+// ringTargets is where p may place a ring now: the joints p's atmosphere reaches. Another
+// player's ring may be replaced only when p's path is blocked, that is, when no empty joint
+// is within reach [decision, revised 2026-11-30]; replace=always allows it at any time.
+func (s *state) ringTargets(p int8) jointSet {
+	t := s.reach(p)
+	if s.cfg.replaceAlways {
+		return t
 	}
-	for j := range conn {
-		if !conn[j] {
-			continue
-		}
-		g := &Geo.Joints[j]
-		for _, nb := range g.Along {
-			add(nb)
-		}
-		if g.At >= 0 && !s.blocked(g.At, p) {
-			for _, nb := range g.Through {
-				add(nb)
-			}
-		}
+	e := s.emptySet()
+	open := false
+	for w := range e {
+		e[w] &= t[w]
+		open = open || e[w] != 0
 	}
-	return count
+	if open {
+		return e
+	}
+	return t
 }
 
 // hasRingTarget reports whether p has any joint to build on.
 func (s *state) hasRingTarget(p int8) bool {
-	var t [NumJoints]bool
-	return s.ringTargets(p, &t) > 0
+	t := s.reach(p)
+	return !t.isEmpty()
 }
 
 // touchesRing reports whether one of p's rings sits on an end joint at intersection x.
@@ -116,34 +115,63 @@ func (s *state) habitatSite(p int8, x int) bool {
 	return true
 }
 
-// setupSite reports whether a setup habitat may go at x with its rings on strut st: x empty,
-// two struts from every habitat, st touching x with all three joints empty.
-func (s *state) setupSite(x, st int) bool {
+// The setup rule relaxes one step at a time until the seat placing has a place, so that no
+// seat is ever skipped [decision, 2026-11-30]: with 8 habitats on 30 intersections the
+// seed's rule can leave a player nowhere to go.
+const (
+	setupStrict   = iota // two struts from every habitat; all three joints of the strut empty
+	setupPartial         // two struts from every habitat; at least one joint of the strut empty
+	setupAnyEmpty        // any empty intersection; whichever joints of the strut are empty
+)
+
+// setupSiteAt reports whether a setup habitat may go at x with its rings on strut st under
+// the given step of the setup rule.
+func (s *state) setupSiteAt(x, st, level int) bool {
 	if x < 0 || x >= NumIntersections || st < 0 || st >= NumStruts || s.site[x] >= 0 {
 		return false
 	}
 	if a, b := Geo.Struts[st].A, Geo.Struts[st].B; int(a) != x && int(b) != x {
 		return false
 	}
-	for _, y := range Geo.Intersections[x].Neighbors {
-		if s.site[y] >= 0 {
-			return false
-		}
-	}
-	return s.joints[3*st] < 0 && s.joints[3*st+1] < 0 && s.joints[3*st+2] < 0
-}
-
-// anySetup reports whether the current setup seat has any placement.
-func (s *state) anySetup() bool {
-	for x := 0; x < NumIntersections; x++ {
-		for _, st := range Geo.Intersections[x].Struts {
-			if s.setupSite(x, int(st)) {
-				return true
+	if level < setupAnyEmpty {
+		for _, y := range Geo.Intersections[x].Neighbors {
+			if s.site[y] >= 0 {
+				return false
 			}
 		}
 	}
-	return false
+	free := 0
+	for k := 0; k < 3; k++ {
+		if s.joints[3*st+k] < 0 {
+			free++
+		}
+	}
+	switch level {
+	case setupStrict:
+		return free == 3
+	case setupPartial:
+		return free > 0
+	}
+	return true
 }
+
+// setupLevel is the strictest step of the setup rule under which the seat placing now has a
+// placement; the last step always has one, as 8 habitats never fill 30 intersections.
+func (s *state) setupLevel() int {
+	for level := setupStrict; level < setupAnyEmpty; level++ {
+		for x := 0; x < NumIntersections; x++ {
+			for _, st := range Geo.Intersections[x].Struts {
+				if s.setupSiteAt(x, int(st), level) {
+					return level
+				}
+			}
+		}
+	}
+	return setupAnyEmpty
+}
+
+// setupSite reports whether a setup habitat may go at x with its rings on strut st now.
+func (s *state) setupSite(x, st int) bool { return s.setupSiteAt(x, st, s.setupLevel()) }
 
 // produce resolves production for the rolled colors (single: only c2 was rolled). A site gets
 // the other color of its intersection for each rolled color on it, both colors when both
@@ -196,7 +224,7 @@ func (s *state) placeRing(p int8, j int) int8 {
 	} else {
 		s.lastFill = s.turn
 	}
-	s.joints[j] = p
+	s.setJoint(j, p)
 	s.pl[p].rings++
 	return old
 }

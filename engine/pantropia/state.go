@@ -106,12 +106,13 @@ type state struct {
 
 	active     int8  // whose turn it is
 	turn       int32 // turns completed
-	lastFill   int32 // the turn in which an empty joint was last filled
+	lastFill   int32 // the turn in which an empty joint was last filled, -1 before the first
 	setupStep  int8
 	cardPlayed bool
 	offersMade int8
 
 	joints [NumJoints]int8        // ring owner, -1 empty
+	ringOf [maxSeats]jointSet     // each seat's rings as a set, kept with joints by setJoint
 	site   [NumIntersections]int8 // structure owner, -1 empty
 	arco   [NumIntersections]bool
 	pl     [maxSeats]player
@@ -175,7 +176,6 @@ func newState(c *config, seed uint64) *state {
 	s.reserve = c.deck[Technocalypse]
 	s.shuffleDeck()
 	s.phase = PhaseSetup
-	s.skipBlockedSetup()
 	return s
 }
 
@@ -266,6 +266,17 @@ func (s *state) dieOf(seat int8) int8 {
 		}
 	}
 	return -1
+}
+
+// setJoint puts owner's ring (-1: none) on joint j, keeping the ring sets in step.
+func (s *state) setJoint(j int, owner int8) {
+	if old := s.joints[j]; old >= 0 {
+		s.ringOf[old][j>>6] &^= 1 << (uint(j) & 63)
+	}
+	if owner >= 0 {
+		s.ringOf[owner].add(int16(j))
+	}
+	s.joints[j] = owner
 }
 
 func (s *state) emptyJoints() int {

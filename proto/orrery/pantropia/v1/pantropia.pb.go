@@ -355,7 +355,7 @@ type EventKind int32
 const (
 	EventKind_EVENT_KIND_UNSPECIFIED        EventKind = 0
 	EventKind_EVENT_KIND_SETTLE             EventKind = 1  // seat, intersection, strut, chips (second habitat)
-	EventKind_EVENT_KIND_SKIP_SETUP         EventKind = 2  // seat had no legal setup placement
+	EventKind_EVENT_KIND_SKIP_SETUP         EventKind = 2  // no longer sent: since 2026-11-30 no seat is skipped in setup
 	EventKind_EVENT_KIND_ROLL               EventKind = 3  // seat, color (d8), die, color2 (swappable)
 	EventKind_EVENT_KIND_PRODUCE            EventKind = 4  // seat gets chips
 	EventKind_EVENT_KIND_LUDDITE_PASS       EventKind = 5  // seat declined to react
@@ -2150,7 +2150,7 @@ type Observation struct {
 	AbandonLeft []int32 `protobuf:"varint,26,rep,packed,name=abandon_left,json=abandonLeft,proto3" json:"abandon_left,omitempty"`
 	DiscardLeft []int32 `protobuf:"varint,27,rep,packed,name=discard_left,json=discardLeft,proto3" json:"discard_left,omitempty"`
 	EmptyJoints int32   `protobuf:"varint,28,opt,name=empty_joints,json=emptyJoints,proto3" json:"empty_joints,omitempty"`
-	StallTurns  int32   `protobuf:"varint,29,opt,name=stall_turns,json=stallTurns,proto3" json:"stall_turns,omitempty"` // turns since an empty joint was last filled
+	StallTurns  int32   `protobuf:"varint,29,opt,name=stall_turns,json=stallTurns,proto3" json:"stall_turns,omitempty"` // whole turns ended since the last turn that filled an empty joint
 	// The item of each menu slot, in slot order (the Catalog lists the default slots).
 	MenuItems     []Item `protobuf:"varint,30,rep,packed,name=menu_items,json=menuItems,proto3,enum=orrery.pantropia.v1.Item" json:"menu_items,omitempty"`
 	unknownFields protoimpl.UnknownFields
