@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -257,7 +256,7 @@ func newServeCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "gRPC listen address")
 	f.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
-	f.StringVar(&o.dbPath, "db", "orrery.db", "SQLite database path (matches, logs, results)")
+	f.StringVar(&o.dbPath, "db", "orrery.db", "database of matches, logs and results: a SQLite path (or sqlite:PATH), or postgres://USER:PASS@HOST/DB")
 	f.IntVar(&o.houseN, "house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
 	f.StringVar(&o.adminKey, "admin-key", "", "if set, CreateMatch requires 'authorization: bearer `KEY`' (default: env ORRERY_ADMIN_KEY)")
@@ -335,7 +334,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		return err
 	}
 	defer a.stop()
-	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", o.dbPath)
+	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", store.Describe(o.dbPath))
 
 	if metricsLis != nil {
 		mux := http.NewServeMux()
@@ -366,10 +365,7 @@ func endpoints(grpcAddr string, metrics net.Listener, dbPath string) []endpoint 
 	}
 	db := "none: nothing is kept"
 	if dbPath != "" {
-		db = dbPath
-		if abs, err := filepath.Abs(dbPath); err == nil {
-			db = abs
-		}
+		db = store.Describe(dbPath) // a PostgreSQL URL without its password
 	}
 	eps = append(eps,
 		endpoint{"database", db},

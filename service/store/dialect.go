@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -246,4 +247,21 @@ func rebind(q string) string {
 	r := b.String()
 	rebound.Store(q, r)
 	return r
+}
+
+// Describe names the store a --db value opens, for logs and what serve prints: a SQLite
+// file's absolute path, or a PostgreSQL URL without its password.
+func Describe(target string) string {
+	if IsPostgresURL(target) {
+		cfg, err := pgx.ParseConfig(target)
+		if err != nil {
+			return "postgres (unparsable URL)"
+		}
+		return redact(cfg)
+	}
+	path := strings.TrimPrefix(target, "sqlite:")
+	if abs, err := filepath.Abs(path); err == nil && path != ":memory:" {
+		return abs
+	}
+	return path
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -272,5 +273,41 @@ func testFailedMatchFoundByToken(t *testing.T, target string) {
 		if err != nil || len(ms) != 1 || ms[0].ID != c.want {
 			t.Errorf("List(status %d) = %v, %v; want [%s]", c.status, ids(ms), err, c.want)
 		}
+	}
+}
+
+// Nodes of a cluster start together on one empty PostgreSQL database: the migrations run once
+// (goose's advisory lock), and every node opens the same schema.
+func TestOpen_PostgresNodesMigrateTogether(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	const nodes = 3
+	dbs := make([]*DB, nodes)
+	errs := make([]error, nodes)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() { dbs[i], errs[i] = Open(target) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		defer dbs[i].Close()
+	}
+	ctx := context.Background()
+	if err := dbs[0].CreateMatch(ctx, &Match{ID: "m", Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"a", "b"},
+		TokenHashes: []string{"", ""}, Created: time.Unix(1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := dbs[2].Match(ctx, "m"); err != nil || m.Names[1] != "b" {
+		t.Errorf("another node reads %+v, %v", m, err)
+	}
+}
+
+// A PostgreSQL URL that cannot be reached is a clear error at start, without the password.
+func TestOpen_PostgresUnreachableIsAClearError(t *testing.T) {
+	_, err := Open("postgres://orrery:s3cret@127.0.0.1:1/arena?connect_timeout=5")
+	if err == nil || !strings.Contains(err.Error(), "postgres://orrery@127.0.0.1:1/arena") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("Open of an unreachable PostgreSQL: %v", err)
 	}
 }
