@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/orrery/orrery/service/store/pgtest"
+)
+
+// BenchmarkAppendSteps persists steps as the server's writer does: batches of one match's
+// steps, each batch one transaction, over 16 running matches. It reports steps/s. PostgreSQL
+// runs durable (fsync and synchronous commit on), SQLite as the server opens it (WAL,
+// synchronous NORMAL).
+//
+//	go test ./service/store -run '^$' -bench AppendSteps -benchtime 2000x
+func BenchmarkAppendSteps(b *testing.B) {
+	for _, batch := range []int{1, 16} {
+		b.Run(fmt.Sprintf("sqlite/batch=%d", batch), func(b *testing.B) {
+			benchAppend(b, filepath.Join(b.TempDir(), "bench.db"), batch)
+		})
+		b.Run(fmt.Sprintf("postgres/batch=%d", batch), func(b *testing.B) {
+			c := pgtest.Start(b, pgtest.Options{Durable: true})
+			benchAppend(b, c.NewDB(b), batch)
+		})
+	}
+}
+
+func benchAppend(b *testing.B, target string, batch int) {
+	db, err := Open(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	const matches = 16
+	for i := range matches {
+		if err := db.CreateMatch(ctx, &Match{ID: fmt.Sprint("m", i), Game: "g", Seats: 4, Options: map[string]string{},
+			Names: []string{"a", "b", "c", "d"}, TokenHashes: []string{"", "", "", ""}, Created: time.Unix(1, 0)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	seq := make([]int64, matches)
+	steps := make([]Step, batch)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := i % matches
+		for j := range steps {
+			steps[j] = Step{Seq: seq[m], Seat: j % 4, Notation: "build road 12-13", Bank: time.Second}
+			seq[m]++
+		}
+		if err := db.AppendSteps(ctx, fmt.Sprint("m", m), steps); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "steps/s")
+}
