@@ -35,11 +35,11 @@ func (f *fullDisk) fail() error {
 	return fmt.Errorf("disk I/O error: %w", syscall.ENOSPC)
 }
 
-func (f *fullDisk) AppendSteps(ctx context.Context, id string, steps []store.Step) error {
+func (f *fullDisk) AppendRuns(ctx context.Context, runs []store.StepRun) error {
 	if f.full.Load() {
 		return f.fail()
 	}
-	return f.db.AppendSteps(ctx, id, steps)
+	return f.db.AppendRuns(ctx, runs)
 }
 
 func (f *fullDisk) FinishMatch(ctx context.Context, id string, ended time.Time, r *store.Result) error {

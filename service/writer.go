@@ -13,7 +13,7 @@ import (
 // logStore is what the writer needs of the store: the boundary at which tests inject write
 // failures (a full disk).
 type logStore interface {
-	AppendSteps(ctx context.Context, matchID string, steps []store.Step) error
+	AppendRuns(ctx context.Context, runs []store.StepRun) error
 	FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error
 }
 
@@ -186,14 +186,18 @@ func (w *writer) write(ctx context.Context, batch []writeOp) {
 			close(op.flush)
 			i++
 		case op.step != nil:
-			// A run of steps of one match goes in one transaction.
+			// The steps up to the next result or flush, of whatever matches, go in one
+			// transaction: one commit for the batch. A match's steps keep their order.
 			j := i
-			var steps []store.Step
-			for j < len(batch) && batch[j].step != nil && batch[j].match == op.match {
-				steps = append(steps, *batch[j].step)
-				j++
+			var runs []store.StepRun
+			for ; j < len(batch) && batch[j].step != nil; j++ {
+				if len(runs) == 0 || runs[len(runs)-1].Match != batch[j].match {
+					runs = append(runs, store.StepRun{Match: batch[j].match})
+				}
+				r := &runs[len(runs)-1]
+				r.Steps = append(r.Steps, *batch[j].step)
 			}
-			w.retry("steps", op.match, func() error { return w.db.AppendSteps(ctx, op.match, steps) })
+			w.retry("steps", op.match, func() error { return w.db.AppendRuns(ctx, runs) })
 			i = j
 		default:
 			if w.retry("result", op.match, func() error { return w.db.FinishMatch(ctx, op.match, op.ended, op.result) }) && op.committed != nil {

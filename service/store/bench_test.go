@@ -28,20 +28,57 @@ func BenchmarkAppendSteps(b *testing.B) {
 	}
 }
 
-func benchAppend(b *testing.B, target string, batch int) {
+// BenchmarkAppendRuns is the writer's batch of one step from each of 16 matches in one
+// transaction, as a busy server's writer finds its queue: steps/s.
+//
+//	go test ./service/store -run '^$' -bench AppendRuns -benchtime 300x
+func BenchmarkAppendRuns(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) { benchRuns(b, filepath.Join(b.TempDir(), "bench.db")) })
+	b.Run("postgres", func(b *testing.B) {
+		c := pgtest.Start(b, pgtest.Options{Durable: true})
+		benchRuns(b, c.NewDB(b))
+	})
+}
+
+func benchRuns(b *testing.B, target string) {
+	db, ctx := benchStore(b, target)
+	runs := make([]StepRun, benchMatches)
+	for i := range runs {
+		runs[i] = StepRun{Match: fmt.Sprint("m", i), Steps: make([]Step, 1)}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for m := range runs {
+			runs[m].Steps[0] = Step{Seq: int64(i), Seat: i % 4, Notation: "build road 12-13", Bank: time.Second}
+		}
+		if err := db.AppendRuns(ctx, runs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*benchMatches)/b.Elapsed().Seconds(), "steps/s")
+}
+
+const benchMatches = 16
+
+func benchStore(b *testing.B, target string) (*DB, context.Context) {
 	db, err := Open(target)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	const matches = 16
-	for i := range matches {
+	for i := range benchMatches {
 		if err := db.CreateMatch(ctx, &Match{ID: fmt.Sprint("m", i), Game: "g", Seats: 4, Options: map[string]string{},
 			Names: []string{"a", "b", "c", "d"}, TokenHashes: []string{"", "", "", ""}, Created: time.Unix(1, 0)}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	return db, ctx
+}
+
+func benchAppend(b *testing.B, target string, batch int) {
+	db, ctx := benchStore(b, target)
+	const matches = benchMatches
 	seq := make([]int64, matches)
 	steps := make([]Step, batch)
 	b.ResetTimer()

@@ -237,6 +237,18 @@ func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 
 // AppendSteps adds logged actions to a match in one transaction.
 func (d *DB) AppendSteps(ctx context.Context, matchID string, steps []Step) error {
+	return d.AppendRuns(ctx, []StepRun{{Match: matchID, Steps: steps}})
+}
+
+// StepRun is consecutive logged actions of one match.
+type StepRun struct {
+	Match string
+	Steps []Step
+}
+
+// AppendRuns adds the steps of several matches in one transaction: the writer's whole batch
+// costs one commit (on PostgreSQL a durable commit is a WAL flush, the cost of a write).
+func (d *DB) AppendRuns(ctx context.Context, runs []StepRun) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -247,9 +259,11 @@ func (d *DB) AppendSteps(ctx context.Context, matchID string, steps []Step) erro
 		return err
 	}
 	defer stmt.Close()
-	for _, s := range steps {
-		if _, err := stmt.ExecContext(ctx, matchID, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank)); err != nil {
-			return fmt.Errorf("store: step %d of %s: %w", s.Seq, matchID, err)
+	for _, r := range runs {
+		for _, s := range r.Steps {
+			if _, err := stmt.ExecContext(ctx, r.Match, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank)); err != nil {
+				return fmt.Errorf("store: step %d of %s: %w", s.Seq, r.Match, err)
+			}
 		}
 	}
 	return tx.Commit()

@@ -311,3 +311,32 @@ func TestOpen_PostgresUnreachableIsAClearError(t *testing.T) {
 		t.Errorf("Open of an unreachable PostgreSQL: %v", err)
 	}
 }
+
+// The writer's batch of several matches' steps commits together or not at all: a step that
+// collides (a seq already stored) rolls back the others.
+func TestStore_AppendRunsIsOneTransaction(t *testing.T) { eachBackend(t, testAppendRunsIsOneTransaction) }
+
+func testAppendRunsIsOneTransaction(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "a", "b")
+	if err := db.AppendRuns(ctx, []StepRun{{"a", []Step{{Seq: 0, Notation: "x"}, {Seq: 1, Notation: "y"}}}, {"b", []Step{{Seq: 0, Notation: "z"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	err := db.AppendRuns(ctx, []StepRun{{"b", []Step{{Seq: 1, Notation: "lost"}}}, {"a", []Step{{Seq: 1, Notation: "again"}}}})
+	if err == nil || !strings.Contains(err.Error(), "step 1 of a") {
+		t.Errorf("a colliding step: %v, want the error naming it", err)
+	}
+	for _, c := range []struct {
+		match string
+		want  string
+	}{{"a", "[x y]"}, {"b", "[z]"}} {
+		steps, err := db.Steps(ctx, c.match)
+		var got []string
+		for _, s := range steps {
+			got = append(got, s.Notation)
+		}
+		if err != nil || fmt.Sprint(got) != c.want {
+			t.Errorf("Steps(%s) = %v, %v; want %s", c.match, got, err, c.want)
+		}
+	}
+}
