@@ -290,7 +290,14 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("store: finish %s: %w", matchID, ErrNotFound)
 	}
-	return nil
+	// An ended match needs no owner: its lease row goes with it.
+	q = `DELETE FROM leases WHERE match_id = ?`
+	if tx != nil {
+		_, err = tx.ExecContext(ctx, q, matchID)
+	} else {
+		_, err = d.db.ExecContext(ctx, q, matchID)
+	}
+	return err
 }
 
 const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
