@@ -314,7 +314,9 @@ func TestOpen_PostgresUnreachableIsAClearError(t *testing.T) {
 
 // The writer's batch of several matches' steps commits together or not at all: a step that
 // collides (a seq already stored) rolls back the others.
-func TestStore_AppendRunsIsOneTransaction(t *testing.T) { eachBackend(t, testAppendRunsIsOneTransaction) }
+func TestStore_AppendRunsIsOneTransaction(t *testing.T) {
+	eachBackend(t, testAppendRunsIsOneTransaction)
+}
 
 func testAppendRunsIsOneTransaction(t *testing.T, target string) {
 	ctx := context.Background()
