@@ -21,6 +21,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
@@ -43,7 +44,9 @@ func TestClusterNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: db, Node: &Node{ID: f[0], Addr: f[1], LeaseTTL: clusterTTL}})
+	// One test client creates every match: the per-caller limit would refuse the full run.
+	srv, err := New(Config{Store: db, Node: &Node{ID: f[0], Addr: f[1], LeaseTTL: clusterTTL},
+		Limits: limits.Config{CreatesPerMinute: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
