@@ -23,9 +23,11 @@ import (
 )
 
 // quickField is a Full-Contact Catan match short enough for a test: 20 ms ticks, 1 s rounds,
-// 3 rounds, and markets and choices of a fraction of a second.
+// 3 rounds, and markets and choices of a fraction of a second. A 1-second round is playable
+// (every resource fetched within it) only on the small map at a high top speed.
 var quickField = map[string]string{
-	"tick_rate": "50", "round_seconds": "1", "max_rounds": "3", "market_seconds": "1", "choice_seconds": "1",
+	"tick_rate": "50", "round_seconds": "1", "round_cap": "3", "market_seconds": "1", "choice_seconds": "1",
+	"map": "published", "top_speed_cm_s": "5000",
 }
 
 // A slow bot on the wall clock loses ticks, but the match keeps time: it advances without
@@ -94,7 +96,8 @@ func TestWallClock_TickJitter(t *testing.T) {
 	_, conn := loopback(t, Config{Metrics: metrics})
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
-	opts := map[string]string{"tick_rate": "10", "round_seconds": "3", "max_rounds": "2", "market_seconds": "1", "choice_seconds": "1"}
+	opts := map[string]string{"tick_rate": "10", "round_seconds": "3", "round_cap": "2", "market_seconds": "1", "choice_seconds": "1",
+		"map": "published", "top_speed_cm_s": "2000"}
 	created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "fccatan", Seats: 4, Seed: seed(8), Options: opts,
 		Clock: &orreryv1.Clock{WallClock: true}})
 	if err != nil {

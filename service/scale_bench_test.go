@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
 )
 
 // playConcurrently creates n 4-seat matches of testGame, then plays them all at once with
@@ -79,19 +81,33 @@ func (c counted) Receive() *orreryv1.Receive {
 }
 
 // BenchmarkThousandMatches plays 1,000 simultaneous 4-seat matches of random bots per
-// iteration, over loopback TCP, and reports decisions/s. Set it beside
-// BenchmarkRawEcho1000Streams in the same run (issue 15's target is 0.3x of its
+// iteration, over loopback TCP, and reports decisions/s: with no store, and with every step
+// logged to a SQLite file as `orrery serve` does (the difference is the store's cost). Set
+// it beside BenchmarkRawEcho1000Streams in the same run (issue 15's target is 0.3x of its
 // roundtrips/s); both report rates that are right with -benchtime 1x.
 func BenchmarkThousandMatches(b *testing.B) {
-	_, conn := loopback(b, Config{})
-	var decisions int64
-	var elapsed time.Duration
-	for i := 0; i < b.N; i++ {
-		d, e := playConcurrently(b, conn, 1000, uint64(i)*1000)
-		decisions += d
-		elapsed += e
+	for _, stored := range []bool{false, true} {
+		b.Run(fmt.Sprintf("stored=%v", stored), func(b *testing.B) {
+			cfg := Config{}
+			if stored {
+				db, err := store.Open(filepath.Join(b.TempDir(), "orrery.db"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { db.Close() }) // after the server's own cleanup, which flushes
+				cfg.Store = db
+			}
+			_, conn := loopback(b, cfg)
+			var decisions int64
+			var elapsed time.Duration
+			for i := 0; i < b.N; i++ {
+				d, e := playConcurrently(b, conn, 1000, uint64(i)*1000)
+				decisions += d
+				elapsed += e
+			}
+			b.ReportMetric(float64(decisions)/elapsed.Seconds(), "decisions/s")
+		})
 	}
-	b.ReportMetric(float64(decisions)/elapsed.Seconds(), "decisions/s")
 }
 
 // BenchmarkRawEcho1000Streams is the raw-gRPC baseline for BenchmarkThousandMatches: 1,000

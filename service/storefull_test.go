@@ -35,11 +35,11 @@ func (f *fullDisk) fail() error {
 	return fmt.Errorf("disk I/O error: %w", syscall.ENOSPC)
 }
 
-func (f *fullDisk) AppendRuns(ctx context.Context, runs []store.StepRun) error {
+func (f *fullDisk) AppendStepBatch(ctx context.Context, steps []store.MatchStep) error {
 	if f.full.Load() {
 		return f.fail()
 	}
-	return f.db.AppendRuns(ctx, runs)
+	return f.db.AppendStepBatch(ctx, steps)
 }
 
 func (f *fullDisk) FinishMatch(ctx context.Context, id string, ended time.Time, r *store.Result) error {

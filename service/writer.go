@@ -13,7 +13,7 @@ import (
 // logStore is what the writer needs of the store: the boundary at which tests inject write
 // failures (a full disk).
 type logStore interface {
-	AppendRuns(ctx context.Context, runs []store.StepRun) error
+	AppendStepBatch(ctx context.Context, steps []store.MatchStep) error
 	FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error
 }
 
@@ -36,6 +36,8 @@ type writer struct {
 	reports  atomic.Int64 // numbers health reports, so that only the newest is applied
 	healthMu sync.Mutex   // guards applied; held while health runs
 	applied  int64
+
+	steps []store.MatchStep // run's buffer, reused by the writing goroutine
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
@@ -186,18 +188,17 @@ func (w *writer) write(ctx context.Context, batch []writeOp) {
 			close(op.flush)
 			i++
 		case op.step != nil:
-			// The steps up to the next result or flush, of whatever matches, go in one
-			// transaction: one commit for the batch. A match's steps keep their order.
+			// A run of steps, of any matches, goes in one transaction: each match's steps
+			// keep their order, and nothing queued after a result or a flush is written
+			// before it.
 			j := i
-			var runs []store.StepRun
-			for ; j < len(batch) && batch[j].step != nil; j++ {
-				if len(runs) == 0 || runs[len(runs)-1].Match != batch[j].match {
-					runs = append(runs, store.StepRun{Match: batch[j].match})
-				}
-				r := &runs[len(runs)-1]
-				r.Steps = append(r.Steps, *batch[j].step)
+			steps := w.steps[:0]
+			for j < len(batch) && batch[j].step != nil {
+				steps = append(steps, store.MatchStep{Match: batch[j].match, Step: *batch[j].step})
+				j++
 			}
-			w.retry("steps", op.match, func() error { return w.db.AppendRuns(ctx, runs) })
+			w.steps = steps
+			w.retry("steps", op.match, func() error { return w.db.AppendStepBatch(ctx, steps) })
 			i = j
 		default:
 			if w.retry("result", op.match, func() error { return w.db.FinishMatch(ctx, op.match, op.ended, op.result) }) && op.committed != nil {

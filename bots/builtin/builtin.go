@@ -8,6 +8,7 @@ import (
 	"github.com/orrery/orrery/bots"
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	icetradersbot "github.com/orrery/orrery/bots/icetraders"
+	"github.com/orrery/orrery/bots/mcts"
 	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/bots/random"
@@ -31,8 +32,19 @@ func Entries() []Entry {
 		{Game: "fccatan", Name: "greedy", Help: "runners to the most needed pile and home, knights intercepting carriers, buys the most VP", New: fccatanbot.NewGreedy},
 		{Game: "icetraders", Name: "greedy", Help: "chooses Evil and simulates each action one ply: hunts lone ships, guards its last critical ship", New: icetradersbot.NewGreedy},
 		{Game: "pantropia", Name: "greedy", Help: "plans placements by expected production, spreads atmosphere toward contested joints, trades for what its next ring lacks", New: pantropiabot.NewGreedy},
+		{Game: "fccatan", Name: "mcts", Help: "plans its team's intents a few ticks ahead over sampled rival intents, starting from greedy's plan; greedy in the market", New: mctsBot("fccatan")},
+		{Game: "icetraders", Name: "mcts", Help: mctsHelp, New: mctsBot("icetraders")},
+		{Game: "pantropia", Name: "mcts", Help: mctsHelp, New: mctsBot("pantropia")},
+		{Game: "planet", Name: "mcts", Help: mctsHelp, New: mctsBot("planet")},
 		{Game: "planet", Name: "greedy", Help: "tries every placement against the animals to come and its objective", New: planetbot.NewGreedy},
 	}
+}
+
+const mctsHelp = "Monte Carlo tree search over states sampled from its own view, starting from greedy's choice; 100 ms a decision within the clock"
+
+// mctsBot makes the search bot of game at its default budget.
+func mctsBot(game string) func(seed uint64) bots.Bot {
+	return func(seed uint64) bots.Bot { return mcts.MustNew(game, mcts.Config{Seed: seed}) }
 }
 
 // New makes the bot called name for game, seeded with seed.

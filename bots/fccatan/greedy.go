@@ -270,6 +270,7 @@ func (v *view) intents() *fccatanv1.Action {
 	// How far a player can still run this round, keeping two ticks in hand.
 	budget := speed*float64(v.o.GetTimeLeftMs())/1000 - 2*speed*float64(rules.GetTickMs())/1000
 	reach := float64(rules.GetReachCm())
+	step := speed * float64(rules.GetTickMs()) / 1000 // the most a player runs in a tick
 	cities := v.hoops(v.me, fccatanv1.Building_BUILDING_CITY)
 	free := v.hoops(-1, fccatanv1.Building_BUILDING_UNSPECIFIED)
 	opps := v.opponents()
@@ -322,7 +323,10 @@ func (v *view) intents() *fccatanv1.Action {
 		if it == nil && !a.GetCollected() {
 			if pile := v.bestPile(p, cities, balls, planned, budget); pile >= 0 {
 				it = target(v.f.Piles[pile].Pos)
-				it.PickUp = true
+				// Pick up only on arrival: a path can pass within reach of another pile (on
+				// the published map the way to ore runs by a brick pile), and a pickup there
+				// would spend the round on the wrong resource.
+				it.PickUp = dist(p, v.f.Piles[pile].Pos) <= reach+2*step
 				balls[pile]--
 				planned[v.f.Piles[pile].Resource]++
 			}

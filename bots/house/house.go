@@ -40,10 +40,15 @@ func Play(ctx context.Context, conn grpc.ClientConnInterface, m Match) (*Outcome
 	if err != nil {
 		return nil, err
 	}
-	// Bots are seeded from the match seed hash and seat, so a seeded match replays exactly.
+	// Bots are seeded from the match seed and seat, so a seeded match replays exactly. An
+	// unseeded match's seed is secret until the end: its salted hash seeds them instead.
 	var hash uint64
-	for _, c := range created.GetSeedHash() {
-		hash = hash*31 + uint64(c)
+	if m.Seed != nil {
+		hash = *m.Seed
+	} else {
+		for _, c := range created.GetSeedHash() {
+			hash = hash*31 + uint64(c)
+		}
 	}
 	players := make([]func() (*orreryv1.MatchEnded, error), len(m.Bots))
 	out := &Outcome{MatchID: created.GetMatchId()}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// Command line: node bot.js [--server ADDR] {play,create,games} ... (see README.md).
+// Command line: orrery-bot (npx ./bots/js, or node bot.js) [--server ADDR] {play,create,games} ... (see README.md).
 
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
@@ -9,7 +9,8 @@ const { AutoBot } = require('./strategies');
 
 const log = (msg) => process.stderr.write(`orrery-bot: ${msg}\n`);
 
-const USAGE = `usage: node bot.js [--server 127.0.0.1:7070] COMMAND [flags]
+const USAGE = `usage: orrery-bot [--server 127.0.0.1:7070] COMMAND [flags]
+       (from the repository root: npx ./bots/js ...; in bots/js: node bot.js ...)
 
 commands:
   play    --token T (or ORRERY_TOKEN) [--seed N] [--index-only] [--trace FILE|-] [--probe-reject] [--reconnects N]

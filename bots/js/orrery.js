@@ -7,6 +7,7 @@
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
+const { Backoff } = require('./backoff');
 
 // PROTO_DIR is the repository's proto/ folder; ORRERY_PROTO_DIR points elsewhere.
 const PROTO_DIR = process.env.ORRERY_PROTO_DIR || path.resolve(__dirname, '..', '..', 'proto');
@@ -111,7 +112,7 @@ class Player {
 
   // play resolves with the MatchEnded message, or rejects with the stream's error.
   async play() {
-    let backoff = 50;
+    const backoff = new Backoff(50, this.maxBackoffMs);
     let failures = 0;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) this.rejoins++;
@@ -120,16 +121,16 @@ class Player {
       } catch (err) {
         if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
         if (err.progressed) {
-          backoff = 50;
+          backoff.reset();
           failures = 0;
         }
         failures++;
         if (this.reconnects >= 0 && failures > this.reconnects) {
           throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
         }
-        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(backoff / 1000).toFixed(2)}s with events_seen=${this.eventsSeen ?? 'unset'}`);
-        await new Promise((r) => setTimeout(r, backoff));
-        backoff = Math.min(backoff * 2, this.maxBackoffMs);
+        const wait = backoff.next();
+        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(wait / 1000).toFixed(2)}s with events_seen=${this.eventsSeen ?? 'unset'}`);
+        await new Promise((r) => setTimeout(r, wait));
       }
     }
   }

@@ -38,7 +38,7 @@ const foreignPython = "/usr/bin/python3" // Debian's, where python3-grpcio insta
 // foreignOptions keep each game short; an option is set only if the game lists it.
 var foreignOptions = map[string]map[string]string{
 	"pantropia":  {"turn_cap": "30"},
-	"fccatan":    {"max_rounds": "2"},
+	"fccatan":    {"round_cap": "2"},
 	"icetraders": {"turn_cap": "30"},
 }
 

@@ -73,7 +73,8 @@ func newPlayCmd() *cobra.Command {
 		Short: "run one match of built-in bots through a real gRPC server",
 		Long: `Run one match: an in-process server on a loopback port (or --server), every seat played by ` +
 			`a built-in bot over real gRPC. Prints the seed, its hash, ranks, scores, why the match ended ` +
-			`and the number of decisions. The same seed gives the same output.`,
+			`and the number of decisions. The same seed gives the same game and output, but for the seed hash, ` +
+			`which is salted afresh for every match.`,
 		Example: `  orrery play --game icetraders --bots greedy,random,random,random --seed 7
   orrery play --game planet --bots greedy,random --json`,
 		Args: noArgs,

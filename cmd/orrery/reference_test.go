@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/orrery/orrery/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's command reference from the command tree")
@@ -58,6 +60,20 @@ func TestReference_EveryCommandAndFlag(t *testing.T) {
 	for _, line := range strings.Split(ref, "\n") {
 		if len(line) > 100 {
 			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+}
+
+// TestREADME_LinksEachGamesRules: the README links the rules file `orrery games` names.
+func TestREADME_LinksEachGamesRules(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range engine.Names() {
+		g, _ := engine.Lookup(name)
+		if link := "(" + rulesFile(g.Info()) + ")"; !strings.Contains(string(readme), link) {
+			t.Errorf("README.md does not link %s's rules %s", name, link)
 		}
 	}
 }

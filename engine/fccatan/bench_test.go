@@ -93,3 +93,33 @@ func BenchmarkLegalTick(b *testing.B) {
 		buf = s.Legal(1, buf[:0])
 	}
 }
+
+// BenchmarkNew creates a match: the options, the reachability check (every start hoop to the
+// nearest pile of every resource and back, tick by tick) and the starting state.
+func BenchmarkNew(b *testing.B) {
+	for _, ruleset := range []string{RulesetSeed, RulesetPublished} {
+		b.Run(ruleset, func(b *testing.B) {
+			b.ReportAllocs()
+			cfg := engine.Config{Seats: 4, Seed: 1, Options: map[string]string{"ruleset": ruleset}}
+			for i := 0; i < b.N; i++ {
+				if _, err := engine.New("fccatan", cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCheckReach is the reachability check alone, on the default map in a 20-second round.
+func BenchmarkCheckReach(b *testing.B) {
+	c, err := newConfig(engine.Config{Seats: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := c.checkReach(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

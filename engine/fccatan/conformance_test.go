@@ -112,9 +112,9 @@ func TestConformance(t *testing.T) {
 	}{
 		// Short rounds keep the random playouts quick; one tick a second lets random runners
 		// reach the piles, so markets, cards and trades get exercised.
-		{"short", 8, map[string]string{"round_seconds": "2", "tick_rate": "5", "max_rounds": "8"}},
-		{"coarse", 4, map[string]string{"round_seconds": "20", "tick_rate": "1", "max_rounds": "20", "idle_markets": "20"}},
-		{"published", 6, map[string]string{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "max_rounds": "20", "idle_markets": "20"}},
+		{"short", 8, map[string]string{"round_seconds": "2", "tick_rate": "5", "top_speed_cm_s": "5000", "round_cap": "8"}},
+		{"coarse", 4, map[string]string{"round_seconds": "20", "tick_rate": "1", "round_cap": "20", "idle_markets": "20"}},
+		{"published", 6, map[string]string{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "round_cap": "20", "idle_markets": "20"}},
 	}
 	for _, run := range runs {
 		t.Run(run.name, func(t *testing.T) {

@@ -7,6 +7,14 @@
 // between equally near players) comes from the match's PCG, so a seed and an action log give
 // the same match bit for bit.
 //
+// Rulesets and maps: the seed's ruleset plays on the default 60 x 40 m field, the published
+// one on its own map, the default scaled by 0.6 (36 x 24 m, the hoop radius unchanged). At
+// creation a match is refused (reach.go) unless, from every start hoop, the nearest pile of
+// every resource can be reached and its ball delivered back within one round at top speed:
+// on the full-size field the published 8-second round cannot fetch ore or sheep (issue 11).
+// Throws obey the one-resource-per-round rule: a player who has collected may not catch, and
+// a catch is the catcher's collection.
+//
 // Phases: setup (teams in seat order pick a start hoop and name knights), then rounds. A round
 // is a deploy step (only teams with a choice of hoops answer), ticks, the whistle, and the
 // market: trade_steps offer-and-reply steps, a simultaneous purchase declaration, card

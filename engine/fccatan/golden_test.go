@@ -18,9 +18,9 @@ var goldens = []struct {
 	seats int
 	opts  map[string]string
 }{
-	{1, 3, map[string]string{"team_size": "3", "tick_rate": "1", "round_seconds": "6", "max_rounds": "3", "trade_steps": "1"}},
-	{2, 4, map[string]string{"ruleset": "published", "tick_rate": "1", "round_seconds": "5", "max_rounds": "2", "trade_steps": "1"}},
-	{3, 3, map[string]string{"team_size": "4,3,4", "knights": "any", "tick_rate": "1", "round_seconds": "8", "max_rounds": "2", "trade_steps": "1"}},
+	{1, 3, map[string]string{"team_size": "3", "map": "published", "tick_rate": "1", "round_seconds": "8", "round_cap": "3", "trade_steps": "1"}},
+	{2, 4, map[string]string{"ruleset": "published", "tick_rate": "1", "round_cap": "2", "trade_steps": "1"}},
+	{3, 3, map[string]string{"team_size": "4,3,4", "knights": "any", "map": "published", "tick_rate": "1", "round_seconds": "8", "round_cap": "2", "trade_steps": "1"}},
 }
 
 // playthrough plays seeded uniform choices from the legal lists, every team answering each

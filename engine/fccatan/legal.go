@@ -110,7 +110,8 @@ func (s *State) order(t, i int) Intent {
 func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 
 // avatarOptions lists the useful orders for one free player: stand, run to the nearest pile of
-// each resource and pick up, run home to a city with a ball, run to a free hoop to place a
+// each resource and pick up, run home to a city with a ball (and in the published ruleset,
+// throw it to the teammate nearest a city who may catch it), run to a free hoop to place a
 // marker, and for a knight chase the nearest carrier (or opponent) to tag it. Knights keep
 // tagging whatever they do.
 func (s *State) avatarOptions(t, i int, out []Intent) []Intent {
@@ -138,7 +139,11 @@ func (s *State) avatarOptions(t, i int, out []Intent) []Intent {
 	}
 	if av.carry != noRes {
 		if h := s.nearestHoop(av.pos, t, city); h >= 0 {
-			add(to(s.c.field.Hoops[h].Center))
+			home := to(s.c.field.Hoops[h].Center)
+			add(home)
+			if j := s.catcher(t, i); j >= 0 {
+				add(home.Throw(j))
+			}
 		}
 	}
 	if av.markers > 0 {
@@ -154,6 +159,36 @@ func (s *State) avatarOptions(t, i int, out []Intent) []Intent {
 		}
 	}
 	return out
+}
+
+// catcher is the teammate of team t's carrier i best placed to catch its ball (published
+// ruleset): free, empty-handed, not yet collected this round, in throw range, and nearest one
+// of the team's cities; -1 if none is nearer a city than the carrier.
+func (s *State) catcher(t, i int) int {
+	if !s.c.throwing {
+		return -1
+	}
+	tm := &s.teams[t]
+	cityDist := func(p Vec) int64 {
+		best := int64(-1)
+		for h, hp := range s.c.field.Hoops {
+			if d := dist2(p, hp.Center); int(s.owner[h]) == t && s.building[h] == city && (best < 0 || d < best) {
+				best = d
+			}
+		}
+		return best
+	}
+	best, bestD := -1, cityDist(tm.av[i].pos)
+	for j := 0; j < int(tm.size); j++ {
+		c := &tm.av[j]
+		if j == i || c.frozen || c.carry != noRes || c.collected || !within(c.pos, tm.av[i].pos, s.c.throwRange) {
+			continue
+		}
+		if d := cityDist(c.pos); d < bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
 }
 
 // nearestPile is the nearest pile of r with a ball, or -1.

@@ -554,7 +554,7 @@ func (s *State) endMarket() {
 	switch {
 	case int(best) >= s.c.winVP:
 		s.finish(engine.EndNormal)
-	case int(s.round) >= s.c.maxRounds || int(s.idle) >= s.c.idleMarkets:
+	case int(s.round) >= s.c.roundCap || int(s.idle) >= s.c.idleMarkets:
 		s.finish(engine.EndCap)
 	default:
 		s.startRound()

@@ -16,7 +16,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 		b = append(b, 'w') // never a varint of the team count, so lockstep bytes are unchanged
 	}
 	for _, x := range []int{c.teams, c.knights, c.ticksPerRound, c.tickMS, int(c.speed), int(c.reach), int(c.step), c.winVP,
-		c.maxRounds, c.idleMarkets, c.tradeSteps, int(c.throwRange), c.marketMS, c.choiceMS} {
+		c.roundCap, c.idleMarkets, c.tradeSteps, int(c.throwRange), c.marketMS, c.choiceMS} {
 		v(int64(x))
 	}
 	v(int64(s.phase))

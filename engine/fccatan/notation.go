@@ -205,8 +205,9 @@ func formatItem(it Item) string {
 	return fmt.Sprintf("?item(%d,%d)", it.Kind, it.Param)
 }
 
+// badNotation quotes the client's text clipped, so a huge string is never echoed in full.
 func badNotation(s, why string) error {
-	return fmt.Errorf("%w: %q: %s", engine.ErrBadNotation, s, why)
+	return fmt.Errorf("%w: %q: %s", engine.ErrBadNotation, engine.Clip(s, 80), engine.Clip(why, 80))
 }
 
 // ParseAction reads the notation of FormatAction.

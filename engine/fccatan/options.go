@@ -49,7 +49,7 @@ var rulesetCosts = map[string]costs{
 
 var options = []engine.Option{
 	{Name: "ruleset", Default: RulesetSeed, Help: "seed (5 VP, 20 s rounds, no throwing) or published (8 VP, 8 s rounds, throwing, new costs)"},
-	{Name: "map", Default: "default", Help: "the field: hoops and piles (embedded data)"},
+	{Name: "map", Default: "auto", Help: "the field (hoops and piles, embedded data): default (60 x 40 m) or published (the default scaled by 0.6, 36 x 24 m); auto is the ruleset's own: default (seed) or published (published). A match is refused unless every start hoop can fetch each resource from its nearest pile within a round"},
 	{Name: "team_size", Default: "4", Help: "players per team, 3 or 4: one number for every team, or one per seat (\"4,4,3\")"},
 	{Name: "knights", Default: "2", Help: "starting knights each team names at setup, or \"any\" to let each team choose how many"},
 	{Name: "round_seconds", Default: "auto", Help: "length of a round in seconds; auto is 20 (seed) or 8 (published)"},
@@ -57,7 +57,7 @@ var options = []engine.Option{
 	{Name: "win_vp", Default: "auto", Help: "VP that win, checked after each market; auto is 5 (seed) or 8 (published)"},
 	{Name: "top_speed_cm_s", Default: "600", Help: "every player's top speed, cm per second"},
 	{Name: "reach_cm", Default: "100", Help: "reach for picking up a ball and for a knight's tag, cm"},
-	{Name: "max_rounds", Default: "40", Help: "safety cap: the game ends after this many rounds, most VP winning"},
+	{Name: "round_cap", Default: "40", Help: "safety cap: the game ends after this many rounds, most VP winning"},
 	{Name: "idle_markets", Default: "8", Help: "the game also ends after this many markets in a row in which no team bought anything"},
 	{Name: "trade_steps", Default: "2", Help: "offer-and-reply steps in each market"},
 	{Name: "throw_range_cm", Default: "1000", Help: "published ruleset: how far a ball may be thrown to a teammate, cm"},
@@ -65,6 +65,13 @@ var options = []engine.Option{
 	{Name: "choice_seconds", Default: "10", Help: "real time: wall-clock time for setup, deployment and card decisions"},
 	{Name: "clock", Default: ClockLockstep, Help: "how ticks resolve: lockstep (a tick resolves once every team has sent its intents, or on Advance) or wall (only Advance resolves a tick, on the wall clock; a team may resend its intents until then, the latest counting, and a team that sent nothing keeps its last intents; markets and setup resolve as in lockstep)"},
 }
+
+// renamed maps an option's former name to its name now, so the old name is refused with a
+// message naming the new one (issue 12: the safety caps are named alike in every game).
+var renamed = map[string]string{"max_rounds": "round_cap"}
+
+// rulesetMap is each ruleset's own map, the map option's auto.
+var rulesetMap = map[string]string{RulesetSeed: "default", RulesetPublished: "published"}
 
 // Clock option values.
 const (
@@ -85,7 +92,7 @@ type config struct {
 	speed, reach   int32
 	step           int32 // the most a player runs in one tick, cm
 	winVP          int
-	maxRounds      int
+	roundCap       int
 	idleMarkets    int
 	tradeSteps     int
 	throwing       bool
@@ -103,7 +110,7 @@ func intOption(cfg engine.Config, name string, lo, hi int) (int, error) {
 	v := cfg.Option(gameInfo, name)
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%w: fccatan option %s=%q: want an integer in %d..%d", engine.ErrBadOption, name, v, lo, hi)
+		return 0, fmt.Errorf("%w: fccatan option %s=%q: want an integer in %d..%d", engine.ErrBadOption, name, engine.Clip(v, 64), lo, hi)
 	}
 	return n, nil
 }
@@ -113,26 +120,23 @@ func newConfig(cfg engine.Config) (*config, error) {
 	if cfg.Seats < 3 || cfg.Seats > maxTeams {
 		return nil, fmt.Errorf("%w: fccatan takes 3 or 4 teams, not %d", engine.ErrBadOption, cfg.Seats)
 	}
-	for name := range cfg.Options {
-		known := false
-		for _, o := range options {
-			known = known || o.Name == name
-		}
-		if !known {
-			return nil, fmt.Errorf("%w: fccatan has no option %q", engine.ErrBadOption, name)
-		}
+	if err := engine.CheckOptionNames(gameInfo, cfg.Options, renamed); err != nil {
+		return nil, err
 	}
 	c.ruleset = cfg.Option(gameInfo, "ruleset")
 	cs, ok := rulesetCosts[c.ruleset]
 	if !ok {
-		return nil, fmt.Errorf("%w: fccatan option ruleset=%q: want seed or published", engine.ErrBadOption, c.ruleset)
+		return nil, fmt.Errorf("%w: fccatan option ruleset=%q: want seed or published", engine.ErrBadOption, engine.Clip(c.ruleset, 64))
 	}
 	c.costs = cs
 	published := c.ruleset == RulesetPublished
 	c.citySheepOrOre, c.throwing = published, published
 	m := cfg.Option(gameInfo, "map")
+	if m == "auto" {
+		m = rulesetMap[c.ruleset]
+	}
 	if c.field = fields[m]; c.field == nil {
-		return nil, fmt.Errorf("%w: fccatan option map=%q: known maps are %s", engine.ErrBadOption, m, fieldNames())
+		return nil, fmt.Errorf("%w: fccatan option map=%q: known maps are auto, %s", engine.ErrBadOption, engine.Clip(m, 64), fieldNames())
 	}
 	if err := c.parseTeamSizes(cfg.Option(gameInfo, "team_size")); err != nil {
 		return nil, err
@@ -188,7 +192,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 	if c.step < 1 {
 		return nil, fmt.Errorf("%w: fccatan: top speed %d cm/s runs less than 1 cm a tick", engine.ErrBadOption, speed)
 	}
-	if c.maxRounds, err = intOption(cfg, "max_rounds", 1, 1000); err != nil {
+	if c.roundCap, err = intOption(cfg, "round_cap", 1, 1000); err != nil {
 		return nil, err
 	}
 	if c.idleMarkets, err = intOption(cfg, "idle_markets", 1, 1000); err != nil {
@@ -217,7 +221,10 @@ func newConfig(cfg engine.Config) (*config, error) {
 	case ClockWall:
 		c.wall = true
 	default:
-		return nil, fmt.Errorf("%w: fccatan option clock=%q: want lockstep or wall", engine.ErrBadOption, clock)
+		return nil, fmt.Errorf("%w: fccatan option clock=%q: want lockstep or wall", engine.ErrBadOption, engine.Clip(clock, 64))
+	}
+	if err := c.checkReach(); err != nil {
+		return nil, err
 	}
 	c.labels()
 	return c, nil
@@ -228,7 +235,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 func (c *config) parseTeamSizes(v string) error {
 	parts := strings.Split(v, ",")
 	if len(parts) != 1 && len(parts) != c.teams {
-		return fmt.Errorf("%w: fccatan option team_size=%q: want one size or %d", engine.ErrBadOption, v, c.teams)
+		return fmt.Errorf("%w: fccatan option team_size=%q: want one size or %d", engine.ErrBadOption, engine.Clip(v, 64), c.teams)
 	}
 	largest := int8(0)
 	for t := 0; t < c.teams; t++ {
@@ -238,7 +245,7 @@ func (c *config) parseTeamSizes(v string) error {
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 3 || n > maxAvatars {
-			return fmt.Errorf("%w: fccatan option team_size=%q: sizes are 3 or 4", engine.ErrBadOption, v)
+			return fmt.Errorf("%w: fccatan option team_size=%q: sizes are 3 or 4", engine.ErrBadOption, engine.Clip(v, 64))
 		}
 		c.teamSize[t] = int8(n)
 		largest = max(largest, int8(n))

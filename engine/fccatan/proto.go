@@ -24,7 +24,7 @@ func (c *config) costsProto() *fccatanv1.Costs {
 func (c *config) rulesProto() *fccatanv1.Rules {
 	return &fccatanv1.Rules{
 		Ruleset: c.ruleset, WinVp: int32(c.winVP), TicksPerRound: int32(c.ticksPerRound), TickMs: int32(c.tickMS),
-		TopSpeedCmS: c.speed, ReachCm: c.reach, MaxRounds: int32(c.maxRounds), IdleMarkets: int32(c.idleMarkets),
+		TopSpeedCmS: c.speed, ReachCm: c.reach, RoundCap: int32(c.roundCap), IdleMarkets: int32(c.idleMarkets),
 		TradeSteps: int32(c.tradeSteps), Throwing: c.throwing, ThrowRangeCm: c.throwRange, Costs: c.costsProto(), Map: c.field.Name,
 	}
 }
@@ -490,7 +490,7 @@ func catalog() proto.Message { return proto.Clone(catalogMsg) }
 
 func buildCatalog() *fccatanv1.Catalog {
 	c := &fccatanv1.Catalog{}
-	for _, name := range []string{"default"} {
+	for _, name := range []string{"default", "published"} {
 		f := fields[name]
 		fm := &fccatanv1.FieldMap{Name: f.Name, WidthCm: f.Width, HeightCm: f.Height, PileCapacity: int32(f.PileCapacity), BallsPerResource: int32(f.BallsPerResource)}
 		for h, hp := range f.Hoops {
@@ -506,7 +506,7 @@ func buildCatalog() *fccatanv1.Catalog {
 		if err != nil {
 			panic(err)
 		}
-		c.Rulesets = append(c.Rulesets, &fccatanv1.RulesetInfo{Name: rs, WinVp: int32(cfg.winVP), RoundSeconds: int32(cfg.ticksPerRound * cfg.tickMS / 1000), Throwing: cfg.throwing, Costs: cfg.costsProto()})
+		c.Rulesets = append(c.Rulesets, &fccatanv1.RulesetInfo{Name: rs, WinVp: int32(cfg.winVP), RoundSeconds: int32(cfg.ticksPerRound * cfg.tickMS / 1000), Throwing: cfg.throwing, Costs: cfg.costsProto(), Map: cfg.field.Name})
 	}
 	for _, d := range deckSpec {
 		c.Deck = append(c.Deck, &fccatanv1.DeckEntry{Card: fccatanv1.Card(d.card), Count: int32(d.count)})

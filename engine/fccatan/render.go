@@ -85,7 +85,7 @@ func (s *State) Render(seat engine.Seat) string {
 		b = append(b, "Round "...)
 		b = appendInt(b, int(s.round))
 		b = append(b, " of "...)
-		b = appendInt(b, c.maxRounds)
+		b = appendInt(b, c.roundCap)
 		b = append(b, ", tick "...)
 		b = appendInt(b, int(s.tick))
 		b = append(b, " of "...)

@@ -236,10 +236,7 @@ func (s *State) move() {
 			var dx, dy int64
 			switch o := av.order; {
 			case o.has(flagTo):
-				dx, dy = int64(o.X)-int64(av.pos.X), int64(o.Y)-int64(av.pos.Y)
-				if d := isqrt(dx*dx + dy*dy); d > step {
-					dx, dy = dx*step/d, dy*step/d
-				}
+				dx, dy = towards(av.pos, Vec{int32(o.X), int32(o.Y)}, step)
 			case o.has(flagVel):
 				vx, vy := int64(o.X), int64(o.Y)
 				if sp := int64(s.c.speed); vx*vx+vy*vy > sp*sp {
@@ -259,15 +256,7 @@ func (s *State) move() {
 }
 
 // hoopAt is the hoop p stands in (the nearest centre when hoops overlap), or -1.
-func (s *State) hoopAt(p Vec) int {
-	best, bestD := -1, int64(-1)
-	for h, hp := range s.c.field.Hoops {
-		if d := dist2(p, hp.Center); d <= int64(hp.Radius)*int64(hp.Radius) && (best < 0 || d < bestD) {
-			best, bestD = h, d
-		}
-	}
-	return best
-}
+func (s *State) hoopAt(p Vec) int { return s.c.field.hoopAt(p) }
 
 // deliver: a carried ball counts as collected the moment its carrier is in a hoop holding its
 // team's city (cities only, never settlements).
@@ -415,7 +404,9 @@ func (s *State) nearest(keys []int64) int {
 }
 
 // throws (published ruleset): a carrier passes its ball to a free, empty-handed teammate within
-// throw range; when several throw to one catcher, the nearest thrower's ball is caught.
+// throw range; when several throw to one catcher, the nearest thrower's ball is caught. The
+// one-resource-per-round rule holds for catches: a teammate who has collected this round may
+// not catch (the thrower keeps the ball), and a catch counts as the catcher's collection.
 func (s *State) throws() {
 	r2 := int64(s.c.throwRange) * int64(s.c.throwRange)
 	for t := 0; t < s.c.teams; t++ {
@@ -426,7 +417,7 @@ func (s *State) throws() {
 		}
 		for c := 0; c < int(tm.size); c++ {
 			catcher := &tm.av[c]
-			if !empty[c] || catcher.frozen {
+			if !empty[c] || catcher.frozen || catcher.collected {
 				continue
 			}
 			var cand [maxAvatars]int
@@ -446,7 +437,7 @@ func (s *State) throws() {
 				continue
 			}
 			w := cand[s.nearest(keys[:m])]
-			catcher.carry, tm.av[w].carry = tm.av[w].carry, noRes
+			catcher.carry, catcher.collected, tm.av[w].carry = tm.av[w].carry, true, noRes
 			caught[c] = true
 			s.log(event{kind: evThrow, seat: int8(t), av: int8(w), seat2: int8(t), av2: int8(c), res: int8(catcher.carry)})
 		}

@@ -183,9 +183,9 @@ func TestWallClock_RandomPlayouts(t *testing.T) {
 		seeds int
 		opts  map[string]string
 	}{
-		{"short", 6, map[string]string{"round_seconds": "2", "tick_rate": "5", "max_rounds": "8"}},
-		{"coarse", 3, map[string]string{"round_seconds": "20", "tick_rate": "1", "max_rounds": "20", "idle_markets": "20"}},
-		{"published", 4, map[string]string{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "max_rounds": "20", "idle_markets": "20"}},
+		{"short", 6, map[string]string{"round_seconds": "2", "tick_rate": "5", "top_speed_cm_s": "5000", "round_cap": "8"}},
+		{"coarse", 3, map[string]string{"round_seconds": "20", "tick_rate": "1", "round_cap": "20", "idle_markets": "20"}},
+		{"published", 4, map[string]string{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "round_cap": "20", "idle_markets": "20"}},
 	}
 	for _, run := range runs {
 		opts := map[string]string{"clock": ClockWall}

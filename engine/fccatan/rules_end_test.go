@@ -58,7 +58,7 @@ func TestWin_SameMarketMostVPWins_TiesShare(t *testing.T) {
 }
 
 func TestCap_FortyRoundsThenMostVP(t *testing.T) {
-	s := started(t, 4, map[string]string{"max_rounds": "2", "round_seconds": "1"})
+	s := started(t, 4, map[string]string{"round_cap": "2", "tick_rate": "1"})
 	s.teams[3].vp = 3
 	for !s.Terminal() {
 		toBuy(t, s)
@@ -69,13 +69,13 @@ func TestCap_FortyRoundsThenMostVP(t *testing.T) {
 	if r.Reason != engine.EndCap || s.round != 2 || r.Ranks[3] != 1 {
 		t.Errorf("round %d result %+v", s.round, r)
 	}
-	if newMatch(t, 4, nil).c.maxRounds != 40 {
+	if newMatch(t, 4, nil).c.roundCap != 40 {
 		t.Errorf("default round cap is not 40")
 	}
 }
 
 func TestCap_EightIdleMarketsEndTheGame(t *testing.T) {
-	s := started(t, 4, map[string]string{"round_seconds": "1"})
+	s := started(t, 4, map[string]string{"tick_rate": "1"})
 	markets := 0
 	for !s.Terminal() {
 		toBuy(t, s)
@@ -311,7 +311,7 @@ func TestOptions_BadValuesRejected(t *testing.T) {
 	for _, o := range []map[string]string{
 		{"ruleset": "modern"}, {"map": "moon"}, {"knights": "5"}, {"knights": "some"},
 		{"round_seconds": "0"}, {"tick_rate": "3"}, {"tick_rate": "0"}, {"win_vp": "x"},
-		{"top_speed_cm_s": "5"}, {"reach_cm": "-1"}, {"max_rounds": "0"}, {"idle_markets": "0"},
+		{"top_speed_cm_s": "5"}, {"reach_cm": "-1"}, {"round_cap": "0"}, {"idle_markets": "0"},
 		{"trade_steps": "9"}, {"throw_range_cm": "-3"}, {"market_seconds": "0"}, {"choice_seconds": "x"},
 		{"no_such": "1"},
 	} {

@@ -100,13 +100,14 @@ func TestField_DefaultMapIsData(t *testing.T) {
 	if min(nearest[Ore], nearest[Sheep]) <= max(nearest[Wood], nearest[Brick]) {
 		t.Errorf("ore/sheep piles are not farther from the start hoops than wood/brick: %v", nearest)
 	}
-	// The catalog holds the map for clients to draw.
+	// The catalog holds both maps for clients to draw, and names each ruleset's own map.
 	c := game{}.Catalog().(*fccatanv1.Catalog)
-	if len(c.Maps) != 1 || len(c.Maps[0].Hoops) != 10 || len(c.Maps[0].Piles) != 12 || c.Maps[0].WidthCm != 6000 {
-		t.Errorf("catalog map: %v", c.Maps)
+	if len(c.Maps) != 2 || c.Maps[0].GetName() != "default" || len(c.Maps[0].Hoops) != 10 || len(c.Maps[0].Piles) != 12 || c.Maps[0].WidthCm != 6000 ||
+		c.Maps[1].GetName() != "published" || c.Maps[1].WidthCm != 3600 || len(c.Maps[1].Piles) != 12 {
+		t.Errorf("catalog maps: %v", c.Maps)
 	}
-	if len(c.Rulesets) != 2 || len(c.Deck) != 5 {
-		t.Errorf("catalog rulesets %d, deck entries %d", len(c.Rulesets), len(c.Deck))
+	if len(c.Rulesets) != 2 || len(c.Deck) != 5 || c.Rulesets[0].GetMap() != "default" || c.Rulesets[1].GetMap() != "published" {
+		t.Errorf("catalog rulesets %v, deck entries %d", c.Rulesets, len(c.Deck))
 	}
 }
 
@@ -257,7 +258,7 @@ func TestRound_TwentySecondsOfTenTicks(t *testing.T) {
 		ms    int
 	}{
 		{nil, 200, 100},
-		{map[string]string{"round_seconds": "5", "tick_rate": "4"}, 20, 250},
+		{map[string]string{"round_seconds": "12", "tick_rate": "4"}, 48, 250},
 		{map[string]string{"ruleset": "published"}, 80, 100},
 	} {
 		s := started(t, 4, tc.opts)

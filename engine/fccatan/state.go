@@ -27,6 +27,9 @@ type game struct{}
 
 func (game) Info() engine.Info      { return gameInfo }
 func (game) Catalog() proto.Message { return catalog() }
+
+// RenamedOptions lets engine.New refuse an option's former name with a message naming the new.
+func (game) RenamedOptions() map[string]string { return renamed }
 func (game) New(cfg engine.Config) (engine.State, error) {
 	c, err := newConfig(cfg)
 	if err != nil {
@@ -39,6 +42,7 @@ var (
 	_ engine.State     = (*State)(nil)
 	_ engine.Ticker    = (*State)(nil)
 	_ engine.Defaulter = (*State)(nil)
+	_ engine.Renamer   = game{}
 )
 
 // Phase is what the match waits for.
@@ -448,5 +452,5 @@ func (s *State) resultDetail(r engine.Result) string {
 	case int(s.idle) >= s.c.idleMarkets:
 		return fmt.Sprintf("%d markets in a row without a purchase: %s with %d VP", s.idle, who, best)
 	}
-	return fmt.Sprintf("round cap %d reached: %s with %d VP", s.c.maxRounds, who, best)
+	return fmt.Sprintf("round cap %d reached: %s with %d VP", s.c.roundCap, who, best)
 }

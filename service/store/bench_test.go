@@ -28,11 +28,11 @@ func BenchmarkAppendSteps(b *testing.B) {
 	}
 }
 
-// BenchmarkAppendRuns is the writer's batch of one step from each of 16 matches in one
+// BenchmarkAppendBatch is the writer's batch of one step from each of 16 matches in one
 // transaction, as a busy server's writer finds its queue: steps/s.
 //
-//	go test ./service/store -run '^$' -bench AppendRuns -benchtime 300x
-func BenchmarkAppendRuns(b *testing.B) {
+//	go test ./service/store -run '^$' -bench AppendBatch -benchtime 300x
+func BenchmarkAppendBatch(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) { benchRuns(b, filepath.Join(b.TempDir(), "bench.db")) })
 	b.Run("postgres", func(b *testing.B) {
 		c := pgtest.Start(b, pgtest.Options{Durable: true})
@@ -42,16 +42,16 @@ func BenchmarkAppendRuns(b *testing.B) {
 
 func benchRuns(b *testing.B, target string) {
 	db, ctx := benchStore(b, target)
-	runs := make([]StepRun, benchMatches)
-	for i := range runs {
-		runs[i] = StepRun{Match: fmt.Sprint("m", i), Steps: make([]Step, 1)}
+	batch := make([]MatchStep, benchMatches)
+	for i := range batch {
+		batch[i].Match = fmt.Sprint("m", i)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for m := range runs {
-			runs[m].Steps[0] = Step{Seq: int64(i), Seat: i % 4, Notation: "build road 12-13", Bank: time.Second}
+		for m := range batch {
+			batch[m].Step = Step{Seq: int64(i), Seat: i % 4, Notation: "build road 12-13", Bank: time.Second}
 		}
-		if err := db.AppendRuns(ctx, runs); err != nil {
+		if err := db.AppendStepBatch(ctx, batch); err != nil {
 			b.Fatal(err)
 		}
 	}

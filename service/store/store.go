@@ -235,38 +235,71 @@ func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	return err
 }
 
-// AppendSteps adds logged actions to a match in one transaction.
+// AppendSteps appends steps to a match's action log, in one transaction.
 func (d *DB) AppendSteps(ctx context.Context, matchID string, steps []Step) error {
-	return d.AppendRuns(ctx, []StepRun{{Match: matchID, Steps: steps}})
+	batch := make([]MatchStep, len(steps))
+	for i, s := range steps {
+		batch[i] = MatchStep{Match: matchID, Step: s}
+	}
+	return d.AppendStepBatch(ctx, batch)
 }
 
-// StepRun is consecutive logged actions of one match.
-type StepRun struct {
+// MatchStep is one step of one match's log.
+type MatchStep struct {
 	Match string
-	Steps []Step
+	Step
 }
 
-// AppendRuns adds the steps of several matches in one transaction: the writer's whole batch
-// costs one commit (on PostgreSQL a durable commit is a WAL flush, the cost of a write).
-func (d *DB) AppendRuns(ctx context.Context, runs []StepRun) error {
+// AppendStepBatch appends the steps of many matches in one transaction, in the order
+// given: a server running many matches commits once per batch, not once per match.
+func (d *DB) AppendStepBatch(ctx context.Context, batch []MatchStep) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO steps (match_id, seq, seat, notation, timed_out, bank_ns) VALUES (?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, r := range runs {
-		for _, s := range r.Steps {
-			if _, err := stmt.ExecContext(ctx, r.Match, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank)); err != nil {
-				return fmt.Errorf("store: step %d of %s: %w", s.Seq, r.Match, err)
-			}
+	// Many rows per statement: a statement's fixed cost, not the rows, is most of an insert.
+	var full *sql.Stmt
+	args := make([]any, 0, stepsPerInsert*6)
+	for len(batch) > 0 {
+		n := min(len(batch), stepsPerInsert)
+		args = args[:0]
+		for _, s := range batch[:n] {
+			args = append(args, s.Match, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank))
 		}
+		if n == stepsPerInsert && full == nil {
+			if full, err = tx.PrepareContext(ctx, insertSteps(n)); err != nil {
+				return err
+			}
+			defer full.Close()
+		}
+		if n == stepsPerInsert {
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, insertSteps(n), args...)
+		}
+		if err != nil {
+			return fmt.Errorf("store: steps of %s to %s: %w", batch[0].Match, batch[n-1].Match, err)
+		}
+		batch = batch[n:]
 	}
 	return tx.Commit()
+}
+
+// stepsPerInsert is the rows of one INSERT statement (6 parameters each, well under
+// SQLite's limit of 32,766).
+const stepsPerInsert = 128
+
+func insertSteps(n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO steps (match_id, seq, seat, notation, timed_out, bank_ns) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?,?,?,?,?,?)")
+	}
+	return b.String()
 }
 
 // FinishMatch records a match's result.

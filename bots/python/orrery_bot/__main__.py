@@ -89,7 +89,9 @@ def cmd_games(args):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="/usr/bin/python3 -m orrery_bot", description="Play Orrery matches from Python.")
+    # Installed, it runs as orrery-bot; from a checkout, as python3 -m orrery_bot.
+    prog = "/usr/bin/python3 -m orrery_bot" if sys.argv[0].endswith("__main__.py") else os.path.basename(sys.argv[0])
+    p = argparse.ArgumentParser(prog=prog, description="Play Orrery matches from Python.")
     p.add_argument("--server", default="127.0.0.1:7070", help="arena address (default 127.0.0.1:7070)")
     sub = p.add_subparsers(dest="cmd", required=True)
 

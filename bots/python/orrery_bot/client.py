@@ -15,6 +15,8 @@ from google.protobuf import json_format
 
 from orrery.v1 import arena_pb2, arena_pb2_grpc
 
+from .backoff import Backoff
+
 # Stream failures worth a rejoin: the network or the server going away, not a refusal. A bad
 # token (UNAUTHENTICATED), an unknown match (NOT_FOUND), a malformed join (INVALID_ARGUMENT) or
 # a newer stream for the same seat (ABORTED) will not get better by retrying.
@@ -123,7 +125,7 @@ class Player:
 
     def play(self):
         """Returns the MatchEnded message; raises grpc.RpcError or GaveUp on failure."""
-        backoff, failures = 0.05, 0
+        backoff, failures = Backoff(0.05, self.max_backoff), 0
         first = True
         while True:
             if not first:
@@ -140,14 +142,15 @@ class Player:
                     raise
                 progressed = getattr(err, "progressed", progressed)
                 if progressed:
-                    backoff, failures = 0.05, 0
+                    backoff.reset()
+                    failures = 0
                 failures += 1
                 if self.reconnects >= 0 and failures > self.reconnects:
                     raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
-                self.log(f"stream lost ({code.name}: {detail}); rejoining in {backoff:.2f}s "
+                wait = backoff.next()
+                self.log(f"stream lost ({code.name}: {detail}); rejoining in {wait:.2f}s "
                          f"with events_seen={'unset' if self.events_seen is None else self.events_seen}")
-                time.sleep(backoff)
-                backoff = min(backoff * 2, self.max_backoff)
+                time.sleep(wait)
 
     def _send(self, reqs, req):
         if self.trace:

@@ -1606,12 +1606,13 @@ type Rules struct {
 	TickMs        int32                  `protobuf:"varint,4,opt,name=tick_ms,json=tickMs,proto3" json:"tick_ms,omitempty"`
 	TopSpeedCmS   int32                  `protobuf:"varint,5,opt,name=top_speed_cm_s,json=topSpeedCmS,proto3" json:"top_speed_cm_s,omitempty"`
 	ReachCm       int32                  `protobuf:"varint,6,opt,name=reach_cm,json=reachCm,proto3" json:"reach_cm,omitempty"`
-	MaxRounds     int32                  `protobuf:"varint,7,opt,name=max_rounds,json=maxRounds,proto3" json:"max_rounds,omitempty"`
-	IdleMarkets   int32                  `protobuf:"varint,8,opt,name=idle_markets,json=idleMarkets,proto3" json:"idle_markets,omitempty"`
-	TradeSteps    int32                  `protobuf:"varint,9,opt,name=trade_steps,json=tradeSteps,proto3" json:"trade_steps,omitempty"`
-	Throwing      bool                   `protobuf:"varint,10,opt,name=throwing,proto3" json:"throwing,omitempty"`
-	ThrowRangeCm  int32                  `protobuf:"varint,11,opt,name=throw_range_cm,json=throwRangeCm,proto3" json:"throw_range_cm,omitempty"`
-	Costs         *Costs                 `protobuf:"bytes,12,opt,name=costs,proto3" json:"costs,omitempty"`
+	// The safety cap: the game ends after this many rounds (the option round_cap).
+	RoundCap     int32  `protobuf:"varint,7,opt,name=round_cap,json=roundCap,proto3" json:"round_cap,omitempty"`
+	IdleMarkets  int32  `protobuf:"varint,8,opt,name=idle_markets,json=idleMarkets,proto3" json:"idle_markets,omitempty"`
+	TradeSteps   int32  `protobuf:"varint,9,opt,name=trade_steps,json=tradeSteps,proto3" json:"trade_steps,omitempty"`
+	Throwing     bool   `protobuf:"varint,10,opt,name=throwing,proto3" json:"throwing,omitempty"`
+	ThrowRangeCm int32  `protobuf:"varint,11,opt,name=throw_range_cm,json=throwRangeCm,proto3" json:"throw_range_cm,omitempty"`
+	Costs        *Costs `protobuf:"bytes,12,opt,name=costs,proto3" json:"costs,omitempty"`
 	// The field's name in the catalog's maps.
 	Map           string `protobuf:"bytes,13,opt,name=map,proto3" json:"map,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1690,9 +1691,9 @@ func (x *Rules) GetReachCm() int32 {
 	return 0
 }
 
-func (x *Rules) GetMaxRounds() int32 {
+func (x *Rules) GetRoundCap() int32 {
 	if x != nil {
-		return x.MaxRounds
+		return x.RoundCap
 	}
 	return 0
 }
@@ -3753,12 +3754,14 @@ func (x *FieldMap) GetBallsPerResource() int32 {
 
 // RulesetInfo names a ruleset and its costs.
 type RulesetInfo struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	WinVp         int32                  `protobuf:"varint,2,opt,name=win_vp,json=winVp,proto3" json:"win_vp,omitempty"`
-	RoundSeconds  int32                  `protobuf:"varint,3,opt,name=round_seconds,json=roundSeconds,proto3" json:"round_seconds,omitempty"`
-	Throwing      bool                   `protobuf:"varint,4,opt,name=throwing,proto3" json:"throwing,omitempty"`
-	Costs         *Costs                 `protobuf:"bytes,5,opt,name=costs,proto3" json:"costs,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Name         string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	WinVp        int32                  `protobuf:"varint,2,opt,name=win_vp,json=winVp,proto3" json:"win_vp,omitempty"`
+	RoundSeconds int32                  `protobuf:"varint,3,opt,name=round_seconds,json=roundSeconds,proto3" json:"round_seconds,omitempty"`
+	Throwing     bool                   `protobuf:"varint,4,opt,name=throwing,proto3" json:"throwing,omitempty"`
+	Costs        *Costs                 `protobuf:"bytes,5,opt,name=costs,proto3" json:"costs,omitempty"`
+	// The map the ruleset plays on unless the match names another.
+	Map           string `protobuf:"bytes,6,opt,name=map,proto3" json:"map,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3826,6 +3829,13 @@ func (x *RulesetInfo) GetCosts() *Costs {
 		return x.Costs
 	}
 	return nil
+}
+
+func (x *RulesetInfo) GetMap() string {
+	if x != nil {
+		return x.Map
+	}
+	return ""
 }
 
 // DeckEntry is one kind of development card and how many the deck holds.
@@ -4026,16 +4036,15 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\x04city\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04city\x124\n" +
 	"\x06knight\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x06knight\x120\n" +
 	"\x04card\x18\x04 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04card\x12)\n" +
-	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\xa0\x03\n" +
+	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\x9e\x03\n" +
 	"\x05Rules\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x15\n" +
 	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12&\n" +
 	"\x0fticks_per_round\x18\x03 \x01(\x05R\rticksPerRound\x12\x17\n" +
 	"\atick_ms\x18\x04 \x01(\x05R\x06tickMs\x12#\n" +
 	"\x0etop_speed_cm_s\x18\x05 \x01(\x05R\vtopSpeedCmS\x12\x19\n" +
-	"\breach_cm\x18\x06 \x01(\x05R\areachCm\x12\x1d\n" +
-	"\n" +
-	"max_rounds\x18\a \x01(\x05R\tmaxRounds\x12!\n" +
+	"\breach_cm\x18\x06 \x01(\x05R\areachCm\x12\x1b\n" +
+	"\tround_cap\x18\a \x01(\x05R\broundCap\x12!\n" +
 	"\fidle_markets\x18\b \x01(\x05R\vidleMarkets\x12\x1f\n" +
 	"\vtrade_steps\x18\t \x01(\x05R\n" +
 	"tradeSteps\x12\x1a\n" +
@@ -4200,13 +4209,14 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\x05hoops\x18\x04 \x03(\v2\x17.orrery.fccatan.v1.HoopR\x05hoops\x121\n" +
 	"\x05piles\x18\x05 \x03(\v2\x1b.orrery.fccatan.v1.PileSpotR\x05piles\x12#\n" +
 	"\rpile_capacity\x18\x06 \x01(\x05R\fpileCapacity\x12,\n" +
-	"\x12balls_per_resource\x18\a \x01(\x05R\x10ballsPerResource\"\xa9\x01\n" +
+	"\x12balls_per_resource\x18\a \x01(\x05R\x10ballsPerResource\"\xbb\x01\n" +
 	"\vRulesetInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x15\n" +
 	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12#\n" +
 	"\rround_seconds\x18\x03 \x01(\x05R\froundSeconds\x12\x1a\n" +
 	"\bthrowing\x18\x04 \x01(\bR\bthrowing\x12.\n" +
-	"\x05costs\x18\x05 \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\"N\n" +
+	"\x05costs\x18\x05 \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\x12\x10\n" +
+	"\x03map\x18\x06 \x01(\tR\x03map\"N\n" +
 	"\tDeckEntry\x12+\n" +
 	"\x04card\x18\x01 \x01(\x0e2\x17.orrery.fccatan.v1.CardR\x04card\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\"\xa8\x01\n" +

@@ -1,0 +1,67 @@
+package mcts_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/orrery/orrery/bots/mcts"
+	"github.com/orrery/orrery/engine"
+)
+
+// benchPly is where the benchmarks search: early in the middle game (a tick, for fccatan).
+var benchPly = map[string]int{"fccatan": 60, "icetraders": 20, "pantropia": 60, "planet": 20}
+
+// BenchmarkSearch reports the search's iterations per second on one core for each game, from
+// a position some way into a four-seat game, at a fixed iteration budget.
+func BenchmarkSearch(b *testing.B) {
+	for _, game := range searched {
+		b.Run(game, func(b *testing.B) {
+			_, d := midGame(b, game, 4, benchPly[game])
+			bot := mcts.MustNew(game, mcts.Config{Iterations: 500, Seed: 1})
+			bot.Act(d)
+			b.ReportAllocs()
+			iters := 0
+			for b.Loop() {
+				bot.Act(d)
+				iters += bot.LastStats().Iterations
+			}
+			b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iterations/s")
+		})
+	}
+}
+
+// BenchmarkSampleAndPlay is the engine's share of one iteration: draw a state into the
+// scratch state (CloneInto) and play twenty random actions on it (Legal and Apply). Its
+// allocs/op is the steady state of the search loop's engine work, which should be zero.
+func BenchmarkSampleAndPlay(b *testing.B) {
+	for _, game := range searched {
+		b.Run(game, func(b *testing.B) {
+			_, d := midGame(b, game, 4, benchPly[game])
+			det, err := mcts.Games()[game].Determinizer(d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(1, 1))
+			var st engine.State
+			var toAct []engine.Seat
+			var legal []engine.Action
+			play := func() {
+				st = det.Sample(st, r)
+				for i := 0; i < 20 && !st.Terminal(); i++ {
+					toAct = st.ToAct(toAct[:0])
+					legal = st.Legal(toAct[0], legal[:0])
+					if st.Apply(toAct[0], legal[r.IntN(len(legal))]) != nil {
+						b.Fatal("a listed action was refused")
+					}
+				}
+			}
+			for range 100 {
+				play()
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				play()
+			}
+		})
+	}
+}

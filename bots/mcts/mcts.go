@@ -1,0 +1,516 @@
+// Package mcts is Orrery's search bot: Monte Carlo tree search over determinizations
+// (single-observer information-set MCTS). Each iteration samples a full state consistent with
+// the seat's own observation, where everything the seat cannot see is drawn anew, and walks
+// one shared tree with it: UCT among the actions legal in that sample, a short playout, and a
+// heuristic score of where the playout stopped. Each node keeps the statistics of the seat
+// that acted into it, so several players each pursue their own ends.
+//
+// The bot reads only its Decision. A game plugs in with a Determinizer built from that
+// decision's observation; it never sees the match's true state. A game may also name a prior
+// bot (its greedy bot): the search starts from that bot's choice and plays another action
+// only when it scores clearly better, and the prior answers where the determinizer cannot
+// read the phase. In Full-Contact Catan the same search is a planner of the team's intents for
+// a tick: the candidates are the listed changes of intent and greedy's plan, the other teams'
+// intents are drawn in the tree, and short playouts run the next ticks of the simulation.
+package mcts
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+)
+
+// A Determinizer draws full states consistent with one seat's observation.
+type Determinizer interface {
+	// Sample writes into dst (nil, or an earlier sample) a state the observation allows,
+	// drawing what the seat cannot see, and the random source of chance to come, from r.
+	Sample(dst engine.State, r *rand.Rand) engine.State
+}
+
+// Game is what the search needs from one game.
+type Game struct {
+	Name string
+	// Determinizer reads d's observation; it fails on an observation it cannot rebuild.
+	Determinizer func(d *orreryv1.Decision) (Determinizer, error)
+	// Playout picks seat's action among legal during a playout; nil picks uniformly.
+	Playout func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action
+	// Depth is how many actions a playout plays before its state is scored.
+	Depth int
+	// Evaluate, if set, scores a state for seat in [0, 1] in place of the state's own
+	// engine.Evaluator.
+	Evaluate func(st engine.State, seat engine.Seat) float64
+	// Searchable, if set, says which root actions the search may choose besides the prior's
+	// choice: actions whose worth hangs on how other players answer (a trade offer), which
+	// sampled opponents judge badly, are left to the prior.
+	Searchable func(a engine.Action) bool
+	// Widen, if positive, keeps only this many root actions, the best by the evaluation one
+	// action ahead on one sample, and the prior's choice: a game with hundreds of actions
+	// spends its iterations on the plausible ones.
+	Widen int
+	// PlayoutBot, if set, makes the bot that plays every seat in playouts (from the decision
+	// it would get in the sampled state), in place of Playout: slower, and truer to players
+	// who play like it.
+	PlayoutBot func(seed uint64) bots.Bot
+	// Prior, if set, makes the heuristic bot whose choice the search starts from and keeps
+	// unless another action scores clearly better (by Config.Margin of mean reward).
+	Prior func(seed uint64) bots.Bot
+}
+
+// Config is a bot's budget and search constants.
+type Config struct {
+	// Budget is the thinking time per decision (default 100 ms), cut short by the
+	// decision's deadline less Margin.
+	Budget time.Duration
+	// Iterations, when positive, is the exact number of iterations per decision instead of
+	// Budget: with a seed the bot is then deterministic. Only a deadline cuts it short.
+	Iterations int
+	// Margin is kept back from the decision's deadline for the answer's trip (default 30 ms;
+	// a tenth of the time left when that is more).
+	Margin time.Duration
+	// Explore is the UCT exploration constant (default 0.7; rewards lie in [0, 1]).
+	Explore float64
+	// Overrule is how much better in mean reward an action must score than the prior bot's
+	// choice to be played instead (default 0.05).
+	Overrule float64
+	// MaxNodes bounds the tree (default 1<<18); past it, iterations stop expanding.
+	MaxNodes int
+	// Widen, when positive, overrides the game's root widening.
+	Widen int
+	// GreedyPlayouts plays the playouts with the game's prior bot (Game.Prior) for every
+	// seat, when the game does not already name a PlayoutBot.
+	GreedyPlayouts bool
+	// Depth, when positive, overrides the game's playout depth.
+	Depth int
+	Seed  uint64
+}
+
+// DefaultBudget is the thinking time per decision when Config.Budget is zero.
+const DefaultBudget = 100 * time.Millisecond
+
+func (c *Config) defaults() {
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+	if c.Margin <= 0 {
+		c.Margin = 30 * time.Millisecond
+	}
+	if c.Explore <= 0 {
+		c.Explore = 0.7
+	}
+	if c.Overrule <= 0 {
+		c.Overrule = 0.05
+	}
+	if c.MaxNodes <= 0 {
+		c.MaxNodes = 1 << 18
+	}
+}
+
+// node is one action taken by one seat after its parent's actions; Bot.kids finds a node's
+// child by the action.
+type node struct {
+	action engine.Action
+	seat   engine.Seat // who took action; its statistics are that seat's
+	visits float64
+	avail  float64 // iterations in which action was legal here
+	reward float64 // sum of seat's rewards
+}
+
+type kidKey struct {
+	parent int32
+	seat   engine.Seat
+	action engine.Action
+}
+
+// Bot is the search bot for one game. A Bot is not safe for concurrent use; its buffers are
+// reused from decision to decision, so the search loop does not allocate once warm.
+type Bot struct {
+	game Game
+	cfg  Config
+	pcg  rand.PCG
+	r    *rand.Rand
+
+	nodes   []node
+	kids    map[kidKey]int32
+	path    []int32
+	toAct   []engine.Seat
+	legal   []engine.Action
+	roots   []engine.Action
+	cands   []engine.Action // the root actions searched: roots, or the widened few
+	order   []int
+	values  []float64
+	ahead   engine.State
+	rewards []float64
+	scratch engine.State
+	favour  int // the prior bot's choice for this decision, or -1
+	// playoutBot plays the playouts when the game or the config asks for a bot's playouts.
+	playoutBot bots.Bot
+
+	stats Stats
+}
+
+// Stats describes the last decision's search.
+type Stats struct {
+	Iterations int
+	Nodes      int
+	Failed     int  // samples in which the chosen path was not playable
+	Overruled  bool // the search chose other than the prior bot
+	Elapsed    time.Duration
+}
+
+// New returns a search bot for g.
+func New(g Game, cfg Config) *Bot {
+	cfg.defaults()
+	if cfg.Depth > 0 {
+		g.Depth = cfg.Depth
+	}
+	if cfg.Widen > 0 {
+		g.Widen = cfg.Widen
+	}
+	if cfg.GreedyPlayouts && g.PlayoutBot == nil {
+		g.PlayoutBot = g.Prior
+	}
+	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
+	b.r = rand.New(&b.pcg)
+	return b
+}
+
+// LastStats is what the last decision's search did.
+func (b *Bot) LastStats() Stats { return b.stats }
+
+// Act searches d and answers with the most visited of its legal actions, or the prior's
+// choice when nothing scored clearly better.
+func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
+	start := time.Now()
+	b.stats = Stats{}
+	stop := b.stopTime(d, start)
+	legal := d.GetLegal()
+	if len(legal) == 0 {
+		return bots.Index(d, 0)
+	}
+	// Each decision draws from its own stream: the choice depends on the seed and the
+	// decision alone, not on what the bot searched before.
+	stream := uint64(d.GetPly())*0x9e3779b97f4a7c15 + uint64(d.GetSeat())
+	b.pcg.Seed(b.cfg.Seed, stream)
+	var prior *orreryv1.Answer
+	if b.game.Prior != nil {
+		// A fresh prior per decision, seeded alike, breaks its ties the same way each time.
+		prior = b.game.Prior(b.cfg.Seed ^ stream).Act(d)
+	}
+	if _, typed := prior.GetChoice().(*orreryv1.Answer_Action); len(legal) == 1 && !typed {
+		return bots.Index(d, 0)
+	}
+	if prior != nil && !stop.IsZero() && !time.Now().Before(stop) {
+		return prior // the prior took the time there was
+	}
+	det, err := b.game.Determinizer(d)
+	if err == nil {
+		b.scratch = det.Sample(b.scratch, b.r)
+	}
+	if err != nil || !b.readRoots(d, b.scratch) {
+		// Nothing to search from (a phase the game's determinizer leaves to the prior).
+		if prior != nil {
+			return prior
+		}
+		return bots.Index(d, b.r.IntN(len(legal)))
+	}
+	b.favour = -1
+	switch c := prior.GetChoice().(type) {
+	case *orreryv1.Answer_LegalIndex:
+		if i := int(c.LegalIndex); i >= 0 && i < len(legal) {
+			b.favour = i
+		}
+	case *orreryv1.Answer_Action:
+		// A typed answer beyond the listed actions (an open-ended game) joins the candidates.
+		if a, err := b.scratch.ActionFromProto(wire.GameAction(c.Action)); err == nil {
+			b.favour = len(b.roots)
+			b.roots = append(b.roots, a)
+		}
+	}
+	b.widen(engine.Seat(d.GetSeat()))
+	if b.game.PlayoutBot != nil {
+		b.playoutBot = b.game.PlayoutBot(b.cfg.Seed ^ stream ^ 0x9147)
+	}
+	b.search(det, engine.Seat(d.GetSeat()), start, stop)
+	i := b.best()
+	b.stats.Overruled = b.favour >= 0 && i != b.favour
+	if i < len(legal) {
+		return bots.Index(d, i)
+	}
+	return prior
+}
+
+// widen sets the root's candidates: the searchable root actions, or when the game widens, the
+// best few of them by the evaluation of the sample in b.scratch one action ahead; and the
+// prior's choice.
+func (b *Bot) widen(me engine.Seat) {
+	b.cands = b.cands[:0]
+	for i, a := range b.roots {
+		if i == b.favour || b.game.Searchable == nil || b.game.Searchable(a) {
+			b.cands = append(b.cands, a)
+		}
+	}
+	if b.game.Widen <= 0 || len(b.cands) <= b.game.Widen {
+		return
+	}
+	b.order, b.values = b.order[:0], b.values[:0]
+	for i, a := range b.roots {
+		if i != b.favour && b.game.Searchable != nil && !b.game.Searchable(a) {
+			continue
+		}
+		b.ahead = engine.CloneInto(b.ahead, b.scratch)
+		v := -1.0
+		if b.ahead.Apply(me, a) == nil {
+			b.score(b.ahead)
+			v = b.rewards[me]
+		}
+		b.order, b.values = append(b.order, i), append(b.values, v)
+	}
+	slices.SortStableFunc(b.order, func(x, y int) int { return cmp.Compare(b.values[y], b.values[x]) })
+	b.cands = b.cands[:0]
+	for k, i := range b.order {
+		if k < b.game.Widen || i == b.favour {
+			b.cands = append(b.cands, b.roots[i])
+		}
+	}
+}
+
+// stopTime is when the search must end: the budget, or the decision's deadline less the
+// margin, whichever is first. An iteration budget has no time limit but the deadline.
+func (b *Bot) stopTime(d *orreryv1.Decision, start time.Time) time.Time {
+	var stop time.Time
+	if b.cfg.Iterations <= 0 {
+		stop = start.Add(b.cfg.Budget)
+	}
+	if dl := d.GetDeadline(); dl != nil {
+		deadline := dl.AsTime()
+		margin := max(b.cfg.Margin, deadline.Sub(start)/10)
+		if cut := deadline.Add(-margin); stop.IsZero() || cut.Before(stop) {
+			stop = cut
+		}
+	}
+	return stop
+}
+
+// readRoots reads d's legal actions in the game's encoding, index for index.
+func (b *Bot) readRoots(d *orreryv1.Decision, st engine.State) bool {
+	b.roots = b.roots[:0]
+	for i, la := range d.GetLegal() {
+		a, err := st.ActionFromProto(wire.GameAction(la))
+		if err != nil && i < len(d.GetLegalNotation()) {
+			a, err = st.ParseAction(d.GetLegalNotation()[i])
+		}
+		if err != nil {
+			return false
+		}
+		b.roots = append(b.roots, a)
+	}
+	return true
+}
+
+// search runs iterations from a fresh tree until the iteration budget or stop.
+func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
+	b.nodes = append(b.nodes[:0], node{seat: me})
+	clear(b.kids)
+	b.stats = Stats{}
+	if b.favour >= 0 {
+		// The prior's choice is in the tree from the start, so it is sure to be tried.
+		a := b.roots[b.favour]
+		b.nodes = append(b.nodes, node{action: a, seat: me})
+		b.kids[kidKey{0, me, a}] = 1
+	}
+	var slowest time.Duration // the longest iteration so far: the next may take as long
+	last := time.Now()
+	for i := 0; b.cfg.Iterations <= 0 || i < b.cfg.Iterations; i++ {
+		if i > 0 && !stop.IsZero() {
+			now := time.Now()
+			slowest = max(slowest, now.Sub(last))
+			if last = now; !now.Add(slowest).Before(stop) {
+				break
+			}
+		}
+		b.scratch = det.Sample(b.scratch, b.r)
+		if !b.iterate(b.scratch, me) {
+			b.stats.Failed++
+		}
+		b.stats.Iterations++
+	}
+	b.stats.Nodes = len(b.nodes)
+	b.stats.Elapsed = time.Since(start)
+}
+
+// iterate is one descent, playout and backup on the sample st.
+func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
+	b.path = append(b.path[:0], 0)
+	cur := int32(0)
+	for !st.Terminal() {
+		var seat engine.Seat
+		var legal []engine.Action
+		if cur == 0 {
+			seat, legal = me, b.cands
+		} else {
+			b.toAct = st.ToAct(b.toAct[:0])
+			seat = b.toAct[0]
+			b.legal = st.Legal(seat, b.legal[:0])
+			legal = b.legal
+		}
+		if len(legal) == 0 {
+			return false
+		}
+		a, next, expanded := b.choose(cur, seat, legal)
+		if st.Apply(seat, a) != nil {
+			return false
+		}
+		if next < 0 {
+			break // a full tree plays the new action without keeping it
+		}
+		b.path = append(b.path, next)
+		cur = next
+		if expanded {
+			break
+		}
+	}
+	b.playout(st)
+	b.score(st)
+	for _, n := range b.path {
+		nd := &b.nodes[n]
+		nd.visits++
+		nd.reward += b.rewards[nd.seat]
+	}
+	return true
+}
+
+// choose is the action to take at cur and its child: an untried legal action when there is
+// one (added to the tree unless it is full: child -1), else the best child by UCB1 over the
+// times each was available.
+func (b *Bot) choose(cur int32, seat engine.Seat, legal []engine.Action) (engine.Action, int32, bool) {
+	best, bestScore := int32(-1), math.Inf(-1)
+	untried, pick := 0, engine.Action{}
+	for _, a := range legal {
+		k, ok := b.kids[kidKey{cur, seat, a}]
+		if !ok {
+			untried++
+			if b.r.IntN(untried) == 0 {
+				pick = a
+			}
+			continue
+		}
+		nd := &b.nodes[k]
+		nd.avail++
+		if untried > 0 {
+			continue
+		}
+		score := math.Inf(1) // a child whose only sample failed
+		if nd.visits > 0 {
+			score = nd.reward/nd.visits + b.cfg.Explore*math.Sqrt(math.Log(nd.avail)/nd.visits)
+		}
+		if best < 0 || score > bestScore {
+			best, bestScore = k, score
+		}
+	}
+	if untried == 0 {
+		return b.nodes[best].action, best, false
+	}
+	if len(b.nodes) >= b.cfg.MaxNodes {
+		return pick, -1, true
+	}
+	k := int32(len(b.nodes))
+	b.nodes = append(b.nodes, node{action: pick, seat: seat, avail: 1})
+	b.kids[kidKey{cur, seat, pick}] = k
+	return pick, k, true
+}
+
+// playout plays up to the game's depth of actions by its playout policy.
+func (b *Bot) playout(st engine.State) {
+	for i := 0; i < b.game.Depth && !st.Terminal(); i++ {
+		b.toAct = st.ToAct(b.toAct[:0])
+		seat := b.toAct[0]
+		b.legal = st.Legal(seat, b.legal[:0])
+		if len(b.legal) == 0 {
+			return
+		}
+		var a engine.Action
+		switch {
+		case b.playoutBot != nil:
+			// The bot answers the decision it would get in this sampled state; its answer
+			// is read back like any seat's.
+			d := wire.Decision(st, seat, b.legal, 0)
+			var err error
+			if a, _, err = wire.Answer(st, b.legal, b.playoutBot.Act(d)); err != nil {
+				a = b.legal[b.r.IntN(len(b.legal))]
+			}
+		case b.game.Playout != nil:
+			a = b.game.Playout(st, seat, b.legal, b.r)
+		default:
+			a = b.legal[b.r.IntN(len(b.legal))]
+		}
+		if st.Apply(seat, a) != nil {
+			return
+		}
+	}
+}
+
+// score fills b.rewards with the state's own evaluation, which at the end is 1 for each seat
+// ranked first and 0 for the others; a game without one scores the end by its result and
+// anything before it one half.
+func (b *Bot) score(st engine.State) {
+	n := st.Seats()
+	b.rewards = b.rewards[:0]
+	if b.game.Evaluate != nil {
+		for s := 0; s < n; s++ {
+			b.rewards = append(b.rewards, b.game.Evaluate(st, engine.Seat(s)))
+		}
+		return
+	}
+	if ev, ok := st.(engine.Evaluator); ok {
+		for s := 0; s < n; s++ {
+			b.rewards = append(b.rewards, ev.Evaluate(engine.Seat(s)))
+		}
+		return
+	}
+	var ranks []int
+	if st.Terminal() {
+		ranks = st.Result().Ranks
+	}
+	for s := 0; s < n; s++ {
+		v := 0.5
+		switch {
+		case s < len(ranks) && ranks[s] == 1:
+			v = 1
+		case s < len(ranks):
+			v = 0
+		}
+		b.rewards = append(b.rewards, v)
+	}
+}
+
+// best is the index of the root's most visited action, ties to the better mean, then to
+// the earlier action; the prior's choice stands unless that action's mean beats its own by
+// Config.Overrule.
+func (b *Bot) best() int {
+	bestI, bestV, bestM := 0, -1.0, -1.0
+	for i, a := range b.roots {
+		k, ok := b.kids[kidKey{0, b.nodes[0].seat, a}]
+		if !ok || b.nodes[k].visits == 0 {
+			continue
+		}
+		nd := &b.nodes[k]
+		m := nd.reward / nd.visits
+		if nd.visits > bestV || nd.visits == bestV && m > bestM {
+			bestI, bestV, bestM = i, nd.visits, m
+		}
+	}
+	if f := b.favour; f >= 0 && f != bestI {
+		nd := &b.nodes[b.kids[kidKey{0, b.nodes[0].seat, b.roots[f]}]]
+		if nd.visits == 0 || bestM-nd.reward/nd.visits < b.cfg.Overrule {
+			return f
+		}
+	}
+	return bestI
+}

@@ -1,0 +1,148 @@
+package mcts_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/bots/mcts"
+	"github.com/orrery/orrery/engine"
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+)
+
+var searched = []string{"fccatan", "icetraders", "pantropia", "planet"}
+
+// midGame plays seeded random actions into a game of four seats and returns the first state
+// at or after ply where the seat to act has a real choice, with that seat's decision (or the
+// last such state, if the game ends first).
+func midGame(t testing.TB, game string, seed uint64, ply int) (engine.State, *orreryv1.Decision) {
+	t.Helper()
+	st, err := engine.New(game, engine.Config{Seats: 4, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 3))
+	var last engine.State
+	var lastD *orreryv1.Decision
+	for i := 0; !st.Terminal(); i++ {
+		seat := st.ToAct(nil)[0]
+		legal := st.Legal(seat, nil)
+		if len(legal) > 1 {
+			last, lastD = st.Clone(), wire.Decision(st, seat, legal, int64(i))
+			if i >= ply {
+				return last, lastD
+			}
+		}
+		if err := st.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if last == nil {
+		t.Fatalf("%s seed %d: no seat ever had a choice", game, seed)
+	}
+	return last, lastD
+}
+
+func TestAct_SameSeedAndIterationsSameChoice(t *testing.T) {
+	for _, game := range searched {
+		t.Run(game, func(t *testing.T) {
+			for _, ply := range []int{0, 30, 90, 400} {
+				_, d := midGame(t, game, 7, ply)
+				cfg := mcts.Config{Iterations: 150, Seed: 42}
+				a := mcts.MustNew(game, cfg).Act(d).GetLegalIndex()
+				b := mcts.MustNew(game, cfg)
+				if got := b.Act(d).GetLegalIndex(); got != a {
+					t.Errorf("ply %d: two bots chose %d and %d", ply, a, got)
+				}
+				if got := b.Act(d).GetLegalIndex(); got != a {
+					t.Errorf("ply %d: the same bot chose %d, then %d", ply, a, got)
+				}
+				// A phase the game's determinizer leaves to the prior (a market, a setup) has no
+				// search at all.
+				if st := b.LastStats(); st.Iterations != 0 && st.Iterations != cfg.Iterations || st.Failed > 0 {
+					t.Errorf("ply %d: %+v, want %d iterations and no failed samples", ply, st, cfg.Iterations)
+				}
+			}
+		})
+	}
+}
+
+// TestAct_BlindToHiddenInformation: a state whose hidden information is drawn anew, consistent
+// with the seat's view (the engines' own tests show the conformance perturbation changes no
+// sample), gets the same choice with the same seed and budget: the bot never reads the true
+// state.
+func TestAct_BlindToHiddenInformation(t *testing.T) {
+	for _, game := range searched {
+		t.Run(game, func(t *testing.T) {
+			for _, ply := range []int{5, 40} {
+				st, d := midGame(t, game, 9, ply)
+				seat := engine.Seat(d.GetSeat())
+				det, err := mcts.Games()[game].Determinizer(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := rand.New(rand.NewPCG(1, 2))
+				cfg := mcts.Config{Iterations: 120, Seed: 3}
+				want := mcts.MustNew(game, cfg).Act(d).GetLegalIndex()
+				for i := 0; i < 3; i++ {
+					other := det.Sample(nil, r)
+					b1, _ := st.MarshalBinary()
+					b2, _ := other.MarshalBinary()
+					if string(b1) == string(b2) {
+						continue
+					}
+					od := wire.Decision(other, seat, other.Legal(seat, nil), d.GetPly())
+					if got := mcts.MustNew(game, cfg).Act(od).GetLegalIndex(); got != want {
+						t.Errorf("ply %d draw %d: chose %d, want %d", ply, i, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAct_FullContactCatanPlansTicks: a tick is searched to the iteration budget with no
+// failed sample; the market is left to greedy.
+func TestAct_FullContactCatanPlansTicks(t *testing.T) {
+	_, d := midGame(t, "fccatan", 5, 60)
+	o := wire.GameObservation(d.GetObservation()).(*fccatanv1.Observation)
+	if o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
+		t.Fatalf("ply 60 is in the %v, want a tick", o.GetPhase())
+	}
+	b := mcts.MustNew("fccatan", mcts.Config{Iterations: 200, Seed: 1})
+	if a := b.Act(d); a.GetChoice() == nil {
+		t.Fatal("no answer")
+	}
+	if st := b.LastStats(); st.Iterations != 200 || st.Failed > 0 || st.Nodes < 10 {
+		t.Errorf("%+v, want 200 iterations, no failed sample and a tree", st)
+	}
+}
+
+// TestAct_WideningAndBotPlayouts: the optional root widening and bot playouts stay a
+// function of the seed and the decision, and search to the iteration budget.
+func TestAct_WideningAndBotPlayouts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  mcts.Config
+	}{
+		{"widen", mcts.Config{Iterations: 60, Widen: 4, Seed: 5}},
+		{"bot playouts", mcts.Config{Iterations: 20, GreedyPlayouts: true, Depth: 6, Seed: 5}},
+	} {
+		for _, game := range searched {
+			t.Run(tc.name+"/"+game, func(t *testing.T) {
+				_, d := midGame(t, game, 3, 60)
+				a := mcts.MustNew(game, tc.cfg).Act(d)
+				b := mcts.MustNew(game, tc.cfg)
+				if got := b.Act(d); !proto.Equal(got, a) {
+					t.Errorf("two bots answered %v and %v", a, got)
+				}
+				if st := b.LastStats(); st.Iterations != tc.cfg.Iterations || st.Failed > 0 {
+					t.Errorf("%+v, want %d iterations and no failed sample", st, tc.cfg.Iterations)
+				}
+			})
+		}
+	}
+}

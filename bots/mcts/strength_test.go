@@ -1,0 +1,123 @@
+package mcts_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/builtin"
+	"github.com/orrery/orrery/bots/local"
+	"github.com/orrery/orrery/bots/mcts"
+	"github.com/orrery/orrery/engine"
+	_ "github.com/orrery/orrery/engine/games"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+var full = flag.Bool("full", false, "strength benchmarks at full size: 200 games per game at the default budget")
+
+// envInt reads a positive integer from the environment, or def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// timed wraps a bot to count its decisions, its time and how often the search overruled
+// the prior.
+type timed struct {
+	b         bots.Bot
+	n         int
+	overruled int
+	spent     time.Duration
+}
+
+func (t *timed) Act(d *orreryv1.Decision) *orreryv1.Answer {
+	start := time.Now()
+	a := t.b.Act(d)
+	t.spent += time.Since(start)
+	t.n++
+	if m, ok := t.b.(*mcts.Bot); ok && m.LastStats().Overruled {
+		t.overruled++
+	}
+	return a
+}
+
+// duplicateSets plays sets seat-rotated duplicate sets of game, one mcts against greedy in
+// every other seat: each set is one seed played once with mcts in each seat. It returns the
+// games mcts won (a shared first place counts its share) and the games played.
+func duplicateSets(tb testing.TB, game string, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
+	const seats = 4
+	tm = &timed{}
+	for set := 0; set < sets; set++ {
+		seed := uint64(1000 + set)
+		for at := 0; at < seats; at++ {
+			c := cfg
+			c.Seed = seed*7 + uint64(at)
+			tm.b = mcts.MustNew(game, c)
+			players := make([]bots.Bot, seats)
+			for s := range players {
+				if s == at {
+					players[s] = tm
+					continue
+				}
+				g, err := builtin.New(game, "greedy", seed*31+uint64(s))
+				if err != nil {
+					tb.Fatal(err)
+				}
+				players[s] = g
+			}
+			st, _, err := local.Play(game, engine.Config{Seats: seats, Seed: seed}, players)
+			if err != nil {
+				tb.Fatalf("%s set %d seat %d: %v", game, set, at, err)
+			}
+			r := st.Result()
+			if r.Ranks[at] == 1 {
+				wins += 1 / float64(len(r.Winners()))
+			}
+			games++
+		}
+	}
+	return wins, games, tm
+}
+
+// strength prints mcts's win rate against three greedy bots in seat-rotated duplicate sets
+// and its mean time per decision. Small by default (one set of four games at 200 iterations a
+// decision); -args -full plays 50 sets (200 games) at the default 100 ms budget. The
+// environment narrows it: ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_BUDGET_MS
+// (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth) and
+// ORRERY_MCTS_OVERRULE (the margin to overrule the prior bot).
+//
+//	go test ./bots/mcts -run '^$' -bench Strength_Planet -benchtime 1x -args -full
+func strength(b *testing.B, game string) {
+	sets, cfg := 1, mcts.Config{Iterations: envInt("ORRERY_MCTS_ITERATIONS", 200)}
+	if *full {
+		sets, cfg = 50, mcts.Config{}
+	}
+	sets = envInt("ORRERY_MCTS_SETS", sets)
+	cfg.Depth = envInt("ORRERY_MCTS_DEPTH", 0)
+	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
+	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
+	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
+		cfg.Overrule = v
+	}
+	if ms := envInt("ORRERY_MCTS_BUDGET_MS", 0); ms > 0 {
+		cfg.Iterations, cfg.Budget = 0, time.Duration(ms)*time.Millisecond
+	}
+	for b.Loop() {
+		wins, games, tm := duplicateSets(b, game, sets, cfg)
+		b.ReportMetric(wins/float64(games), "winrate")
+		b.ReportMetric(float64(tm.spent.Milliseconds())/float64(max(tm.n, 1)), "ms/decision")
+		fmt.Printf("%s: mcts won %.1f of %d games (%.1f%%), %d decisions, %.2f ms each, %d overruling greedy\n",
+			game, wins, games, 100*wins/float64(games), tm.n, float64(tm.spent.Microseconds())/1000/float64(max(tm.n, 1)), tm.overruled)
+	}
+}
+
+func BenchmarkStrength_IceTraders(b *testing.B)       { strength(b, "icetraders") }
+func BenchmarkStrength_Planet(b *testing.B)           { strength(b, "planet") }
+func BenchmarkStrength_PanTropia(b *testing.B)        { strength(b, "pantropia") }
+func BenchmarkStrength_FullContactCatan(b *testing.B) { strength(b, "fccatan") }

@@ -1,0 +1,200 @@
+package fccatan
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/orrery/orrery/engine"
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
+)
+
+// Determinizer draws full states of a tick consistent with one team's observation, for
+// planners that simulate the next ticks: the other teams' standing intents, which the team
+// cannot see, are drawn (each player runs on as it moves now, or toward a random point, with
+// the flags its situation suggests); the deck's order is drawn from the cards no team holds.
+// It reads the observation once, and only in the tick phase: the market and setup are left to
+// other means.
+//
+// The observation carries the rules, not the options: the knights option and the wall-clock
+// settings take their defaults (neither changes a tick), and a simulated tick resolves in
+// lockstep.
+type Determinizer struct {
+	base   *State
+	viewer int
+	cards  []int8 // the cards no team holds, for the deck
+}
+
+var _ engine.Evaluator = (*State)(nil)
+
+// NewDeterminizer reads o, the observation of seat, in the tick phase.
+func NewDeterminizer(o *fccatanv1.Observation, seat int) (*Determinizer, error) {
+	if o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
+		return nil, fmt.Errorf("fccatan: the determinizer reads ticks, not the %v", o.GetPhase())
+	}
+	n := len(o.GetTeams())
+	if seat < 0 || seat >= n {
+		return nil, fmt.Errorf("fccatan: seat %d of %d teams", seat, n)
+	}
+	r := o.GetRules()
+	if r.GetTickMs() <= 0 || 1000%r.GetTickMs() != 0 || r.GetTicksPerRound()*r.GetTickMs()%1000 != 0 {
+		return nil, fmt.Errorf("fccatan: the rules' clock (%d ticks of %d ms) is not an option's", r.GetTicksPerRound(), r.GetTickMs())
+	}
+	sizes := make([]string, n)
+	for t, tm := range o.GetTeams() {
+		sizes[t] = strconv.Itoa(len(tm.GetAvatars()))
+	}
+	itoa := func(v int32) string { return strconv.Itoa(int(v)) }
+	c, err := newConfig(engine.Config{Seats: n, Options: map[string]string{
+		"ruleset": r.GetRuleset(), "map": r.GetMap(), "team_size": strings.Join(sizes, ","), "knights": "any",
+		"round_seconds": itoa(r.GetTicksPerRound() * r.GetTickMs() / 1000), "tick_rate": itoa(1000 / r.GetTickMs()),
+		"win_vp": itoa(r.GetWinVp()), "top_speed_cm_s": itoa(r.GetTopSpeedCmS()), "reach_cm": itoa(r.GetReachCm()),
+		"round_cap": itoa(r.GetRoundCap()), "idle_markets": itoa(r.GetIdleMarkets()), "trade_steps": itoa(r.GetTradeSteps()),
+		"throw_range_cm": itoa(r.GetThrowRangeCm()),
+	}})
+	if err != nil {
+		return nil, fmt.Errorf("fccatan: observation: %w", err)
+	}
+	s := newState(c, 0)
+	s.phase, s.round, s.tick, s.idle = PhaseTick, int16(o.GetRound()), o.GetTick(), int16(o.GetIdleMarkets())
+	held := [deckSize + 1]int{}
+	for t, pt := range o.GetTeams() {
+		tm := &s.teams[t]
+		tm.vp, tm.start = int16(pt.GetVp()), int8(pt.GetStartHoop())
+		res := pt.GetResources()
+		tm.res = [numRes]int16{int16(res.GetWood()), int16(res.GetBrick()), int16(res.GetOre()), int16(res.GetSheep())}
+		if len(pt.GetCards()) > deckSize {
+			return nil, fmt.Errorf("fccatan: team %d holds %d cards", t, len(pt.GetCards()))
+		}
+		for _, card := range pt.GetCards() {
+			if card <= 0 || int(card) >= len(cardNames) {
+				return nil, fmt.Errorf("fccatan: team %d holds card %d", t, card)
+			}
+			tm.cards[tm.ncards] = int8(card)
+			tm.ncards++
+			held[card]++
+		}
+		for _, p := range pt.GetLastPurchases() {
+			if tm.nbought < maxItems {
+				tm.bought[tm.nbought] = int8(p)
+				tm.nbought++
+			}
+		}
+		for i, pa := range pt.GetAvatars() {
+			av := &tm.av[i]
+			av.pos = Vec{X: pa.GetPosition().GetX(), Y: pa.GetPosition().GetY()}
+			av.vel = Vec{X: pa.GetVelocity().GetX(), Y: pa.GetVelocity().GetY()}
+			av.carry = noRes
+			if pa.GetCarrying() != fccatanv1.Resource_RESOURCE_UNSPECIFIED {
+				k, err := resFrom(pa.GetCarrying())
+				if err != nil {
+					return nil, err
+				}
+				av.carry = Resource(k)
+			}
+			av.collected, av.frozen, av.knight, av.markers = pa.GetCollected(), pa.GetFrozen(), pa.GetKnight(), int8(pa.GetMarkers())
+			if t == seat && pa.GetIntent() != nil {
+				if av.order, err = intentFrom(pa.GetIntent()); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if len(o.GetPiles()) != len(c.field.Piles) || len(o.GetHoops()) != len(c.field.Hoops) {
+		return nil, fmt.Errorf("fccatan: the field has %d piles and %d hoops, the view %d and %d", len(c.field.Piles), len(c.field.Hoops), len(o.GetPiles()), len(o.GetHoops()))
+	}
+	for p, pp := range o.GetPiles() {
+		s.piles[p] = int8(pp.GetBalls())
+	}
+	for h, hs := range o.GetHoops() {
+		s.owner[h], s.building[h] = int8(hs.GetOwner()), int8(hs.GetBuilding())
+	}
+	left := int(o.GetDeckLeft())
+	if left < 0 || left > deckSize {
+		return nil, fmt.Errorf("fccatan: %d cards left in a deck of %d", left, deckSize)
+	}
+	s.deckTop = int8(deckSize - left)
+	d := &Determinizer{base: s, viewer: seat}
+	for _, spec := range deckSpec {
+		for k := held[spec.card]; k < spec.count; k++ {
+			d.cards = append(d.cards, spec.card)
+		}
+	}
+	for len(d.cards) < left { // played cards are out of sight: fill with victory points
+		d.cards = append(d.cards, cardVP)
+	}
+	return d, nil
+}
+
+// Sample writes a draw into dst (nil, or an earlier sample) and returns it.
+func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
+	s := d.base.CloneInto(dst).(*State)
+	f := s.c.field
+	for t := 0; t < s.c.teams; t++ {
+		if t == d.viewer {
+			continue
+		}
+		tm := &s.teams[t]
+		for i := 0; i < int(tm.size); i++ {
+			av := &tm.av[i]
+			var in Intent
+			switch {
+			case av.vel != (Vec{}) && r.IntN(2) == 0:
+				in = Velocity(int16(av.vel.X), int16(av.vel.Y))
+			case r.IntN(4) > 0:
+				in = To(int16(r.Int32N(f.Width)), int16(r.Int32N(f.Height)))
+			}
+			switch {
+			case av.knight:
+				in = in.Tag()
+			case av.carry == noRes:
+				in = in.PickUp()
+			default:
+				in = in.Place()
+			}
+			av.order = in
+		}
+	}
+	r.Shuffle(len(d.cards), func(i, j int) { d.cards[i], d.cards[j] = d.cards[j], d.cards[i] })
+	copy(s.deck[s.deckTop:], d.cards)
+	s.rng.Seed(r.Uint64(), r.Uint64())
+	return s
+}
+
+// Evaluate scores team seat's standing for a planner that looks a few ticks ahead: VP first,
+// then resources banked, balls carried home and markers to place, against the best rival's,
+// on a logistic scale.
+func (s *State) Evaluate(seat engine.Seat) float64 {
+	if s.phase == PhaseOver {
+		for t := 0; t < s.c.teams; t++ {
+			if s.teams[t].vp > s.teams[seat].vp {
+				return 0
+			}
+		}
+		return 1
+	}
+	worth := func(t int) float64 {
+		tm := &s.teams[t]
+		v := 4 * float64(tm.vp)
+		for _, n := range tm.res {
+			v += float64(n)
+		}
+		for i := 0; i < int(tm.size); i++ {
+			av := &tm.av[i]
+			if av.carry != noRes {
+				v += 0.7
+			}
+			v += 0.5 * float64(av.markers)
+		}
+		return v
+	}
+	rival := math.Inf(-1)
+	for t := 0; t < s.c.teams; t++ {
+		if engine.Seat(t) != seat {
+			rival = max(rival, worth(t))
+		}
+	}
+	return 1 / (1 + math.Exp(-(worth(int(seat))-rival)/3))
+}

@@ -1,0 +1,308 @@
+package planet
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/orrery/orrery/engine"
+	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
+)
+
+// Determinizer draws full states consistent with one seat's observation, for search bots
+// [rule: Hidden information]: the tiles of the face-down stacks are dealt anew from the tiles
+// nobody has seen, the other seats' objectives from the cards the viewer does not hold, and
+// face-down mystery animals from the cards not in sight. It reads the observation once.
+//
+// The observation does not carry three options, which take their defaults: the data set (an
+// observation that does not fit the built-in one is refused), rotate-first-player and
+// mystery-ahead.
+type Determinizer struct {
+	base     *state
+	hidden   []int16 // tiles in the face-down stacks, in some order
+	objPool  []int8  // objectives the viewer does not hold
+	animPool []int16 // animals the viewer has not seen
+	viewer   int
+}
+
+var _ engine.Evaluator = (*state)(nil)
+
+// NewDeterminizer reads o, the observation of seat.
+func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
+	d := Default
+	n := int(o.GetSeats())
+	if n < 2 || n > maxSeats || len(o.GetPlanets()) != n || o.GetTurn() < 1 || o.GetTurn() > TurnsPerGame {
+		return nil, fmt.Errorf("planet: observation is not a whole view (%d seats, %d planets, turn %d)", n, len(o.GetPlanets()), o.GetTurn())
+	}
+	s := &state{
+		d:     d,
+		opt:   options{beginners: o.GetBeginners(), mystery: o.GetMystery(), rotate: true, ahead: 3, lastTurn: int8(o.GetLastTurn())},
+		seats: int8(n),
+		turn:  int8(o.GetTurn()),
+		first: int8(o.GetFirstPlayer()),
+		over:  o.GetOver(),
+	}
+	if ta := o.GetToAct(); len(ta) == 1 && ta[0] >= 0 && int(ta[0]) < n {
+		s.picks = (int8(ta[0]) - s.first + s.seats) % s.seats
+	}
+	seen := make([]bool, len(d.Tiles))
+	tile := func(t *planetv1.Tile) (int16, error) {
+		id := int(t.GetId())
+		if id < 0 || id >= len(d.Tiles) || len(t.GetAreas()) != 5 {
+			return 0, fmt.Errorf("planet: tile %d is not in the built-in data set", id)
+		}
+		for k, h := range t.GetAreas() {
+			if Habitat(h) != d.Tiles[id][k] {
+				return 0, fmt.Errorf("planet: tile %d differs from the built-in data set", id)
+			}
+		}
+		if seen[id] {
+			return 0, fmt.Errorf("planet: tile %d seen twice", id)
+		}
+		seen[id] = true
+		return int16(id), nil
+	}
+	for _, t := range o.GetDisplay() {
+		id, err := tile(t)
+		if err != nil {
+			return nil, err
+		}
+		s.display[s.displayN] = id
+		s.displayN++
+	}
+	for _, t := range o.GetBox() {
+		id, err := tile(t)
+		if err != nil {
+			return nil, err
+		}
+		s.box[s.boxN] = id
+		s.boxN++
+	}
+	for i := range s.planets {
+		s.planets[i].objective = -1
+		for f := range s.planets[i].tile {
+			s.planets[i].tile[f] = -1
+		}
+	}
+	animalSeen := make([]bool, len(d.Animals))
+	animal := func(a *planetv1.AnimalCard) (int16, error) {
+		id := int(a.GetId())
+		if id < 0 || id >= len(d.Animals) || Habitat(a.GetHabitat()) != d.Animals[id].Req.X || int(a.GetKind()) != int(d.Animals[id].Req.Kind) {
+			return 0, fmt.Errorf("planet: animal %d is not in the built-in data set", id)
+		}
+		animalSeen[id] = true
+		return int16(id), nil
+	}
+	for i, p := range o.GetPlanets() {
+		c := &s.planets[i]
+		for _, pt := range p.GetTiles() {
+			f, rot := int(pt.GetFace()), int(pt.GetRotation())
+			id, err := tile(pt.GetTile())
+			if err != nil {
+				return nil, err
+			}
+			if f < 0 || f >= Faces || rot < 0 || rot >= 5 || c.tile[f] >= 0 {
+				return nil, fmt.Errorf("planet: seat %d has a bad placement on face %d", i, f)
+			}
+			c.tile[f], c.rot[f] = id, int8(rot)
+			c.placed++
+			c.surface.Place(f, d.Tiles[id], rot)
+		}
+		for _, a := range p.GetAnimals() {
+			id, err := animal(a)
+			if err != nil {
+				return nil, err
+			}
+			s.cards = append(s.cards, card{id: id, owner: int8(i), seq: s.won})
+			s.won++
+		}
+	}
+	for _, a := range o.GetReturned() {
+		id, err := animal(a)
+		if err != nil {
+			return nil, err
+		}
+		s.cards = append(s.cards, card{id: id, owner: -1, returned: true})
+	}
+	faceDown := 0
+	for _, col := range o.GetColumns() {
+		for _, a := range col.GetCards() {
+			id, err := animal(a)
+			if err != nil {
+				return nil, err
+			}
+			s.cards = append(s.cards, card{id: id, turn: int8(col.GetTurn()), owner: -1})
+		}
+		for k := int32(0); k < col.GetFaceDown(); k++ {
+			s.cards = append(s.cards, card{id: -1, turn: int8(col.GetTurn()), owner: -1, faceDown: true})
+			faceDown++
+		}
+	}
+	hiddenTiles := 0
+	for _, st := range o.GetStacks() {
+		i := int(st.GetNumber()) - 1
+		if i < int(s.turn) || i >= TurnsPerGame || st.GetSize() < 0 || st.GetSize() > StackSize {
+			return nil, fmt.Errorf("planet: stack %d is out of place", st.GetNumber())
+		}
+		s.stackN[i] = int8(st.GetSize())
+		if i >= TileStacks {
+			if len(st.GetTiles()) != int(st.GetSize()) {
+				return nil, fmt.Errorf("planet: stack %d shows %d of %d tiles", i+1, len(st.GetTiles()), st.GetSize())
+			}
+			for k, t := range st.GetTiles() {
+				id, err := tile(t)
+				if err != nil {
+					return nil, err
+				}
+				s.stacks[i][k] = id
+			}
+		} else {
+			hiddenTiles += int(st.GetSize())
+		}
+	}
+	det := &Determinizer{base: s, viewer: seat}
+	for id, ok := range seen {
+		if !ok {
+			det.hidden = append(det.hidden, int16(id))
+		}
+	}
+	if len(det.hidden) != hiddenTiles {
+		return nil, fmt.Errorf("planet: %d unseen tiles for %d face-down places", len(det.hidden), hiddenTiles)
+	}
+	for id, ok := range animalSeen {
+		if !ok {
+			det.animPool = append(det.animPool, int16(id))
+		}
+	}
+	if len(det.animPool) < faceDown {
+		return nil, fmt.Errorf("planet: %d face-down animals but %d unseen", faceDown, len(det.animPool))
+	}
+	if !s.opt.beginners {
+		own := int8(-1)
+		if seat >= 0 && seat < n {
+			if ob := o.GetPlanets()[seat].GetObjective(); ob != nil {
+				if own = objectiveIndex(d, ob); own < 0 {
+					return nil, fmt.Errorf("planet: the objective is not in the built-in data set")
+				}
+			}
+		}
+		s.objN = int8(len(d.Objectives))
+		for k := range d.Objectives {
+			if int8(k) != own {
+				det.objPool = append(det.objPool, int8(k))
+			}
+		}
+		if own >= 0 {
+			s.planets[seat].objective = own
+			s.objDeal[seat] = own
+		}
+	}
+	s.rng = *engine.NewRand(0)
+	if s.over {
+		return nil, fmt.Errorf("planet: the game is over")
+	}
+	return det, nil
+}
+
+// objectiveIndex is the built-in objective card equal to ob, or -1.
+func objectiveIndex(d *Data, ob *planetv1.Objective) int8 {
+	for k := range d.Objectives {
+		o := &d.Objectives[k]
+		if Habitat(ob.GetHabitat()) != o.Habitat || len(ob.GetSteps()) != len(o.Areas) {
+			continue
+		}
+		same := true
+		for i, st := range ob.GetSteps() {
+			same = same && int(st.GetAreas()) == o.Areas[i] && int(st.GetPoints()) == o.Points[i]
+		}
+		if same {
+			return int8(k)
+		}
+	}
+	return -1
+}
+
+// Sample writes a draw into dst (nil, or an earlier sample) and returns it.
+func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
+	s := d.base.CloneInto(dst).(*state)
+	r.Shuffle(len(d.hidden), func(i, j int) { d.hidden[i], d.hidden[j] = d.hidden[j], d.hidden[i] })
+	k := 0
+	for i := int(s.turn); i < TileStacks; i++ {
+		k += copy(s.stacks[i][:s.stackN[i]], d.hidden[k:])
+	}
+	if len(d.objPool) > 0 {
+		r.Shuffle(len(d.objPool), func(i, j int) { d.objPool[i], d.objPool[j] = d.objPool[j], d.objPool[i] })
+		k := 0
+		for i := 0; i < int(s.objN); i++ {
+			if i < int(s.seats) && i == d.viewer && s.planets[i].objective >= 0 {
+				continue
+			}
+			s.objDeal[i] = d.objPool[k]
+			if i < int(s.seats) {
+				s.planets[i].objective = d.objPool[k]
+			}
+			k++
+		}
+	}
+	if s.opt.mystery {
+		r.Shuffle(len(d.animPool), func(i, j int) { d.animPool[i], d.animPool[j] = d.animPool[j], d.animPool[i] })
+		k := 0
+		for i := range s.cards {
+			if s.cards[i].faceDown {
+				s.cards[i].id = d.animPool[k]
+				k++
+			}
+		}
+	}
+	s.rng.Seed(r.Uint64(), r.Uint64())
+	return s
+}
+
+// Evaluate scores seat's standing for a search that stops before the end: its points now,
+// plus the points of each animal still to come that its planet would win as it stands,
+// against the best rival's, on a logistic scale.
+func (s *state) Evaluate(seat engine.Seat) float64 {
+	if s.over {
+		if s.result.Ranks[seat] == 1 {
+			return 1
+		}
+		return 0
+	}
+	var sv [maxSeats]Survey
+	var pts [maxSeats]float64
+	for i := 0; i < int(s.seats); i++ {
+		sv[i].Measure(&s.planets[i].surface)
+		sc := s.score(i)
+		pts[i] = float64(sc.Total())
+	}
+	for i := range s.cards {
+		c := &s.cards[i]
+		if !c.open() || c.faceDown {
+			continue
+		}
+		req := s.d.Animals[c.id].Req
+		best, who := 0, -1
+		for i := 0; i < int(s.seats); i++ {
+			switch v := sv[i].Value(req); {
+			case v > best:
+				best, who = v, i
+			case v == best:
+				who = -1
+			}
+		}
+		if who >= 0 {
+			p := 2.0
+			if s.opt.beginners || (s.planets[who].objective >= 0 && s.d.Objectives[s.planets[who].objective].Habitat == req.X) {
+				p = 1
+			}
+			pts[who] += 0.6 * p
+		}
+	}
+	rival := math.Inf(-1)
+	for i := 0; i < int(s.seats); i++ {
+		if engine.Seat(i) != seat {
+			rival = max(rival, pts[i])
+		}
+	}
+	return 1 / (1 + math.Exp(-(pts[seat]-rival)/3))
+}
