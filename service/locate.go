@@ -49,21 +49,6 @@ func (s *Server) locateStored(rec *store.Match) located {
 	return located{rec: rec, orphan: rec.Result == nil && rec.Created.Before(s.started)}
 }
 
-// status is the match's status as every viewer sees it.
-func (l located) status() orreryv1.MatchStatus {
-	switch {
-	case l.m != nil:
-		l.m.mu.Lock()
-		defer l.m.mu.Unlock()
-		return l.m.summaryLocked().GetStatus()
-	case l.orphan || l.rec.Failed():
-		return orreryv1.MatchStatus_MATCH_STATUS_FAILED
-	case l.rec.Result != nil:
-		return orreryv1.MatchStatus_MATCH_STATUS_FINISHED
-	}
-	return orreryv1.MatchStatus_MATCH_STATUS_RUNNING
-}
-
 // summary describes the match.
 func (l located) summary() *orreryv1.MatchSummary {
 	if l.m != nil {

@@ -414,7 +414,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 			return "", nil, "", toStatus(err)
 		}
 		if err := s.store.CreateMatch(ctx, rec); err != nil {
-			return "", nil, "", toStatus(err)
+			// A database that cannot take the match (a full disk): the client may retry later.
+			s.log.Error("store: create match", "err", err)
+			return "", nil, "", status.Error(codes.Unavailable, "the server cannot write to its database; try again later")
 		}
 	}
 	m := s.start(rec, &replayed{st: st}, c)

@@ -206,12 +206,12 @@ func TestServe_PrintsWhereEverythingIsOnceReady(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- runCmd(ctx, "serve", pw, []string{"--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--db", db, "--house", "0", "--log-level", "error"})
+		done <- runCmd(ctx, "serve", pw, []string{"--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--web-addr", "127.0.0.1:0", "--db", db, "--house", "0", "--log-level", "error"})
 		pw.Close()
 	}()
 	lines := map[string]string{}
 	sc := bufio.NewScanner(pr)
-	for len(lines) < 4 && sc.Scan() {
+	for len(lines) < 5 && sc.Scan() {
 		if what, where, ok := strings.Cut(strings.TrimSpace(sc.Text()), "  "); ok {
 			lines[what] = strings.TrimSpace(where)
 		}
@@ -219,6 +219,13 @@ func TestServe_PrintsWhereEverythingIsOnceReady(t *testing.T) {
 	if !strings.Contains(lines["database"], db) || !strings.Contains(lines["bots"], "orrery bot register NAME --server 127.0.0.1:") ||
 		!strings.HasPrefix(lines["gRPC"], "127.0.0.1:") {
 		t.Errorf("endpoints %q", lines)
+	}
+	if web, _, _ := strings.Cut(lines["web"], " "); !strings.HasPrefix(web, "http://127.0.0.1:") {
+		t.Errorf("web: %q", lines["web"])
+	} else if resp, err := http.Get(web + "v1/games"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("the web API at %q: %v", web, err)
+	} else {
+		resp.Body.Close()
 	}
 	resp, err := http.Get(lines["metrics"])
 	if err != nil {

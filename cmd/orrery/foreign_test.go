@@ -93,7 +93,7 @@ func buildOrrery(t *testing.T, dir string) string {
 func startServe(t *testing.T, bin, addr, db string) *foreignServer {
 	t.Helper()
 	s := &foreignServer{done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "serve", "--addr", addr, "--metrics-addr", "", "--db", db, "--house", "0")
+	s.cmd = exec.Command(bin, "serve", "--addr", addr, "--metrics-addr", "", "--web-addr", "", "--db", db, "--house", "0")
 	stderr, err := s.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +19,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if args := os.Getenv(soakChildEnv); args != "" { // the chaos soak's server (soak_test.go)
+		limitFileSize(os.Getenv(fileSizeEnv))
+		os.Exit(exitCode(execute(context.Background(), io.Discard, os.Stderr, strings.Split(args, "\x1f"))))
+	}
 	goleak.VerifyTestMain(m)
 }
 

@@ -25,10 +25,12 @@ import (
 
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/datasets"
+	"github.com/orrery/orrery/service/gateway"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/retention"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/view"
 )
 
 // arena is a running server: the arena, its gRPC server and listener.
@@ -86,7 +88,8 @@ func startArena(c arenaConfig) (*arena, error) {
 	if c.adminKey != "" {
 		authorize = service.AdminKey(c.adminKey)
 	}
-	var register func(*grpc.Server)
+	// ViewService shows finished matches at any ply, as any seat saw them (the web page's replays).
+	register := view.New(srv).Register
 	if a.ladder != nil {
 		if err := a.ladder.Start(srv); err != nil {
 			a.ladder.Close()
@@ -94,7 +97,8 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
-		authorize, register = a.ladder.Authorizer(authorize), a.ladder.Register
+		views := register
+		authorize, register = a.ladder.Authorizer(authorize), func(g *grpc.Server) { views(g); a.ladder.Register(g) }
 	}
 	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls})
 	a.lis, err = net.Listen("tcp", c.addr)
@@ -127,6 +131,27 @@ func (a *arena) closeDB() {
 
 // dial connects a client to the arena over loopback.
 func (a *arena) dial() (*grpc.ClientConn, error) { return dial(a.lis.Addr().String()) }
+
+// dialSelf connects the server's own web gateway to its gRPC listener: over TLS when it serves
+// TLS, trusting exactly its own certificate under the first name the certificate gives.
+func (a *arena) dialSelf(server *tls.Config) (*grpc.ClientConn, error) {
+	if server == nil || len(server.Certificates) == 0 {
+		return grpc.NewClient(a.lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	}
+	leaf, err := x509.ParseCertificate(server.Certificates[0].Certificate[0])
+	if err != nil {
+		return nil, fmt.Errorf("TLS: %w", err)
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: x509.NewCertPool()}
+	cfg.RootCAs.AddCert(leaf)
+	switch {
+	case len(leaf.DNSNames) > 0:
+		cfg.ServerName = leaf.DNSNames[0]
+	case len(leaf.IPAddresses) > 0:
+		cfg.ServerName = leaf.IPAddresses[0].String()
+	}
+	return grpc.NewClient(a.lis.Addr().String(), grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
+}
 
 // clientTLS is how client commands reach a server: the root's --tls and --tls-ca.
 type clientTLS struct {
@@ -228,6 +253,7 @@ func (a *arena) stop() {
 type serveOptions struct {
 	addr        string
 	metricsAddr string
+	webAddr     string
 	dbPath      string
 	houseN      int
 	housePace   time.Duration
@@ -259,6 +285,7 @@ func newServeCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "gRPC listen address")
 	f.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
+	f.StringVar(&o.webAddr, "web-addr", "127.0.0.1:8080", "the web page and its HTTP/JSON API (docs/http.md) listen address (empty: off)")
 	f.StringVar(&o.dbPath, "db", "orrery.db", "database of matches, logs and results: a SQLite path (or sqlite:PATH), or postgres://USER:PASS@HOST/DB")
 	f.IntVar(&o.houseN, "house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
@@ -269,8 +296,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
-	f.StringVar(&o.nodeID, "node-id", "", "run as this node of a cluster sharing the --db PostgreSQL database (matches leased per node, taken over when a node dies); the ladder runs on no node yet")
-	f.StringVar(&o.advertise, "advertise", "", "with --node-id: the gRPC address the other nodes and bots reach this node at (default: --addr)")
+	f.StringVar(&o.nodeID, "node-id", "", "run as node `ID` of a cluster sharing the --db PostgreSQL database (matches leased per node, taken over when a node dies); the ladder runs on no node yet")
+	f.StringVar(&o.advertise, "advertise", "", "with --node-id: the gRPC address (`HOST:PORT`) the other nodes and bots reach this node at (default: --addr)")
 	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
 	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
 	f.IntVar(&o.limits.CreatesPerMinute, "max-creates-per-minute", limits.DefaultCreatesPerMinute, "matches one caller (address) may create per minute")
@@ -361,7 +388,21 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		}()
 		defer hs.Close()
 	}
-	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, o.dbPath))
+	webURL := ""
+	if o.webAddr != "" {
+		conn, err := a.dialSelf(tlsConf)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		web, err := gateway.Start(gateway.Config{Addr: o.webAddr, Conn: conn, Logger: logger, TLS: tlsConf})
+		if err != nil {
+			return fmt.Errorf("web: %w; pass another --web-addr, or --web-addr '' for none", err)
+		}
+		defer web.Close()
+		webURL = web.URL()
+	}
+	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, webURL, o.dbPath))
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
 	return nil
@@ -372,8 +413,11 @@ type endpoint struct{ what, where string }
 
 // endpoints is where everything a ready server offers is, one line each. A new listener
 // (the web page) adds its line here.
-func endpoints(grpcAddr string, metrics net.Listener, dbPath string) []endpoint {
+func endpoints(grpcAddr string, metrics net.Listener, webURL, dbPath string) []endpoint {
 	eps := []endpoint{{"gRPC", grpcAddr + " (reflection on: grpcurl -plaintext " + grpcAddr + " list)"}}
+	if webURL != "" {
+		eps = append(eps, endpoint{"web", webURL + " (the arena in a browser; its JSON API: docs/http.md)"})
+	}
 	if metrics != nil {
 		eps = append(eps, endpoint{"metrics", "http://" + metrics.Addr().String() + "/metrics"})
 	}

@@ -1,0 +1,150 @@
+// Package gateway serves the arena to browsers and to anything that speaks HTTP: the JSON API
+// generated from the protos by grpc-gateway under /v1/ (routes in proto/orrery/v1/gateway.yaml),
+// a WebSocket bridge of Play at /v1/play, and the embedded web app at /. It is a client of the
+// gRPC server like any bot, so it sees only what the API shows a spectator or a seat.
+package gateway
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/web"
+)
+
+// Config is where the web server listens and which arena it serves.
+type Config struct {
+	// Addr is the HTTP listen address, e.g. 127.0.0.1:8080.
+	Addr string
+	// Conn is the arena's gRPC server (an in-process or loopback connection). If nil, Arena is
+	// dialled.
+	Conn grpc.ClientConnInterface
+	// Arena is the gRPC server's address, used when Conn is nil.
+	Arena  string
+	Logger *slog.Logger
+	// TLS, if set, serves HTTPS (and WSS) instead of plain HTTP.
+	TLS *tls.Config
+}
+
+// Server is a running web server.
+type Server struct {
+	scheme string
+	hs     *http.Server
+	lis    net.Listener
+	conn   *grpc.ClientConn // dialled here, closed by Close; nil when the caller gave Conn
+	done   chan struct{}
+}
+
+// Start listens on c.Addr and serves until Close.
+func Start(c Config) (*Server, error) {
+	s := &Server{scheme: "http", done: make(chan struct{})}
+	conn := c.Conn
+	if conn == nil {
+		cc, err := grpc.NewClient(c.Arena, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return nil, fmt.Errorf("gateway: dial the arena at %s: %w", c.Arena, err)
+		}
+		s.conn, conn = cc, cc
+	}
+	logger := c.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	h, err := Handler(conn, logger)
+	if err != nil {
+		s.closeConn()
+		return nil, err
+	}
+	s.lis, err = net.Listen("tcp", c.Addr)
+	if err != nil {
+		s.closeConn()
+		return nil, err
+	}
+	if c.TLS != nil {
+		s.lis, s.scheme = tls.NewListener(s.lis, c.TLS), "https"
+	}
+	// No write timeout: Watch and the Play bridge are long-lived streams.
+	s.hs = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(s.done)
+		if err := s.hs.Serve(s.lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("web server", "err", err)
+		}
+	}()
+	return s, nil
+}
+
+// URL is the web app's address.
+func (s *Server) URL() string { return s.scheme + "://" + s.lis.Addr().String() + "/" }
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() string { return s.lis.Addr().String() }
+
+// Close ends every request, streams included, and waits for the server to stop.
+func (s *Server) Close() error {
+	err := s.hs.Close()
+	<-s.done
+	s.closeConn()
+	return err
+}
+
+func (s *Server) closeConn() {
+	if s.conn != nil {
+		s.conn.Close()
+	}
+}
+
+// Marshaler is the API's JSON: the protos' own field names, zero values included so that a
+// client need not know protobuf's defaults, enums by name.
+var Marshaler = &runtime.JSONPb{
+	MarshalOptions:   protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true},
+	UnmarshalOptions: protojson.UnmarshalOptions{},
+}
+
+// Handler is the whole web server: the API under /v1/, the Play bridge, and the app.
+func Handler(conn grpc.ClientConnInterface, logger *slog.Logger) (http.Handler, error) {
+	ctx := context.Background()
+	gw := runtime.NewServeMux(runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler))
+	if err := orreryv1.RegisterArenaServiceHandlerClient(ctx, gw, orreryv1.NewArenaServiceClient(conn)); err != nil {
+		return nil, err
+	}
+	if err := orreryv1.RegisterLadderServiceHandlerClient(ctx, gw, orreryv1.NewLadderServiceClient(conn)); err != nil {
+		return nil, err
+	}
+	if err := orreryv1.RegisterViewServiceHandlerClient(ctx, gw, orreryv1.NewViewServiceClient(conn)); err != nil {
+		return nil, err
+	}
+	app, err := fs.Sub(web.Files, ".")
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /v1/play", &playBridge{arena: orreryv1.NewArenaServiceClient(conn), logger: logger})
+	mux.Handle("/v1/", gw)
+	mux.Handle("/", http.FileServerFS(app))
+	return secureHeaders(mux), nil
+}
+
+// secureHeaders keeps the page to its own scripts and its own server: nothing on it can send
+// what it shows anywhere else. Inline styles are allowed (the boards colour pieces with them);
+// inline scripts are not.
+func secureHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
+}
