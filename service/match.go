@@ -639,12 +639,14 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 // spectateLocked is the public view (the all-seeing one once the match is over). The
 // message is shared by every spectator and must not be changed.
 func (m *match) spectateLocked() *orreryv1.Spectate {
-	if c := m.spectate; c != nil && c.GetPly() == int64(len(m.steps)) && m.spectateOver == m.overLocked() {
+	// The all-seeing view once the match is over, unless its duplicate set still runs.
+	all := m.overLocked() && !m.srv.seedWithheld(m.id)
+	if c := m.spectate; c != nil && c.GetPly() == int64(len(m.steps)) && m.spectateOver == all {
 		return c
 	}
 	v := &orreryv1.Spectate{Ply: int64(len(m.steps))}
-	defer func() { m.spectate, m.spectateOver = v, m.overLocked() }()
-	if o, ok := m.st.(engine.Omniscient); ok && m.overLocked() {
+	defer func() { m.spectate, m.spectateOver = v, all }()
+	if o, ok := m.st.(engine.Omniscient); ok && all {
 		v.Observation = wire.Observation(o.ObserveAll())
 	} else {
 		v.Observation = wire.Observation(m.st.Observe(engine.Spectator))
@@ -656,7 +658,7 @@ func (m *match) spectateLocked() *orreryv1.Spectate {
 func (m *match) endedLocked() *orreryv1.MatchEnded {
 	e := &orreryv1.MatchEnded{Result: wire.Result(m.result), SeedHash: m.seedHash, MatchId: m.id}
 	e.Seed, e.SeedSalt = revealSeed(m.overLocked(), m.cfg.Seed, m.seedSalt)
-	return e
+	return m.srv.reveal(e)
 }
 
 // eventsLocked is seat's view of the events numbered from cursor on.

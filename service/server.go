@@ -47,6 +47,9 @@ type Config struct {
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
 	Ladder LadderServer
+	// Seeds withholds the seeds of matches whose duplicate set is still running; nil: every
+	// finished match reveals its seed.
+	Seeds SeedGate
 	// Names, if set, reserves the seat names of registered and house bots: CreateMatch
 	// refuses them, and only in-process callers (the ladder) seat those bots.
 	Names ReservedNames
@@ -725,6 +728,9 @@ func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv
 
 // GetReplay is a finished match's seed, log, events and result.
 func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) (*orreryv1.GetReplayResponse, error) {
+	if s.seedWithheld(req.GetMatchId()) {
+		return nil, errSetRunning(req.GetMatchId())
+	}
 	at, err := s.locate(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@
 
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
-const { Player, connect, unary } = require('./orrery');
+const { LadderPlayer, Player, connect, unary } = require('./orrery');
 const { AutoBot } = require('./strategies');
 
 const log = (msg) => process.stderr.write(`orrery-bot: ${msg}\n`);
@@ -15,6 +15,9 @@ const USAGE = `usage: orrery-bot [--server 127.0.0.1:7070] COMMAND [flags]
 commands:
   play    --token T (or ORRERY_TOKEN) [--seed N] [--index-only] [--trace FILE|-] [--probe-reject] [--reconnects N]
           play one seat until the match ends
+  ladder  --key K (or ORRERY_API_KEY) [--games G,...] [--max-matches N] [--tournaments-only] [--matches N]
+          [--seed N] [--index-only] [--trace FILE|-] [--reconnects N]
+          play a registered bot's ladder and tournament matches on one stream
   create  --game G --seats N [--option name=value ...] [--per-move SECONDS] [--seed N]
           create a match and print its seat tokens
   games   list the games
@@ -73,6 +76,64 @@ async function play(server, argv) {
   const res = ended.result || { ranks: [], scores: [], reason: 'END_REASON_UNSPECIFIED', detail: '' };
   log(`match ${ended.match_id} ended (${res.reason}): seat ${ended.seat} rank ${res.ranks[ended.seat] ?? '?'}; ranks [${res.ranks.join(', ')}], scores [${res.scores.join(', ')}]: ${res.detail}`);
   log(`decisions ${player.decisions}, rejections ${player.rejections}, rejoins ${player.rejoins}`);
+  return 0;
+}
+
+// catalog is ListGames by name: the typed strategies' static data (Planet's geometry).
+async function catalog(server) {
+  const games = {};
+  const client = connect(server);
+  try {
+    const resp = await unary(client, 'ListGames', {});
+    for (const g of resp.games) games[g.name] = g;
+  } catch (err) {
+    log(`ListGames failed (${err.details || err.message}); typed strategies run without the catalog`);
+  } finally {
+    client.close();
+  }
+  return games;
+}
+
+async function ladder(server, argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      key: { type: 'string' },
+      games: { type: 'string', default: '' },
+      'max-matches': { type: 'string', default: '1' },
+      'tournaments-only': { type: 'boolean', default: false },
+      matches: { type: 'string', default: '0' },
+      seed: { type: 'string', default: '1' },
+      'index-only': { type: 'boolean', default: false },
+      trace: { type: 'string' },
+      reconnects: { type: 'string', default: '20' },
+    },
+  });
+  const key = values.key || process.env.ORRERY_API_KEY || '';
+  if (!key) {
+    log('an API key is required: --key K or the environment variable ORRERY_API_KEY (orrery bot register NAME prints one)');
+    return 2;
+  }
+  const games = values['index-only'] ? {} : await catalog(server);
+  let n = 0;
+  const newBot = () => new AutoBot({ seed: Number(values.seed) + ++n, games, log, typed: !values['index-only'] });
+  let trace = null;
+  if (values.trace) {
+    const out = values.trace === '-' ? process.stdout : fs.createWriteStream(values.trace);
+    trace = (dir, msg) => out.write(`${JSON.stringify({ dir, msg })}\n`);
+  }
+  const player = new LadderPlayer(server, key, newBot, {
+    log, trace, games: values.games.split(',').filter(Boolean), maxMatches: Number(values['max-matches']),
+    tournamentsOnly: values['tournaments-only'], matches: Number(values.matches), reconnects: Number(values.reconnects),
+  });
+  let ended;
+  try {
+    ended = await player.play();
+  } catch (err) {
+    log(`the server refused the ladder stream or went away for good: ${err.details || err.message}`);
+    return 1;
+  }
+  log(`left the ladder after ${ended.length} matches: decisions ${player.decisions}, rejections ${player.rejections}, rejoins ${player.rejoins}`);
   return 0;
 }
 
@@ -145,6 +206,7 @@ async function main(argv) {
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case 'play': return play(server, rest);
+    case 'ladder': return ladder(server, rest);
     case 'create': return create(server, rest);
     case 'games': return games(server);
     case '-h': case '--help': case 'help':

@@ -249,4 +249,166 @@ class Player {
   }
 }
 
-module.exports = { PROTO_DIR, LOADER_OPTIONS, RETRYABLE, Player, answerFor, connect, load, unary, grpc };
+// LadderPlayer plays a registered bot's matches on one ladder stream, several at once. The
+// stream opens with "authorization: bearer <key>" and LadderJoin; the server then seats the bot
+// in ladder matches (unless tournamentsOnly) and in server-run tournaments' matches, and every
+// message names its match_id: answers are routed back by it. newBot(matchId) makes the bot of
+// one match. A dropped stream is rejoined as Player does; the server seats the bot again in the
+// matches it was playing. play() resolves with the MatchEnded messages once `matches` matches
+// have ended (0: when the server closes the stream), closing the stream to leave.
+class LadderPlayer {
+  constructor(target, key, newBot, opts = {}) {
+    this.target = target;
+    this.key = key;
+    this.newBot = newBot;
+    this.games = opts.games || [];
+    this.maxMatches = opts.maxMatches ?? 1;
+    this.tournamentsOnly = !!opts.tournamentsOnly;
+    this.matches = opts.matches ?? 0;
+    this.log = opts.log || ((msg) => process.stderr.write(`${msg}\n`));
+    this.trace = opts.trace || null;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 5000;
+    this.reconnects = opts.reconnects ?? 20;
+    this.bots = new Map(); // match id -> its bot
+    this.ended = [];
+    this.decisions = 0;
+    this.rejections = 0;
+    this.rejoins = 0;
+  }
+
+  async play() {
+    let backoff = 50;
+    let failures = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) this.rejoins++;
+      const client = connect(this.target);
+      try {
+        await this.stream(client);
+        return this.ended;
+      } catch (err) {
+        if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
+        if (err.progressed) {
+          backoff = 50;
+          failures = 0;
+        }
+        failures++;
+        if (this.reconnects >= 0 && failures > this.reconnects) {
+          throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
+        }
+        this.log(`ladder stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(backoff / 1000).toFixed(2)}s`);
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, this.maxBackoffMs);
+      } finally {
+        client.close();
+      }
+    }
+  }
+
+  stream(client) {
+    return new Promise((resolve, reject) => {
+      const md = new grpc.Metadata();
+      md.set('authorization', `bearer ${this.key}`);
+      const call = client.Play(md);
+      let progressed = false;
+      let done = false;
+      let leaving = false;
+      const current = new Map(); // match id -> the decision owed there
+      const fellBack = new Set();
+      const send = (req) => {
+        if (leaving) return; // the stream is half-closed: the rest of its matches run out
+        if (this.trace) this.trace('send', req);
+        call.write(req);
+      };
+      const finish = (fn, value) => {
+        if (done) return;
+        done = true;
+        fn(value);
+      };
+      const botOf = (id) => {
+        if (!this.bots.has(id)) this.bots.set(id, this.newBot(id));
+        return this.bots.get(id);
+      };
+      const events = (id, evs) => {
+        const bot = this.bots.get(id);
+        if (bot && bot.event) for (const e of evs || []) bot.event(e);
+      };
+      call.on('data', (resp) => {
+        progressed = true;
+        if (this.trace) this.trace('recv', resp);
+        switch (resp.msg) {
+          case 'joined': {
+            const bot = botOf(resp.joined.match_id);
+            if (bot.joined) bot.joined(resp.joined);
+            break;
+          }
+          case 'events':
+            events(resp.events.match_id, resp.events.events);
+            break;
+          case 'decision': {
+            const d = resp.decision;
+            events(d.match_id, d.events);
+            current.set(d.match_id, d);
+            this.decisions++;
+            send({ answer: answerFor(d, this.choose(botOf(d.match_id), d)) });
+            break;
+          }
+          case 'accepted':
+            events(resp.accepted.match_id, resp.accepted.events);
+            break;
+          case 'rejected': {
+            const rej = resp.rejected;
+            this.rejections++;
+            this.log(`rejected ${rej.match_id} ${rej.decision_id}: ${rej.code}: ${rej.reason}`);
+            const bot = this.bots.get(rej.match_id);
+            if (bot && bot.rejected) bot.rejected(rej);
+            const d = current.get(rej.match_id);
+            const key = `${rej.match_id} ${rej.decision_id}`;
+            if (d && rej.decision_id === d.decision_id && rej.code !== 'REJECT_CODE_STALE_DECISION'
+              && d.legal.length > 0 && !fellBack.has(key)) {
+              fellBack.add(key);
+              send({ answer: answerFor(d, 0) });
+            }
+            break;
+          }
+          case 'ended': {
+            const e = resp.ended;
+            this.bots.delete(e.match_id);
+            current.delete(e.match_id);
+            this.ended.push(e);
+            const res = e.result || { ranks: [], reason: 'END_REASON_UNSPECIFIED' };
+            this.log(`match ${e.match_id} ended (${res.reason}): seat ${e.seat} rank ${res.ranks[e.seat] ?? '?'} of ${res.ranks.length}`);
+            if (this.matches > 0 && this.ended.length >= this.matches && !leaving) {
+              leaving = true;
+              call.end(); // the half-close tells the server the bot leaves
+            }
+            break;
+          }
+          default:
+            this.log(`ignoring an unknown message on the stream: ${resp.msg}`);
+        }
+      });
+      call.on('error', (err) => {
+        if (leaving) finish(resolve);
+        else finish(reject, new StreamError(err.code ?? grpc.status.UNKNOWN, err.details || err.message, progressed));
+      });
+      call.on('end', () => {
+        if (leaving) finish(resolve);
+        else finish(reject, new StreamError(grpc.status.UNAVAILABLE, 'the server closed the ladder stream', progressed));
+      });
+      send({ ladder: { games: this.games, max_matches: this.maxMatches, tournaments_only: this.tournamentsOnly } });
+    });
+  }
+
+  choose(bot, d) {
+    if (d.legal.length === 0 && d.legal_notation.length === 0) return 0;
+    try {
+      const choice = bot.act(d);
+      return choice === null || choice === undefined ? 0 : choice;
+    } catch (err) { // a bug in a strategy must not cost the seat its turn
+      this.log(`bot failed on ${d.match_id} ${d.decision_id} (${err && err.message}); playing legal[0]`);
+      return 0;
+    }
+  }
+}
+
+module.exports = { PROTO_DIR, LOADER_OPTIONS, RETRYABLE, LadderPlayer, Player, answerFor, connect, load, unary, grpc };

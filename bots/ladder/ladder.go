@@ -30,6 +30,8 @@ type Options struct {
 	Games []string
 	// MaxMatches is how many matches the bot plays at once (default 1).
 	MaxMatches int
+	// TournamentsOnly: play only server-run tournaments' matches, never the ladder's.
+	TournamentsOnly bool
 	// NewBot makes the bot for one match, told the game and seat.
 	NewBot func(j *orreryv1.Joined) (bots.Bot, error)
 	// OnJoined, OnEnded and OnRejected observe the stream; they run on its receiving
@@ -131,7 +133,7 @@ func session(ctx context.Context, client orreryv1.ArenaServiceClient, o Options,
 		// A failed send shows up as the stream's error on Recv.
 		_ = send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: a}})
 	}
-	join := &orreryv1.LadderJoin{Games: o.Games, MaxMatches: int32(o.MaxMatches)}
+	join := &orreryv1.LadderJoin{Games: o.Games, MaxMatches: int32(o.MaxMatches), TournamentsOnly: o.TournamentsOnly}
 	if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Ladder{Ladder: join}}); err != nil {
 		_, err = stream.Recv()
 		return false, err

@@ -23,9 +23,10 @@ import (
 
 // ladderOptions turn on the ladder in an arena.
 type ladderOptions struct {
-	houseMatches int           // matches among house bots alone kept running
-	housePace    time.Duration // pause before each house move
-	fillAfter    time.Duration // wait before house bots complete a bot's match (0: default)
+	houseMatches int             // matches among house bots alone kept running
+	housePace    time.Duration   // pause before each house move
+	fillAfter    time.Duration   // wait before house bots complete a bot's match (0: default)
+	clock        *orreryv1.Clock // ladder matches' time control (nil: the arena's default)
 }
 
 // newLadder makes the arena's ladder and hooks it into cfg, before the arena starts. The
@@ -41,7 +42,7 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 	lad, err := ladder.New(ladder.Config{
 		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
 		House: houseBots(), HouseMatches: c.ladder.houseMatches, HousePace: c.ladder.housePace,
-		FillAfter: c.ladder.fillAfter,
+		FillAfter: c.ladder.fillAfter, Clock: c.ladder.clock,
 	})
 	if err != nil {
 		return err
@@ -84,6 +85,7 @@ func houseBots() []ladder.House {
 type ladderBotOptions struct {
 	server, key, bot, games string
 	maxMatches, matches     int
+	tournamentsOnly         bool
 }
 
 func newLadderCmd() *cobra.Command {
@@ -104,6 +106,7 @@ func newLadderCmd() *cobra.Command {
 	f.StringVar(&o.games, "games", "", "comma-separated games to queue for, `G,...` (default: every game the ladder runs)")
 	f.IntVar(&o.maxMatches, "max-matches", 1, "matches to play at once")
 	f.IntVar(&o.matches, "matches", 0, "leave after `N` matches (0: play until interrupted)")
+	f.BoolVar(&o.tournamentsOnly, "tournaments-only", false, "play only the server's tournaments, not the ladder")
 	return cmd
 }
 
@@ -126,7 +129,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error 
 	defer conn.Close()
 	seed := uint64(time.Now().UnixNano())
 	err = botladder.Run(ctx, conn, botladder.Options{
-		APIKey: o.key, Games: games, MaxMatches: o.maxMatches, Matches: o.matches,
+		APIKey: o.key, Games: games, MaxMatches: o.maxMatches, Matches: o.matches, TournamentsOnly: o.tournamentsOnly,
 		NewBot: func(j *orreryv1.Joined) (bots.Bot, error) {
 			seed++
 			return builtin.New(j.GetGame(), o.bot, seed)

@@ -41,7 +41,7 @@ func (o optionFlags) Set(v string) error {
 }
 
 // playResult is the --json output: everything but the match id, so a seeded run prints the
-// same bytes every time.
+// same game every time (the seed hash aside: it is salted for each match).
 type playResult struct {
 	Game      string    `json:"game"`
 	Bots      []string  `json:"bots"`

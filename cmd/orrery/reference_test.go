@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,7 +65,8 @@ func TestReference_EveryCommandAndFlag(t *testing.T) {
 	}
 }
 
-// TestREADME_LinksEachGamesRules: the README links the rules file `orrery games` names.
+// TestREADME_LinksEachGamesRules: the README links the rules file `orrery games` names, and
+// the file is there.
 func TestREADME_LinksEachGamesRules(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -74,6 +76,9 @@ func TestREADME_LinksEachGamesRules(t *testing.T) {
 		g, _ := engine.Lookup(name)
 		if link := "(" + rulesFile(g.Info()) + ")"; !strings.Contains(string(readme), link) {
 			t.Errorf("README.md does not link %s's rules %s", name, link)
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", rulesFile(g.Info()))); err != nil {
+			t.Errorf("%s's rules: %v", name, err)
 		}
 	}
 }

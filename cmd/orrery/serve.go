@@ -22,7 +22,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/durationpb"
 
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/gateway"
@@ -30,6 +32,7 @@ import (
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/retention"
 	"github.com/orrery/orrery/service/store"
+	tour "github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/view"
 )
 
@@ -42,6 +45,8 @@ type arena struct {
 	reg  *prometheus.Registry
 	// ladder, if on, seats registered and house bots in rated matches (ladder.go).
 	ladder *ladder.Ladder
+	// tournaments runs tournaments on the server, with the ladder (tournaments.go).
+	tournaments *tour.Service
 	// stopRetention stops the removal of old matches, if on.
 	stopRetention func()
 }
@@ -77,6 +82,10 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
+		if err := a.newTournaments(c, &cfg); err != nil {
+			a.closeDB()
+			return nil, err
+		}
 	}
 	srv, err := service.New(cfg)
 	if err != nil {
@@ -92,20 +101,20 @@ func startArena(c arenaConfig) (*arena, error) {
 	register := view.New(srv).Register
 	if a.ladder != nil {
 		if err := a.ladder.Start(srv); err != nil {
-			a.ladder.Close()
+			a.closeServices()
 			srv.Close()
 			a.closeDB()
 			return nil, err
 		}
+		a.tournaments.Start(srv)
 		views := register
-		authorize, register = a.ladder.Authorizer(authorize), func(g *grpc.Server) { views(g); a.ladder.Register(g) }
+		authorize = a.ladder.Authorizer(authorize)
+		register = func(g *grpc.Server) { views(g); a.ladder.Register(g); a.tournaments.Register(g) }
 	}
 	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
-		if a.ladder != nil {
-			a.ladder.Close()
-		}
+		a.closeServices()
 		srv.Close()
 		a.closeDB()
 		return nil, err
@@ -230,14 +239,22 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 	return conn, func() { conn.Close(); stop() }, nil
 }
 
+// closeServices stops the tournaments, then the ladder they seat bots through.
+func (a *arena) closeServices() {
+	if a.tournaments != nil {
+		a.tournaments.Close()
+	}
+	if a.ladder != nil {
+		a.ladder.Close()
+	}
+}
+
 // stop ends streams, stops match clocks and flushes the store.
 func (a *arena) stop() {
 	if a.stopRetention != nil {
 		a.stopRetention()
 	}
-	if a.ladder != nil {
-		a.ladder.Close()
-	}
+	a.closeServices()
 	a.srv.Close()
 	done := make(chan struct{})
 	go func() { a.grpc.GracefulStop(); close(done) }()
@@ -266,6 +283,7 @@ type serveOptions struct {
 	limits      limits.Config
 	tlsCert     string
 	tlsKey      string
+	ladderClock struct{ perMove, bank time.Duration }
 	nodeID      string
 	advertise   string
 }
@@ -292,6 +310,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.adminKey, "admin-key", "", "if set, CreateMatch requires 'authorization: bearer `KEY`' (default: env ORRERY_ADMIN_KEY)")
 	f.BoolVar(&o.jsonLogs, "json-logs", false, "log as JSON lines")
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
+	f.DurationVar(&o.ladderClock.perMove, "ladder-per-move", 5*time.Second, "ladder matches: time per move")
+	f.DurationVar(&o.ladderClock.bank, "ladder-time-bank", 30*time.Second, "ladder matches: time bank")
 	f.StringVar(&o.adminFile, "admin-key-file", "", "read the admin key from `FILE` (kept out of the process list)")
 	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
@@ -363,7 +383,8 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace}
+	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
+		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
 	if node != nil {
 		// The ladder's matchmaker, house bots and orphan handling assume one server: on a
 		// cluster they would run on every node, so none runs them yet (docs/deploy.md).
@@ -402,7 +423,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		defer web.Close()
 		webURL = web.URL()
 	}
-	printEndpoints(stdout, endpoints(a.lis.Addr().String(), metricsLis, webURL, o.dbPath))
+	printEndpoints(stdout, endpoints(a.lis.Addr().String(), tlsConf != nil, metricsLis, webURL, o.dbPath))
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
 	return nil
@@ -413,8 +434,11 @@ type endpoint struct{ what, where string }
 
 // endpoints is where everything a ready server offers is, one line each. A new listener
 // (the web page) adds its line here.
-func endpoints(grpcAddr string, metrics net.Listener, webURL, dbPath string) []endpoint {
+func endpoints(grpcAddr string, tls bool, metrics net.Listener, webURL, dbPath string) []endpoint {
 	eps := []endpoint{{"gRPC", grpcAddr + " (reflection on: grpcurl -plaintext " + grpcAddr + " list)"}}
+	if tls {
+		eps[0].where = grpcAddr + " over TLS (reflection on: grpcurl " + grpcAddr + " list; clients pass --tls)"
+	}
 	if webURL != "" {
 		eps = append(eps, endpoint{"web", webURL + " (the arena in a browser; its JSON API: docs/http.md)"})
 	}

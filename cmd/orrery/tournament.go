@@ -30,24 +30,24 @@ import (
 	"github.com/orrery/orrery/bots/sdk"
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/ladder"
+	tour "github.com/orrery/orrery/service/tournament"
 )
 
 // tournamentResult is the --json output.
 type tournamentResult struct {
-	TournamentID string            `json:"tournament_id,omitempty"`
-	Game         string            `json:"game"`
-	Format       string            `json:"format"`
-	Seats        int               `json:"seats"`
-	Entrants     []string          `json:"entrants"`
-	Bots         []string          `json:"bots"`
-	Duplicate    bool              `json:"duplicate"`
-	Seed         uint64            `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
-	Matches      int               `json:"matches"`
-	WallSeconds  float64           `json:"wall_seconds"`
-	Standings    []ladder.Standing `json:"standings"`
-	EndReasons   map[string]int    `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
-	MatchIDs     []string          `json:"match_ids"`
+	TournamentID string          `json:"tournament_id,omitempty"`
+	Game         string          `json:"game"`
+	Format       string          `json:"format"`
+	Seats        int             `json:"seats"`
+	Entrants     []string        `json:"entrants"`
+	Bots         []string        `json:"bots"`
+	Duplicate    bool            `json:"duplicate"`
+	Seed         uint64          `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
+	Matches      int             `json:"matches"`
+	WallSeconds  float64         `json:"wall_seconds"`
+	Standings    []tour.Standing `json:"standings"`
+	EndReasons   map[string]int  `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
+	MatchIDs     []string        `json:"match_ids"`
 }
 
 // tournamentSpec is a parsed tournament command.
@@ -100,6 +100,7 @@ type tournamentOptions struct {
 	key                string
 	perMove            time.Duration
 	noProgress         bool
+	forfeitAbsent      bool
 	options            optionFlags
 }
 
@@ -107,12 +108,15 @@ func newTournamentCmd() *cobra.Command {
 	o := tournamentOptions{options: optionFlags{}}
 	cmd := &cobra.Command{
 		Use:   "tournament --game G --bots a,b,c,...",
-		Short: "play built-in bots against each other and print the standings",
-		Long: `Play built-in bots against each other over gRPC, many matches in parallel, on a round-robin ` +
-			`or Swiss schedule, optionally in seat-rotated duplicate sets, and print the standings with ` +
-			`confidence intervals. The matches and the tournament are stored (in --db, or on --server).`,
-		Example: `  orrery tournament --game icetraders --bots greedy,random,random,random --games 200 --duplicate`,
-		Args:    noArgs,
+		Short: "run a tournament and print the standings",
+		Long: `Run a tournament on a round-robin or Swiss schedule, many matches in parallel, optionally in ` +
+			`seat-rotated duplicate sets, and print the standings with confidence intervals. Without ` +
+			`--server, built-in bots play on an in-process server (stored in --db). With --server, that ` +
+			`server runs the tournament among its registered bots (by name, seated on their ladder ` +
+			`streams) and built-in bots, and this command follows it with a progress bar.`,
+		Example: `  orrery tournament --game icetraders --bots greedy,random,random,random --games 200 --duplicate
+  orrery tournament --server 127.0.0.1:7070 --game icetraders --bots alice,bob,greedy,random --games 100`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
 			return tournament(cmd.Context(), cmd.OutOrStdout(), o)
@@ -128,7 +132,8 @@ func newTournamentCmd() *cobra.Command {
 	f.Uint64Var(&o.seed, "seed", 0, "the tournament seed `N` (default: drawn at random)")
 	f.IntVar(&o.parallel, "parallel", 0, "`P` matches played at once (default: 4 per CPU)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
-	f.StringVar(&o.server, "server", "", "play on the arena at `ADDR` (default: an in-process server on loopback)")
+	f.StringVar(&o.server, "server", "", "have the server at `ADDR` run the tournament, among its registered bots and built-in bots (default: built-in bots on an in-process server)")
+	f.BoolVar(&o.forfeitAbsent, "forfeit-absent", false, "with --server: a registered bot not connected when its match starts forfeits it (default: its clock runs)")
 	f.StringVar(&o.dbPath, "db", "tournaments.db", `in-process server: store matches and the tournament here ("" for memory only)`)
 	f.StringVar(&o.key, "key", "", "the server's admin `KEY`, if it has one (default: env ORRERY_ADMIN_KEY)")
 	f.DurationVar(&o.perMove, "per-move", 5*time.Second, "per-move time budget")
@@ -146,6 +151,9 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 	if o.key == "" {
 		o.key = os.Getenv("ORRERY_ADMIN_KEY")
 	}
+	if o.server != "" {
+		return serverTournament(ctx, stdout, o)
+	}
 	spec, err := parseTournament(o.game, o.bots, o.format, o.games, o.seats, o.parallel, o.duplicate)
 	if err != nil {
 		return err
@@ -159,7 +167,7 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 		spec.seed = binary.BigEndian.Uint64(b[:])
 	}
 
-	conn, closeConn, err := connect(o.server, arenaConfig{dbPath: o.dbPath, adminKey: o.key, ladder: &ladderOptions{}})
+	conn, closeConn, err := connect("", arenaConfig{dbPath: o.dbPath, adminKey: o.key, ladder: &ladderOptions{}})
 	if err != nil {
 		return err
 	}
@@ -180,13 +188,13 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 	res := tournamentResult{
 		Game: spec.game, Format: o.format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
 		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: round(wall.Seconds(), 3),
-		Standings: roundStandings(ladder.Standings(spec.entrants, outcomes)), EndReasons: spec.ends.snapshot(), MatchIDs: ids,
+		Standings: roundStandings(tour.Standings(spec.entrants, outcomes)), EndReasons: spec.ends.snapshot(), MatchIDs: ids,
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
 		fmtName = orreryv1.TournamentFormat_TOURNAMENT_FORMAT_SWISS
 	}
-	rec, err := orreryv1.NewLadderServiceClient(conn).RecordTournament(ctx, &orreryv1.RecordTournamentRequest{
+	rec, err := orreryv1.NewTournamentServiceClient(conn).RecordTournament(ctx, &orreryv1.RecordTournamentRequest{
 		Game: spec.game, Format: fmtName, Seats: int32(spec.seats), Entrants: spec.entrants, Duplicate: spec.duplicate,
 		Started: timestamppb.New(started), MatchIds: ids,
 	})
@@ -205,7 +213,7 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 	if o.asJSON {
 		return printJSON(stdout, res)
 	}
-	printTournament(stdout, res, o.server, o.server == "" && o.dbPath != "", o.dbPath)
+	printTournament(stdout, res, "", o.dbPath != "", o.dbPath)
 	return nil
 }
 
@@ -262,7 +270,7 @@ func parseTournament(game, botList, format string, games, seats, parallel int, d
 
 // runTournament plays the schedule with spec.parallel matches at a time, and returns the match
 // ids and outcomes in schedule order.
-func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []ladder.Outcome, error) {
+func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, bar *progress) ([]string, []tour.Outcome, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	per := 1
@@ -272,11 +280,11 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 	total := (spec.games + per - 1) / per * per
 	bar.start(total)
 	var ids []string
-	var outcomes []ladder.Outcome
-	runRound := func(lineups []ladder.Lineup) error {
+	var outcomes []tour.Outcome
+	runRound := func(lineups []tour.Lineup) error {
 		n := len(ids)
 		ids = append(ids, make([]string, len(lineups))...)
-		outcomes = append(outcomes, make([]ladder.Outcome, len(lineups))...)
+		outcomes = append(outcomes, make([]tour.Outcome, len(lineups))...)
 		jobs := make(chan int)
 		errs := make(chan error, spec.parallel)
 		var wg sync.WaitGroup
@@ -314,7 +322,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 		}
 	}
 	if !spec.swiss {
-		return ids, outcomes, runRound(ladder.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
+		return ids, outcomes, runRound(tour.RoundRobin(len(spec.entrants), spec.seats, spec.games, spec.duplicate, spec.seed))
 	}
 	k := len(spec.entrants)
 	points, byes, met := make([]float64, k), make([]int, k), map[[2]int]int{}
@@ -324,7 +332,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 	}
 	for round := 0; len(ids) < total; round++ {
 		tables := min(k/spec.seats, (total-len(ids))/per)
-		lineups := ladder.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
+		lineups := tour.SwissRound(round, points, byes, met, spec.seats, tables, spec.duplicate, spec.seed)
 		from := len(ids)
 		if err := runRound(lineups); err != nil {
 			return nil, nil, err
@@ -339,7 +347,7 @@ func runTournament(ctx context.Context, conn grpc.ClientConnInterface, spec *tou
 }
 
 // playLineup creates one match and plays every seat with its entrant's built-in bot.
-func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l ladder.Lineup) (string, ladder.Outcome, error) {
+func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tournamentSpec, l tour.Lineup) (string, tour.Outcome, error) {
 	names := make([]string, len(l.Entrants))
 	for s, e := range l.Entrants {
 		names[s] = spec.entrants[e]
@@ -349,7 +357,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		Game: spec.game, Seats: int32(spec.seats), Options: spec.options, Seed: &seed, Clock: spec.clock, SeatNames: names,
 	})
 	if err != nil {
-		return "", ladder.Outcome{}, err
+		return "", tour.Outcome{}, err
 	}
 	ends := make([]*orreryv1.MatchEnded, len(names))
 	errs := make([]error, len(names))
@@ -359,7 +367,7 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 		// duplicate set replays each entrant's choices as well as the game's chance.
 		b, err := builtin.New(spec.game, spec.bots[e], l.Seed^(uint64(e+1)*0x9e3779b97f4a7c15))
 		if err != nil {
-			return "", ladder.Outcome{}, err
+			return "", tour.Outcome{}, err
 		}
 		token := created.GetSeats()[s].GetToken()
 		wg.Add(1)
@@ -370,9 +378,9 @@ func playLineup(ctx context.Context, conn grpc.ClientConnInterface, spec *tourna
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return "", ladder.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
+		return "", tour.Outcome{}, fmt.Errorf("match %s: %w", created.GetMatchId(), err)
 	}
-	o := ladder.Outcome{Names: names}
+	o := tour.Outcome{Names: names}
 	spec.ends.add(ends[0].GetResult().GetReason())
 	for _, r := range ends[0].GetResult().GetRanks() {
 		o.Ranks = append(o.Ranks, int(r))
@@ -416,7 +424,7 @@ func endCounts(counts map[string]int) string {
 }
 
 // roundStandings rounds rates and means to the four decimals they mean something to.
-func roundStandings(st []ladder.Standing) []ladder.Standing {
+func roundStandings(st []tour.Standing) []tour.Standing {
 	for i := range st {
 		s := &st[i]
 		s.WinRate, s.WinLow, s.WinHigh = round(s.WinRate, 4), round(s.WinLow, 4), round(s.WinHigh, 4)

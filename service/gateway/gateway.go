@@ -123,6 +123,9 @@ func Handler(conn grpc.ClientConnInterface, logger *slog.Logger) (http.Handler, 
 	if err := orreryv1.RegisterLadderServiceHandlerClient(ctx, gw, orreryv1.NewLadderServiceClient(conn)); err != nil {
 		return nil, err
 	}
+	if err := orreryv1.RegisterTournamentServiceHandlerClient(ctx, gw, orreryv1.NewTournamentServiceClient(conn)); err != nil {
+		return nil, err
+	}
 	if err := orreryv1.RegisterViewServiceHandlerClient(ctx, gw, orreryv1.NewViewServiceClient(conn)); err != nil {
 		return nil, err
 	}

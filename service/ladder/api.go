@@ -4,10 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
-	"database/sql"
 	"encoding/base64"
-	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -379,12 +376,4 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 		resp.Entries = append(resp.Entries, board...)
 	}
 	return resp, nil
-}
-
-// notFound reports sql.ErrNoRows as NotFound, anything else as Internal.
-func notFound(err error, format string, args ...any) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return status.Errorf(codes.NotFound, format, args...)
-	}
-	return status.Errorf(codes.Internal, "%s: %v", fmt.Sprintf(format, args...), err)
 }

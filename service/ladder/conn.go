@@ -31,10 +31,12 @@ type conn struct {
 	games   []string
 	max     int
 	receive *orreryv1.Receive // what the bot's decisions carry
-	stream  service.PlayStream
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
-	wg      sync.WaitGroup // seat runners
+	// tournamentsOnly: the stream plays tournament matches only, and is never queued.
+	tournamentsOnly bool
+	stream          service.PlayStream
+	ctx             context.Context
+	cancel          context.CancelCauseFunc
+	wg              sync.WaitGroup // seat runners
 
 	out chan *orreryv1.PlayResponse // to the stream; ServeLadder alone calls Send
 
@@ -80,15 +82,16 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 	if !l.isStarted() || l.ctx.Err() != nil {
 		return errNotLadder
 	}
+	only := join.GetTournamentsOnly()
 	games, err := l.validGames(join.GetGames())
-	if err != nil {
+	if err != nil && !only {
 		return status.Errorf(codes.InvalidArgument, "ladder join: %v", err)
 	}
 	maxMatches := int(join.GetMaxMatches())
 	if maxMatches == 0 {
 		maxMatches = 1
 	}
-	if maxMatches < 0 || maxMatches > l.cfg.MaxMatches {
+	if !only && (maxMatches < 0 || maxMatches > l.cfg.MaxMatches) {
 		return status.Errorf(codes.InvalidArgument, "ladder join: max_matches %d out of range 1..%d", maxMatches, l.cfg.MaxMatches)
 	}
 	now := l.now()
@@ -98,7 +101,7 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 		return errRevoked
 	}
 	resumed := false
-	if !b.pausedUntil.IsZero() {
+	if !b.pausedUntil.IsZero() && !only { // the pause is from matchmaking, not from tournaments
 		if now.Before(b.pausedUntil) {
 			reason, until := b.pauseReason, b.pausedUntil
 			l.mu.Unlock()
@@ -108,8 +111,8 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 		b.pausedUntil, b.pauseReason, b.timeoutStreak = time.Time{}, "", 0
 		resumed = true
 	}
-	c := &conn{l: l, bot: b, games: games, max: maxMatches, receive: join.GetReceive(), stream: stream, routes: make(map[string]*route),
-		out: make(chan *orreryv1.PlayResponse)}
+	c := &conn{l: l, bot: b, games: games, max: maxMatches, receive: join.GetReceive(), tournamentsOnly: only, stream: stream,
+		routes: make(map[string]*route), out: make(chan *orreryv1.PlayResponse)}
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
 	stopWithLadder := context.AfterFunc(l.ctx, func() { c.stop(errClosing) })
 	defer stopWithLadder()
@@ -135,7 +138,7 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 	if old != nil {
 		old.stop(errReplaced)
 	}
-	l.log.Info("ladder bot joined", "bot", b.name, "games", games, "max_matches", maxMatches)
+	l.log.Info("ladder bot joined", "bot", b.name, "games", games, "max_matches", maxMatches, "tournaments_only", only)
 	wake(l.kick)
 
 	go c.recv()
@@ -272,7 +275,7 @@ func (c *conn) playSeat(lm *liveMatch, seat int) {
 // it played to the end.
 func (l *Ladder) seatDone(c *conn, lm *liveMatch, seat int, ended bool) {
 	timedOut := false
-	if ended {
+	if ended && !lm.tournament { // a tournament's timeouts are its own affair, not matchmaking's
 		if sum, err := l.arena.AwaitEnd(l.ctx, lm.id); err == nil && seat < len(sum.GetSeatInfo()) {
 			timedOut = sum.GetSeatInfo()[seat].GetTimeouts() > 0
 		}
@@ -332,7 +335,7 @@ func (l *Ladder) noteTimeouts(c *conn, match string, timedOut bool) {
 // if it is already waiting. l.mu is held.
 func (l *Ladder) requeueLocked(c *conn) {
 	b := c.bot
-	if !c.alive() || c.paused || b.revoked || l.conns[b.id] != c {
+	if !c.alive() || c.paused || c.tournamentsOnly || b.revoked || l.conns[b.id] != c {
 		return
 	}
 	room := c.max - c.active

@@ -70,23 +70,6 @@ CREATE TABLE IF NOT EXISTS ladder_rating_changes (
 	PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS ladder_rating_changes_bot ON ladder_rating_changes(bot_id, rated_ns);
-CREATE TABLE IF NOT EXISTS tournaments (
-	id TEXT PRIMARY KEY,
-	game TEXT NOT NULL,
-	format INTEGER NOT NULL,
-	seats INTEGER NOT NULL,
-	entrants TEXT NOT NULL, -- JSON array
-	duplicate INTEGER NOT NULL,
-	started_ns INTEGER NOT NULL,
-	finished_ns INTEGER NOT NULL,
-	standings TEXT NOT NULL -- JSON, as computed when recorded
-);
-CREATE TABLE IF NOT EXISTS tournament_matches (
-	tournament_id TEXT NOT NULL REFERENCES tournaments(id),
-	seq INTEGER NOT NULL,
-	match_id TEXT NOT NULL,
-	PRIMARY KEY (tournament_id, seq)
-);
 `
 
 // botRow is a stored bot.

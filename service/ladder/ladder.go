@@ -1,7 +1,8 @@
 // Package ladder is Orrery's continuous ladder: registered bots with API keys, a matchmaker
 // that seats bots of similar rating together (widening its window with the wait, and filling
 // with house bots after a bounded wait), OpenSkill ratings per game updated transactionally
-// after every match, leaderboards, and recorded tournaments.
+// after every match, and leaderboards. It also seats registered bots in the matches of
+// server-run tournaments (SeatTournament), on the same stream.
 //
 // A bot connects once: an ArenaService.Play stream whose first message is LadderJoin, with its
 // API key as "authorization: bearer <key>". The ladder then plays every match it seats the bot
@@ -81,8 +82,7 @@ type Config struct {
 	// matchmaking for PauseFor (default 10 minutes).
 	PauseAfter int
 	PauseFor   time.Duration
-	// AdminKey, if set, is required by RegisterBot and RecordTournament and may act for
-	// any bot.
+	// AdminKey, if set, is required by RegisterBot and may act for any bot.
 	AdminKey string
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
@@ -134,6 +134,9 @@ type liveMatch struct {
 	tokens    []string
 	runner    []*conn // the stream playing each bot seat now, nil if none
 	houseOnly bool
+	// A tournament's match (SeatTournament): not rated, and its timeouts do not count
+	// towards a pause from matchmaking. Seats that no registered bot plays have bot id 0.
+	tournament bool
 }
 
 var _ service.LadderServer = (*Ladder)(nil)
@@ -514,17 +517,27 @@ func (l *Ladder) watch(lm *liveMatch) {
 // playHouse plays one seat with a house bot, in process.
 func (l *Ladder) playHouse(lm *liveMatch, seat int, h *House) {
 	defer l.wg.Done()
-	st, err := l.arena.Attach(lm.tokens[seat], nil)
-	if err != nil {
-		l.log.Error("ladder: house bot cannot take its seat", "match", lm.id, "bot", h.Bot, "err", err)
-		return
-	}
-	defer st.Detach()
 	var hash uint64
 	for _, c := range lm.id {
 		hash = hash*31 + uint64(c)
 	}
 	p := h.New(hash + uint64(seat)*0x9e3779b97f4a7c15)
+	if err := PlayInProcess(l.ctx, l.arena, lm.tokens[seat], p, l.cfg.HousePace); err != nil && l.ctx.Err() == nil {
+		l.log.Warn("ladder: house seat stopped", "match", lm.id, "bot", h.Bot, "err", err)
+	}
+}
+
+// PlayInProcess plays the seat that token names with p, in process, until the match ends or
+// ctx is done, waiting pace before each answer. A rejected answer is replaced by the first
+// legal action, which is always accepted, rather than lose the turn. House bots and a
+// tournament's built-in entrants play this way.
+func PlayInProcess(ctx context.Context, arena *service.Server, token string, p Player, pace time.Duration) error {
+	st, err := arena.Attach(token, nil)
+	if err != nil {
+		return fmt.Errorf("take the seat: %w", err)
+	}
+	defer st.Detach()
+	id := st.MatchID()
 	answers := make(chan *orreryv1.PlayRequest, 4)
 	push := func(a *orreryv1.Answer) {
 		req := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: a}}
@@ -542,29 +555,29 @@ func (l *Ladder) playHouse(lm *liveMatch, seat int, h *House) {
 		switch m := resp.GetMsg().(type) {
 		case *orreryv1.PlayResponse_Decision:
 			current = m.Decision
-			if l.cfg.HousePace > 0 {
+			if pace > 0 {
 				select {
-				case <-l.ctx.Done():
-				case <-time.After(l.cfg.HousePace):
+				case <-ctx.Done():
+				case <-time.After(pace):
 				}
 			}
 			a := act(p, current)
-			a.DecisionId, a.MatchId = current.GetDecisionId(), lm.id
+			a.DecisionId, a.MatchId = current.GetDecisionId(), id
 			push(a)
 		case *orreryv1.PlayResponse_Rejected:
-			// The first listed action is always legal: play it rather than lose the turn.
 			rej := m.Rejected
 			if current != nil && rej.GetDecisionId() == current.GetDecisionId() && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION {
-				l.log.Warn("ladder: house bot answer rejected", "match", lm.id, "bot", h.Bot, "reason", rej.GetReason())
-				push(&orreryv1.Answer{DecisionId: current.GetDecisionId(), MatchId: lm.id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}})
+				push(&orreryv1.Answer{DecisionId: current.GetDecisionId(), MatchId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}})
 				current = nil
 			}
 		}
 		return nil
 	}
-	if err := st.Run(l.ctx, answers, send); err != nil && l.ctx.Err() == nil && !errors.Is(err, context.Canceled) {
-		l.log.Warn("ladder: house seat stopped", "match", lm.id, "bot", h.Bot, "err", err)
+	err = st.Run(ctx, answers, send)
+	if errors.Is(err, context.Canceled) {
+		return nil
 	}
+	return err
 }
 
 // act asks p for an answer, turning a panic or no answer into the first legal action.

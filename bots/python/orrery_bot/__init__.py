@@ -1,9 +1,9 @@
 """orrery_bot plays Orrery matches from Python: see bots/python/README.md."""
 
-from .client import GaveUp, Player, Tracer, answer_for
+from .client import GaveUp, LadderPlayer, Player, Tracer, answer_for
 from .strategies import AutoBot, IndexBot, PlanetBot, planet_neighbours
 
-__all__ = ["AutoBot", "GaveUp", "IndexBot", "PlanetBot", "Player", "Tracer", "answer_for",
+__all__ = ["AutoBot", "GaveUp", "IndexBot", "LadderPlayer", "PlanetBot", "Player", "Tracer", "answer_for",
            "planet_neighbours", "channel"]
 
 

@@ -8,7 +8,7 @@ import grpc
 
 from orrery.v1 import arena_pb2, arena_pb2_grpc
 
-from . import AutoBot, GaveUp, Player, Tracer, channel
+from . import AutoBot, GaveUp, LadderPlayer, Player, Tracer, channel
 
 
 def log(msg):
@@ -49,6 +49,46 @@ def cmd_play(args):
         f"rank {res.ranks[ended.seat] if ended.seat < len(res.ranks) else '?'}; ranks {list(res.ranks)}, "
         f"scores {list(res.scores)}: {res.detail}")
     log(f"decisions {player.decisions}, rejections {player.rejections}, rejoins {player.rejoins}")
+    return 0
+
+
+def cmd_ladder(args):
+    key = args.key or os.environ.get("ORRERY_API_KEY", "")
+    if not key:
+        log("an API key is required: --key K or the environment variable ORRERY_API_KEY (orrery bot register NAME prints one)")
+        return 2
+    games = {}
+    if not args.index_only:
+        try:
+            with channel(args.server) as ch:
+                stub = arena_pb2_grpc.ArenaServiceStub(ch)
+                games = {g.name: g for g in stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games}
+        except grpc.RpcError as err:
+            log(f"ListGames failed ({err.code().name}: {err.details()}); typed strategies run without the catalog")
+    counter = [0]
+
+    def new_bot(match_id):
+        counter[0] += 1
+        return AutoBot(seed=args.seed + counter[0], games=games, log=log, typed=not args.index_only)
+
+    trace = None
+    if args.trace:
+        trace = Tracer(sys.stdout if args.trace == "-" else open(args.trace, "w"))
+    player = LadderPlayer(args.server, key, new_bot, games=[g for g in args.games.split(",") if g],
+                          max_matches=args.max_matches, tournaments_only=args.tournaments_only,
+                          matches=args.matches, log=log, trace=trace, reconnects=args.reconnects)
+    try:
+        ended = player.play()
+    except grpc.RpcError as err:
+        log(f"the server refused the ladder stream: {err.code().name}: {err.details()}")
+        return 1
+    except GaveUp as err:
+        log(str(err))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    log(f"left the ladder after {len(ended)} matches: decisions {player.decisions}, "
+        f"rejections {player.rejections}, rejoins {player.rejoins}")
     return 0
 
 
@@ -103,6 +143,18 @@ def main(argv=None):
     play.add_argument("--probe-reject", action="store_true", help="answer the first decision with an illegal index, to exercise the rejection fallback")
     play.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
     play.set_defaults(fn=cmd_play)
+
+    lad = sub.add_parser("ladder", help="play a registered bot's ladder and tournament matches on one stream")
+    lad.add_argument("--key", help="the bot's API key (or set ORRERY_API_KEY, which keeps it out of ps)")
+    lad.add_argument("--games", default="", help="comma-separated games to queue for (default: every game)")
+    lad.add_argument("--max-matches", type=int, default=1, help="ladder matches at once (default 1)")
+    lad.add_argument("--tournaments-only", action="store_true", help="play only server-run tournaments, not the ladder")
+    lad.add_argument("--matches", type=int, default=0, help="leave after this many matches have ended (default 0: stay)")
+    lad.add_argument("--seed", type=int, default=1, help="seed of the by-index strategy (default 1)")
+    lad.add_argument("--index-only", action="store_true", help="never use a typed strategy")
+    lad.add_argument("--trace", metavar="FILE", help="write every stream message as a JSON line (- for stdout)")
+    lad.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
+    lad.set_defaults(fn=cmd_ladder)
 
     create = sub.add_parser("create", help="create a match and print its seat tokens")
     create.add_argument("--game", required=True)

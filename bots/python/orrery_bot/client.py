@@ -244,3 +244,162 @@ class Player:
             self.events_seen = e.seq + 1
             if hasattr(self.bot, "event"):
                 self.bot.event(e)
+
+
+class LadderPlayer:
+    """Plays a registered bot's matches on one ladder stream, several at once.
+
+    The stream opens with ``authorization: bearer <key>`` and ``LadderJoin``; the server then
+    seats the bot in ladder matches (unless ``tournaments_only``) and in the matches of
+    server-run tournaments, and every message names its ``match_id``: answers are routed back
+    by it. ``new_bot(match_id)`` makes the bot of one match (with ``act`` and optionally
+    ``joined``, ``event``, ``rejected``). A dropped stream is rejoined like ``Player`` does;
+    the server seats the bot again in the matches it was playing.
+
+    ``play`` returns after ``matches`` matches have ended (0: until the server closes the
+    stream), closing the stream, which tells the server the bot has left.
+    """
+
+    def __init__(self, target, key, new_bot, *, games=(), max_matches=1, tournaments_only=False,
+                 matches=0, log=None, trace=None, max_backoff=5.0, reconnects=20):
+        self.target = target
+        self.key = key
+        self.new_bot = new_bot
+        self.games = list(games)
+        self.max_matches = max_matches
+        self.tournaments_only = tournaments_only
+        self.matches = matches
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self.trace = trace
+        self.max_backoff = max_backoff
+        self.reconnects = reconnects
+        self.bots = {}  # match id -> the bot playing it
+        self.ended = []  # MatchEnded of every match played to the end, in order
+        self.decisions = 0
+        self.rejections = 0
+        self.rejoins = 0
+
+    def play(self):
+        """Returns the MatchEnded messages; raises grpc.RpcError or GaveUp on failure."""
+        backoff, failures = 0.05, 0
+        first = True
+        while True:
+            if not first:
+                self.rejoins += 1
+            first = False
+            try:
+                with grpc.insecure_channel(self.target) as ch:
+                    self._stream(arena_pb2_grpc.ArenaServiceStub(ch))
+                return self.ended
+            except (grpc.RpcError, StreamClosed) as err:
+                code = err.code() if isinstance(err, grpc.RpcError) else grpc.StatusCode.UNAVAILABLE
+                detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
+                if code not in RETRYABLE:
+                    raise
+                if getattr(err, "progressed", False):
+                    backoff, failures = 0.05, 0
+                failures += 1
+                if self.reconnects >= 0 and failures > self.reconnects:
+                    raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
+                self.log(f"ladder stream lost ({code.name}: {detail}); rejoining in {backoff:.2f}s")
+                time.sleep(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+
+    def _send(self, reqs, req):
+        if self.trace:
+            self.trace("send", req)
+        reqs.send(req)
+
+    def _stream(self, stub):
+        reqs = _Requests()
+        join = arena_pb2.LadderJoin(games=self.games, max_matches=self.max_matches,
+                                    tournaments_only=self.tournaments_only)
+        self._send(reqs, arena_pb2.PlayRequest(ladder=join))
+        call = stub.Play(reqs, metadata=(("authorization", f"bearer {self.key}"),))
+        progressed = False
+        current = {}  # match id -> the decision owed there
+        fell_back = set()
+        try:
+            for resp in call:
+                progressed = True
+                if self.trace:
+                    self.trace("recv", resp)
+                kind = resp.WhichOneof("msg")
+                if kind == "joined":
+                    j = resp.joined
+                    if j.match_id not in self.bots:
+                        self.bots[j.match_id] = self.new_bot(j.match_id)
+                    bot = self.bots[j.match_id]
+                    if hasattr(bot, "joined"):
+                        bot.joined(j)
+                elif kind == "events":
+                    self._events(resp.events.match_id, resp.events.events)
+                elif kind == "decision":
+                    d = resp.decision
+                    self._events(d.match_id, d.events)
+                    current[d.match_id] = d
+                    self.decisions += 1
+                    self._send(reqs, arena_pb2.PlayRequest(answer=answer_for(d, self._choose(d))))
+                elif kind == "accepted":
+                    self._events(resp.accepted.match_id, resp.accepted.events)
+                elif kind == "rejected":
+                    rej = resp.rejected
+                    self.rejections += 1
+                    self.log(f"rejected {rej.match_id} {rej.decision_id}: {arena_pb2.RejectCode.Name(rej.code)}: {rej.reason}")
+                    bot = self.bots.get(rej.match_id)
+                    if bot is not None and hasattr(bot, "rejected"):
+                        bot.rejected(rej)
+                    d = current.get(rej.match_id)
+                    if (d is not None and rej.decision_id == d.decision_id
+                            and rej.code != arena_pb2.REJECT_CODE_STALE_DECISION
+                            and len(d.legal) > 0 and (d.match_id, d.decision_id) not in fell_back):
+                        fell_back.add((d.match_id, d.decision_id))
+                        self._send(reqs, arena_pb2.PlayRequest(answer=answer_for(d, 0)))
+                elif kind == "ended":
+                    e = resp.ended
+                    self.bots.pop(e.match_id, None)
+                    current.pop(e.match_id, None)
+                    self.ended.append(e)
+                    res = e.result
+                    self.log(f"match {e.match_id} ended ({arena_pb2.EndReason.Name(res.reason)}): seat {e.seat} "
+                             f"rank {res.ranks[e.seat] if e.seat < len(res.ranks) else '?'} of {len(res.ranks)}")
+                    if self.matches and len(self.ended) >= self.matches:
+                        return
+                else:
+                    self.log(f"ignoring an unknown message on the stream: {kind}")
+        except grpc.RpcError as err:
+            err.progressed = progressed
+            raise
+        finally:
+            reqs.close()
+            if self.matches and len(self.ended) >= self.matches:
+                # Leaving: the half-close tells the server; wait for its end of the stream.
+                try:
+                    for _ in call:
+                        pass
+                except grpc.RpcError:
+                    pass
+            call.cancel()
+        exc = StreamClosed("the server closed the ladder stream")
+        exc.progressed = progressed
+        raise exc
+
+    def _choose(self, d):
+        if len(d.legal_notation) == 0 and len(d.legal) == 0:
+            return 0
+        bot = self.bots.get(d.match_id)
+        if bot is None:  # a decision before its joined: cannot happen, but play safe
+            bot = self.bots[d.match_id] = self.new_bot(d.match_id)
+        try:
+            choice = bot.act(d)
+        except Exception as err:  # a bug in a strategy must not cost the seat its turn
+            self.log(f"bot failed on {d.match_id} {d.decision_id} ({type(err).__name__}: {err}); playing legal[0]")
+            return 0
+        return 0 if choice is None else choice
+
+    def _events(self, match_id, events):
+        bot = self.bots.get(match_id)
+        if bot is None or not hasattr(bot, "event"):
+            return
+        for e in events:
+            bot.event(e)

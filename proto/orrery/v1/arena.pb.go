@@ -1378,9 +1378,13 @@ type LadderJoin struct {
 	// At most this many matches at once (default 1).
 	MaxMatches int32 `protobuf:"varint,2,opt,name=max_matches,json=maxMatches,proto3" json:"max_matches,omitempty"`
 	// What the decisions of every match on this stream carry (default: everything).
-	Receive       *Receive `protobuf:"bytes,3,opt,name=receive,proto3" json:"receive,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Receive *Receive `protobuf:"bytes,3,opt,name=receive,proto3" json:"receive,omitempty"`
+	// Only tournament matches (TournamentService): the ladder queues this stream for no match
+	// of its own, and a pause from ladder matchmaking does not refuse it. Tournament matches
+	// come on every ladder stream, whatever its games and max_matches.
+	TournamentsOnly bool `protobuf:"varint,4,opt,name=tournaments_only,json=tournamentsOnly,proto3" json:"tournaments_only,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *LadderJoin) Reset() {
@@ -1432,6 +1436,13 @@ func (x *LadderJoin) GetReceive() *Receive {
 		return x.Receive
 	}
 	return nil
+}
+
+func (x *LadderJoin) GetTournamentsOnly() bool {
+	if x != nil {
+		return x.TournamentsOnly
+	}
+	return false
 }
 
 // Join claims a seat with its token. Joining again after a dropped stream resumes the seat.
@@ -2526,7 +2537,11 @@ type MatchEnded struct {
 	Seat int32 `protobuf:"varint,5,opt,name=seat,proto3" json:"seat,omitempty"`
 	// The salt of the seed's commitment, hex (16 bytes), revealed with the seed. Empty for a
 	// match created before salts: its seed hash is SHA-256 of the seed's bytes alone.
-	SeedSalt      string `protobuf:"bytes,6,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
+	SeedSalt string `protobuf:"bytes,6,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
+	// The seed is not revealed yet (seed is 0, seed_salt empty): the match belongs to a
+	// tournament's duplicate set whose other matches, played on the same seed, are still
+	// running. GetReplay reveals both once the whole set has ended.
+	SeedWithheld  bool `protobuf:"varint,7,opt,name=seed_withheld,json=seedWithheld,proto3" json:"seed_withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2601,6 +2616,13 @@ func (x *MatchEnded) GetSeedSalt() string {
 		return x.SeedSalt
 	}
 	return ""
+}
+
+func (x *MatchEnded) GetSeedWithheld() bool {
+	if x != nil {
+		return x.SeedWithheld
+	}
+	return false
 }
 
 // WatchRequest follows a match as a spectator.
@@ -3547,13 +3569,14 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x04join\x18\x01 \x01(\v2\x0f.orrery.v1.JoinH\x00R\x04join\x12+\n" +
 	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answer\x12/\n" +
 	"\x06ladder\x18\x03 \x01(\v2\x15.orrery.v1.LadderJoinH\x00R\x06ladderB\x05\n" +
-	"\x03msg\"q\n" +
+	"\x03msg\"\x9c\x01\n" +
 	"\n" +
 	"LadderJoin\x12\x14\n" +
 	"\x05games\x18\x01 \x03(\tR\x05games\x12\x1f\n" +
 	"\vmax_matches\x18\x02 \x01(\x05R\n" +
 	"maxMatches\x12,\n" +
-	"\areceive\x18\x03 \x01(\v2\x12.orrery.v1.ReceiveR\areceive\"\x80\x01\n" +
+	"\areceive\x18\x03 \x01(\v2\x12.orrery.v1.ReceiveR\areceive\x12)\n" +
+	"\x10tournaments_only\x18\x04 \x01(\bR\x0ftournamentsOnly\"\x80\x01\n" +
 	"\x04Join\x12\x14\n" +
 	"\x05token\x18\x01 \x01(\tR\x05token\x12$\n" +
 	"\vevents_seen\x18\x02 \x01(\x03H\x00R\n" +
@@ -3642,7 +3665,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x05ranks\x18\x01 \x03(\x05R\x05ranks\x12\x16\n" +
 	"\x06scores\x18\x02 \x03(\x01R\x06scores\x12,\n" +
 	"\x06reason\x18\x03 \x01(\x0e2\x14.orrery.v1.EndReasonR\x06reason\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xb4\x01\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xd9\x01\n" +
 	"\n" +
 	"MatchEnded\x12)\n" +
 	"\x06result\x18\x01 \x01(\v2\x11.orrery.v1.ResultR\x06result\x12\x12\n" +
@@ -3650,7 +3673,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\x12\x19\n" +
 	"\bmatch_id\x18\x04 \x01(\tR\amatchId\x12\x12\n" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\x12\x1b\n" +
-	"\tseed_salt\x18\x06 \x01(\tR\bseedSalt\"H\n" +
+	"\tseed_salt\x18\x06 \x01(\tR\bseedSalt\x12#\n" +
+	"\rseed_withheld\x18\a \x01(\bR\fseedWithheld\"H\n" +
 	"\fWatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
 	"\n" +

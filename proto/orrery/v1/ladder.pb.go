@@ -4,8 +4,7 @@
 // 	protoc        (unknown)
 // source: orrery/v1/ladder.proto
 
-// Package orrery.v1 holds, beside the arena, the ladder: registered bots, their ratings and
-// tournaments.
+// Package orrery.v1 holds, beside the arena, the ladder: registered bots and their ratings.
 
 package orreryv1
 
@@ -24,58 +23,6 @@ const (
 	// Verify that runtime/protoimpl is sufficiently up-to-date.
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
-
-// TournamentFormat is how a tournament draws its tables.
-type TournamentFormat int32
-
-const (
-	TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED TournamentFormat = 0
-	// Every combination of entrants, cycled, seats rotated.
-	TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN TournamentFormat = 1
-	// Rounds in which entrants with similar points share a table.
-	TournamentFormat_TOURNAMENT_FORMAT_SWISS TournamentFormat = 2
-)
-
-// Enum value maps for TournamentFormat.
-var (
-	TournamentFormat_name = map[int32]string{
-		0: "TOURNAMENT_FORMAT_UNSPECIFIED",
-		1: "TOURNAMENT_FORMAT_ROUND_ROBIN",
-		2: "TOURNAMENT_FORMAT_SWISS",
-	}
-	TournamentFormat_value = map[string]int32{
-		"TOURNAMENT_FORMAT_UNSPECIFIED": 0,
-		"TOURNAMENT_FORMAT_ROUND_ROBIN": 1,
-		"TOURNAMENT_FORMAT_SWISS":       2,
-	}
-)
-
-func (x TournamentFormat) Enum() *TournamentFormat {
-	p := new(TournamentFormat)
-	*p = x
-	return p
-}
-
-func (x TournamentFormat) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (TournamentFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_orrery_v1_ladder_proto_enumTypes[0].Descriptor()
-}
-
-func (TournamentFormat) Type() protoreflect.EnumType {
-	return &file_orrery_v1_ladder_proto_enumTypes[0]
-}
-
-func (x TournamentFormat) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use TournamentFormat.Descriptor instead.
-func (TournamentFormat) EnumDescriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{0}
-}
 
 // BotInfo describes a registered bot (never its key).
 type BotInfo struct {
@@ -1203,476 +1150,6 @@ func (x *LeaderboardEntry) GetPaused() bool {
 	return false
 }
 
-// Tournament is a recorded tournament.
-type Tournament struct {
-	state        protoimpl.MessageState `protogen:"open.v1"`
-	TournamentId string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Game         string                 `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
-	Format       TournamentFormat       `protobuf:"varint,3,opt,name=format,proto3,enum=orrery.v1.TournamentFormat" json:"format,omitempty"`
-	Seats        int32                  `protobuf:"varint,4,opt,name=seats,proto3" json:"seats,omitempty"`
-	// The entrants, as the matches name their seats.
-	Entrants []string `protobuf:"bytes,5,rep,name=entrants,proto3" json:"entrants,omitempty"`
-	// Seat-rotated duplicate sets: each seed played once per rotation of the seats.
-	Duplicate bool                   `protobuf:"varint,6,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
-	Started   *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=started,proto3" json:"started,omitempty"`
-	Finished  *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=finished,proto3" json:"finished,omitempty"`
-	MatchIds  []string               `protobuf:"bytes,9,rep,name=match_ids,json=matchIds,proto3" json:"match_ids,omitempty"`
-	// Best first.
-	Standings     []*TournamentStanding `protobuf:"bytes,10,rep,name=standings,proto3" json:"standings,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Tournament) Reset() {
-	*x = Tournament{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[16]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Tournament) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Tournament) ProtoMessage() {}
-
-func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[16]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
-func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{16}
-}
-
-func (x *Tournament) GetTournamentId() string {
-	if x != nil {
-		return x.TournamentId
-	}
-	return ""
-}
-
-func (x *Tournament) GetGame() string {
-	if x != nil {
-		return x.Game
-	}
-	return ""
-}
-
-func (x *Tournament) GetFormat() TournamentFormat {
-	if x != nil {
-		return x.Format
-	}
-	return TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED
-}
-
-func (x *Tournament) GetSeats() int32 {
-	if x != nil {
-		return x.Seats
-	}
-	return 0
-}
-
-func (x *Tournament) GetEntrants() []string {
-	if x != nil {
-		return x.Entrants
-	}
-	return nil
-}
-
-func (x *Tournament) GetDuplicate() bool {
-	if x != nil {
-		return x.Duplicate
-	}
-	return false
-}
-
-func (x *Tournament) GetStarted() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Started
-	}
-	return nil
-}
-
-func (x *Tournament) GetFinished() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Finished
-	}
-	return nil
-}
-
-func (x *Tournament) GetMatchIds() []string {
-	if x != nil {
-		return x.MatchIds
-	}
-	return nil
-}
-
-func (x *Tournament) GetStandings() []*TournamentStanding {
-	if x != nil {
-		return x.Standings
-	}
-	return nil
-}
-
-// TournamentStanding is one entrant's record in a tournament, with 95% confidence intervals.
-type TournamentStanding struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Place   int32                  `protobuf:"varint,1,opt,name=place,proto3" json:"place,omitempty"`
-	Entrant string                 `protobuf:"bytes,2,opt,name=entrant,proto3" json:"entrant,omitempty"`
-	Matches int32                  `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
-	// Matches ranked first (ties included).
-	Wins    int32   `protobuf:"varint,4,opt,name=wins,proto3" json:"wins,omitempty"`
-	WinRate float64 `protobuf:"fixed64,5,opt,name=win_rate,json=winRate,proto3" json:"win_rate,omitempty"`
-	// The Wilson score interval of the win rate.
-	WinRateLow  float64 `protobuf:"fixed64,6,opt,name=win_rate_low,json=winRateLow,proto3" json:"win_rate_low,omitempty"`
-	WinRateHigh float64 `protobuf:"fixed64,7,opt,name=win_rate_high,json=winRateHigh,proto3" json:"win_rate_high,omitempty"`
-	MeanRank    float64 `protobuf:"fixed64,8,opt,name=mean_rank,json=meanRank,proto3" json:"mean_rank,omitempty"`
-	// Half the width of the mean rank's 95% confidence interval (normal approximation).
-	MeanRankCi float64 `protobuf:"fixed64,9,opt,name=mean_rank_ci,json=meanRankCi,proto3" json:"mean_rank_ci,omitempty"`
-	// Mean of (seats - rank) / (seats - 1): 1 for first, 0 for last.
-	Points        float64 `protobuf:"fixed64,10,opt,name=points,proto3" json:"points,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *TournamentStanding) Reset() {
-	*x = TournamentStanding{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[17]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *TournamentStanding) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*TournamentStanding) ProtoMessage() {}
-
-func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[17]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
-func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{17}
-}
-
-func (x *TournamentStanding) GetPlace() int32 {
-	if x != nil {
-		return x.Place
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetEntrant() string {
-	if x != nil {
-		return x.Entrant
-	}
-	return ""
-}
-
-func (x *TournamentStanding) GetMatches() int32 {
-	if x != nil {
-		return x.Matches
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWins() int32 {
-	if x != nil {
-		return x.Wins
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWinRate() float64 {
-	if x != nil {
-		return x.WinRate
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWinRateLow() float64 {
-	if x != nil {
-		return x.WinRateLow
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWinRateHigh() float64 {
-	if x != nil {
-		return x.WinRateHigh
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetMeanRank() float64 {
-	if x != nil {
-		return x.MeanRank
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetMeanRankCi() float64 {
-	if x != nil {
-		return x.MeanRankCi
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetPoints() float64 {
-	if x != nil {
-		return x.Points
-	}
-	return 0
-}
-
-// RecordTournamentRequest is a finished tournament to store.
-type RecordTournamentRequest struct {
-	state     protoimpl.MessageState `protogen:"open.v1"`
-	Game      string                 `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
-	Format    TournamentFormat       `protobuf:"varint,2,opt,name=format,proto3,enum=orrery.v1.TournamentFormat" json:"format,omitempty"`
-	Seats     int32                  `protobuf:"varint,3,opt,name=seats,proto3" json:"seats,omitempty"`
-	Entrants  []string               `protobuf:"bytes,4,rep,name=entrants,proto3" json:"entrants,omitempty"`
-	Duplicate bool                   `protobuf:"varint,5,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
-	Started   *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=started,proto3" json:"started,omitempty"`
-	// Finished matches of game whose seat names are all entrants.
-	MatchIds      []string `protobuf:"bytes,7,rep,name=match_ids,json=matchIds,proto3" json:"match_ids,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *RecordTournamentRequest) Reset() {
-	*x = RecordTournamentRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[18]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *RecordTournamentRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*RecordTournamentRequest) ProtoMessage() {}
-
-func (x *RecordTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[18]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use RecordTournamentRequest.ProtoReflect.Descriptor instead.
-func (*RecordTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{18}
-}
-
-func (x *RecordTournamentRequest) GetGame() string {
-	if x != nil {
-		return x.Game
-	}
-	return ""
-}
-
-func (x *RecordTournamentRequest) GetFormat() TournamentFormat {
-	if x != nil {
-		return x.Format
-	}
-	return TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED
-}
-
-func (x *RecordTournamentRequest) GetSeats() int32 {
-	if x != nil {
-		return x.Seats
-	}
-	return 0
-}
-
-func (x *RecordTournamentRequest) GetEntrants() []string {
-	if x != nil {
-		return x.Entrants
-	}
-	return nil
-}
-
-func (x *RecordTournamentRequest) GetDuplicate() bool {
-	if x != nil {
-		return x.Duplicate
-	}
-	return false
-}
-
-func (x *RecordTournamentRequest) GetStarted() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Started
-	}
-	return nil
-}
-
-func (x *RecordTournamentRequest) GetMatchIds() []string {
-	if x != nil {
-		return x.MatchIds
-	}
-	return nil
-}
-
-// RecordTournamentResponse is the stored tournament with its standings.
-type RecordTournamentResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tournament    *Tournament            `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *RecordTournamentResponse) Reset() {
-	*x = RecordTournamentResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[19]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *RecordTournamentResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*RecordTournamentResponse) ProtoMessage() {}
-
-func (x *RecordTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[19]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use RecordTournamentResponse.ProtoReflect.Descriptor instead.
-func (*RecordTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{19}
-}
-
-func (x *RecordTournamentResponse) GetTournament() *Tournament {
-	if x != nil {
-		return x.Tournament
-	}
-	return nil
-}
-
-// GetTournamentRequest names a tournament.
-type GetTournamentRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TournamentId  string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *GetTournamentRequest) Reset() {
-	*x = GetTournamentRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[20]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *GetTournamentRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*GetTournamentRequest) ProtoMessage() {}
-
-func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[20]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
-func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{20}
-}
-
-func (x *GetTournamentRequest) GetTournamentId() string {
-	if x != nil {
-		return x.TournamentId
-	}
-	return ""
-}
-
-// GetTournamentResponse is the tournament.
-type GetTournamentResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tournament    *Tournament            `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *GetTournamentResponse) Reset() {
-	*x = GetTournamentResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[21]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *GetTournamentResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*GetTournamentResponse) ProtoMessage() {}
-
-func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[21]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use GetTournamentResponse.ProtoReflect.Descriptor instead.
-func (*GetTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{21}
-}
-
-func (x *GetTournamentResponse) GetTournament() *Tournament {
-	if x != nil {
-		return x.Tournament
-	}
-	return nil
-}
-
 var File_orrery_v1_ladder_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_ladder_proto_rawDesc = "" +
@@ -1762,65 +1239,14 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\rlast_match_id\x18\n" +
 	" \x01(\tR\vlastMatchId\x12\x1c\n" +
 	"\tconnected\x18\v \x01(\bR\tconnected\x12\x16\n" +
-	"\x06paused\x18\f \x01(\bR\x06paused\"\x92\x03\n" +
-	"\n" +
-	"Tournament\x12#\n" +
-	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
-	"\x04game\x18\x02 \x01(\tR\x04game\x123\n" +
-	"\x06format\x18\x03 \x01(\x0e2\x1b.orrery.v1.TournamentFormatR\x06format\x12\x14\n" +
-	"\x05seats\x18\x04 \x01(\x05R\x05seats\x12\x1a\n" +
-	"\bentrants\x18\x05 \x03(\tR\bentrants\x12\x1c\n" +
-	"\tduplicate\x18\x06 \x01(\bR\tduplicate\x124\n" +
-	"\astarted\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\astarted\x126\n" +
-	"\bfinished\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12\x1b\n" +
-	"\tmatch_ids\x18\t \x03(\tR\bmatchIds\x12;\n" +
-	"\tstandings\x18\n" +
-	" \x03(\v2\x1d.orrery.v1.TournamentStandingR\tstandings\"\xaa\x02\n" +
-	"\x12TournamentStanding\x12\x14\n" +
-	"\x05place\x18\x01 \x01(\x05R\x05place\x12\x18\n" +
-	"\aentrant\x18\x02 \x01(\tR\aentrant\x12\x18\n" +
-	"\amatches\x18\x03 \x01(\x05R\amatches\x12\x12\n" +
-	"\x04wins\x18\x04 \x01(\x05R\x04wins\x12\x19\n" +
-	"\bwin_rate\x18\x05 \x01(\x01R\awinRate\x12 \n" +
-	"\fwin_rate_low\x18\x06 \x01(\x01R\n" +
-	"winRateLow\x12\"\n" +
-	"\rwin_rate_high\x18\a \x01(\x01R\vwinRateHigh\x12\x1b\n" +
-	"\tmean_rank\x18\b \x01(\x01R\bmeanRank\x12 \n" +
-	"\fmean_rank_ci\x18\t \x01(\x01R\n" +
-	"meanRankCi\x12\x16\n" +
-	"\x06points\x18\n" +
-	" \x01(\x01R\x06points\"\x85\x02\n" +
-	"\x17RecordTournamentRequest\x12\x12\n" +
-	"\x04game\x18\x01 \x01(\tR\x04game\x123\n" +
-	"\x06format\x18\x02 \x01(\x0e2\x1b.orrery.v1.TournamentFormatR\x06format\x12\x14\n" +
-	"\x05seats\x18\x03 \x01(\x05R\x05seats\x12\x1a\n" +
-	"\bentrants\x18\x04 \x03(\tR\bentrants\x12\x1c\n" +
-	"\tduplicate\x18\x05 \x01(\bR\tduplicate\x124\n" +
-	"\astarted\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\astarted\x12\x1b\n" +
-	"\tmatch_ids\x18\a \x03(\tR\bmatchIds\"Q\n" +
-	"\x18RecordTournamentResponse\x125\n" +
-	"\n" +
-	"tournament\x18\x01 \x01(\v2\x15.orrery.v1.TournamentR\n" +
-	"tournament\";\n" +
-	"\x14GetTournamentRequest\x12#\n" +
-	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\"N\n" +
-	"\x15GetTournamentResponse\x125\n" +
-	"\n" +
-	"tournament\x18\x01 \x01(\v2\x15.orrery.v1.TournamentR\n" +
-	"tournament*u\n" +
-	"\x10TournamentFormat\x12!\n" +
-	"\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n" +
-	"\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n" +
-	"\x17TOURNAMENT_FORMAT_SWISS\x10\x022\xf9\x04\n" +
+	"\x06paused\x18\f \x01(\bR\x06paused2\xc8\x03\n" +
 	"\rLadderService\x12L\n" +
 	"\vRegisterBot\x12\x1d.orrery.v1.RegisterBotRequest\x1a\x1e.orrery.v1.RegisterBotResponse\x12F\n" +
 	"\tRevokeBot\x12\x1b.orrery.v1.RevokeBotRequest\x1a\x1c.orrery.v1.RevokeBotResponse\x12F\n" +
 	"\tResumeBot\x12\x1b.orrery.v1.ResumeBotRequest\x1a\x1c.orrery.v1.ResumeBotResponse\x12=\n" +
 	"\x06GetBot\x12\x18.orrery.v1.GetBotRequest\x1a\x19.orrery.v1.GetBotResponse\x12C\n" +
 	"\bListBots\x12\x1a.orrery.v1.ListBotsRequest\x1a\x1b.orrery.v1.ListBotsResponse\x12U\n" +
-	"\x0eGetLeaderboard\x12 .orrery.v1.GetLeaderboardRequest\x1a!.orrery.v1.GetLeaderboardResponse\x12[\n" +
-	"\x10RecordTournament\x12\".orrery.v1.RecordTournamentRequest\x1a#.orrery.v1.RecordTournamentResponse\x12R\n" +
-	"\rGetTournament\x12\x1f.orrery.v1.GetTournamentRequest\x1a .orrery.v1.GetTournamentResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
+	"\x0eGetLeaderboard\x12 .orrery.v1.GetLeaderboardRequest\x1a!.orrery.v1.GetLeaderboardResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
 var (
 	file_orrery_v1_ladder_proto_rawDescOnce sync.Once
@@ -1834,75 +1260,55 @@ func file_orrery_v1_ladder_proto_rawDescGZIP() []byte {
 	return file_orrery_v1_ladder_proto_rawDescData
 }
 
-var file_orrery_v1_ladder_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_orrery_v1_ladder_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_orrery_v1_ladder_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_orrery_v1_ladder_proto_goTypes = []any{
-	(TournamentFormat)(0),            // 0: orrery.v1.TournamentFormat
-	(*BotInfo)(nil),                  // 1: orrery.v1.BotInfo
-	(*RegisterBotRequest)(nil),       // 2: orrery.v1.RegisterBotRequest
-	(*RegisterBotResponse)(nil),      // 3: orrery.v1.RegisterBotResponse
-	(*RevokeBotRequest)(nil),         // 4: orrery.v1.RevokeBotRequest
-	(*RevokeBotResponse)(nil),        // 5: orrery.v1.RevokeBotResponse
-	(*ResumeBotRequest)(nil),         // 6: orrery.v1.ResumeBotRequest
-	(*ResumeBotResponse)(nil),        // 7: orrery.v1.ResumeBotResponse
-	(*GetBotRequest)(nil),            // 8: orrery.v1.GetBotRequest
-	(*GetBotResponse)(nil),           // 9: orrery.v1.GetBotResponse
-	(*BotRating)(nil),                // 10: orrery.v1.BotRating
-	(*RatedMatch)(nil),               // 11: orrery.v1.RatedMatch
-	(*ListBotsRequest)(nil),          // 12: orrery.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),         // 13: orrery.v1.ListBotsResponse
-	(*GetLeaderboardRequest)(nil),    // 14: orrery.v1.GetLeaderboardRequest
-	(*GetLeaderboardResponse)(nil),   // 15: orrery.v1.GetLeaderboardResponse
-	(*LeaderboardEntry)(nil),         // 16: orrery.v1.LeaderboardEntry
-	(*Tournament)(nil),               // 17: orrery.v1.Tournament
-	(*TournamentStanding)(nil),       // 18: orrery.v1.TournamentStanding
-	(*RecordTournamentRequest)(nil),  // 19: orrery.v1.RecordTournamentRequest
-	(*RecordTournamentResponse)(nil), // 20: orrery.v1.RecordTournamentResponse
-	(*GetTournamentRequest)(nil),     // 21: orrery.v1.GetTournamentRequest
-	(*GetTournamentResponse)(nil),    // 22: orrery.v1.GetTournamentResponse
-	(*timestamppb.Timestamp)(nil),    // 23: google.protobuf.Timestamp
+	(*BotInfo)(nil),                // 0: orrery.v1.BotInfo
+	(*RegisterBotRequest)(nil),     // 1: orrery.v1.RegisterBotRequest
+	(*RegisterBotResponse)(nil),    // 2: orrery.v1.RegisterBotResponse
+	(*RevokeBotRequest)(nil),       // 3: orrery.v1.RevokeBotRequest
+	(*RevokeBotResponse)(nil),      // 4: orrery.v1.RevokeBotResponse
+	(*ResumeBotRequest)(nil),       // 5: orrery.v1.ResumeBotRequest
+	(*ResumeBotResponse)(nil),      // 6: orrery.v1.ResumeBotResponse
+	(*GetBotRequest)(nil),          // 7: orrery.v1.GetBotRequest
+	(*GetBotResponse)(nil),         // 8: orrery.v1.GetBotResponse
+	(*BotRating)(nil),              // 9: orrery.v1.BotRating
+	(*RatedMatch)(nil),             // 10: orrery.v1.RatedMatch
+	(*ListBotsRequest)(nil),        // 11: orrery.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),       // 12: orrery.v1.ListBotsResponse
+	(*GetLeaderboardRequest)(nil),  // 13: orrery.v1.GetLeaderboardRequest
+	(*GetLeaderboardResponse)(nil), // 14: orrery.v1.GetLeaderboardResponse
+	(*LeaderboardEntry)(nil),       // 15: orrery.v1.LeaderboardEntry
+	(*timestamppb.Timestamp)(nil),  // 16: google.protobuf.Timestamp
 }
 var file_orrery_v1_ladder_proto_depIdxs = []int32{
-	23, // 0: orrery.v1.BotInfo.created:type_name -> google.protobuf.Timestamp
-	23, // 1: orrery.v1.BotInfo.paused_until:type_name -> google.protobuf.Timestamp
-	1,  // 2: orrery.v1.RegisterBotResponse.bot:type_name -> orrery.v1.BotInfo
-	1,  // 3: orrery.v1.RevokeBotResponse.bot:type_name -> orrery.v1.BotInfo
-	1,  // 4: orrery.v1.ResumeBotResponse.bot:type_name -> orrery.v1.BotInfo
-	1,  // 5: orrery.v1.GetBotResponse.bot:type_name -> orrery.v1.BotInfo
-	10, // 6: orrery.v1.GetBotResponse.ratings:type_name -> orrery.v1.BotRating
-	11, // 7: orrery.v1.GetBotResponse.recent:type_name -> orrery.v1.RatedMatch
-	23, // 8: orrery.v1.RatedMatch.rated:type_name -> google.protobuf.Timestamp
-	1,  // 9: orrery.v1.ListBotsResponse.bots:type_name -> orrery.v1.BotInfo
-	16, // 10: orrery.v1.GetLeaderboardResponse.entries:type_name -> orrery.v1.LeaderboardEntry
-	0,  // 11: orrery.v1.Tournament.format:type_name -> orrery.v1.TournamentFormat
-	23, // 12: orrery.v1.Tournament.started:type_name -> google.protobuf.Timestamp
-	23, // 13: orrery.v1.Tournament.finished:type_name -> google.protobuf.Timestamp
-	18, // 14: orrery.v1.Tournament.standings:type_name -> orrery.v1.TournamentStanding
-	0,  // 15: orrery.v1.RecordTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
-	23, // 16: orrery.v1.RecordTournamentRequest.started:type_name -> google.protobuf.Timestamp
-	17, // 17: orrery.v1.RecordTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	17, // 18: orrery.v1.GetTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	2,  // 19: orrery.v1.LadderService.RegisterBot:input_type -> orrery.v1.RegisterBotRequest
-	4,  // 20: orrery.v1.LadderService.RevokeBot:input_type -> orrery.v1.RevokeBotRequest
-	6,  // 21: orrery.v1.LadderService.ResumeBot:input_type -> orrery.v1.ResumeBotRequest
-	8,  // 22: orrery.v1.LadderService.GetBot:input_type -> orrery.v1.GetBotRequest
-	12, // 23: orrery.v1.LadderService.ListBots:input_type -> orrery.v1.ListBotsRequest
-	14, // 24: orrery.v1.LadderService.GetLeaderboard:input_type -> orrery.v1.GetLeaderboardRequest
-	19, // 25: orrery.v1.LadderService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
-	21, // 26: orrery.v1.LadderService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
-	3,  // 27: orrery.v1.LadderService.RegisterBot:output_type -> orrery.v1.RegisterBotResponse
-	5,  // 28: orrery.v1.LadderService.RevokeBot:output_type -> orrery.v1.RevokeBotResponse
-	7,  // 29: orrery.v1.LadderService.ResumeBot:output_type -> orrery.v1.ResumeBotResponse
-	9,  // 30: orrery.v1.LadderService.GetBot:output_type -> orrery.v1.GetBotResponse
-	13, // 31: orrery.v1.LadderService.ListBots:output_type -> orrery.v1.ListBotsResponse
-	15, // 32: orrery.v1.LadderService.GetLeaderboard:output_type -> orrery.v1.GetLeaderboardResponse
-	20, // 33: orrery.v1.LadderService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
-	22, // 34: orrery.v1.LadderService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
-	27, // [27:35] is the sub-list for method output_type
-	19, // [19:27] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	16, // 0: orrery.v1.BotInfo.created:type_name -> google.protobuf.Timestamp
+	16, // 1: orrery.v1.BotInfo.paused_until:type_name -> google.protobuf.Timestamp
+	0,  // 2: orrery.v1.RegisterBotResponse.bot:type_name -> orrery.v1.BotInfo
+	0,  // 3: orrery.v1.RevokeBotResponse.bot:type_name -> orrery.v1.BotInfo
+	0,  // 4: orrery.v1.ResumeBotResponse.bot:type_name -> orrery.v1.BotInfo
+	0,  // 5: orrery.v1.GetBotResponse.bot:type_name -> orrery.v1.BotInfo
+	9,  // 6: orrery.v1.GetBotResponse.ratings:type_name -> orrery.v1.BotRating
+	10, // 7: orrery.v1.GetBotResponse.recent:type_name -> orrery.v1.RatedMatch
+	16, // 8: orrery.v1.RatedMatch.rated:type_name -> google.protobuf.Timestamp
+	0,  // 9: orrery.v1.ListBotsResponse.bots:type_name -> orrery.v1.BotInfo
+	15, // 10: orrery.v1.GetLeaderboardResponse.entries:type_name -> orrery.v1.LeaderboardEntry
+	1,  // 11: orrery.v1.LadderService.RegisterBot:input_type -> orrery.v1.RegisterBotRequest
+	3,  // 12: orrery.v1.LadderService.RevokeBot:input_type -> orrery.v1.RevokeBotRequest
+	5,  // 13: orrery.v1.LadderService.ResumeBot:input_type -> orrery.v1.ResumeBotRequest
+	7,  // 14: orrery.v1.LadderService.GetBot:input_type -> orrery.v1.GetBotRequest
+	11, // 15: orrery.v1.LadderService.ListBots:input_type -> orrery.v1.ListBotsRequest
+	13, // 16: orrery.v1.LadderService.GetLeaderboard:input_type -> orrery.v1.GetLeaderboardRequest
+	2,  // 17: orrery.v1.LadderService.RegisterBot:output_type -> orrery.v1.RegisterBotResponse
+	4,  // 18: orrery.v1.LadderService.RevokeBot:output_type -> orrery.v1.RevokeBotResponse
+	6,  // 19: orrery.v1.LadderService.ResumeBot:output_type -> orrery.v1.ResumeBotResponse
+	8,  // 20: orrery.v1.LadderService.GetBot:output_type -> orrery.v1.GetBotResponse
+	12, // 21: orrery.v1.LadderService.ListBots:output_type -> orrery.v1.ListBotsResponse
+	14, // 22: orrery.v1.LadderService.GetLeaderboard:output_type -> orrery.v1.GetLeaderboardResponse
+	17, // [17:23] is the sub-list for method output_type
+	11, // [11:17] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_ladder_proto_init() }
@@ -1915,14 +1321,13 @@ func file_orrery_v1_ladder_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_ladder_proto_rawDesc), len(file_orrery_v1_ladder_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   22,
+			NumEnums:      0,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_orrery_v1_ladder_proto_goTypes,
 		DependencyIndexes: file_orrery_v1_ladder_proto_depIdxs,
-		EnumInfos:         file_orrery_v1_ladder_proto_enumTypes,
 		MessageInfos:      file_orrery_v1_ladder_proto_msgTypes,
 	}.Build()
 	File_orrery_v1_ladder_proto = out.File

@@ -158,45 +158,6 @@ func local_request_LadderService_GetLeaderboard_0(ctx context.Context, marshaler
 	return msg, metadata, err
 }
 
-func request_LadderService_GetTournament_0(ctx context.Context, marshaler runtime.Marshaler, client LadderServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq GetTournamentRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	val, ok := pathParams["tournament_id"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "tournament_id")
-	}
-	protoReq.TournamentId, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "tournament_id", err)
-	}
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-	}
-	msg, err := client.GetTournament(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
-	return msg, metadata, err
-}
-
-func local_request_LadderService_GetTournament_0(ctx context.Context, marshaler runtime.Marshaler, server LadderServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq GetTournamentRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	val, ok := pathParams["tournament_id"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "tournament_id")
-	}
-	protoReq.TournamentId, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "tournament_id", err)
-	}
-	msg, err := server.GetTournament(ctx, &protoReq)
-	return msg, metadata, err
-}
-
 // RegisterLadderServiceHandlerServer registers the http handlers for service LadderService to "mux".
 // UnaryRPC     :call LadderServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -262,26 +223,6 @@ func RegisterLadderServiceHandlerServer(ctx context.Context, mux *runtime.ServeM
 			return
 		}
 		forward_LadderService_GetLeaderboard_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
-	})
-	mux.Handle(http.MethodGet, pattern_LadderService_GetTournament_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		var stream runtime.ServerTransportStream
-		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/orrery.v1.LadderService/GetTournament", runtime.WithHTTPPathPattern("/v1/tournaments/{tournament_id}"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := local_request_LadderService_GetTournament_0(annotatedContext, inboundMarshaler, server, req, pathParams)
-		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_LadderService_GetTournament_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -374,23 +315,6 @@ func RegisterLadderServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 		}
 		forward_LadderService_GetLeaderboard_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodGet, pattern_LadderService_GetTournament_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/orrery.v1.LadderService/GetTournament", runtime.WithHTTPPathPattern("/v1/tournaments/{tournament_id}"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := request_LadderService_GetTournament_0(annotatedContext, inboundMarshaler, client, req, pathParams)
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_LadderService_GetTournament_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
-	})
 	return nil
 }
 
@@ -398,12 +322,10 @@ var (
 	pattern_LadderService_GetBot_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "bots", "name"}, ""))
 	pattern_LadderService_ListBots_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "bots"}, ""))
 	pattern_LadderService_GetLeaderboard_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "leaderboard"}, ""))
-	pattern_LadderService_GetTournament_0  = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "tournaments", "tournament_id"}, ""))
 )
 
 var (
 	forward_LadderService_GetBot_0         = runtime.ForwardResponseMessage
 	forward_LadderService_ListBots_0       = runtime.ForwardResponseMessage
 	forward_LadderService_GetLeaderboard_0 = runtime.ForwardResponseMessage
-	forward_LadderService_GetTournament_0  = runtime.ForwardResponseMessage
 )

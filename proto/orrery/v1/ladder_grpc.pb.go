@@ -4,8 +4,7 @@
 // - protoc             (unknown)
 // source: orrery/v1/ladder.proto
 
-// Package orrery.v1 holds, beside the arena, the ladder: registered bots, their ratings and
-// tournaments.
+// Package orrery.v1 holds, beside the arena, the ladder: registered bots and their ratings.
 
 package orreryv1
 
@@ -22,27 +21,25 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	LadderService_RegisterBot_FullMethodName      = "/orrery.v1.LadderService/RegisterBot"
-	LadderService_RevokeBot_FullMethodName        = "/orrery.v1.LadderService/RevokeBot"
-	LadderService_ResumeBot_FullMethodName        = "/orrery.v1.LadderService/ResumeBot"
-	LadderService_GetBot_FullMethodName           = "/orrery.v1.LadderService/GetBot"
-	LadderService_ListBots_FullMethodName         = "/orrery.v1.LadderService/ListBots"
-	LadderService_GetLeaderboard_FullMethodName   = "/orrery.v1.LadderService/GetLeaderboard"
-	LadderService_RecordTournament_FullMethodName = "/orrery.v1.LadderService/RecordTournament"
-	LadderService_GetTournament_FullMethodName    = "/orrery.v1.LadderService/GetTournament"
+	LadderService_RegisterBot_FullMethodName    = "/orrery.v1.LadderService/RegisterBot"
+	LadderService_RevokeBot_FullMethodName      = "/orrery.v1.LadderService/RevokeBot"
+	LadderService_ResumeBot_FullMethodName      = "/orrery.v1.LadderService/ResumeBot"
+	LadderService_GetBot_FullMethodName         = "/orrery.v1.LadderService/GetBot"
+	LadderService_ListBots_FullMethodName       = "/orrery.v1.LadderService/ListBots"
+	LadderService_GetLeaderboard_FullMethodName = "/orrery.v1.LadderService/GetLeaderboard"
 )
 
 // LadderServiceClient is the client API for LadderService service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// LadderService registers bots and rates them on a continuous ladder, and records
-// tournaments. A registered bot plays by opening ArenaService.Play with the call metadata
+// LadderService registers bots and rates them on a continuous ladder (tournaments are
+// TournamentService's, in tournament.proto). A registered bot plays by opening ArenaService.Play with the call metadata
 // "authorization: bearer <api key>" and the first message LadderJoin: the server then seats it
 // in matches, one after another (or several at once), on that one stream.
 //
 // Calls that act for a bot (RevokeBot, ResumeBot) take the bot's API key, or the server's
-// admin key if it has one. RegisterBot and RecordTournament take the admin key if the server
+// admin key if it has one. RegisterBot takes the admin key if the server
 // has one, and are open otherwise. The rest are public.
 type LadderServiceClient interface {
 	// RegisterBot creates a bot identity and returns its secret API key, once.
@@ -57,11 +54,6 @@ type LadderServiceClient interface {
 	ListBots(ctx context.Context, in *ListBotsRequest, opts ...grpc.CallOption) (*ListBotsResponse, error)
 	// GetLeaderboard ranks the bots of a game (or of every game) by conservative rating.
 	GetLeaderboard(ctx context.Context, in *GetLeaderboardRequest, opts ...grpc.CallOption) (*GetLeaderboardResponse, error)
-	// RecordTournament stores a finished tournament: its entrants and matches. The server
-	// computes the standings from the stored results of those matches.
-	RecordTournament(ctx context.Context, in *RecordTournamentRequest, opts ...grpc.CallOption) (*RecordTournamentResponse, error)
-	// GetTournament is a recorded tournament and its standings.
-	GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error)
 }
 
 type ladderServiceClient struct {
@@ -132,37 +124,17 @@ func (c *ladderServiceClient) GetLeaderboard(ctx context.Context, in *GetLeaderb
 	return out, nil
 }
 
-func (c *ladderServiceClient) RecordTournament(ctx context.Context, in *RecordTournamentRequest, opts ...grpc.CallOption) (*RecordTournamentResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(RecordTournamentResponse)
-	err := c.cc.Invoke(ctx, LadderService_RecordTournament_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func (c *ladderServiceClient) GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(GetTournamentResponse)
-	err := c.cc.Invoke(ctx, LadderService_GetTournament_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // LadderServiceServer is the server API for LadderService service.
 // All implementations must embed UnimplementedLadderServiceServer
 // for forward compatibility.
 //
-// LadderService registers bots and rates them on a continuous ladder, and records
-// tournaments. A registered bot plays by opening ArenaService.Play with the call metadata
+// LadderService registers bots and rates them on a continuous ladder (tournaments are
+// TournamentService's, in tournament.proto). A registered bot plays by opening ArenaService.Play with the call metadata
 // "authorization: bearer <api key>" and the first message LadderJoin: the server then seats it
 // in matches, one after another (or several at once), on that one stream.
 //
 // Calls that act for a bot (RevokeBot, ResumeBot) take the bot's API key, or the server's
-// admin key if it has one. RegisterBot and RecordTournament take the admin key if the server
+// admin key if it has one. RegisterBot takes the admin key if the server
 // has one, and are open otherwise. The rest are public.
 type LadderServiceServer interface {
 	// RegisterBot creates a bot identity and returns its secret API key, once.
@@ -177,11 +149,6 @@ type LadderServiceServer interface {
 	ListBots(context.Context, *ListBotsRequest) (*ListBotsResponse, error)
 	// GetLeaderboard ranks the bots of a game (or of every game) by conservative rating.
 	GetLeaderboard(context.Context, *GetLeaderboardRequest) (*GetLeaderboardResponse, error)
-	// RecordTournament stores a finished tournament: its entrants and matches. The server
-	// computes the standings from the stored results of those matches.
-	RecordTournament(context.Context, *RecordTournamentRequest) (*RecordTournamentResponse, error)
-	// GetTournament is a recorded tournament and its standings.
-	GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error)
 	mustEmbedUnimplementedLadderServiceServer()
 }
 
@@ -209,12 +176,6 @@ func (UnimplementedLadderServiceServer) ListBots(context.Context, *ListBotsReque
 }
 func (UnimplementedLadderServiceServer) GetLeaderboard(context.Context, *GetLeaderboardRequest) (*GetLeaderboardResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetLeaderboard not implemented")
-}
-func (UnimplementedLadderServiceServer) RecordTournament(context.Context, *RecordTournamentRequest) (*RecordTournamentResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method RecordTournament not implemented")
-}
-func (UnimplementedLadderServiceServer) GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method GetTournament not implemented")
 }
 func (UnimplementedLadderServiceServer) mustEmbedUnimplementedLadderServiceServer() {}
 func (UnimplementedLadderServiceServer) testEmbeddedByValue()                       {}
@@ -345,42 +306,6 @@ func _LadderService_GetLeaderboard_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
-func _LadderService_RecordTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(RecordTournamentRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(LadderServiceServer).RecordTournament(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: LadderService_RecordTournament_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(LadderServiceServer).RecordTournament(ctx, req.(*RecordTournamentRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
-func _LadderService_GetTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(GetTournamentRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(LadderServiceServer).GetTournament(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: LadderService_GetTournament_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(LadderServiceServer).GetTournament(ctx, req.(*GetTournamentRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 // LadderService_ServiceDesc is the grpc.ServiceDesc for LadderService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -411,14 +336,6 @@ var LadderService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetLeaderboard",
 			Handler:    _LadderService_GetLeaderboard_Handler,
-		},
-		{
-			MethodName: "RecordTournament",
-			Handler:    _LadderService_RecordTournament_Handler,
-		},
-		{
-			MethodName: "GetTournament",
-			Handler:    _LadderService_GetTournament_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

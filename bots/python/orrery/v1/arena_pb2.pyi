@@ -301,14 +301,16 @@ class Joined(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed_hash: _Optional[str] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
 
 class LadderJoin(_message.Message):
-    __slots__ = ["games", "max_matches", "receive"]
+    __slots__ = ["games", "max_matches", "receive", "tournaments_only"]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     MAX_MATCHES_FIELD_NUMBER: _ClassVar[int]
     RECEIVE_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENTS_ONLY_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedScalarFieldContainer[str]
     max_matches: int
     receive: Receive
-    def __init__(self, games: _Optional[_Iterable[str]] = ..., max_matches: _Optional[int] = ..., receive: _Optional[_Union[Receive, _Mapping]] = ...) -> None: ...
+    tournaments_only: bool
+    def __init__(self, games: _Optional[_Iterable[str]] = ..., max_matches: _Optional[int] = ..., receive: _Optional[_Union[Receive, _Mapping]] = ..., tournaments_only: bool = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = []
@@ -343,20 +345,22 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class MatchEnded(_message.Message):
-    __slots__ = ["match_id", "result", "seat", "seed", "seed_hash", "seed_salt"]
+    __slots__ = ["match_id", "result", "seat", "seed", "seed_hash", "seed_salt", "seed_withheld"]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SEED_HASH_FIELD_NUMBER: _ClassVar[int]
     SEED_SALT_FIELD_NUMBER: _ClassVar[int]
+    SEED_WITHHELD_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     result: Result
     seat: int
     seed: int
     seed_hash: str
     seed_salt: str
-    def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[int] = ..., seed_hash: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed_salt: _Optional[str] = ...) -> None: ...
+    seed_withheld: bool
+    def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[int] = ..., seed_hash: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed_salt: _Optional[str] = ..., seed_withheld: bool = ...) -> None: ...
 
 class MatchSummary(_message.Message):
     __slots__ = ["clock", "created", "ended", "game", "match_id", "options", "ply", "result", "seat_info", "seats", "seed_hash", "status", "timeout_policy"]

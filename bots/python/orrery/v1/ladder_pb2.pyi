@@ -1,14 +1,10 @@
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
-from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
-TOURNAMENT_FORMAT_ROUND_ROBIN: TournamentFormat
-TOURNAMENT_FORMAT_SWISS: TournamentFormat
-TOURNAMENT_FORMAT_UNSPECIFIED: TournamentFormat
 
 class BotInfo(_message.Message):
     __slots__ = ["connected", "created", "description", "house", "live_match_ids", "name", "pause_reason", "paused", "paused_until", "queued_games", "revoked", "timeout_streak"]
@@ -90,18 +86,6 @@ class GetLeaderboardResponse(_message.Message):
     entries: _containers.RepeatedCompositeFieldContainer[LeaderboardEntry]
     def __init__(self, entries: _Optional[_Iterable[_Union[LeaderboardEntry, _Mapping]]] = ...) -> None: ...
 
-class GetTournamentRequest(_message.Message):
-    __slots__ = ["tournament_id"]
-    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
-    tournament_id: str
-    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
-
-class GetTournamentResponse(_message.Message):
-    __slots__ = ["tournament"]
-    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
-    tournament: Tournament
-    def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
-
 class LeaderboardEntry(_message.Message):
     __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "rank", "score", "sigma", "wins"]
     BOT_FIELD_NUMBER: _ClassVar[int]
@@ -172,30 +156,6 @@ class RatedMatch(_message.Message):
     sigma_before: float
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[int] = ..., rank: _Optional[int] = ..., mu_before: _Optional[float] = ..., sigma_before: _Optional[float] = ..., mu_after: _Optional[float] = ..., sigma_after: _Optional[float] = ..., rated: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
-class RecordTournamentRequest(_message.Message):
-    __slots__ = ["duplicate", "entrants", "format", "game", "match_ids", "seats", "started"]
-    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
-    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
-    FORMAT_FIELD_NUMBER: _ClassVar[int]
-    GAME_FIELD_NUMBER: _ClassVar[int]
-    MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
-    SEATS_FIELD_NUMBER: _ClassVar[int]
-    STARTED_FIELD_NUMBER: _ClassVar[int]
-    duplicate: bool
-    entrants: _containers.RepeatedScalarFieldContainer[str]
-    format: TournamentFormat
-    game: str
-    match_ids: _containers.RepeatedScalarFieldContainer[str]
-    seats: int
-    started: _timestamp_pb2.Timestamp
-    def __init__(self, game: _Optional[str] = ..., format: _Optional[_Union[TournamentFormat, str]] = ..., seats: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., duplicate: bool = ..., started: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., match_ids: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class RecordTournamentResponse(_message.Message):
-    __slots__ = ["tournament"]
-    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
-    tournament: Tournament
-    def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
-
 class RegisterBotRequest(_message.Message):
     __slots__ = ["description", "name"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -235,54 +195,3 @@ class RevokeBotResponse(_message.Message):
     BOT_FIELD_NUMBER: _ClassVar[int]
     bot: BotInfo
     def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...
-
-class Tournament(_message.Message):
-    __slots__ = ["duplicate", "entrants", "finished", "format", "game", "match_ids", "seats", "standings", "started", "tournament_id"]
-    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
-    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
-    FINISHED_FIELD_NUMBER: _ClassVar[int]
-    FORMAT_FIELD_NUMBER: _ClassVar[int]
-    GAME_FIELD_NUMBER: _ClassVar[int]
-    MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
-    SEATS_FIELD_NUMBER: _ClassVar[int]
-    STANDINGS_FIELD_NUMBER: _ClassVar[int]
-    STARTED_FIELD_NUMBER: _ClassVar[int]
-    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
-    duplicate: bool
-    entrants: _containers.RepeatedScalarFieldContainer[str]
-    finished: _timestamp_pb2.Timestamp
-    format: TournamentFormat
-    game: str
-    match_ids: _containers.RepeatedScalarFieldContainer[str]
-    seats: int
-    standings: _containers.RepeatedCompositeFieldContainer[TournamentStanding]
-    started: _timestamp_pb2.Timestamp
-    tournament_id: str
-    def __init__(self, tournament_id: _Optional[str] = ..., game: _Optional[str] = ..., format: _Optional[_Union[TournamentFormat, str]] = ..., seats: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., duplicate: bool = ..., started: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., match_ids: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[TournamentStanding, _Mapping]]] = ...) -> None: ...
-
-class TournamentStanding(_message.Message):
-    __slots__ = ["entrant", "matches", "mean_rank", "mean_rank_ci", "place", "points", "win_rate", "win_rate_high", "win_rate_low", "wins"]
-    ENTRANT_FIELD_NUMBER: _ClassVar[int]
-    MATCHES_FIELD_NUMBER: _ClassVar[int]
-    MEAN_RANK_CI_FIELD_NUMBER: _ClassVar[int]
-    MEAN_RANK_FIELD_NUMBER: _ClassVar[int]
-    PLACE_FIELD_NUMBER: _ClassVar[int]
-    POINTS_FIELD_NUMBER: _ClassVar[int]
-    WINS_FIELD_NUMBER: _ClassVar[int]
-    WIN_RATE_FIELD_NUMBER: _ClassVar[int]
-    WIN_RATE_HIGH_FIELD_NUMBER: _ClassVar[int]
-    WIN_RATE_LOW_FIELD_NUMBER: _ClassVar[int]
-    entrant: str
-    matches: int
-    mean_rank: float
-    mean_rank_ci: float
-    place: int
-    points: float
-    win_rate: float
-    win_rate_high: float
-    win_rate_low: float
-    wins: int
-    def __init__(self, place: _Optional[int] = ..., entrant: _Optional[str] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., win_rate_low: _Optional[float] = ..., win_rate_high: _Optional[float] = ..., mean_rank: _Optional[float] = ..., mean_rank_ci: _Optional[float] = ..., points: _Optional[float] = ...) -> None: ...
-
-class TournamentFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
-    __slots__ = []

@@ -6,13 +6,13 @@ from orrery.v1 import ladder_pb2 as orrery_dot_v1_dot_ladder__pb2
 
 
 class LadderServiceStub(object):
-    """LadderService registers bots and rates them on a continuous ladder, and records
-    tournaments. A registered bot plays by opening ArenaService.Play with the call metadata
+    """LadderService registers bots and rates them on a continuous ladder (tournaments are
+    TournamentService's, in tournament.proto). A registered bot plays by opening ArenaService.Play with the call metadata
     "authorization: bearer <api key>" and the first message LadderJoin: the server then seats it
     in matches, one after another (or several at once), on that one stream.
 
     Calls that act for a bot (RevokeBot, ResumeBot) take the bot's API key, or the server's
-    admin key if it has one. RegisterBot and RecordTournament take the admin key if the server
+    admin key if it has one. RegisterBot takes the admin key if the server
     has one, and are open otherwise. The rest are public.
     """
 
@@ -52,26 +52,16 @@ class LadderServiceStub(object):
                 request_serializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardRequest.SerializeToString,
                 response_deserializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardResponse.FromString,
                 )
-        self.RecordTournament = channel.unary_unary(
-                '/orrery.v1.LadderService/RecordTournament',
-                request_serializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.SerializeToString,
-                response_deserializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.FromString,
-                )
-        self.GetTournament = channel.unary_unary(
-                '/orrery.v1.LadderService/GetTournament',
-                request_serializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.SerializeToString,
-                response_deserializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.FromString,
-                )
 
 
 class LadderServiceServicer(object):
-    """LadderService registers bots and rates them on a continuous ladder, and records
-    tournaments. A registered bot plays by opening ArenaService.Play with the call metadata
+    """LadderService registers bots and rates them on a continuous ladder (tournaments are
+    TournamentService's, in tournament.proto). A registered bot plays by opening ArenaService.Play with the call metadata
     "authorization: bearer <api key>" and the first message LadderJoin: the server then seats it
     in matches, one after another (or several at once), on that one stream.
 
     Calls that act for a bot (RevokeBot, ResumeBot) take the bot's API key, or the server's
-    admin key if it has one. RegisterBot and RecordTournament take the admin key if the server
+    admin key if it has one. RegisterBot takes the admin key if the server
     has one, and are open otherwise. The rest are public.
     """
 
@@ -117,21 +107,6 @@ class LadderServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def RecordTournament(self, request, context):
-        """RecordTournament stores a finished tournament: its entrants and matches. The server
-        computes the standings from the stored results of those matches.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def GetTournament(self, request, context):
-        """GetTournament is a recorded tournament and its standings.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,16 +140,6 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     request_deserializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardRequest.FromString,
                     response_serializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardResponse.SerializeToString,
             ),
-            'RecordTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.RecordTournament,
-                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.FromString,
-                    response_serializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.SerializeToString,
-            ),
-            'GetTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.GetTournament,
-                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.FromString,
-                    response_serializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.SerializeToString,
-            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'orrery.v1.LadderService', rpc_method_handlers)
@@ -183,13 +148,13 @@ def add_LadderServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class LadderService(object):
-    """LadderService registers bots and rates them on a continuous ladder, and records
-    tournaments. A registered bot plays by opening ArenaService.Play with the call metadata
+    """LadderService registers bots and rates them on a continuous ladder (tournaments are
+    TournamentService's, in tournament.proto). A registered bot plays by opening ArenaService.Play with the call metadata
     "authorization: bearer <api key>" and the first message LadderJoin: the server then seats it
     in matches, one after another (or several at once), on that one stream.
 
     Calls that act for a bot (RevokeBot, ResumeBot) take the bot's API key, or the server's
-    admin key if it has one. RegisterBot and RecordTournament take the admin key if the server
+    admin key if it has one. RegisterBot takes the admin key if the server
     has one, and are open otherwise. The rest are public.
     """
 
@@ -292,39 +257,5 @@ class LadderService(object):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/GetLeaderboard',
             orrery_dot_v1_dot_ladder__pb2.GetLeaderboardRequest.SerializeToString,
             orrery_dot_v1_dot_ladder__pb2.GetLeaderboardResponse.FromString,
-            options, channel_credentials,
-            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
-
-    @staticmethod
-    def RecordTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/RecordTournament',
-            orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.SerializeToString,
-            orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.FromString,
-            options, channel_credentials,
-            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
-
-    @staticmethod
-    def GetTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/GetTournament',
-            orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.SerializeToString,
-            orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

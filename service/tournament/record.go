@@ -1,4 +1,4 @@
-package ladder
+package tournament
 
 import (
 	"context"
@@ -21,12 +21,12 @@ const maxTournamentMatches = 100000
 
 // RecordTournament stores a finished tournament. The standings are computed here from the
 // stored results of its matches, never taken from the caller.
-func (l *Ladder) RecordTournament(ctx context.Context, req *orreryv1.RecordTournamentRequest) (*orreryv1.RecordTournamentResponse, error) {
-	if err := l.needAdmin(ctx); err != nil {
+func (s *Service) RecordTournament(ctx context.Context, req *orreryv1.RecordTournamentRequest) (*orreryv1.RecordTournamentResponse, error) {
+	if err := s.needAdmin(ctx); err != nil {
 		return nil, err
 	}
-	if !l.isStarted() {
-		return nil, errNotLadder
+	if s.arena == nil {
+		return nil, errNotStarted
 	}
 	g, err := engine.Lookup(req.GetGame())
 	if err != nil {
@@ -52,7 +52,7 @@ func (l *Ladder) RecordTournament(ctx context.Context, req *orreryv1.RecordTourn
 	}
 	outcomes := make([]Outcome, 0, len(req.GetMatchIds()))
 	for _, id := range req.GetMatchIds() {
-		got, err := l.arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
+		got, err := s.arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
 		if err != nil {
 			return nil, err
 		}
@@ -78,27 +78,20 @@ func (l *Ladder) RecordTournament(ctx context.Context, req *orreryv1.RecordTourn
 	t := &orreryv1.Tournament{
 		TournamentId: newTournamentID(), Game: info.Name, Format: req.GetFormat(), Seats: int32(seats),
 		Entrants: entrants, Duplicate: req.GetDuplicate(), Started: req.GetStarted(),
-		Finished: timestamppb.New(l.now()), MatchIds: req.GetMatchIds(),
+		Finished: timestamppb.New(s.now()), MatchIds: req.GetMatchIds(),
+		Status: orreryv1.TournamentStatus_TOURNAMENT_STATUS_FINISHED, Recorded: true, MatchesTotal: int32(len(req.GetMatchIds())),
+		MatchesEnded: int32(len(req.GetMatchIds())),
 	}
 	if t.Started == nil {
 		t.Started = t.Finished
 	}
 	standings := Standings(entrants, outcomes)
 	t.Standings = standingsProto(standings)
-	if err := l.db.insertTournament(ctx, t, standings); err != nil {
+	if err := s.db.insertTournament(ctx, t, standings); err != nil {
 		return nil, status.Errorf(codes.Internal, "record tournament: %v", err)
 	}
-	l.log.Info("tournament recorded", "tournament", t.TournamentId, "game", t.Game, "matches", len(t.MatchIds))
+	s.log.Info("tournament recorded", "tournament", t.TournamentId, "game", t.Game, "matches", len(t.MatchIds))
 	return &orreryv1.RecordTournamentResponse{Tournament: t}, nil
-}
-
-// GetTournament is a recorded tournament.
-func (l *Ladder) GetTournament(ctx context.Context, req *orreryv1.GetTournamentRequest) (*orreryv1.GetTournamentResponse, error) {
-	t, err := l.db.tournament(ctx, req.GetTournamentId())
-	if err != nil {
-		return nil, notFound(err, "no tournament %q", req.GetTournamentId())
-	}
-	return &orreryv1.GetTournamentResponse{Tournament: t}, nil
 }
 
 func newTournamentID() string {
@@ -153,6 +146,7 @@ func (d *db) tournament(ctx context.Context, id string) (*orreryv1.Tournament, e
 		return nil, err
 	}
 	t.Format = orreryv1.TournamentFormat(format)
+	t.Status, t.Recorded = orreryv1.TournamentStatus_TOURNAMENT_STATUS_FINISHED, true
 	t.Started, t.Finished = timestamppb.New(time.Unix(0, started)), timestamppb.New(time.Unix(0, finished))
 	var ss []Standing
 	if err := json.Unmarshal([]byte(entrants), &t.Entrants); err != nil {
@@ -174,5 +168,6 @@ func (d *db) tournament(ctx context.Context, id string) (*orreryv1.Tournament, e
 		}
 		t.MatchIds = append(t.MatchIds, m)
 	}
+	t.MatchesTotal, t.MatchesEnded = int32(len(t.MatchIds)), int32(len(t.MatchIds))
 	return t, rows.Err()
 }

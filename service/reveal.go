@@ -1,0 +1,38 @@
+package service
+
+import (
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// SeedGate decides whether a finished match may reveal its seed yet. The matches of a
+// tournament's duplicate set share one seed, so the seed (or the replay, or the omniscient
+// view) of a set's match that has ended would show every hidden card of the set's matches
+// still running; the tournament withholds them until the whole set has ended.
+type SeedGate interface {
+	// Withheld reports whether match id's seed must stay secret for now.
+	Withheld(id string) bool
+}
+
+// errSetRunning refuses a replay that would reveal a running duplicate set's seed.
+func errSetRunning(id string) error {
+	return status.Errorf(codes.FailedPrecondition,
+		"match %s is part of a duplicate set still being played on its seed; its replay and seed are revealed when the whole set has ended", id)
+}
+
+// seedWithheld is the one place that decides whether what only a finished match reveals
+// (its seed, its replay, its omniscient view) may be shown.
+func (s *Server) seedWithheld(id string) bool {
+	return s != nil && s.cfg.Seeds != nil && s.cfg.Seeds.Withheld(id)
+}
+
+// reveal is a match's end as streams and spectators see it: the seed and the salt that open
+// its commitment (revealSeed), unless they are withheld.
+func (s *Server) reveal(e *orreryv1.MatchEnded) *orreryv1.MatchEnded {
+	if s.seedWithheld(e.GetMatchId()) {
+		e.Seed, e.SeedSalt, e.SeedWithheld = 0, "", true
+	}
+	return e
+}
