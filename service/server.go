@@ -55,6 +55,9 @@ type Config struct {
 	Names ReservedNames
 	// Limits bounds what clients can make the server hold; zero fields take defaults.
 	Limits limits.Config
+	// Node, if set, makes this server one of several sharing Store: it runs only the
+	// matches it holds the lease of, and takes over those of dead nodes (cluster.go).
+	Node *Node
 	// logStore, if set, is where the writer writes instead of Store (tests inject failures).
 	logStore logStore
 	// DataSets resolves data-set options that name a set into the bytes stored with the
@@ -84,6 +87,7 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // match clocks firing
+	loops   sync.WaitGroup // the node's lease loop
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
 	live      atomic.Int64 // matches running (not ended)
@@ -146,7 +150,20 @@ func New(cfg Config) (*Server, error) {
 			logs = s.store
 		}
 		s.writer = newWriter(logs, s.log, s.storeHealth)
-		if err := s.resume(); err != nil {
+		if cfg.Node != nil {
+			node := *cfg.Node
+			if node.LeaseTTL == 0 {
+				node.LeaseTTL = defaultLeaseTTL
+			}
+			s.cfg.Node = &node
+			err := s.heartbeat(s.ctx) // registers the node and resumes what it owns or finds orphaned
+			if err != nil {
+				s.Close()
+				return nil, fmt.Errorf("node %s: %w", cfg.Node.ID, err)
+			}
+			s.loops.Add(1)
+			go s.leaseLoop()
+		} else if err := s.resume(); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -168,6 +185,7 @@ func (s *Server) Close() {
 		m.stopClock()
 	}
 	s.cancel()
+	s.loops.Wait()
 	s.wg.Wait()
 	if s.writer != nil {
 		s.writer.close()
@@ -395,6 +413,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	rec.WallClock = c.wall
 	if s.store != nil {
+		if err := s.lease(ctx, rec.ID); err != nil {
+			return "", nil, "", toStatus(err)
+		}
 		if err := s.store.CreateMatch(ctx, rec); err != nil {
 			// A database that cannot take the match (a full disk): the client may retry later.
 			s.log.Error("store: create match", "err", err)
@@ -525,10 +546,11 @@ func (s *Server) retire(m *match) {
 	}
 }
 
-// resume restarts every unfinished match in the store by replaying its log.
+// resume restarts every unfinished match in the store by replaying its log (on a node of a
+// cluster: those it claims).
 func (s *Server) resume() error {
 	ctx := context.Background()
-	recs, err := s.store.Unfinished(ctx)
+	recs, err := s.claim(ctx)
 	if err != nil {
 		return fmt.Errorf("resume: %w", err)
 	}

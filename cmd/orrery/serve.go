@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -62,13 +61,14 @@ type arenaConfig struct {
 	dataDir  string        // data sets a client may name; "": inline only
 	retain   time.Duration // finished matches older than this are removed; 0: kept
 	tls      *tls.Config   // nil: plaintext
+	node     *service.Node // nil: the only server on its database
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
 func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits,
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node,
 		DataSets: datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)}}
 	if c.dbPath != "" {
 		db, err := store.Open(c.dbPath)
@@ -284,6 +284,8 @@ type serveOptions struct {
 	tlsCert     string
 	tlsKey      string
 	ladderClock struct{ perMove, bank time.Duration }
+	nodeID      string
+	advertise   string
 }
 
 func newServeCmd() *cobra.Command {
@@ -302,7 +304,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "gRPC listen address")
 	f.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9090", "Prometheus /metrics listen address (empty: off)")
 	f.StringVar(&o.webAddr, "web-addr", "127.0.0.1:8080", "the web page and its HTTP/JSON API (docs/http.md) listen address (empty: off)")
-	f.StringVar(&o.dbPath, "db", "orrery.db", "SQLite database path (matches, logs, results)")
+	f.StringVar(&o.dbPath, "db", "orrery.db", "database of matches, logs and results: a SQLite path (or sqlite:PATH), or postgres://USER:PASS@HOST/DB")
 	f.IntVar(&o.houseN, "house", 2, "ladder matches among house bots alone to keep running, taking turns between games (0: none)")
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
 	f.StringVar(&o.adminKey, "admin-key", "", "if set, CreateMatch requires 'authorization: bearer `KEY`' (default: env ORRERY_ADMIN_KEY)")
@@ -314,6 +316,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
+	f.StringVar(&o.nodeID, "node-id", "", "run as node `ID` of a cluster sharing the --db PostgreSQL database (matches leased per node, taken over when a node dies); the ladder runs on no node yet")
+	f.StringVar(&o.advertise, "advertise", "", "with --node-id: the gRPC address (`HOST:PORT`) the other nodes and bots reach this node at (default: --addr)")
 	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
 	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
 	f.IntVar(&o.limits.CreatesPerMinute, "max-creates-per-minute", limits.DefaultCreatesPerMinute, "matches one caller (address) may create per minute")
@@ -375,15 +379,24 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		}
 		defer metricsLis.Close()
 	}
+	node, err := nodeOf(o)
+	if err != nil {
+		return err
+	}
+	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
+		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
+	if node != nil {
+		// The ladder's matchmaker, house bots and orphan handling assume one server: on a
+		// cluster they would run on every node, so none runs them yet (docs/deploy.md).
+		ladder = nil
+	}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
-		ladder: &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
-			clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}},
-		limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf})
+		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node})
 	if err != nil {
 		return err
 	}
 	defer a.stop()
-	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", o.dbPath)
+	logger.Info("orrery serving", "grpc", a.lis.Addr().String(), "db", store.Describe(o.dbPath))
 
 	if metricsLis != nil {
 		mux := http.NewServeMux()
@@ -434,10 +447,7 @@ func endpoints(grpcAddr string, tls bool, metrics net.Listener, webURL, dbPath s
 	}
 	db := "none: nothing is kept"
 	if dbPath != "" {
-		db = dbPath
-		if abs, err := filepath.Abs(dbPath); err == nil {
-			db = abs
-		}
+		db = store.Describe(dbPath) // a PostgreSQL URL without its password
 	}
 	eps = append(eps,
 		endpoint{"database", db},
@@ -454,4 +464,29 @@ func printEndpoints(w io.Writer, eps []endpoint) {
 		fmt.Fprintf(tw, "  %s\t%s\n", e.what, e.where)
 	}
 	tw.Flush()
+}
+
+// nodeOf is the cluster node --node-id and --advertise describe, nil without --node-id.
+func nodeOf(o serveOptions) (*service.Node, error) {
+	if o.nodeID == "" {
+		if o.advertise != "" {
+			return nil, errors.New("--advertise needs --node-id")
+		}
+		return nil, nil
+	}
+	if !store.IsPostgresURL(o.dbPath) {
+		return nil, fmt.Errorf("--node-id %s: the nodes of a cluster share a PostgreSQL database; --db must be a postgres:// URL", o.nodeID)
+	}
+	addr := o.advertise
+	if addr == "" {
+		addr = o.addr
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--advertise %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		return nil, fmt.Errorf("--node-id %s: %s is not an address other nodes can reach; pass --advertise HOST:PORT", o.nodeID, addr)
+	}
+	return &service.Node{ID: o.nodeID, Addr: addr}, nil
 }

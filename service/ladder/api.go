@@ -276,7 +276,7 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 	l.mu.Unlock()
 	sort.Slice(resp.Ratings, func(i, j int) bool { return resp.Ratings[i].Game < resp.Ratings[j].Game })
 	rows, err := l.db.QueryContext(ctx, `SELECT match_id, game, seat, seats, rank, mu_before, sigma_before, mu_after, sigma_after, rated_ns
-		FROM ladder_rating_changes WHERE bot_id = ? ORDER BY rated_ns DESC, rowid DESC LIMIT ?`, id, n)
+		FROM ladder_rating_changes WHERE bot_id = ? ORDER BY rated_ns DESC, match_id DESC LIMIT ?`, id, n)
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}

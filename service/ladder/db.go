@@ -14,8 +14,9 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-// The ladder's tables live beside the arena's matches in the same SQLite database, so that a
-// rating and the mark that its match is rated commit together.
+// The ladder's tables live beside the arena's matches in the same database (SQLite, or
+// PostgreSQL through store.DDL), so that a rating and the mark that its match is rated commit
+// together.
 const schema = `
 CREATE TABLE IF NOT EXISTS ladder_bots (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -96,7 +97,7 @@ func openDB(s *store.DB) (*db, error) {
 	if s == nil {
 		return nil, errors.New("ladder: needs the arena's store")
 	}
-	if _, err := s.SQL().Exec(schema); err != nil {
+	if _, err := s.SQL().Exec(s.DDL(schema)); err != nil {
 		return nil, fmt.Errorf("ladder: create tables: %w", err)
 	}
 	return &db{DB: s.SQL()}, nil
@@ -155,13 +156,9 @@ func (d *db) insertBot(ctx context.Context, b *botRow) error {
 	if b.keyHash != "" {
 		key = b.keyHash
 	}
-	res, err := d.ExecContext(ctx, `INSERT INTO ladder_bots (name, description, key_hash, house, created_ns) VALUES (?,?,?,?,?)`,
-		b.name, b.description, key, b.house, timeNS(b.created))
-	if err != nil {
-		return err
-	}
-	b.id, err = res.LastInsertId()
-	return err
+	// RETURNING rather than LastInsertId, which PostgreSQL's driver does not give.
+	return d.QueryRowContext(ctx, `INSERT INTO ladder_bots (name, description, key_hash, house, created_ns) VALUES (?,?,?,?,?) RETURNING id`,
+		b.name, b.description, key, b.house, timeNS(b.created)).Scan(&b.id)
 }
 
 func (d *db) revokeBot(ctx context.Context, id int64, at time.Time) error {

@@ -2,7 +2,9 @@ package ladder
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -18,10 +20,18 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/store/pgtest"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := pgtest.Run(m) // stops the shared PostgreSQL, if a test started one, before the leak check
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // testGame is the only game linked into these tests: fast, 2 to 6 seats.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/store/pgtest"
 )
 
 // history is a fixed run of finished ladder matches between four bots, ties included.
@@ -109,12 +110,15 @@ func count(t *testing.T, d *db, table string) int {
 // rating rows are written, before the commit), restarts on the same database, and finds the
 // ratings equal, bit for bit, to a clean run's: nothing lost, nothing counted twice.
 func TestRating_CrashBeforeCommitLosesNothing(t *testing.T) {
-	dir := t.TempDir()
+	eachBackend(t, testCrashBeforeCommitLosesNothing)
+}
+
+func testCrashBeforeCommitLosesNothing(t *testing.T, newDB func(name string) string) {
 	ctx := context.Background()
 	model := DefaultModel()
 
 	// The clean run.
-	cleanPath := filepath.Join(dir, "clean.db")
+	cleanPath := newDB("clean")
 	seedHistory(t, cleanPath)
 	cleanDB, err := store.Open(cleanPath)
 	if err != nil {
@@ -133,7 +137,7 @@ func TestRating_CrashBeforeCommitLosesNothing(t *testing.T) {
 
 	for _, failAt := range []string{"m0", "m2", "m5"} {
 		t.Run("fail at "+failAt, func(t *testing.T) {
-			path := filepath.Join(dir, "crash-"+failAt+".db")
+			path := newDB("crash-" + failAt)
 			seedHistory(t, path)
 			db, err := store.Open(path)
 			if err != nil {
@@ -204,6 +208,19 @@ func TestRating_CrashBeforeCommitLosesNothing(t *testing.T) {
 	}
 }
 
+// eachBackend runs f on SQLite and on PostgreSQL; newDB gives a fresh database's --db value,
+// the same name for the same database within one run.
+func eachBackend(t *testing.T, f func(t *testing.T, newDB func(name string) string)) {
+	t.Run("sqlite", func(t *testing.T) {
+		dir := t.TempDir()
+		f(t, func(name string) string { return filepath.Join(dir, name+".db") })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := pgtest.Shared(t)
+		f(t, func(string) string { return c.NewDB(t) })
+	})
+}
+
 func changesBefore(n int) int {
 	c := 0
 	for _, h := range history[:n] {
@@ -214,8 +231,10 @@ func changesBefore(n int) int {
 
 // TestRating_MatchesTheModel: the stored ratings after a history are the model's, applied
 // match by match in the order the matches ended.
-func TestRating_MatchesTheModel(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
+func TestRating_MatchesTheModel(t *testing.T) { eachBackend(t, testMatchesTheModel) }
+
+func testMatchesTheModel(t *testing.T, newDB func(name string) string) {
+	path := newDB("r")
 	seedHistory(t, path)
 	db, err := store.Open(path)
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package store keeps matches, their action logs and results in SQLite (modernc.org/sqlite,
-// pure Go, zero setup). Matches are replayable from their logs, so no state snapshots are kept.
+// pure Go, zero setup) or, for several nodes, in PostgreSQL (pgx). Matches are replayable from their logs, so no state snapshots are kept.
 package store
 
 import (
@@ -87,9 +87,10 @@ type Filter struct {
 	Limit    int
 }
 
-// DB is the SQLite store.
+// DB is the store, on SQLite or PostgreSQL (see Dialect).
 type DB struct {
-	db *sql.DB
+	db      *sql.DB
+	dialect Dialect
 }
 
 //go:embed migrations/*.sql
@@ -98,11 +99,15 @@ var migrations embed.FS
 // migrate brings the schema to the newest version. The versions are numbered SQL files
 // (goose), the same for every database the store will speak.
 func migrate(db *sql.DB) error {
-	fsys, err := fs.Sub(migrations, "migrations")
+	fsys, err := migrationsFor(SQLite)
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys, goose.WithDisableGlobalRegistry(true))
+	return runMigrations(db, goose.DialectSQLite3, fsys)
+}
+
+func runMigrations(db *sql.DB, dialect goose.Dialect, fsys fs.FS, opts ...goose.ProviderOption) error {
+	p, err := goose.NewProvider(dialect, db, fsys, append(opts, goose.WithDisableGlobalRegistry(true))...)
 	if err != nil {
 		return err
 	}
@@ -110,9 +115,14 @@ func migrate(db *sql.DB) error {
 	return err
 }
 
-// Open opens (creating if needed) the database at path; ":memory:" gives a private in-memory
-// database for tests.
-func Open(path string) (*DB, error) {
+// Open opens (creating if needed) the store named by target: a postgres:// URL is a
+// PostgreSQL database; anything else is a SQLite file, its path optionally prefixed
+// "sqlite:"; ":memory:" gives a private in-memory SQLite database for tests.
+func Open(target string) (*DB, error) {
+	if IsPostgresURL(target) {
+		return openPostgres(target)
+	}
+	path := strings.TrimPrefix(target, "sqlite:")
 	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
 	if path == ":memory:" {
 		dsn = "file::memory:?_pragma=foreign_keys(1)"
@@ -168,8 +178,11 @@ func quickCheck(db *sql.DB, path string) error {
 }
 
 // Backup writes a consistent copy of the database to path while it is in use (VACUUM INTO).
-// path must not exist.
+// path must not exist. A PostgreSQL store is backed up by PostgreSQL's own tools.
 func (d *DB) Backup(ctx context.Context, path string) error {
+	if d.dialect == Postgres {
+		return errors.New("store: backup of a PostgreSQL store: use pg_dump (or the server's continuous archiving)")
+	}
 	if _, err := d.db.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
 		return fmt.Errorf("store: backup to %s: %w", path, err)
 	}
@@ -310,7 +323,14 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("store: finish %s: %w", matchID, ErrNotFound)
 	}
-	return nil
+	// An ended match needs no owner: its lease row goes with it.
+	q = `DELETE FROM leases WHERE match_id = ?`
+	if tx != nil {
+		_, err = tx.ExecContext(ctx, q, matchID)
+	} else {
+		_, err = d.db.ExecContext(ctx, q, matchID)
+	}
+	return err
 }
 
 const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
@@ -387,10 +407,9 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 // FailedByToken is the failed match that has a seat whose token hashes to tokenHash (hex),
 // so that a seat of a match that could not be resumed is told so; ErrNotFound otherwise.
 func (d *DB) FailedByToken(ctx context.Context, tokenHash string) (*Match, error) {
-	// The literal 5 lets SQLite use the partial index of failed matches.
+	// The literal 5 lets the database use the partial index of failed matches.
 	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches
-		WHERE json_extract(result, '$.reason') = 5 AND EXISTS (SELECT 1 FROM json_each(matches.token_hashes) WHERE value = ?)`,
-		tokenHash))
+		WHERE `+d.reason()+` = 5 AND `+d.hasElement("token_hashes"), tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -414,12 +433,12 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 	case Running:
 		where = append(where, "ended_ns = 0")
 	case Finished:
-		where = append(where, "ended_ns != 0", fmt.Sprintf("json_extract(result, '$.reason') != %d", ReasonFailed))
+		where = append(where, "ended_ns != 0", fmt.Sprintf("%s != %d", d.reason(), ReasonFailed))
 	case Failed:
-		where = append(where, "ended_ns != 0", fmt.Sprintf("json_extract(result, '$.reason') = %d", ReasonFailed))
+		where = append(where, "ended_ns != 0", fmt.Sprintf("%s = %d", d.reason(), ReasonFailed))
 	}
 	if f.SeatName != "" {
-		where = append(where, "EXISTS (SELECT 1 FROM json_each(matches.names) WHERE value = ?)")
+		where = append(where, d.hasElement("names"))
 		args = append(args, f.SeatName)
 	}
 	if f.Before != "" {

@@ -7,13 +7,26 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/orrery/orrery/service/store/pgtest"
 )
 
-func TestStore_RoundTripAndResume(t *testing.T) {
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
+
+// eachBackend runs f on a fresh SQLite file and on a fresh PostgreSQL database: the store
+// must behave the same on both.
+func eachBackend(t *testing.T, f func(t *testing.T, target string)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, "sqlite:"+filepath.Join(t.TempDir(), "orrery.db")) })
+	t.Run("postgres", func(t *testing.T) { f(t, pgtest.Shared(t).NewDB(t)) })
+}
+
+func TestStore_RoundTripAndResume(t *testing.T) { eachBackend(t, testRoundTripAndResume) }
+
+func testRoundTripAndResume(t *testing.T, path string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "orrery.db")
 	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -60,9 +73,11 @@ func TestStore_RoundTripAndResume(t *testing.T) {
 	}
 }
 
-func TestStore_ListPagesNewestFirst(t *testing.T) {
+func TestStore_ListPagesNewestFirst(t *testing.T) { eachBackend(t, testListPagesNewestFirst) }
+
+func testListPagesNewestFirst(t *testing.T, target string) {
 	ctx := context.Background()
-	db, err := Open(":memory:")
+	db, err := Open(target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,10 +187,12 @@ func TestOpen_RefusesADamagedDatabase(t *testing.T) {
 	}
 }
 
-func TestBackupAndRetention(t *testing.T) {
+func TestBackupAndRetention(t *testing.T) { eachBackend(t, testBackupAndRetention) }
+
+func testBackupAndRetention(t *testing.T, target string) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := Open(filepath.Join(dir, "orrery.db"))
+	db, err := Open(target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +207,13 @@ func TestBackupAndRetention(t *testing.T) {
 			db.FinishMatch(ctx, id, time.Unix(ended, 0), &Result{Reason: 1})
 		}
 	}
-	if err := db.Backup(ctx, filepath.Join(dir, "copy.db")); err != nil {
-		t.Fatal(err)
+	backup := db.Backup(ctx, filepath.Join(dir, "copy.db"))
+	if db.Dialect() == Postgres {
+		if backup == nil || !strings.Contains(backup.Error(), "pg_dump") {
+			t.Errorf("Backup of a PostgreSQL store = %v, want a pointer to pg_dump", backup)
+		}
+	} else if backup != nil {
+		t.Fatal(backup)
 	}
 	n, err := db.DeleteFinishedBefore(ctx, time.Unix(150, 0))
 	if err != nil || n != 1 {
@@ -204,6 +226,9 @@ func TestBackupAndRetention(t *testing.T) {
 	if steps, _ := db.Steps(ctx, "m1"); len(steps) != 0 {
 		t.Errorf("the removed match's log stayed: %v", steps)
 	}
+	if db.Dialect() == Postgres {
+		return
+	}
 	cp, err := Open(filepath.Join(dir, "copy.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -211,5 +236,109 @@ func TestBackupAndRetention(t *testing.T) {
 	defer cp.Close()
 	if all, _, _ := cp.List(ctx, Filter{}); len(all) != 3 {
 		t.Errorf("backup holds %d matches, want 3", len(all))
+	}
+}
+
+// A failed match is found by any of its seats' tokens and listed as failed, not finished.
+func TestStore_FailedMatchFoundByToken(t *testing.T) { eachBackend(t, testFailedMatchFoundByToken) }
+
+func testFailedMatchFoundByToken(t *testing.T, target string) {
+	ctx := context.Background()
+	db, err := Open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, id := range []string{"ok", "bad", "running"} {
+		m := &Match{ID: id, Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"a", "b"},
+			TokenHashes: []string{id + "-t0", id + "-t1"}, WallClock: id == "bad", Created: time.Unix(1, 0)}
+		if err := db.CreateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.FinishMatch(ctx, "ok", time.Unix(2, 0), &Result{Ranks: []int{1, 2}, Reason: 1})
+	db.FinishMatch(ctx, "bad", time.Unix(3, 0), &Result{Reason: ReasonFailed, Detail: "engine gone"})
+	got, err := db.FailedByToken(ctx, "bad-t1")
+	if err != nil || got.ID != "bad" || !got.Failed() || !got.WallClock || got.Result.Detail != "engine gone" {
+		t.Errorf("FailedByToken(bad-t1) = %+v, %v", got, err)
+	}
+	if _, err := db.FailedByToken(ctx, "ok-t0"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("FailedByToken of a finished match: %v, want ErrNotFound", err)
+	}
+	for _, c := range []struct {
+		status Status
+		want   string
+	}{{Running, "running"}, {Finished, "ok"}, {Failed, "bad"}} {
+		ms, _, err := db.List(ctx, Filter{Status: c.status})
+		if err != nil || len(ms) != 1 || ms[0].ID != c.want {
+			t.Errorf("List(status %d) = %v, %v; want [%s]", c.status, ids(ms), err, c.want)
+		}
+	}
+}
+
+// Nodes of a cluster start together on one empty PostgreSQL database: the migrations run once
+// (goose's advisory lock), and every node opens the same schema.
+func TestOpen_PostgresNodesMigrateTogether(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	const nodes = 3
+	dbs := make([]*DB, nodes)
+	errs := make([]error, nodes)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() { dbs[i], errs[i] = Open(target) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		defer dbs[i].Close()
+	}
+	ctx := context.Background()
+	if err := dbs[0].CreateMatch(ctx, &Match{ID: "m", Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"a", "b"},
+		TokenHashes: []string{"", ""}, Created: time.Unix(1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := dbs[2].Match(ctx, "m"); err != nil || m.Names[1] != "b" {
+		t.Errorf("another node reads %+v, %v", m, err)
+	}
+}
+
+// A PostgreSQL URL that cannot be reached is a clear error at start, without the password.
+func TestOpen_PostgresUnreachableIsAClearError(t *testing.T) {
+	_, err := Open("postgres://orrery:s3cret@127.0.0.1:1/arena?connect_timeout=5")
+	if err == nil || !strings.Contains(err.Error(), "postgres://orrery@127.0.0.1:1/arena") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("Open of an unreachable PostgreSQL: %v", err)
+	}
+}
+
+// The writer's batch of several matches' steps (more than one INSERT's worth, so the
+// prepared many-row statement runs too) commits together or not at all on both backends: a
+// step that collides (a seq already stored) rolls back the others.
+func TestStore_AppendStepBatchIsOneTransaction(t *testing.T) {
+	eachBackend(t, testAppendStepBatchIsOneTransaction)
+}
+
+func testAppendStepBatchIsOneTransaction(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "a", "b")
+	var batch []MatchStep
+	for seq := range 150 {
+		for _, m := range []string{"a", "b"} {
+			batch = append(batch, MatchStep{Match: m, Step: Step{Seq: int64(seq), Notation: fmt.Sprint(m, seq)}})
+		}
+	}
+	if err := db.AppendStepBatch(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	err := db.AppendStepBatch(ctx, []MatchStep{{Match: "b", Step: Step{Seq: 150, Notation: "lost"}}, {Match: "a", Step: Step{Seq: 3, Notation: "again"}}})
+	if err == nil {
+		t.Error("a colliding step was accepted")
+	}
+	for _, m := range []string{"a", "b"} {
+		steps, err := db.Steps(ctx, m)
+		if err != nil || len(steps) != 150 || steps[149].Notation != fmt.Sprint(m, 149) || steps[3].Notation != fmt.Sprint(m, 3) {
+			t.Errorf("Steps(%s): %d steps, %v; want the 150 of the first batch only", m, len(steps), err)
+		}
 	}
 }

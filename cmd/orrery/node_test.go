@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestServe_NodeFlagsNeedPostgresAndAReachableAddress(t *testing.T) {
+	pg := "postgres://orrery@db:5432/orrery"
+	for _, c := range []struct {
+		name      string
+		o         serveOptions
+		wantAddr  string
+		wantError string
+	}{
+		{"one server", serveOptions{dbPath: "orrery.db", addr: "127.0.0.1:7070"}, "", ""},
+		{"advertise alone", serveOptions{dbPath: pg, addr: "127.0.0.1:7070", advertise: "h:1"}, "", "--advertise needs --node-id"},
+		{"node on SQLite", serveOptions{dbPath: "orrery.db", addr: "10.0.0.1:7070", nodeID: "a"}, "", "postgres:// URL"},
+		{"node on --addr", serveOptions{dbPath: pg, addr: "10.0.0.1:7070", nodeID: "a"}, "10.0.0.1:7070", ""},
+		{"unspecified --addr", serveOptions{dbPath: pg, addr: "0.0.0.0:7070", nodeID: "a"}, "", "pass --advertise"},
+		{"advertised", serveOptions{dbPath: pg, addr: "0.0.0.0:7070", nodeID: "a", advertise: "node-a.internal:7070"}, "node-a.internal:7070", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n, err := nodeOf(c.o)
+			switch {
+			case c.wantError != "":
+				if err == nil || !strings.Contains(err.Error(), c.wantError) {
+					t.Errorf("error %v, want one saying %q", err, c.wantError)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case c.wantAddr == "" && n != nil:
+				t.Errorf("node %+v, want none", n)
+			case c.wantAddr != "" && (n == nil || n.Addr != c.wantAddr || n.ID != c.o.nodeID):
+				t.Errorf("node %+v, want %s at %s", n, c.o.nodeID, c.wantAddr)
+			}
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Node is a server of a cluster as its peers find it: its id and the gRPC address it
+// advertises, for forwarding.
+type Node struct {
+	ID   string
+	Addr string
+	Seen time.Time // its last heartbeat
+}
+
+// Lease says which node owns a running match, until when.
+type Lease struct {
+	MatchID string
+	Node    Node
+	Expires time.Time
+}
+
+// Times are the nodes' own clocks: a lease's length must dwarf their skew (NTP keeps it to
+// milliseconds; leases last seconds).
+
+// Heartbeat records that node is alive at addr and extends every lease it holds to now+ttl,
+// in one transaction; it returns how many leases it renewed.
+func (d *DB) Heartbeat(ctx context.Context, node, addr string, now time.Time, ttl time.Duration) (int64, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO nodes (id, addr, seen_ns) VALUES (?,?,?)
+		ON CONFLICT (id) DO UPDATE SET addr = excluded.addr, seen_ns = excluded.seen_ns`, node, addr, now.UnixNano()); err != nil {
+		return 0, fmt.Errorf("store: heartbeat of node %s: %w", node, err)
+	}
+	// Only leases still valid: one that expired may already be another node's.
+	res, err := tx.ExecContext(ctx, `UPDATE leases SET expires_ns = ? WHERE node_id = ? AND expires_ns >= ?`,
+		now.Add(ttl).UnixNano(), node, now.UnixNano())
+	if err != nil {
+		return 0, fmt.Errorf("store: renew the leases of node %s: %w", node, err)
+	}
+	n, _ := res.RowsAffected()
+	return n, tx.Commit()
+}
+
+// Acquire makes node the owner of match until now+ttl if nobody else holds a valid lease on
+// it, and reports whether node owns it now. Of nodes racing for one expired lease, one wins.
+func (d *DB) Acquire(ctx context.Context, match, node string, now time.Time, ttl time.Duration) (bool, error) {
+	res, err := d.db.ExecContext(ctx, `INSERT INTO leases (match_id, node_id, expires_ns) VALUES (?,?,?)
+		ON CONFLICT (match_id) DO UPDATE SET node_id = excluded.node_id, expires_ns = excluded.expires_ns
+		WHERE leases.node_id = excluded.node_id OR leases.expires_ns < ?`,
+		match, node, now.Add(ttl).UnixNano(), now.UnixNano())
+	if err != nil {
+		return false, fmt.Errorf("store: lease of %s for node %s: %w", match, node, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// Release gives up node's lease on match (the match ended, or the node stops cleanly).
+func (d *DB) Release(ctx context.Context, match, node string) error {
+	_, err := d.db.ExecContext(ctx, `DELETE FROM leases WHERE match_id = ? AND node_id = ?`, match, node)
+	return err
+}
+
+// Owner is the lease on match and its node's address; ErrNotFound if nobody holds one.
+// An expired lease is returned as it stands: the caller compares Expires with its clock.
+func (d *DB) Owner(ctx context.Context, match string) (*Lease, error) {
+	var l Lease
+	var expires, seen int64
+	err := d.db.QueryRowContext(ctx, `SELECT l.match_id, l.node_id, COALESCE(n.addr, ''), COALESCE(n.seen_ns, 0), l.expires_ns
+		FROM leases l LEFT JOIN nodes n ON n.id = l.node_id WHERE l.match_id = ?`, match).
+		Scan(&l.MatchID, &l.Node.ID, &l.Node.Addr, &seen, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("lease of %q: %w", match, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.Node.Seen, l.Expires = time.Unix(0, seen), time.Unix(0, expires)
+	return &l, nil
+}
+
+// Orphans lists the running matches that no node holds a valid lease on at now, oldest
+// first: the matches a live node should take and rebuild from their logs.
+func (d *DB) Orphans(ctx context.Context, now time.Time) ([]*Match, error) {
+	return d.query(ctx, `SELECT `+orphanColumns+` FROM matches m LEFT JOIN leases l ON l.match_id = m.id
+		WHERE m.ended_ns = 0 AND (l.match_id IS NULL OR l.expires_ns < ?) ORDER BY m.rowid_`, now.UnixNano())
+}
+
+// orphanColumns are matchColumns of the matches table aliased m (leases has a match_id).
+var orphanColumns = func() string {
+	cols := strings.Split(matchColumns, ",")
+	for i, c := range cols {
+		cols[i] = "m." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}()

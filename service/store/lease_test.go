@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+func leaseStore(t *testing.T, target string, matches ...string) *DB {
+	t.Helper()
+	db, err := Open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, id := range matches {
+		if err := db.CreateMatch(context.Background(), &Match{ID: id, Game: "g", Seats: 2, Options: map[string]string{},
+			Names: []string{"a", "b"}, TokenHashes: []string{"", ""}, Created: time.Unix(1, 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// A match has one owner at a time: a second node cannot take a valid lease, the owner can
+// take its own again, and anyone can take it once it expired.
+func TestLease_OneOwnerAtATime(t *testing.T) { eachBackend(t, testLeaseOneOwnerAtATime) }
+
+func testLeaseOneOwnerAtATime(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "m1")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	for _, c := range []struct {
+		node string
+		at   time.Duration
+		want bool
+	}{
+		{"n1", 0, true},
+		{"n2", 5 * time.Second, false}, // n1's lease runs to 10s
+		{"n1", 6 * time.Second, true},  // the owner again: now to 16s
+		{"n2", 15 * time.Second, false},
+		{"n2", 17 * time.Second, true}, // expired: taken over
+		{"n1", 18 * time.Second, false},
+	} {
+		got, err := db.Acquire(ctx, "m1", c.node, t0.Add(c.at), ttl)
+		if err != nil || got != c.want {
+			t.Errorf("Acquire(m1, %s, +%v) = %v, %v; want %v", c.node, c.at, got, err, c.want)
+		}
+	}
+	if _, err := db.Heartbeat(ctx, "n2", "10.0.0.2:7070", t0.Add(18*time.Second), ttl); err != nil {
+		t.Fatal(err)
+	}
+	l, err := db.Owner(ctx, "m1")
+	if err != nil || l.Node.ID != "n2" || l.Node.Addr != "10.0.0.2:7070" || !l.Expires.Equal(t0.Add(28*time.Second)) {
+		t.Errorf("Owner(m1) = %+v, %v; want n2 at 10.0.0.2:7070 until +28s", l, err)
+	}
+	if err := db.Release(ctx, "m1", "n1"); err != nil { // not n1's: nothing happens
+		t.Fatal(err)
+	}
+	if l, _ := db.Owner(ctx, "m1"); l == nil || l.Node.ID != "n2" {
+		t.Errorf("a release by another node removed n2's lease: %+v", l)
+	}
+	if err := db.Release(ctx, "m1", "n2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Owner(ctx, "m1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Owner after release: %v, want ErrNotFound", err)
+	}
+}
+
+// A heartbeat renews the node's valid leases only: one that expired may be another node's
+// already, and a dead node coming back must not steal it back.
+func TestLease_HeartbeatRenewsOnlyValidLeases(t *testing.T) {
+	eachBackend(t, testLeaseHeartbeatRenewsOnlyValidLeases)
+}
+
+func testLeaseHeartbeatRenewsOnlyValidLeases(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "m1", "m2", "m3")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	for _, id := range []string{"m1", "m2"} {
+		if ok, err := db.Acquire(ctx, id, "n1", t0, ttl); !ok || err != nil {
+			t.Fatalf("Acquire(%s) = %v, %v", id, ok, err)
+		}
+	}
+	if ok, _ := db.Acquire(ctx, "m3", "n1", t0.Add(-20*time.Second), ttl); !ok { // long expired
+		t.Fatal("Acquire(m3) failed")
+	}
+	n, err := db.Heartbeat(ctx, "n1", "a:1", t0.Add(5*time.Second), ttl)
+	if err != nil || n != 2 {
+		t.Errorf("Heartbeat renewed %d, %v; want m1 and m2", n, err)
+	}
+	if l, _ := db.Owner(ctx, "m3"); l == nil || !l.Expires.Equal(t0.Add(-10*time.Second)) {
+		t.Errorf("the expired lease of m3 was renewed: %+v", l)
+	}
+}
+
+// The matches to take over are the running ones without a valid lease: never leased (their
+// node died before taking one) or expired; not the finished ones.
+func TestLease_OrphansAreRunningMatchesWithoutAValidLease(t *testing.T) {
+	eachBackend(t, testLeaseOrphans)
+}
+
+func testLeaseOrphans(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "held", "expired", "never", "ended")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	db.Acquire(ctx, "held", "n1", t0, ttl)
+	db.Acquire(ctx, "expired", "n2", t0.Add(-time.Minute), ttl)
+	db.Acquire(ctx, "ended", "n2", t0.Add(-time.Minute), ttl)
+	db.FinishMatch(ctx, "ended", t0, &Result{Reason: 1})
+	got, err := db.Orphans(ctx, t0.Add(time.Second))
+	if err != nil || fmt.Sprint(ids(got)) != "[expired never]" {
+		t.Errorf("Orphans = %v, %v; want [expired never]", ids(got), err)
+	}
+}
