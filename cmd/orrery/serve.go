@@ -107,6 +107,7 @@ func startArena(c arenaConfig) (*arena, error) {
 			return nil, err
 		}
 		a.tournaments.Start(srv)
+		a.ladder.ServeMovedCalls(a.tournaments)
 		views := register
 		authorize = a.ladder.Authorizer(authorize)
 		register = func(g *grpc.Server) { views(g); a.ladder.Register(g); a.tournaments.Register(g) }

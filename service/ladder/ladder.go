@@ -98,6 +98,7 @@ type Ladder struct {
 	model Model
 	games []string
 	house map[string][]House // by game
+	moved TournamentCalls    // the deprecated LadderService tournament calls; set before serving
 
 	ctx      context.Context
 	cancel   context.CancelFunc

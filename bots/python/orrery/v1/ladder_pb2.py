@@ -12,9 +12,10 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
+from orrery.v1 import arena_pb2 as orrery_dot_v1_dot_arena__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16orrery/v1/ladder.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xaa\x02\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\r\n\x05house\x18\x03 \x01(\x08\x12+\n\x07\x63reated\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07revoked\x18\x05 \x01(\x08\x12\x0e\n\x06paused\x18\x06 \x01(\x08\x12\x14\n\x0cpause_reason\x18\x07 \x01(\t\x12\x30\n\x0cpaused_until\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x16\n\x0etimeout_streak\x18\t \x01(\x05\x12\x11\n\tconnected\x18\n \x01(\x08\x12\x14\n\x0cqueued_games\x18\x0b \x03(\t\x12\x16\n\x0elive_match_ids\x18\x0c \x03(\t\"7\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\"G\n\x13RegisterBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\x12\x0f\n\x07\x61pi_key\x18\x02 \x01(\t\" \n\x10RevokeBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x11RevokeBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\" \n\x10ResumeBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x11ResumeBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\"5\n\rGetBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0erecent_matches\x18\x02 \x01(\x05\"\x7f\n\x0eGetBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\x12%\n\x07ratings\x18\x02 \x03(\x0b\x32\x14.orrery.v1.BotRating\x12%\n\x06recent\x18\x03 \x03(\x0b\x32\x15.orrery.v1.RatedMatch\"w\n\tBotRating\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\r\n\x05score\x18\x04 \x01(\x01\x12\r\n\x05games\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\x15\n\rlast_match_id\x18\x07 \x01(\t\"\xd2\x01\n\nRatedMatch\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x0c\n\x04rank\x18\x05 \x01(\x05\x12\x11\n\tmu_before\x18\x06 \x01(\x01\x12\x14\n\x0csigma_before\x18\x07 \x01(\x01\x12\x10\n\x08mu_after\x18\x08 \x01(\x01\x12\x13\n\x0bsigma_after\x18\t \x01(\x01\x12)\n\x05rated\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"O\n\x0fListBotsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x15\n\rexclude_house\x18\x03 \x01(\x08\"M\n\x10ListBotsResponse\x12 \n\x04\x62ots\x18\x01 \x03(\x0b\x32\x12.orrery.v1.BotInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"O\n\x15GetLeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x15\n\rexclude_house\x18\x03 \x01(\x08\"F\n\x16GetLeaderboardResponse\x12,\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1b.orrery.v1.LeaderboardEntry\"\xcb\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\x12\r\n\x05house\x18\x04 \x01(\x08\x12\n\n\x02mu\x18\x05 \x01(\x01\x12\r\n\x05sigma\x18\x06 \x01(\x01\x12\r\n\x05score\x18\x07 \x01(\x01\x12\r\n\x05games\x18\x08 \x01(\x05\x12\x0c\n\x04wins\x18\t \x01(\x05\x12\x15\n\rlast_match_id\x18\n \x01(\t\x12\x11\n\tconnected\x18\x0b \x01(\x08\x12\x0e\n\x06paused\x18\x0c \x01(\x08\x32\xc8\x03\n\rLadderService\x12L\n\x0bRegisterBot\x12\x1d.orrery.v1.RegisterBotRequest\x1a\x1e.orrery.v1.RegisterBotResponse\x12\x46\n\tRevokeBot\x12\x1b.orrery.v1.RevokeBotRequest\x1a\x1c.orrery.v1.RevokeBotResponse\x12\x46\n\tResumeBot\x12\x1b.orrery.v1.ResumeBotRequest\x1a\x1c.orrery.v1.ResumeBotResponse\x12=\n\x06GetBot\x12\x18.orrery.v1.GetBotRequest\x1a\x19.orrery.v1.GetBotResponse\x12\x43\n\x08ListBots\x12\x1a.orrery.v1.ListBotsRequest\x1a\x1b.orrery.v1.ListBotsResponse\x12U\n\x0eGetLeaderboard\x12 .orrery.v1.GetLeaderboardRequest\x1a!.orrery.v1.GetLeaderboardResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16orrery/v1/ladder.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xaa\x02\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\r\n\x05house\x18\x03 \x01(\x08\x12+\n\x07\x63reated\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07revoked\x18\x05 \x01(\x08\x12\x0e\n\x06paused\x18\x06 \x01(\x08\x12\x14\n\x0cpause_reason\x18\x07 \x01(\t\x12\x30\n\x0cpaused_until\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x16\n\x0etimeout_streak\x18\t \x01(\x05\x12\x11\n\tconnected\x18\n \x01(\x08\x12\x14\n\x0cqueued_games\x18\x0b \x03(\t\x12\x16\n\x0elive_match_ids\x18\x0c \x03(\t\"7\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\"G\n\x13RegisterBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\x12\x0f\n\x07\x61pi_key\x18\x02 \x01(\t\" \n\x10RevokeBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x11RevokeBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\" \n\x10ResumeBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x11ResumeBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\"5\n\rGetBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0erecent_matches\x18\x02 \x01(\x05\"\x7f\n\x0eGetBotResponse\x12\x1f\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x12.orrery.v1.BotInfo\x12%\n\x07ratings\x18\x02 \x03(\x0b\x32\x14.orrery.v1.BotRating\x12%\n\x06recent\x18\x03 \x03(\x0b\x32\x15.orrery.v1.RatedMatch\"w\n\tBotRating\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\r\n\x05score\x18\x04 \x01(\x01\x12\r\n\x05games\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\x15\n\rlast_match_id\x18\x07 \x01(\t\"\xd2\x01\n\nRatedMatch\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x0c\n\x04rank\x18\x05 \x01(\x05\x12\x11\n\tmu_before\x18\x06 \x01(\x01\x12\x14\n\x0csigma_before\x18\x07 \x01(\x01\x12\x10\n\x08mu_after\x18\x08 \x01(\x01\x12\x13\n\x0bsigma_after\x18\t \x01(\x01\x12)\n\x05rated\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"O\n\x0fListBotsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x15\n\rexclude_house\x18\x03 \x01(\x08\"M\n\x10ListBotsResponse\x12 \n\x04\x62ots\x18\x01 \x03(\x0b\x32\x12.orrery.v1.BotInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"O\n\x15GetLeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x15\n\rexclude_house\x18\x03 \x01(\x08\"F\n\x16GetLeaderboardResponse\x12,\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1b.orrery.v1.LeaderboardEntry\"\xcb\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\x12\r\n\x05house\x18\x04 \x01(\x08\x12\n\n\x02mu\x18\x05 \x01(\x01\x12\r\n\x05sigma\x18\x06 \x01(\x01\x12\r\n\x05score\x18\x07 \x01(\x01\x12\r\n\x05games\x18\x08 \x01(\x05\x12\x0c\n\x04wins\x18\t \x01(\x05\x12\x15\n\rlast_match_id\x18\n \x01(\t\x12\x11\n\tconnected\x18\x0b \x01(\x08\x12\x0e\n\x06paused\x18\x0c \x01(\x08\"\xe6\x05\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12+\n\x06\x66ormat\x18\x03 \x01(\x0e\x32\x1b.orrery.v1.TournamentFormat\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x05 \x03(\t\x12\x11\n\tduplicate\x18\x06 \x01(\x08\x12+\n\x07started\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x66inished\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tmatch_ids\x18\t \x03(\t\x12\x30\n\tstandings\x18\n \x03(\x0b\x32\x1d.orrery.v1.TournamentStanding\x12+\n\x06status\x18\x0b \x01(\x0e\x32\x1b.orrery.v1.TournamentStatus\x12\x10\n\x08recorded\x18\x0c \x01(\x08\x12\x15\n\rmatches_total\x18\r \x01(\x05\x12\x15\n\rmatches_ended\x18\x0e \x01(\x05\x12\x17\n\x0fmatches_running\x18\x0f \x01(\x05\x12\x33\n\x07options\x18\x10 \x03(\x0b\x32\".orrery.v1.Tournament.OptionsEntry\x12\x1f\n\x05\x63lock\x18\x11 \x01(\x0b\x32\x10.orrery.v1.Clock\x12\x30\n\x0etimeout_policy\x18\x12 \x01(\x0e\x32\x18.orrery.v1.TimeoutPolicy\x12\'\n\x06\x61\x62sent\x18\x13 \x01(\x0e\x32\x17.orrery.v1.AbsentPolicy\x12\x10\n\x08parallel\x18\x14 \x01(\x05\x12\x0c\n\x04seed\x18\x15 \x01(\x04\x12+\n\x07matches\x18\x16 \x03(\x0b\x32\x1a.orrery.v1.TournamentMatch\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb9\x01\n\x0fTournamentMatch\x12\x0b\n\x03seq\x18\x01 \x01(\x05\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x0b\n\x03set\x18\x03 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x04 \x03(\t\x12\x10\n\x08match_id\x18\x05 \x01(\t\x12\r\n\x05ranks\x18\x06 \x03(\x05\x12\r\n\x05\x65nded\x18\x07 \x01(\x08\x12\x11\n\tforfeited\x18\x08 \x03(\t\x12(\n\nend_reason\x18\t \x01(\x0e\x32\x14.orrery.v1.EndReason\"\xcb\x01\n\x12TournamentStanding\x12\r\n\x05place\x18\x01 \x01(\x05\x12\x0f\n\x07\x65ntrant\x18\x02 \x01(\t\x12\x0f\n\x07matches\x18\x03 \x01(\x05\x12\x0c\n\x04wins\x18\x04 \x01(\x05\x12\x10\n\x08win_rate\x18\x05 \x01(\x01\x12\x14\n\x0cwin_rate_low\x18\x06 \x01(\x01\x12\x15\n\rwin_rate_high\x18\x07 \x01(\x01\x12\x11\n\tmean_rank\x18\x08 \x01(\x01\x12\x14\n\x0cmean_rank_ci\x18\t \x01(\x01\x12\x0e\n\x06points\x18\n \x01(\x01\"\xc8\x01\n\x17RecordTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12+\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x1b.orrery.v1.TournamentFormat\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x04 \x03(\t\x12\x11\n\tduplicate\x18\x05 \x01(\x08\x12+\n\x07started\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tmatch_ids\x18\x07 \x03(\t\"E\n\x18RecordTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"B\n\x15GetTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament*u\n\x10TournamentFormat\x12!\n\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n\x17TOURNAMENT_FORMAT_SWISS\x10\x02*t\n\x10TournamentStatus\x12!\n\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19TOURNAMENT_STATUS_RUNNING\x10\x01\x12\x1e\n\x1aTOURNAMENT_STATUS_FINISHED\x10\x02*H\n\x0c\x41\x62sentPolicy\x12\x1d\n\x19\x41\x42SENT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41\x42SENT_POLICY_FORFEIT\x10\x01\x32\x83\x05\n\rLadderService\x12L\n\x0bRegisterBot\x12\x1d.orrery.v1.RegisterBotRequest\x1a\x1e.orrery.v1.RegisterBotResponse\x12\x46\n\tRevokeBot\x12\x1b.orrery.v1.RevokeBotRequest\x1a\x1c.orrery.v1.RevokeBotResponse\x12\x46\n\tResumeBot\x12\x1b.orrery.v1.ResumeBotRequest\x1a\x1c.orrery.v1.ResumeBotResponse\x12=\n\x06GetBot\x12\x18.orrery.v1.GetBotRequest\x1a\x19.orrery.v1.GetBotResponse\x12\x43\n\x08ListBots\x12\x1a.orrery.v1.ListBotsRequest\x1a\x1b.orrery.v1.ListBotsResponse\x12U\n\x0eGetLeaderboard\x12 .orrery.v1.GetLeaderboardRequest\x1a!.orrery.v1.GetLeaderboardResponse\x12W\n\rGetTournament\x12\x1f.orrery.v1.GetTournamentRequest\x1a .orrery.v1.GetTournamentResponse\"\x03\x88\x02\x01\x12`\n\x10RecordTournament\x12\".orrery.v1.RecordTournamentRequest\x1a#.orrery.v1.RecordTournamentResponse\"\x03\x88\x02\x01\x42\x33Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'orrery.v1.ladder_pb2', globals())
@@ -22,38 +23,66 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1'
-  _BOTINFO._serialized_start=71
-  _BOTINFO._serialized_end=369
-  _REGISTERBOTREQUEST._serialized_start=371
-  _REGISTERBOTREQUEST._serialized_end=426
-  _REGISTERBOTRESPONSE._serialized_start=428
-  _REGISTERBOTRESPONSE._serialized_end=499
-  _REVOKEBOTREQUEST._serialized_start=501
-  _REVOKEBOTREQUEST._serialized_end=533
-  _REVOKEBOTRESPONSE._serialized_start=535
-  _REVOKEBOTRESPONSE._serialized_end=587
-  _RESUMEBOTREQUEST._serialized_start=589
-  _RESUMEBOTREQUEST._serialized_end=621
-  _RESUMEBOTRESPONSE._serialized_start=623
-  _RESUMEBOTRESPONSE._serialized_end=675
-  _GETBOTREQUEST._serialized_start=677
-  _GETBOTREQUEST._serialized_end=730
-  _GETBOTRESPONSE._serialized_start=732
-  _GETBOTRESPONSE._serialized_end=859
-  _BOTRATING._serialized_start=861
-  _BOTRATING._serialized_end=980
-  _RATEDMATCH._serialized_start=983
-  _RATEDMATCH._serialized_end=1193
-  _LISTBOTSREQUEST._serialized_start=1195
-  _LISTBOTSREQUEST._serialized_end=1274
-  _LISTBOTSRESPONSE._serialized_start=1276
-  _LISTBOTSRESPONSE._serialized_end=1353
-  _GETLEADERBOARDREQUEST._serialized_start=1355
-  _GETLEADERBOARDREQUEST._serialized_end=1434
-  _GETLEADERBOARDRESPONSE._serialized_start=1436
-  _GETLEADERBOARDRESPONSE._serialized_end=1506
-  _LEADERBOARDENTRY._serialized_start=1509
-  _LEADERBOARDENTRY._serialized_end=1712
-  _LADDERSERVICE._serialized_start=1715
-  _LADDERSERVICE._serialized_end=2171
+  _TOURNAMENT_OPTIONSENTRY._options = None
+  _TOURNAMENT_OPTIONSENTRY._serialized_options = b'8\001'
+  _LADDERSERVICE.methods_by_name['GetTournament']._options = None
+  _LADDERSERVICE.methods_by_name['GetTournament']._serialized_options = b'\210\002\001'
+  _LADDERSERVICE.methods_by_name['RecordTournament']._options = None
+  _LADDERSERVICE.methods_by_name['RecordTournament']._serialized_options = b'\210\002\001'
+  _TOURNAMENTFORMAT._serialized_start=3265
+  _TOURNAMENTFORMAT._serialized_end=3382
+  _TOURNAMENTSTATUS._serialized_start=3384
+  _TOURNAMENTSTATUS._serialized_end=3500
+  _ABSENTPOLICY._serialized_start=3502
+  _ABSENTPOLICY._serialized_end=3574
+  _BOTINFO._serialized_start=94
+  _BOTINFO._serialized_end=392
+  _REGISTERBOTREQUEST._serialized_start=394
+  _REGISTERBOTREQUEST._serialized_end=449
+  _REGISTERBOTRESPONSE._serialized_start=451
+  _REGISTERBOTRESPONSE._serialized_end=522
+  _REVOKEBOTREQUEST._serialized_start=524
+  _REVOKEBOTREQUEST._serialized_end=556
+  _REVOKEBOTRESPONSE._serialized_start=558
+  _REVOKEBOTRESPONSE._serialized_end=610
+  _RESUMEBOTREQUEST._serialized_start=612
+  _RESUMEBOTREQUEST._serialized_end=644
+  _RESUMEBOTRESPONSE._serialized_start=646
+  _RESUMEBOTRESPONSE._serialized_end=698
+  _GETBOTREQUEST._serialized_start=700
+  _GETBOTREQUEST._serialized_end=753
+  _GETBOTRESPONSE._serialized_start=755
+  _GETBOTRESPONSE._serialized_end=882
+  _BOTRATING._serialized_start=884
+  _BOTRATING._serialized_end=1003
+  _RATEDMATCH._serialized_start=1006
+  _RATEDMATCH._serialized_end=1216
+  _LISTBOTSREQUEST._serialized_start=1218
+  _LISTBOTSREQUEST._serialized_end=1297
+  _LISTBOTSRESPONSE._serialized_start=1299
+  _LISTBOTSRESPONSE._serialized_end=1376
+  _GETLEADERBOARDREQUEST._serialized_start=1378
+  _GETLEADERBOARDREQUEST._serialized_end=1457
+  _GETLEADERBOARDRESPONSE._serialized_start=1459
+  _GETLEADERBOARDRESPONSE._serialized_end=1529
+  _LEADERBOARDENTRY._serialized_start=1532
+  _LEADERBOARDENTRY._serialized_end=1735
+  _TOURNAMENT._serialized_start=1738
+  _TOURNAMENT._serialized_end=2480
+  _TOURNAMENT_OPTIONSENTRY._serialized_start=2434
+  _TOURNAMENT_OPTIONSENTRY._serialized_end=2480
+  _TOURNAMENTMATCH._serialized_start=2483
+  _TOURNAMENTMATCH._serialized_end=2668
+  _TOURNAMENTSTANDING._serialized_start=2671
+  _TOURNAMENTSTANDING._serialized_end=2874
+  _RECORDTOURNAMENTREQUEST._serialized_start=2877
+  _RECORDTOURNAMENTREQUEST._serialized_end=3077
+  _RECORDTOURNAMENTRESPONSE._serialized_start=3079
+  _RECORDTOURNAMENTRESPONSE._serialized_end=3148
+  _GETTOURNAMENTREQUEST._serialized_start=3150
+  _GETTOURNAMENTREQUEST._serialized_end=3195
+  _GETTOURNAMENTRESPONSE._serialized_start=3197
+  _GETTOURNAMENTRESPONSE._serialized_end=3263
+  _LADDERSERVICE._serialized_start=3577
+  _LADDERSERVICE._serialized_end=4220
 # @@protoc_insertion_point(module_scope)

@@ -52,6 +52,16 @@ class LadderServiceStub(object):
                 request_serializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardRequest.SerializeToString,
                 response_deserializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardResponse.FromString,
                 )
+        self.GetTournament = channel.unary_unary(
+                '/orrery.v1.LadderService/GetTournament',
+                request_serializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.FromString,
+                )
+        self.RecordTournament = channel.unary_unary(
+                '/orrery.v1.LadderService/RecordTournament',
+                request_serializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.FromString,
+                )
 
 
 class LadderServiceServicer(object):
@@ -107,6 +117,23 @@ class LadderServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTournament(self, request, context):
+        """GetTournament moved to TournamentService; this older path answers the same, for clients
+        built before the move.
+        buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RecordTournament(self, request, context):
+        """RecordTournament moved to TournamentService; this older path answers the same.
+        buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -139,6 +166,16 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     servicer.GetLeaderboard,
                     request_deserializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardRequest.FromString,
                     response_serializer=orrery_dot_v1_dot_ladder__pb2.GetLeaderboardResponse.SerializeToString,
+            ),
+            'GetTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTournament,
+                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.SerializeToString,
+            ),
+            'RecordTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordTournament,
+                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -257,5 +294,39 @@ class LadderService(object):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/GetLeaderboard',
             orrery_dot_v1_dot_ladder__pb2.GetLeaderboardRequest.SerializeToString,
             orrery_dot_v1_dot_ladder__pb2.GetLeaderboardResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/GetTournament',
+            orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.SerializeToString,
+            orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def RecordTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/RecordTournament',
+            orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.SerializeToString,
+            orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -11,11 +11,11 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
-from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from orrery.v1 import arena_pb2 as orrery_dot_v1_dot_arena__pb2
+from orrery.v1 import ladder_pb2 as orrery_dot_v1_dot_ladder__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aorrery/v1/tournament.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xe6\x05\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12+\n\x06\x66ormat\x18\x03 \x01(\x0e\x32\x1b.orrery.v1.TournamentFormat\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x05 \x03(\t\x12\x11\n\tduplicate\x18\x06 \x01(\x08\x12+\n\x07started\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x66inished\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tmatch_ids\x18\t \x03(\t\x12\x30\n\tstandings\x18\n \x03(\x0b\x32\x1d.orrery.v1.TournamentStanding\x12+\n\x06status\x18\x0b \x01(\x0e\x32\x1b.orrery.v1.TournamentStatus\x12\x10\n\x08recorded\x18\x0c \x01(\x08\x12\x15\n\rmatches_total\x18\r \x01(\x05\x12\x15\n\rmatches_ended\x18\x0e \x01(\x05\x12\x17\n\x0fmatches_running\x18\x0f \x01(\x05\x12\x33\n\x07options\x18\x10 \x03(\x0b\x32\".orrery.v1.Tournament.OptionsEntry\x12\x1f\n\x05\x63lock\x18\x11 \x01(\x0b\x32\x10.orrery.v1.Clock\x12\x30\n\x0etimeout_policy\x18\x12 \x01(\x0e\x32\x18.orrery.v1.TimeoutPolicy\x12\'\n\x06\x61\x62sent\x18\x13 \x01(\x0e\x32\x17.orrery.v1.AbsentPolicy\x12\x10\n\x08parallel\x18\x14 \x01(\x05\x12\x0c\n\x04seed\x18\x15 \x01(\x04\x12+\n\x07matches\x18\x16 \x03(\x0b\x32\x1a.orrery.v1.TournamentMatch\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb9\x01\n\x0fTournamentMatch\x12\x0b\n\x03seq\x18\x01 \x01(\x05\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x0b\n\x03set\x18\x03 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x04 \x03(\t\x12\x10\n\x08match_id\x18\x05 \x01(\t\x12\r\n\x05ranks\x18\x06 \x03(\x05\x12\r\n\x05\x65nded\x18\x07 \x01(\x08\x12\x11\n\tforfeited\x18\x08 \x03(\t\x12(\n\nend_reason\x18\t \x01(\x0e\x32\x14.orrery.v1.EndReason\"\xcb\x01\n\x12TournamentStanding\x12\r\n\x05place\x18\x01 \x01(\x05\x12\x0f\n\x07\x65ntrant\x18\x02 \x01(\t\x12\x0f\n\x07matches\x18\x03 \x01(\x05\x12\x0c\n\x04wins\x18\x04 \x01(\x05\x12\x10\n\x08win_rate\x18\x05 \x01(\x01\x12\x14\n\x0cwin_rate_low\x18\x06 \x01(\x01\x12\x15\n\rwin_rate_high\x18\x07 \x01(\x01\x12\x11\n\tmean_rank\x18\x08 \x01(\x01\x12\x14\n\x0cmean_rank_ci\x18\t \x01(\x01\x12\x0e\n\x06points\x18\n \x01(\x01\"\xc8\x01\n\x17RecordTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12+\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x1b.orrery.v1.TournamentFormat\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x04 \x03(\t\x12\x11\n\tduplicate\x18\x05 \x01(\x08\x12+\n\x07started\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tmatch_ids\x18\x07 \x03(\t\"E\n\x18RecordTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament\"\xb3\x03\n\x17\x43reateTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12+\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x1b.orrery.v1.TournamentFormat\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x04 \x03(\t\x12\x11\n\tduplicate\x18\x05 \x01(\x08\x12\r\n\x05games\x18\x06 \x01(\x05\x12\x10\n\x08parallel\x18\x07 \x01(\x05\x12@\n\x07options\x18\x08 \x03(\x0b\x32/.orrery.v1.CreateTournamentRequest.OptionsEntry\x12\x1f\n\x05\x63lock\x18\t \x01(\x0b\x32\x10.orrery.v1.Clock\x12\x30\n\x0etimeout_policy\x18\n \x01(\x0e\x32\x18.orrery.v1.TimeoutPolicy\x12\'\n\x06\x61\x62sent\x18\x0b \x01(\x0e\x32\x17.orrery.v1.AbsentPolicy\x12\x11\n\x04seed\x18\x0c \x01(\x04H\x00\x88\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x07\n\x05_seed\"E\n\x18\x43reateTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament\"?\n\x16ListTournamentsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"^\n\x17ListTournamentsResponse\x12*\n\x0btournaments\x18\x01 \x03(\x0b\x32\x15.orrery.v1.Tournament\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"/\n\x16WatchTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"D\n\x17WatchTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"B\n\x15GetTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament*u\n\x10TournamentFormat\x12!\n\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n\x17TOURNAMENT_FORMAT_SWISS\x10\x02*t\n\x10TournamentStatus\x12!\n\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19TOURNAMENT_STATUS_RUNNING\x10\x01\x12\x1e\n\x1aTOURNAMENT_STATUS_FINISHED\x10\x02*H\n\x0c\x41\x62sentPolicy\x12\x1d\n\x19\x41\x42SENT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41\x42SENT_POLICY_FORFEIT\x10\x01\x32\xd7\x03\n\x11TournamentService\x12[\n\x10\x43reateTournament\x12\".orrery.v1.CreateTournamentRequest\x1a#.orrery.v1.CreateTournamentResponse\x12R\n\rGetTournament\x12\x1f.orrery.v1.GetTournamentRequest\x1a .orrery.v1.GetTournamentResponse\x12X\n\x0fListTournaments\x12!.orrery.v1.ListTournamentsRequest\x1a\".orrery.v1.ListTournamentsResponse\x12Z\n\x0fWatchTournament\x12!.orrery.v1.WatchTournamentRequest\x1a\".orrery.v1.WatchTournamentResponse0\x01\x12[\n\x10RecordTournament\x12\".orrery.v1.RecordTournamentRequest\x1a#.orrery.v1.RecordTournamentResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aorrery/v1/tournament.proto\x12\torrery.v1\x1a\x15orrery/v1/arena.proto\x1a\x16orrery/v1/ladder.proto\"\xb3\x03\n\x17\x43reateTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12+\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x1b.orrery.v1.TournamentFormat\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x10\n\x08\x65ntrants\x18\x04 \x03(\t\x12\x11\n\tduplicate\x18\x05 \x01(\x08\x12\r\n\x05games\x18\x06 \x01(\x05\x12\x10\n\x08parallel\x18\x07 \x01(\x05\x12@\n\x07options\x18\x08 \x03(\x0b\x32/.orrery.v1.CreateTournamentRequest.OptionsEntry\x12\x1f\n\x05\x63lock\x18\t \x01(\x0b\x32\x10.orrery.v1.Clock\x12\x30\n\x0etimeout_policy\x18\n \x01(\x0e\x32\x18.orrery.v1.TimeoutPolicy\x12\'\n\x06\x61\x62sent\x18\x0b \x01(\x0e\x32\x17.orrery.v1.AbsentPolicy\x12\x11\n\x04seed\x18\x0c \x01(\x04H\x00\x88\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x07\n\x05_seed\"E\n\x18\x43reateTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament\"?\n\x16ListTournamentsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"^\n\x17ListTournamentsResponse\x12*\n\x0btournaments\x18\x01 \x03(\x0b\x32\x15.orrery.v1.Tournament\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"/\n\x16WatchTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"D\n\x17WatchTournamentResponse\x12)\n\ntournament\x18\x01 \x01(\x0b\x32\x15.orrery.v1.Tournament2\xd7\x03\n\x11TournamentService\x12[\n\x10\x43reateTournament\x12\".orrery.v1.CreateTournamentRequest\x1a#.orrery.v1.CreateTournamentResponse\x12R\n\rGetTournament\x12\x1f.orrery.v1.GetTournamentRequest\x1a .orrery.v1.GetTournamentResponse\x12X\n\x0fListTournaments\x12!.orrery.v1.ListTournamentsRequest\x1a\".orrery.v1.ListTournamentsResponse\x12Z\n\x0fWatchTournament\x12!.orrery.v1.WatchTournamentRequest\x1a\".orrery.v1.WatchTournamentResponse0\x01\x12[\n\x10RecordTournament\x12\".orrery.v1.RecordTournamentRequest\x1a#.orrery.v1.RecordTournamentResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'orrery.v1.tournament_pb2', globals())
@@ -23,46 +23,22 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1'
-  _TOURNAMENT_OPTIONSENTRY._options = None
-  _TOURNAMENT_OPTIONSENTRY._serialized_options = b'8\001'
   _CREATETOURNAMENTREQUEST_OPTIONSENTRY._options = None
   _CREATETOURNAMENTREQUEST_OPTIONSENTRY._serialized_options = b'8\001'
-  _TOURNAMENTFORMAT._serialized_start=2414
-  _TOURNAMENTFORMAT._serialized_end=2531
-  _TOURNAMENTSTATUS._serialized_start=2533
-  _TOURNAMENTSTATUS._serialized_end=2649
-  _ABSENTPOLICY._serialized_start=2651
-  _ABSENTPOLICY._serialized_end=2723
-  _TOURNAMENT._serialized_start=98
-  _TOURNAMENT._serialized_end=840
-  _TOURNAMENT_OPTIONSENTRY._serialized_start=794
-  _TOURNAMENT_OPTIONSENTRY._serialized_end=840
-  _TOURNAMENTMATCH._serialized_start=843
-  _TOURNAMENTMATCH._serialized_end=1028
-  _TOURNAMENTSTANDING._serialized_start=1031
-  _TOURNAMENTSTANDING._serialized_end=1234
-  _RECORDTOURNAMENTREQUEST._serialized_start=1237
-  _RECORDTOURNAMENTREQUEST._serialized_end=1437
-  _RECORDTOURNAMENTRESPONSE._serialized_start=1439
-  _RECORDTOURNAMENTRESPONSE._serialized_end=1508
-  _CREATETOURNAMENTREQUEST._serialized_start=1511
-  _CREATETOURNAMENTREQUEST._serialized_end=1946
-  _CREATETOURNAMENTREQUEST_OPTIONSENTRY._serialized_start=794
-  _CREATETOURNAMENTREQUEST_OPTIONSENTRY._serialized_end=840
-  _CREATETOURNAMENTRESPONSE._serialized_start=1948
-  _CREATETOURNAMENTRESPONSE._serialized_end=2017
-  _LISTTOURNAMENTSREQUEST._serialized_start=2019
-  _LISTTOURNAMENTSREQUEST._serialized_end=2082
-  _LISTTOURNAMENTSRESPONSE._serialized_start=2084
-  _LISTTOURNAMENTSRESPONSE._serialized_end=2178
-  _WATCHTOURNAMENTREQUEST._serialized_start=2180
-  _WATCHTOURNAMENTREQUEST._serialized_end=2227
-  _WATCHTOURNAMENTRESPONSE._serialized_start=2229
-  _WATCHTOURNAMENTRESPONSE._serialized_end=2297
-  _GETTOURNAMENTREQUEST._serialized_start=2299
-  _GETTOURNAMENTREQUEST._serialized_end=2344
-  _GETTOURNAMENTRESPONSE._serialized_start=2346
-  _GETTOURNAMENTRESPONSE._serialized_end=2412
-  _TOURNAMENTSERVICE._serialized_start=2726
-  _TOURNAMENTSERVICE._serialized_end=3197
+  _CREATETOURNAMENTREQUEST._serialized_start=89
+  _CREATETOURNAMENTREQUEST._serialized_end=524
+  _CREATETOURNAMENTREQUEST_OPTIONSENTRY._serialized_start=469
+  _CREATETOURNAMENTREQUEST_OPTIONSENTRY._serialized_end=515
+  _CREATETOURNAMENTRESPONSE._serialized_start=526
+  _CREATETOURNAMENTRESPONSE._serialized_end=595
+  _LISTTOURNAMENTSREQUEST._serialized_start=597
+  _LISTTOURNAMENTSREQUEST._serialized_end=660
+  _LISTTOURNAMENTSRESPONSE._serialized_start=662
+  _LISTTOURNAMENTSRESPONSE._serialized_end=756
+  _WATCHTOURNAMENTREQUEST._serialized_start=758
+  _WATCHTOURNAMENTREQUEST._serialized_end=805
+  _WATCHTOURNAMENTRESPONSE._serialized_start=807
+  _WATCHTOURNAMENTRESPONSE._serialized_end=875
+  _TOURNAMENTSERVICE._serialized_start=878
+  _TOURNAMENTSERVICE._serialized_end=1349
 # @@protoc_insertion_point(module_scope)

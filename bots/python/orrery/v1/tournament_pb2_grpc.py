@@ -2,6 +2,7 @@
 """Client and server classes corresponding to protobuf-defined services."""
 import grpc
 
+from orrery.v1 import ladder_pb2 as orrery_dot_v1_dot_ladder__pb2
 from orrery.v1 import tournament_pb2 as orrery_dot_v1_dot_tournament__pb2
 
 
@@ -28,8 +29,8 @@ class TournamentServiceStub(object):
                 )
         self.GetTournament = channel.unary_unary(
                 '/orrery.v1.TournamentService/GetTournament',
-                request_serializer=orrery_dot_v1_dot_tournament__pb2.GetTournamentRequest.SerializeToString,
-                response_deserializer=orrery_dot_v1_dot_tournament__pb2.GetTournamentResponse.FromString,
+                request_serializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.FromString,
                 )
         self.ListTournaments = channel.unary_unary(
                 '/orrery.v1.TournamentService/ListTournaments',
@@ -43,8 +44,8 @@ class TournamentServiceStub(object):
                 )
         self.RecordTournament = channel.unary_unary(
                 '/orrery.v1.TournamentService/RecordTournament',
-                request_serializer=orrery_dot_v1_dot_tournament__pb2.RecordTournamentRequest.SerializeToString,
-                response_deserializer=orrery_dot_v1_dot_tournament__pb2.RecordTournamentResponse.FromString,
+                request_serializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.FromString,
                 )
 
 
@@ -67,6 +68,7 @@ class TournamentServiceServicer(object):
 
     def GetTournament(self, request, context):
         """GetTournament is a tournament, its matches and its standings so far.
+        buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -90,6 +92,7 @@ class TournamentServiceServicer(object):
     def RecordTournament(self, request, context):
         """RecordTournament stores a finished tournament played elsewhere: its entrants and matches.
         The server computes the standings from the stored results of those matches.
+        buf:lint:ignore RPC_REQUEST_RESPONSE_UNIQUE
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -105,8 +108,8 @@ def add_TournamentServiceServicer_to_server(servicer, server):
             ),
             'GetTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.GetTournament,
-                    request_deserializer=orrery_dot_v1_dot_tournament__pb2.GetTournamentRequest.FromString,
-                    response_serializer=orrery_dot_v1_dot_tournament__pb2.GetTournamentResponse.SerializeToString,
+                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.SerializeToString,
             ),
             'ListTournaments': grpc.unary_unary_rpc_method_handler(
                     servicer.ListTournaments,
@@ -120,8 +123,8 @@ def add_TournamentServiceServicer_to_server(servicer, server):
             ),
             'RecordTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.RecordTournament,
-                    request_deserializer=orrery_dot_v1_dot_tournament__pb2.RecordTournamentRequest.FromString,
-                    response_serializer=orrery_dot_v1_dot_tournament__pb2.RecordTournamentResponse.SerializeToString,
+                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -169,8 +172,8 @@ class TournamentService(object):
             timeout=None,
             metadata=None):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.TournamentService/GetTournament',
-            orrery_dot_v1_dot_tournament__pb2.GetTournamentRequest.SerializeToString,
-            orrery_dot_v1_dot_tournament__pb2.GetTournamentResponse.FromString,
+            orrery_dot_v1_dot_ladder__pb2.GetTournamentRequest.SerializeToString,
+            orrery_dot_v1_dot_ladder__pb2.GetTournamentResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
@@ -220,7 +223,7 @@ class TournamentService(object):
             timeout=None,
             metadata=None):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.TournamentService/RecordTournament',
-            orrery_dot_v1_dot_tournament__pb2.RecordTournamentRequest.SerializeToString,
-            orrery_dot_v1_dot_tournament__pb2.RecordTournamentResponse.FromString,
+            orrery_dot_v1_dot_ladder__pb2.RecordTournamentRequest.SerializeToString,
+            orrery_dot_v1_dot_ladder__pb2.RecordTournamentResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
