@@ -51,7 +51,7 @@ func NewDeterminizer(o *fccatanv1.Observation, seat int) (*Determinizer, error) 
 		"ruleset": r.GetRuleset(), "map": r.GetMap(), "team_size": strings.Join(sizes, ","), "knights": "any",
 		"round_seconds": itoa(r.GetTicksPerRound() * r.GetTickMs() / 1000), "tick_rate": itoa(1000 / r.GetTickMs()),
 		"win_vp": itoa(r.GetWinVp()), "top_speed_cm_s": itoa(r.GetTopSpeedCmS()), "reach_cm": itoa(r.GetReachCm()),
-		"round_cap": itoa(r.GetRoundCap()), "idle_markets": itoa(r.GetIdleMarkets()), "trade_steps": itoa(r.GetTradeSteps()),
+		"round_cap": itoa(r.GetMaxRounds()), "idle_markets": itoa(r.GetIdleMarkets()), "trade_steps": itoa(r.GetTradeSteps()),
 		"throw_range_cm": itoa(r.GetThrowRangeCm()),
 	}})
 	if err != nil {

@@ -24,7 +24,7 @@ func (c *config) costsProto() *fccatanv1.Costs {
 func (c *config) rulesProto() *fccatanv1.Rules {
 	return &fccatanv1.Rules{
 		Ruleset: c.ruleset, WinVp: int32(c.winVP), TicksPerRound: int32(c.ticksPerRound), TickMs: int32(c.tickMS),
-		TopSpeedCmS: c.speed, ReachCm: c.reach, RoundCap: int32(c.roundCap), IdleMarkets: int32(c.idleMarkets),
+		TopSpeedCmS: c.speed, ReachCm: c.reach, MaxRounds: int32(c.roundCap), IdleMarkets: int32(c.idleMarkets),
 		TradeSteps: int32(c.tradeSteps), Throwing: c.throwing, ThrowRangeCm: c.throwRange, Costs: c.costsProto(), Map: c.field.Name,
 	}
 }

@@ -191,7 +191,7 @@ func TestOptions_MaxRoundsRenamedRoundCap(t *testing.T) {
 	if !errors.Is(err, engine.ErrBadOption) || !strings.Contains(err.Error(), `"round_cap"`) {
 		t.Errorf("max_rounds: got %v, want ErrBadOption naming round_cap", err)
 	}
-	if s := newMatch(t, 4, map[string]string{"round_cap": "10"}); s.c.roundCap != 10 || s.Observe(0).(*fccatanv1.Observation).GetRules().GetRoundCap() != 10 {
+	if s := newMatch(t, 4, map[string]string{"round_cap": "10"}); s.c.roundCap != 10 || s.Observe(0).(*fccatanv1.Observation).GetRules().GetMaxRounds() != 10 {
 		t.Errorf("round_cap=10: cap %d", s.c.roundCap)
 	}
 }

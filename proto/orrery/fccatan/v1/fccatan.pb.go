@@ -1606,8 +1606,9 @@ type Rules struct {
 	TickMs        int32                  `protobuf:"varint,4,opt,name=tick_ms,json=tickMs,proto3" json:"tick_ms,omitempty"`
 	TopSpeedCmS   int32                  `protobuf:"varint,5,opt,name=top_speed_cm_s,json=topSpeedCmS,proto3" json:"top_speed_cm_s,omitempty"`
 	ReachCm       int32                  `protobuf:"varint,6,opt,name=reach_cm,json=reachCm,proto3" json:"reach_cm,omitempty"`
-	// The safety cap: the game ends after this many rounds (the option round_cap).
-	RoundCap     int32  `protobuf:"varint,7,opt,name=round_cap,json=roundCap,proto3" json:"round_cap,omitempty"`
+	// The safety cap: the game ends after this many rounds (the option round_cap). The field
+	// keeps its first name so that JSON clients of the first release still read it.
+	MaxRounds    int32  `protobuf:"varint,7,opt,name=max_rounds,json=maxRounds,proto3" json:"max_rounds,omitempty"`
 	IdleMarkets  int32  `protobuf:"varint,8,opt,name=idle_markets,json=idleMarkets,proto3" json:"idle_markets,omitempty"`
 	TradeSteps   int32  `protobuf:"varint,9,opt,name=trade_steps,json=tradeSteps,proto3" json:"trade_steps,omitempty"`
 	Throwing     bool   `protobuf:"varint,10,opt,name=throwing,proto3" json:"throwing,omitempty"`
@@ -1691,9 +1692,9 @@ func (x *Rules) GetReachCm() int32 {
 	return 0
 }
 
-func (x *Rules) GetRoundCap() int32 {
+func (x *Rules) GetMaxRounds() int32 {
 	if x != nil {
-		return x.RoundCap
+		return x.MaxRounds
 	}
 	return 0
 }
@@ -4036,15 +4037,16 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\x04city\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04city\x124\n" +
 	"\x06knight\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x06knight\x120\n" +
 	"\x04card\x18\x04 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04card\x12)\n" +
-	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\x9e\x03\n" +
+	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\xa0\x03\n" +
 	"\x05Rules\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x15\n" +
 	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12&\n" +
 	"\x0fticks_per_round\x18\x03 \x01(\x05R\rticksPerRound\x12\x17\n" +
 	"\atick_ms\x18\x04 \x01(\x05R\x06tickMs\x12#\n" +
 	"\x0etop_speed_cm_s\x18\x05 \x01(\x05R\vtopSpeedCmS\x12\x19\n" +
-	"\breach_cm\x18\x06 \x01(\x05R\areachCm\x12\x1b\n" +
-	"\tround_cap\x18\a \x01(\x05R\broundCap\x12!\n" +
+	"\breach_cm\x18\x06 \x01(\x05R\areachCm\x12\x1d\n" +
+	"\n" +
+	"max_rounds\x18\a \x01(\x05R\tmaxRounds\x12!\n" +
 	"\fidle_markets\x18\b \x01(\x05R\vidleMarkets\x12\x1f\n" +
 	"\vtrade_steps\x18\t \x01(\x05R\n" +
 	"tradeSteps\x12\x1a\n" +
