@@ -197,6 +197,11 @@ func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest,
 			}
 			sent = v.decision.GetDecisionId()
 		}
+		// A reply queued after takeReplies but before viewFor woke a channel this loop no
+		// longer holds: send it now rather than at the match's next change.
+		if st.hasReplies() {
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -215,6 +220,13 @@ func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest,
 			st.Answer(req)
 		}
 	}
+}
+
+// hasReplies reports whether replies wait in the seat's outbox.
+func (st *Seat) hasReplies() bool {
+	st.m.mu.Lock()
+	defer st.m.mu.Unlock()
+	return len(st.outbox) > 0
 }
 
 // takeReplies takes the queued replies, the events each accepted action caused riding on

@@ -371,8 +371,10 @@ func TestTimeout_RandomPolicyPlaysForSilentSeat(t *testing.T) {
 func TestTimeout_ForfeitRanksSeatLast(t *testing.T) {
 	h := newHarness(t, Config{})
 	ctx := context.Background()
+	// The clock is short for the silent seat but long enough that the random bots, which
+	// answer at once, never time out even on a loaded machine under the race detector.
 	created := h.create(&orreryv1.CreateMatchRequest{TimeoutPolicy: orreryv1.TimeoutPolicy_TIMEOUT_POLICY_FORFEIT,
-		Clock: &orreryv1.Clock{PerMove: durationpb.New(5 * time.Millisecond), TimeBank: durationpb.New(0)}})
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(500 * time.Millisecond), TimeBank: durationpb.New(0)}})
 	ends := h.playRandom(ctx, created, map[int]bool{0: true})
 	res := ends[1].GetResult()
 	if res.GetReason() != orreryv1.EndReason_END_REASON_FORFEIT {
