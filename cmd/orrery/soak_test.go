@@ -171,12 +171,12 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 			}
 		}()
 		if i%5 == 0 {
-			go func() {
-				if p, err := client.Play(chaos); err == nil {
-					p.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: created.GetSeats()[0].GetToken()}}})
-					<-chaos.Done()
-				}
-			}()
+			// Joined before the real bot starts, so that the bot always replaces it (the other
+			// order would replace the bot, which then rightly stops with Aborted).
+			if p, err := client.Play(chaos); err == nil {
+				p.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: created.GetSeats()[0].GetToken()}}})
+				p.Recv() // joined; it never reads again
+			}
 		}
 		if i%7 == 0 { // garbage on the wire
 			go func() {
