@@ -2,7 +2,9 @@ package ladder
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"testing"
@@ -146,7 +148,9 @@ func (e *env) join(ctx context.Context, key string, join *orreryv1.LadderJoin) p
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Ladder{Ladder: join}}); err != nil {
+	// A stream the server has already refused (a revoked key) fails Send with io.EOF; its
+	// status comes on Recv, which the caller reads.
+	if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Ladder{Ladder: join}}); err != nil && !errors.Is(err, io.EOF) {
 		e.t.Fatal(err)
 	}
 	return stream
