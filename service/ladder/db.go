@@ -108,20 +108,6 @@ func hashKey(key string) string {
 	return hex.EncodeToString(h[:])
 }
 
-func nsTime(ns int64) time.Time {
-	if ns == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, ns)
-}
-
-func timeNS(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
 const botColumns = `id, name, description, COALESCE(key_hash, ''), house, created_ns, revoked_ns, paused_until_ns, pause_reason, timeout_streak`
 
 func scanBot(row interface{ Scan(...any) error }) (*botRow, error) {
@@ -130,7 +116,7 @@ func scanBot(row interface{ Scan(...any) error }) (*botRow, error) {
 	if err := row.Scan(&b.id, &b.name, &b.description, &b.keyHash, &b.house, &created, &revoked, &paused, &b.pauseReason, &b.timeoutStreak); err != nil {
 		return nil, err
 	}
-	b.created, b.revoked, b.pausedUntil = nsTime(created), revoked != 0, nsTime(paused)
+	b.created, b.revoked, b.pausedUntil = store.FromUnixNano(created), revoked != 0, store.FromUnixNano(paused)
 	return &b, nil
 }
 
@@ -158,17 +144,17 @@ func (d *db) insertBot(ctx context.Context, b *botRow) error {
 	}
 	// RETURNING rather than LastInsertId, which PostgreSQL's driver does not give.
 	return d.QueryRowContext(ctx, `INSERT INTO ladder_bots (name, description, key_hash, house, created_ns) VALUES (?,?,?,?,?) RETURNING id`,
-		b.name, b.description, key, b.house, timeNS(b.created)).Scan(&b.id)
+		b.name, b.description, key, b.house, store.UnixNano(b.created)).Scan(&b.id)
 }
 
 func (d *db) revokeBot(ctx context.Context, id int64, at time.Time) error {
-	_, err := d.ExecContext(ctx, `UPDATE ladder_bots SET revoked_ns = ? WHERE id = ?`, timeNS(at), id)
+	_, err := d.ExecContext(ctx, `UPDATE ladder_bots SET revoked_ns = ? WHERE id = ?`, store.UnixNano(at), id)
 	return err
 }
 
 func (d *db) setPause(ctx context.Context, id int64, until time.Time, reason string, streak int) error {
 	_, err := d.ExecContext(ctx, `UPDATE ladder_bots SET paused_until_ns = ?, pause_reason = ?, timeout_streak = ? WHERE id = ?`,
-		timeNS(until), reason, streak, id)
+		store.UnixNano(until), reason, streak, id)
 	return err
 }
 
@@ -203,7 +189,7 @@ func (d *db) ratings(ctx context.Context) (map[int64]map[string]storedRating, er
 
 func (d *db) insertLadderMatch(ctx context.Context, id, game string, bots []int64, created time.Time) error {
 	_, err := d.ExecContext(ctx, `INSERT INTO ladder_matches (match_id, game, bot_ids, created_ns) VALUES (?,?,?,?)`,
-		id, game, mustJSON(bots), timeNS(created))
+		id, game, store.JSON(bots), store.UnixNano(created))
 	return err
 }
 
@@ -314,12 +300,12 @@ func (d *db) rateMatch(ctx context.Context, m Model, p pendingMatch, now time.Ti
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ladder_ratings (bot_id, game, mu, sigma, games, wins, last_match_id, updated_ns)
 			VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (bot_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,
 			games = excluded.games, wins = excluded.wins, last_match_id = excluded.last_match_id, updated_ns = excluded.updated_ns`,
-			id, p.game, r.Mu, r.Sigma, r.games, r.wins, p.id, timeNS(now)); err != nil {
+			id, p.game, r.Mu, r.Sigma, r.games, r.wins, p.id, store.UnixNano(now)); err != nil {
 			return nil, err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ladder_rating_changes (match_id, seat, bot_id, game, seats, rank,
 			mu_before, sigma_before, mu_after, sigma_after, rated_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-			p.id, i, id, p.game, len(p.bots), p.result.Ranks[i], prior[i].Mu, prior[i].Sigma, r.Mu, r.Sigma, timeNS(now)); err != nil {
+			p.id, i, id, p.game, len(p.bots), p.result.Ranks[i], prior[i].Mu, prior[i].Sigma, r.Mu, r.Sigma, store.UnixNano(now)); err != nil {
 			return nil, err
 		}
 	}
@@ -334,7 +320,7 @@ func (d *db) rateMatch(ctx context.Context, m Model, p pendingMatch, now time.Ti
 // markRated records match id as rated and commits tx. A second attempt fails on the primary
 // key and rolls back everything tx wrote.
 func (d *db) markRated(ctx context.Context, tx *sql.Tx, id string, now time.Time) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO rated_matches (match_id, rated_ns) VALUES (?,?)`, id, timeNS(now)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO rated_matches (match_id, rated_ns) VALUES (?,?)`, id, store.UnixNano(now)); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE ladder_matches SET rated = 1 WHERE match_id = ?`, id); err != nil {
@@ -358,12 +344,4 @@ func rateable(p pendingMatch) bool {
 		seen[id] = true
 	}
 	return true
-}
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only plain slices and structs are stored
-	}
-	return string(b)
 }

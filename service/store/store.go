@@ -216,12 +216,30 @@ func (d *DB) SQL() *sql.DB { return d.db }
 // Close closes the database.
 func (d *DB) Close() error { return d.db.Close() }
 
-func mustJSON(v any) string {
+// JSON is v as stored JSON text. Only plain maps, slices and structs are stored, so a
+// failure is a programming error.
+func JSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(err) // only plain maps, slices and structs are stored
+		panic(err)
 	}
 	return string(b)
+}
+
+// UnixNano is t as a stored time: nanoseconds since 1970, 0 for the zero time.
+func UnixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// FromUnixNano reads a time stored by UnixNano.
+func FromUnixNano(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
 }
 
 // CreateMatch stores a new match.
@@ -229,8 +247,8 @@ func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		m.ID, m.Game, m.Seats, mustJSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, mustJSON(m.Names),
-		mustJSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
+		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
+		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 		m.Created.UnixNano())
 	return err
 }
@@ -313,9 +331,9 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 	var res sql.Result
 	var err error
 	if tx != nil {
-		res, err = tx.ExecContext(ctx, q, ended.UnixNano(), mustJSON(r), matchID)
+		res, err = tx.ExecContext(ctx, q, ended.UnixNano(), JSON(r), matchID)
 	} else {
-		res, err = d.db.ExecContext(ctx, q, ended.UnixNano(), mustJSON(r), matchID)
+		res, err = d.db.ExecContext(ctx, q, ended.UnixNano(), JSON(r), matchID)
 	}
 	if err != nil {
 		return err

@@ -74,28 +74,6 @@ func openDB(s *store.DB) (*db, error) {
 	return &db{s.SQL()}, nil
 }
 
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only plain slices and structs are stored
-	}
-	return string(b)
-}
-
-func timeNS(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func fromNS(ns int64) time.Time {
-	if ns == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, ns)
-}
-
 // insertRun stores a new tournament and the schedule drawn so far, together.
 func (d *db) insertRun(ctx context.Context, r *run) error {
 	spec, err := proto.Marshal(r.spec)
@@ -108,7 +86,7 @@ func (d *db) insertRun(ctx context.Context, r *run) error {
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO tournament_runs (id, spec, entrants, created_ns) VALUES (?,?,?,?)`,
-		r.id, spec, mustJSON(r.entrants), timeNS(r.created)); err != nil {
+		r.id, spec, store.JSON(r.entrants), store.UnixNano(r.created)); err != nil {
 		return err
 	}
 	if err := insertSlots(ctx, tx, r.id, r.slots); err != nil {
@@ -137,7 +115,7 @@ func insertSlots(ctx context.Context, tx *sql.Tx, id string, slots []*slot) erro
 	}
 	defer stmt.Close()
 	for _, sl := range slots {
-		if _, err := stmt.ExecContext(ctx, id, sl.seq, sl.round, sl.set, mustJSON(sl.entrants), int64(sl.seed)); err != nil {
+		if _, err := stmt.ExecContext(ctx, id, sl.seq, sl.round, sl.set, store.JSON(sl.entrants), int64(sl.seed)); err != nil {
 			return err
 		}
 	}
@@ -146,7 +124,7 @@ func insertSlots(ctx context.Context, tx *sql.Tx, id string, slots []*slot) erro
 
 func (d *db) startSlot(ctx context.Context, id string, seq int, matchID string, tokens []string) error {
 	_, err := d.ExecContext(ctx, `UPDATE tournament_slots SET match_id = ?, tokens = ? WHERE tournament_id = ? AND seq = ?`,
-		matchID, mustJSON(tokens), id, seq)
+		matchID, store.JSON(tokens), id, seq)
 	return err
 }
 
@@ -155,12 +133,12 @@ func (d *db) endSlot(ctx context.Context, id string, seq int, ranks, forfeited [
 		forfeited = []int{}
 	}
 	_, err := d.ExecContext(ctx, `UPDATE tournament_slots SET ranks = ?, forfeited = ?, reason = ?, ended = 1, tokens = '[]' WHERE tournament_id = ? AND seq = ?`,
-		mustJSON(ranks), mustJSON(forfeited), int32(reason), id, seq)
+		store.JSON(ranks), store.JSON(forfeited), int32(reason), id, seq)
 	return err
 }
 
 func (d *db) finishRun(ctx context.Context, id string, at time.Time) error {
-	_, err := d.ExecContext(ctx, `UPDATE tournament_runs SET finished_ns = ? WHERE id = ?`, timeNS(at), id)
+	_, err := d.ExecContext(ctx, `UPDATE tournament_runs SET finished_ns = ? WHERE id = ?`, store.UnixNano(at), id)
 	return err
 }
 
@@ -198,8 +176,8 @@ func (d *db) loadRun(ctx context.Context, id string) (*run, error) {
 	if err := json.Unmarshal([]byte(entrants), &es); err != nil {
 		return nil, fmt.Errorf("entrants: %w", err)
 	}
-	r := newRun(id, spec, es, fromNS(created))
-	r.finished = fromNS(finished)
+	r := newRun(id, spec, es, store.FromUnixNano(created))
+	r.finished = store.FromUnixNano(finished)
 	rows, err := d.QueryContext(ctx, `SELECT seq, round, set_no, entrants, seed, match_id, tokens, ranks, forfeited, reason, ended
 		FROM tournament_slots WHERE tournament_id = ? ORDER BY seq`, id)
 	if err != nil {

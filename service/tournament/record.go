@@ -14,6 +14,7 @@ import (
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
 )
 
 // maxTournamentMatches bounds one RecordTournament request.
@@ -119,8 +120,8 @@ func (d *db) insertTournament(ctx context.Context, t *orreryv1.Tournament, stand
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO tournaments (id, game, format, seats, entrants, duplicate, started_ns, finished_ns, standings)
-		VALUES (?,?,?,?,?,?,?,?,?)`, t.TournamentId, t.Game, int32(t.Format), t.Seats, mustJSON(t.Entrants), t.Duplicate,
-		timeNS(t.Started.AsTime()), timeNS(t.Finished.AsTime()), mustJSON(standings)); err != nil {
+		VALUES (?,?,?,?,?,?,?,?,?)`, t.TournamentId, t.Game, int32(t.Format), t.Seats, store.JSON(t.Entrants), t.Duplicate,
+		store.UnixNano(t.Started.AsTime()), store.UnixNano(t.Finished.AsTime()), store.JSON(standings)); err != nil {
 		return err
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO tournament_matches (tournament_id, seq, match_id) VALUES (?,?,?)`)
