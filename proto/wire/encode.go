@@ -22,21 +22,26 @@ const (
 var encodedLegal sync.Map // *orreryv1.Action → []byte
 
 func registerEncoded(env *orreryv1.Action) {
-	b, err := proto.Marshal(env)
-	if err != nil {
-		return // never for a well-formed envelope; the codec then marshals it as usual
-	}
-	entry := protowire.AppendTag(make([]byte, 0, len(b)+4), decisionLegal, protowire.BytesType)
-	encodedLegal.Store(env, protowire.AppendBytes(entry, b))
+	if entry, err := encodeEntry(env); err == nil {
+		encodedLegal.Store(env, entry)
+	} // never fails for a well-formed envelope; the codec then encodes it each time
 }
 
-func legalEntry(env *orreryv1.Action) []byte {
+func legalEntry(env *orreryv1.Action) ([]byte, error) {
 	if b, ok := encodedLegal.Load(env); ok {
-		return b.([]byte)
+		return b.([]byte), nil
 	}
-	b, _ := proto.Marshal(env)
+	return encodeEntry(env)
+}
+
+// encodeEntry is env as one entry of Decision.legal: tag, length, message.
+func encodeEntry(env *orreryv1.Action) ([]byte, error) {
+	b, err := proto.Marshal(env)
+	if err != nil {
+		return nil, err
+	}
 	entry := protowire.AppendTag(make([]byte, 0, len(b)+4), decisionLegal, protowire.BytesType)
-	return protowire.AppendBytes(entry, b)
+	return protowire.AppendBytes(entry, b), nil
 }
 
 // decisionFields is the number of fields withoutLegal copies, plus legal itself: a test
@@ -61,8 +66,12 @@ func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 	entries := make([][]byte, len(d.Legal))
 	size := proto.Size(rest)
 	for i, env := range d.Legal {
-		entries[i] = legalEntry(env)
-		size += len(entries[i])
+		entry, err := legalEntry(env)
+		if err != nil {
+			return nil, err
+		}
+		entries[i] = entry
+		size += len(entry)
 	}
 	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
 	buf = protowire.AppendVarint(buf, uint64(size))
