@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -92,6 +93,7 @@ type Seat struct {
 	gen    int64
 	cursor int64
 	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent; guarded by m.mu
+	queued atomic.Bool              // outbox is not empty: read by the stream loop without m.mu
 	recv   *orreryv1.Receive        // what the bot asked to receive; nil: everything
 }
 
@@ -160,6 +162,7 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) {
 	defer m.mu.Unlock()
 	resp := st.srv.handleLocked(m, st.seat, req)
 	st.outbox = append(st.outbox, resp)
+	st.queued.Store(true)
 	if resp.GetAccepted() == nil {
 		m.notifyLocked() // an accepted answer has woken everyone already
 	}
@@ -199,7 +202,7 @@ func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest,
 		}
 		// A reply queued after takeReplies but before viewFor woke a channel this loop no
 		// longer holds: send it now rather than at the match's next change.
-		if st.hasReplies() {
+		if st.queued.Load() {
 			continue
 		}
 		select {
@@ -222,13 +225,6 @@ func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest,
 	}
 }
 
-// hasReplies reports whether replies wait in the seat's outbox.
-func (st *Seat) hasReplies() bool {
-	st.m.mu.Lock()
-	defer st.m.mu.Unlock()
-	return len(st.outbox) > 0
-}
-
 // takeReplies takes the queued replies, the events each accepted action caused riding on
 // its acknowledgement, so that the bot reads its result before anything after it.
 func (st *Seat) takeReplies() []*orreryv1.PlayResponse {
@@ -237,6 +233,7 @@ func (st *Seat) takeReplies() []*orreryv1.PlayResponse {
 	defer m.mu.Unlock()
 	out := st.outbox
 	st.outbox = nil
+	st.queued.Store(false)
 	if st.recv.GetQuiet() {
 		// The next decision says the answer was applied, and carries the events.
 		kept := out[:0]
