@@ -141,8 +141,8 @@ func (s *Server) renew(ctx context.Context) error {
 // The node's three loops run apart, so that a slow takeover (replaying many logs) never
 // delays a renewal, and a renewal hung on a dead database never delays the fence.
 
-// renewLoop renews the node's leases every LeaseTTL/3 until the server closes, and brings a
-// fenced node back once the database answers again.
+// renewLoop renews the node's leases every LeaseTTL/3 until the server closes. It does
+// nothing else: a renewal must never wait for the writer or a takeover.
 func (s *Server) renewLoop() {
 	defer s.loops.Done()
 	t := time.NewTicker(s.cfg.Node.LeaseTTL / 3)
@@ -153,17 +153,14 @@ func (s *Server) renewLoop() {
 			return
 		case <-t.C:
 		}
-		err := s.renew(s.ctx)
-		if err == nil {
-			err = s.unfence(s.ctx)
-		}
-		if err != nil && s.ctx.Err() == nil {
+		if err := s.renew(s.ctx); err != nil && s.ctx.Err() == nil {
 			s.log.Error("node heartbeat", "node", s.cfg.Node.ID, "err", err)
 		}
 	}
 }
 
-// claimLoop takes over the orphaned matches every LeaseTTL/3 until the server closes.
+// claimLoop takes over the orphaned matches every LeaseTTL/3 until the server closes, and
+// brings a fenced node back once it renews again.
 func (s *Server) claimLoop() {
 	defer s.loops.Done()
 	t := time.NewTicker(s.cfg.Node.LeaseTTL / 3)
@@ -175,7 +172,14 @@ func (s *Server) claimLoop() {
 		case <-t.C:
 		}
 		if s.isFenced() {
-			continue // cut off: it takes nothing until it is back (renewLoop)
+			// Cut off: it takes nothing until it renews again, and then first hands back
+			// what it dropped.
+			if s.now().Sub(time.Unix(0, s.renewed.Load())) < fenceAfter(s.cfg.Node.LeaseTTL) {
+				if err := s.unfence(s.ctx); err != nil && s.ctx.Err() == nil {
+					s.log.Error("node back from a fence", "node", s.cfg.Node.ID, "err", err)
+				}
+			}
+			continue
 		}
 		if err := s.resume(); err != nil && s.ctx.Err() == nil {
 			s.log.Error("node takeover", "node", s.cfg.Node.ID, "err", err)

@@ -102,7 +102,7 @@ func (l *dbLink) mend() { l.listen(l.addr) }
 func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T) {
 	target := pgtest.Shared(t).NewDB(t)
 	link, viaLink := newDBLink(t, target)
-	const ttl = 6 * time.Second
+	const ttl = defaultLeaseTTL // the fence comes 3 s before the lease could expire: room for a loaded machine
 	cut := newNode(t, viaLink, "cut", Config{Node: &Node{LeaseTTL: ttl}}, GRPCOptions{})
 	other := newNode(t, target, "other", Config{Node: &Node{LeaseTTL: ttl}}, GRPCOptions{})
 	ctx := context.Background()

@@ -153,21 +153,37 @@ func (s *Server) seatElsewhere(ctx context.Context, token string) (grpc.ClientCo
 	if here {
 		return nil, nil
 	}
-	id, err := s.store.RunningByToken(ctx, hex.EncodeToString(h[:]))
-	if errors.Is(err, store.ErrNotFound) {
+	// A token names its match (seatToken); one from before that is looked up by its hash.
+	id, _, named := strings.Cut(token, ".")
+	if !named {
+		var err error
+		id, err = s.store.RunningByToken(ctx, hex.EncodeToString(h[:]))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, status.Errorf(codes.Unavailable, "join: finding the seat's match: %v", err)
+		}
+	}
+	conn, local, err := s.Owner(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !local {
+		return conn, nil
+	}
+	if s.lookup(id) != nil {
+		return nil, nil
+	}
+	// Nobody owns it: ended (or never was; Attach says so), or orphaned until a takeover.
+	rec, err := s.store.Match(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && rec.Result != nil) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "join: finding the seat's match: %v", err)
 	}
-	conn, local, err := s.Owner(ctx, id)
-	if err != nil || local {
-		if err == nil && s.lookup(id) == nil {
-			err = errMoving(id) // taken over a moment ago, or ended since the query
-		}
-		return nil, err
-	}
-	return conn, nil
+	return nil, errMoving(id)
 }
 
 // relayPlay relays a Play stream, whose first request (the join) has been read, to the

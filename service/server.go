@@ -305,6 +305,11 @@ func randomToken() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+// seatToken is a new seat token of match id: the match's id, a dot, and the secret. The id
+// lets any node of a cluster find the match a join is for without searching (forward.go);
+// only the whole token's hash, kept by the match, admits the seat.
+func seatToken(id string) string { return id + "." + randomToken() }
+
 func randomID() string {
 	var b [9]byte
 	rand.Read(b[:])
@@ -437,16 +442,17 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	names := make([]string, spec.Seats)
 	copy(names, spec.Names)
+	id := randomID()
 	tokens := make([]string, spec.Seats)
 	hashes := make([]string, spec.Seats)
 	for i := range tokens {
-		tokens[i] = randomToken()
+		tokens[i] = seatToken(id)
 		h := hashToken(tokens[i])
 		hashes[i] = hex.EncodeToString(h[:])
 	}
 	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
-		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
+		ID: id, Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
 		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
