@@ -79,6 +79,12 @@ func (l *Ladder) authenticate(ctx context.Context) (*bot, error) {
 	if b := l.botByKey(key); b != nil {
 		return b, nil
 	}
+	if l.cfg.Cluster != nil && l.reload(ctx) == nil {
+		// Registered through another node since this one last looked.
+		if b := l.botByKey(key); b != nil {
+			return b, nil
+		}
+	}
 	return nil, errBadKey
 }
 

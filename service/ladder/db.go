@@ -70,6 +70,34 @@ CREATE TABLE IF NOT EXISTS ladder_rating_changes (
 	PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS ladder_rating_changes_bot ON ladder_rating_changes(bot_id, rated_ns);
+-- A cluster's ladder (cluster.go). The open ladder streams of every node, with the room each
+-- has: the elected matchmaker reads its queue from here.
+CREATE TABLE IF NOT EXISTS ladder_streams (
+	bot_id INTEGER PRIMARY KEY,
+	node_id TEXT NOT NULL,
+	games TEXT NOT NULL, -- JSON array
+	since_ns INTEGER NOT NULL, -- waiting since
+	room INTEGER NOT NULL, -- matches it may still join (0: connected, not queued)
+	joined_ns INTEGER NOT NULL
+);
+-- Every seat of a running match that the cluster's ladder plays (a registered bot's, on the
+-- stream of the node named, or a house bot's, on the match's owner), with its token, so that
+-- whichever node the bot reconnects to, or takes the match over, seats it again. Secret like
+-- the rest of the database; removed once the match has ended.
+CREATE TABLE IF NOT EXISTS ladder_seats (
+	match_id TEXT NOT NULL,
+	seat INTEGER NOT NULL,
+	seats INTEGER NOT NULL,
+	bot_id INTEGER NOT NULL,
+	house INTEGER NOT NULL DEFAULT 0,
+	tournament INTEGER NOT NULL DEFAULT 0,
+	token TEXT NOT NULL,
+	node_id TEXT NOT NULL DEFAULT '', -- the node whose stream of the bot plays it; '' for none yet
+	picked INTEGER NOT NULL DEFAULT 0, -- that node has started playing it
+	PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS ladder_seats_bot ON ladder_seats(bot_id);
+CREATE INDEX IF NOT EXISTS ladder_seats_node ON ladder_seats(node_id, picked);
 `
 
 // botRow is a stored bot.
@@ -201,12 +229,14 @@ type pendingMatch struct {
 	result store.Result
 }
 
-// pending lists the finished ladder matches not yet rated, in the order they ended.
+// pending lists the finished ladder matches not yet rated, in the order they were created,
+// up to the first that is still running: ratings are applied in creation order, so that
+// they depend on the schedule of matches and their results, not on which ended first or
+// which node rated it (OpenSkill's updates do not commute).
 func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
-	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, m.result
+	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, m.ended_ns, COALESCE(m.result, '')
 		FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-		WHERE lm.rated = 0 AND m.ended_ns != 0 AND m.result IS NOT NULL
-		ORDER BY m.ended_ns, m.id`)
+		WHERE lm.rated = 0 ORDER BY m.rowid_`)
 	if err != nil {
 		return nil, err
 	}
@@ -215,8 +245,12 @@ func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
 	for rows.Next() {
 		var p pendingMatch
 		var bots, result string
-		if err := rows.Scan(&p.id, &p.game, &bots, &result); err != nil {
+		var ended int64
+		if err := rows.Scan(&p.id, &p.game, &bots, &ended, &result); err != nil {
 			return nil, err
+		}
+		if ended == 0 || result == "" {
+			break // running: the matches after it wait for it
 		}
 		if err := json.Unmarshal([]byte(bots), &p.bots); err != nil {
 			return nil, err
