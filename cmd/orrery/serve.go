@@ -106,7 +106,12 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
-		a.tournaments.Start(srv)
+		if err := a.tournaments.Start(srv); err != nil {
+			a.closeServices()
+			srv.Close()
+			a.closeDB()
+			return nil, err
+		}
 		a.ladder.ServeMovedCalls(a.tournaments)
 		views := register
 		authorize = a.ladder.Authorizer(authorize)
