@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"google.golang.org/grpc/credentials"
+
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -17,6 +19,9 @@ type Node struct {
 	ID       string        // unique among the nodes
 	Addr     string        // the gRPC address the other nodes reach it at
 	LeaseTTL time.Duration // how long a lease outlives its node; default 9s (orphans within 10s)
+	// Creds are how this node dials the others to relay calls (forward.go): TLS when the
+	// nodes serve TLS; nil: plaintext.
+	Creds credentials.TransportCredentials
 }
 
 const defaultLeaseTTL = 9 * time.Second

@@ -47,6 +47,11 @@ func (s *Server) Play(stream PlayStream) error {
 	if join == nil {
 		return errNoJoin
 	}
+	if conn, err := s.seatElsewhere(ctx, join.GetToken()); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayPlay(stream, first, conn)
+	}
 	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
 	if err != nil {
 		return err
@@ -288,6 +293,11 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	at, err := s.locate(ctx, req.GetMatchId())
 	if err != nil {
 		return err
+	}
+	if conn, err := s.elsewhere(ctx, at); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayWatch(req, stream, conn)
 	}
 	m, err := s.watchable(ctx, at)
 	if err != nil {

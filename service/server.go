@@ -93,6 +93,7 @@ type Server struct {
 	live      atomic.Int64 // matches running (not ended)
 	limits    *limits.Limits
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
+	peers     *peers   // connections to the other nodes of a cluster; nil without one
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
@@ -156,6 +157,7 @@ func New(cfg Config) (*Server, error) {
 				node.LeaseTTL = defaultLeaseTTL
 			}
 			s.cfg.Node = &node
+			s.peers = newPeers(node.Creds)
 			err := s.heartbeat(s.ctx) // registers the node and resumes what it owns or finds orphaned
 			if err != nil {
 				s.Close()
@@ -189,6 +191,9 @@ func (s *Server) Close() {
 	s.wg.Wait()
 	if s.writer != nil {
 		s.writer.close()
+	}
+	if s.peers != nil {
+		s.peers.close()
 	}
 }
 
@@ -310,6 +315,12 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 				return nil, status.Errorf(codes.PermissionDenied, "seat_names[%d] %q is a registered bot's name: only the ladder seats it", i, s.limits.Clip(name))
 			}
 		}
+	}
+	if conn, err := s.createElsewhere(ctx); err != nil {
+		return nil, err
+	} else if conn != nil {
+		resp, err := orreryv1.NewArenaServiceClient(conn).CreateMatch(s.ForwardContext(ctx), req)
+		return resp, relayStatus(err)
 	}
 	id, tokens, hash, err := s.Create(ctx, MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
@@ -662,6 +673,12 @@ func (s *Server) GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*
 	at, err := s.locate(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, err
+	}
+	if conn, err := s.elsewhere(ctx, at); err != nil {
+		return nil, err
+	} else if conn != nil {
+		resp, err := orreryv1.NewArenaServiceClient(conn).GetMatch(s.ForwardContext(ctx), req)
+		return resp, relayStatus(err)
 	}
 	return &orreryv1.GetMatchResponse{Match: at.summary()}, nil
 }

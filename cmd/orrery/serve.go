@@ -389,6 +389,13 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if node != nil && tlsConf != nil {
+		// Nodes relay calls to each other over TLS, trusting the root's --tls-ca (or the
+		// system's roots): each node's certificate must name its --advertise host.
+		if node.Creds, err = (clientTLS{on: true, ca: clientTransport.ca}).credentials(); err != nil {
+			return err
+		}
+	}
 	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
 		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
 	if node != nil {

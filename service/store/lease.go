@@ -102,3 +102,44 @@ var orphanColumns = func() string {
 	}
 	return strings.Join(cols, ", ")
 }()
+
+// RunningByToken is the id of the running match that has a seat whose token hashes to
+// tokenHash (hex); ErrNotFound if none. A node that does not hold a seat's match finds it
+// here, to forward the seat's stream to the match's owner.
+func (d *DB) RunningByToken(ctx context.Context, tokenHash string) (string, error) {
+	var id string
+	err := d.db.QueryRowContext(ctx, `SELECT id FROM matches WHERE ended_ns = 0 AND `+d.hasElement("token_hashes"), tokenHash).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	return id, err
+}
+
+// NodeLoad is a live node and how many running matches it holds the lease of.
+type NodeLoad struct {
+	Node
+	Matches int
+}
+
+// Live lists the nodes seen since since (a heartbeat within a lease's length), each with
+// the number of valid leases it holds at now, least loaded first: where a new match goes.
+func (d *DB) Live(ctx context.Context, since, now time.Time) ([]NodeLoad, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT n.id, n.addr, n.seen_ns, COUNT(l.match_id) FROM nodes n
+		LEFT JOIN leases l ON l.node_id = n.id AND l.expires_ns >= ?
+		WHERE n.seen_ns >= ? GROUP BY n.id, n.addr, n.seen_ns ORDER BY COUNT(l.match_id), n.id`, now.UnixNano(), since.UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []NodeLoad
+	for rows.Next() {
+		var n NodeLoad
+		var seen int64
+		if err := rows.Scan(&n.ID, &n.Addr, &seen, &n.Matches); err != nil {
+			return nil, err
+		}
+		n.Seen = time.Unix(0, seen)
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}

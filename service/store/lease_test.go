@@ -116,3 +116,53 @@ func testLeaseOrphans(t *testing.T, target string) {
 		t.Errorf("Orphans = %v, %v; want [expired never]", ids(got), err)
 	}
 }
+
+// Live lists the nodes heard from lately, least loaded first, counting valid leases only;
+// RunningByToken finds a running match by one of its seats' token hashes.
+func TestLease_LiveNodesByLoadAndRunningByToken(t *testing.T) {
+	eachBackend(t, testLeaseLiveNodesByLoadAndRunningByToken)
+}
+
+func testLeaseLiveNodesByLoadAndRunningByToken(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "m1", "m2", "m3")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	for _, b := range []struct {
+		node string
+		at   time.Duration
+	}{{"busy", 0}, {"idle", 0}, {"dead", -time.Minute}} {
+		if _, err := db.Heartbeat(ctx, b.node, b.node+":7070", t0.Add(b.at), ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range []struct {
+		match, node string
+		at          time.Duration
+	}{{"m1", "busy", 0}, {"m2", "busy", 0}, {"m3", "idle", -time.Minute}} { // idle's lease expired
+		if _, err := db.Acquire(ctx, a.match, a.node, t0.Add(a.at), ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := db.Live(ctx, t0.Add(-ttl), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(live)
+	if len(live) != 2 || live[0].ID != "idle" || live[0].Matches != 0 || live[1].ID != "busy" || live[1].Matches != 2 {
+		t.Errorf("Live = %s; want idle with 0 then busy with 2, not dead", got)
+	}
+
+	if err := db.CreateMatch(ctx, &Match{ID: "m4", Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"a", "b"},
+		TokenHashes: []string{"aa", "bb"}, Created: time.Unix(2, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := db.RunningByToken(ctx, "bb"); err != nil || id != "m4" {
+		t.Errorf("RunningByToken(bb) = %q, %v; want m4", id, err)
+	}
+	if err := db.FinishMatch(ctx, "m4", time.Unix(3, 0), &Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RunningByToken(ctx, "bb"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("RunningByToken of an ended match: %v, want ErrNotFound", err)
+	}
+}
