@@ -14,6 +14,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -37,9 +38,11 @@ import (
 type Cluster struct {
 	Node string        // this node's id (service.Node.ID)
 	TTL  time.Duration // the nodes' lease: a node not seen for this long is dead
-	// Reach is a connection to the node that runs match id, or nil when this node runs it
-	// (then the arena's Attach serves the seat).
-	Reach func(ctx context.Context, matchID string) (grpc.ClientConnInterface, error)
+	// Owner says where match id runs (service.Server.Owner): here (local; the arena's
+	// Attach serves the seat), or on the node conn reaches, whose calls carry Forward(ctx)
+	// (service.Server.ForwardContext).
+	Owner   func(ctx context.Context, matchID string) (conn grpc.ClientConnInterface, local bool, err error)
+	Forward func(ctx context.Context) context.Context
 }
 
 // matchmakerLock is the advisory lock whose holder is the cluster's matchmaker.
@@ -599,13 +602,16 @@ type seatLink interface {
 
 // link joins seat of lm for c: here, or on the node that runs the match.
 func (l *Ladder) link(c *conn, lm *liveMatch, seat int) (seatLink, error) {
-	if cl := l.cfg.Cluster; cl != nil && cl.Reach != nil {
-		cc, err := cl.Reach(c.ctx, lm.id)
+	if cl := l.cfg.Cluster; cl != nil && cl.Owner != nil {
+		cc, local, err := cl.Owner(c.ctx, lm.id)
 		if err != nil {
 			return nil, err
 		}
-		if cc != nil {
-			return dialSeat(c.ctx, cc, lm.tokens[seat], c.receive)
+		if !local {
+			// The bot's own metadata (its API key) stays on this node: the seat's token is
+			// all the owner needs.
+			ctx := cl.Forward(metadata.NewIncomingContext(c.ctx, nil))
+			return dialSeat(ctx, cc, lm.tokens[seat], c.receive)
 		}
 	}
 	st, err := l.arena.Attach(lm.tokens[seat], nil)

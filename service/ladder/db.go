@@ -125,7 +125,7 @@ func openDB(s *store.DB) (*db, error) {
 	if s == nil {
 		return nil, errors.New("ladder: needs the arena's store")
 	}
-	if _, err := s.SQL().Exec(s.DDL(schema)); err != nil {
+	if err := s.CreateTables(schema); err != nil {
 		return nil, fmt.Errorf("ladder: create tables: %w", err)
 	}
 	return &db{DB: s.SQL()}, nil
@@ -173,6 +173,17 @@ func (d *db) insertBot(ctx context.Context, b *botRow) error {
 	// RETURNING rather than LastInsertId, which PostgreSQL's driver does not give.
 	return d.QueryRowContext(ctx, `INSERT INTO ladder_bots (name, description, key_hash, house, created_ns) VALUES (?,?,?,?,?) RETURNING id`,
 		b.name, b.description, key, b.house, store.UnixNano(b.created)).Scan(&b.id)
+}
+
+// insertHouseBot registers a house bot, or finds it registered: nodes of a cluster starting
+// together register the same house bots.
+func (d *db) insertHouseBot(ctx context.Context, b *botRow) error {
+	err := d.QueryRowContext(ctx, `INSERT INTO ladder_bots (name, description, house, created_ns) VALUES (?,?,?,?)
+		ON CONFLICT (name) DO NOTHING RETURNING id`, b.name, b.description, true, store.UnixNano(b.created)).Scan(&b.id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = d.QueryRowContext(ctx, `SELECT id FROM ladder_bots WHERE name = ?`, b.name).Scan(&b.id)
+	}
+	return err
 }
 
 func (d *db) revokeBot(ctx context.Context, id int64, at time.Time) error {

@@ -223,7 +223,7 @@ func New(cfg Config) (*Ladder, error) {
 		}
 		b := &bot{botRow: botRow{name: h.Bot, house: true, created: cfg.Now(),
 			description: "a built-in bot the server plays"}, ratings: make(map[string]storedRating)}
-		if err := d.insertBot(ctx, &b.botRow); err != nil {
+		if err := d.insertHouseBot(ctx, &b.botRow); err != nil {
 			return nil, fmt.Errorf("ladder: register house bot %s: %w", h.Bot, err)
 		}
 		l.addBotLocked(b)

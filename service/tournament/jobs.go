@@ -86,14 +86,7 @@ func (s *Service) startJobs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = pgx.BeginFunc(ctx, cl.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
-			return err
-		}
-		_, err := migrator.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil)
-		return err
-	})
-	if err != nil {
+	if err := migrateRiver(ctx, cl.Pool, migrator); err != nil {
 		return fmt.Errorf("tournament: river's migrations: %w", err)
 	}
 	j := &jobs{cl: cl, playing: make(map[string]bool)}
@@ -122,6 +115,24 @@ func (s *Service) startJobs(ctx context.Context) error {
 	s.wg.Add(1)
 	go s.sweepLoop()
 	return nil
+}
+
+// migrateRiver runs river's migrations, one node at a time: under an advisory lock held on a
+// connection of its own (some of river's migrations cannot share one transaction).
+func migrateRiver(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator[pgx.Tx]) error {
+	c, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	if _, err := c.Exec(ctx, `SELECT pg_advisory_lock($1)`, migrateLock); err != nil {
+		return err
+	}
+	_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+	if _, uerr := c.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, migrateLock); uerr != nil {
+		c.Conn().Close(context.Background()) // its session, and the lock, end with it
+	}
+	return err
 }
 
 // stopJobs stops taking jobs; the running ones are handed back for another node.
