@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -61,7 +62,11 @@ func TestClusterLadderNode(t *testing.T) {
 		t.Skip("only as TestCluster_LadderAndTournamentAcrossNodes's node process")
 	}
 	f := strings.SplitN(spec, "|", 3)
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	level := slog.LevelWarn
+	if os.Getenv("ORRERY_TEST_NODE_LOG") != "" {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})).With("node", f[0])
 	_, err := startArena(arenaConfig{addr: f[1], dbPath: f[2], adminKey: clusterAdminKey, logger: logger, ladder: clusterLadder(),
 		node: &service.Node{ID: f[0], Addr: f[1], LeaseTTL: ladderNodeTTL}})
 	if err != nil {
@@ -130,9 +135,11 @@ func dialNodes(t *testing.T, addrs []string) *grpc.ClientConn {
 // hashBot picks a legal action by a hash of the decision's id: the same position always
 // gets the same answer, whichever node asks, however often, so that a match taken over
 // mid-way plays on as it would have, and a rerun of the same schedule gives the same results.
-type hashBot struct{}
+// With pace it thinks that long first, so that a node dies mid-game rather than between games.
+type hashBot struct{ pace time.Duration }
 
-func (hashBot) Act(d *orreryv1.Decision) *orreryv1.Answer {
+func (b hashBot) Act(d *orreryv1.Decision) *orreryv1.Answer {
+	time.Sleep(b.pace)
 	n := bots.Count(d)
 	if n == 0 {
 		return bots.Index(d, 0)
@@ -143,18 +150,19 @@ func (hashBot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 }
 
 // runLadderBot plays a registered bot on the ladder behind conn until ctx ends.
-func runLadderBot(ctx context.Context, wg *sync.WaitGroup, conn grpc.ClientConnInterface, key string, tournamentsOnly bool) {
+func runLadderBot(ctx context.Context, wg *sync.WaitGroup, conn grpc.ClientConnInterface, key string, tournamentsOnly bool, pace time.Duration) {
 	wg.Go(func() {
 		botladder.Run(ctx, conn, botladder.Options{APIKey: key, Games: []string{"icetraders"}, TournamentsOnly: tournamentsOnly,
-			MaxBackoff: 500 * time.Millisecond, NewBot: func(*orreryv1.Joined) (bots.Bot, error) { return hashBot{}, nil }})
+			MaxBackoff: 500 * time.Millisecond, NewBot: func(*orreryv1.Joined) (bots.Bot, error) { return hashBot{pace: pace}, nil }})
 	})
 }
 
 // scheduled is a ladder match as the cluster played it: its bots seat by seat and its seed.
 type scheduled struct {
-	id   string
-	bots []string
-	seed uint64
+	id    string
+	bots  []string
+	seed  uint64
+	ranks []int32
 }
 
 // TestCluster_LadderAndTournamentAcrossNodes starts three nodes (processes) with the ladder
@@ -213,10 +221,10 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	defer stopTour()
 	var ladderWG, tourWG sync.WaitGroup
 	for i, name := range ladderBots { // homes n0 n1 n2 n0
-		runLadderBot(ladderCtx, &ladderWG, botConn(i), keys[name], false)
+		runLadderBot(ladderCtx, &ladderWG, botConn(i), keys[name], false, 5*time.Millisecond)
 	}
 	for i, name := range tourBots { // homes n0 n1
-		runLadderBot(tourCtx, &tourWG, botConn(i), keys[name], true)
+		runLadderBot(tourCtx, &tourWG, botConn(i), keys[name], true, 20*time.Millisecond)
 	}
 	waitConnected(t, ctx, orreryv1.NewLadderServiceClient(nodes[1].conn), tourBots)
 
@@ -228,28 +236,29 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	}
 	tourID := created.GetTournament().GetTournamentId()
 
-	// Kill n0 while a ladder match it runs is mid-game.
+	// Kill n0 while a ladder match it runs is mid-game, and a tournament match too unless
+	// the tournament has ended first.
 	for {
 		var victim string
 		err := db.SQL().QueryRowContext(ctx, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
 			JOIN leases l ON l.match_id = lm.match_id
-			WHERE m.ended_ns = 0 AND l.node_id = 'n0' AND (SELECT COUNT(*) FROM steps s WHERE s.match_id = lm.match_id) >= 10
-			AND (SELECT COUNT(*) FROM ladder_matches) >= 2`).Scan(&victim)
-		if err == nil {
-			var tourOnN0 int
-			db.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM tournament_slots ts JOIN leases l ON l.match_id = ts.match_id
-				WHERE ts.ended = 0 AND l.node_id = 'n0'`).Scan(&tourOnN0)
-			t.Logf("killing n0 mid-way through ladder match %s; %d tournament matches running on it", victim, tourOnN0)
-			break
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+			WHERE m.ended_ns = 0 AND l.node_id = 'n0' AND (SELECT COUNT(*) FROM steps s WHERE s.match_id = lm.match_id) >= 5`).Scan(&victim)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			t.Fatal(err)
 		}
-		sleep(ctx, 100*time.Millisecond)
+		tourOnN0 := count(t, db, `SELECT COUNT(*) FROM tournament_slots ts JOIN leases l ON l.match_id = ts.match_id
+			WHERE ts.ended = 0 AND l.node_id = 'n0' AND (SELECT COUNT(*) FROM steps s WHERE s.match_id = ts.match_id) >= 5`)
+		tourDone := count(t, db, `SELECT COUNT(*) FROM tournament_runs WHERE finished_ns != 0`) > 0
+		if err == nil && (tourOnN0 > 0 || tourDone) {
+			t.Logf("killing n0 mid-way through ladder match %s and %d tournament matches", victim, tourOnN0)
+			break
+		}
+		sleep(ctx, 50*time.Millisecond)
 	}
 	nodes[0].cmd.Process.Kill()
 	nodes[0].cmd.Wait()
 	live := nodes[1:]
+	atKill := count(t, db, `SELECT COUNT(*) FROM ladder_matches`)
 
 	// The tournament finishes; the ladder plays on to its size, then its bots leave.
 	tours := orreryv1.NewTournamentServiceClient(live[0].conn)
@@ -263,7 +272,8 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 		}
 		sleep(ctx, 200*time.Millisecond)
 	}
-	for count(t, db, `SELECT COUNT(*) FROM ladder_matches`) < ladderMatches {
+	// The ladder goes on under the next matchmaker.
+	for n := count(t, db, `SELECT COUNT(*) FROM ladder_matches`); n < ladderMatches || n < atKill+2; n = count(t, db, `SELECT COUNT(*) FROM ladder_matches`) {
 		sleep(ctx, 100*time.Millisecond)
 	}
 	stopLadder()
@@ -283,7 +293,7 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 
 	// Every match finished by the rules, and its replay verifies.
 	ids := strings.Fields(column(t, db, `SELECT id FROM matches ORDER BY rowid_`))
-	seeds := map[string]uint64{}
+	seeds := map[string]scheduled{} // each match's seed and ranks
 	arena := orreryv1.NewArenaServiceClient(live[0].conn)
 	for _, id := range ids {
 		rep, err := arena.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
@@ -308,7 +318,7 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 				t.Errorf("match %s: seat %d timed out %d times", id, s.GetSeat(), s.GetTimeouts())
 			}
 		}
-		seeds[id] = rep.GetSeed()
+		seeds[id] = scheduled{seed: rep.GetSeed(), ranks: m.GetResult().GetRanks()}
 	}
 	schedule := ladderSchedule(t, db, seeds)
 	ratings := storedRatings(t, db.SQL())
@@ -319,7 +329,10 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	t.Logf("%d matches on 3 nodes (n0 killed): %d ladder matches, %d tournament matches", len(ids), len(schedule), games)
 
 	// The single-node run: the same tournament, and the same ladder schedule, on SQLite.
-	ref := singleNode(t, ctx, tourReq, schedule, keysFor(ladderBots, tourBots))
+	ref := singleNode(t, ctx, tourReq, schedule, keysFor(ladderBots, tourBots), func(id string) *orreryv1.GetReplayResponse {
+		r, _ := service.LoadReplay(ctx, db, id)
+		return r
+	})
 	if !proto.Equal(&orreryv1.Tournament{Standings: gotTour.GetTournament().GetStandings()}, &orreryv1.Tournament{Standings: ref.standings}) {
 		t.Errorf("tournament standings differ from the single-node run:\ncluster %v\nsingle  %v", gotTour.GetTournament().GetStandings(), ref.standings)
 	}
@@ -409,7 +422,8 @@ func finishLadderMatches(t *testing.T, ctx context.Context, db *store.DB, conn g
 	var wg sync.WaitGroup
 	for _, tok := range tokens {
 		wg.Go(func() {
-			if _, err := sdk.Play(ctx, conn, tok, hashBot{}, sdk.Options{Reconnects: 5, MaxBackoff: 500 * time.Millisecond}); err != nil {
+			// Many reconnects: a match of the dead node is Unavailable until its lease lapses.
+			if _, err := sdk.Play(ctx, conn, tok, hashBot{}, sdk.Options{Reconnects: 100, MaxBackoff: 500 * time.Millisecond}); err != nil {
 				t.Errorf("finish a ladder seat: %v", err)
 			}
 		})
@@ -419,7 +433,7 @@ func finishLadderMatches(t *testing.T, ctx context.Context, db *store.DB, conn g
 }
 
 // ladderSchedule is the cluster's ladder matches in creation order.
-func ladderSchedule(t *testing.T, db *store.DB, seeds map[string]uint64) []scheduled {
+func ladderSchedule(t *testing.T, db *store.DB, seeds map[string]scheduled) []scheduled {
 	t.Helper()
 	rows, err := db.SQL().Query(`SELECT lm.match_id, lm.bot_ids FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id ORDER BY m.rowid_`)
 	if err != nil {
@@ -452,7 +466,8 @@ func ladderSchedule(t *testing.T, db *store.DB, seeds map[string]uint64) []sched
 		for _, id := range botIDs {
 			s.bots = append(s.bots, names[id])
 		}
-		s.seed = seeds[s.id]
+		s.seed = seeds[s.id].seed
+		s.ranks = seeds[s.id].ranks
 		out = append(out, s)
 	}
 	return out
@@ -493,7 +508,8 @@ type singleRun struct {
 // singleNode runs the same tournament on one SQLite server, plays the cluster's ladder
 // schedule there (each match on its seed, seat by seat, recorded as a ladder match in the
 // same order), and restarts it so that its ladder rates them.
-func singleNode(t *testing.T, ctx context.Context, req *orreryv1.CreateTournamentRequest, schedule []scheduled, names []string) singleRun {
+func singleNode(t *testing.T, ctx context.Context, req *orreryv1.CreateTournamentRequest, schedule []scheduled, names []string,
+	clusterReplay func(id string) *orreryv1.GetReplayResponse) singleRun {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "single.db")
 	cfg := arenaConfig{addr: "127.0.0.1:0", dbPath: path, adminKey: clusterAdminKey, logger: slog.New(slog.DiscardHandler), ladder: clusterLadder()}
@@ -518,7 +534,7 @@ func singleNode(t *testing.T, ctx context.Context, req *orreryv1.CreateTournamen
 	botCtx, stopBots := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	for _, name := range []string{"tour-a", "tour-b"} {
-		runLadderBot(botCtx, &wg, conn, keys[name], true)
+		runLadderBot(botCtx, &wg, conn, keys[name], true, 0)
 	}
 	waitConnected(t, ctx, lad, []string{"tour-a", "tour-b"})
 	tours := orreryv1.NewTournamentServiceClient(conn)
@@ -569,14 +585,29 @@ func singleNode(t *testing.T, ctx context.Context, req *orreryv1.CreateTournamen
 			t.Fatal(err)
 		}
 		var seats sync.WaitGroup
-		for _, tok := range tokens {
+		ends := make([]*orreryv1.MatchEnded, len(tokens))
+		for i, tok := range tokens {
 			seats.Go(func() {
-				if _, err := sdk.Play(ctx, conn, tok, hashBot{}, sdk.Options{}); err != nil {
+				end, err := sdk.Play(ctx, conn, tok, hashBot{}, sdk.Options{})
+				if err != nil {
 					t.Errorf("single node: %v", err)
 				}
+				ends[i] = end
 			})
 		}
 		seats.Wait()
+		if ranks := ends[0].GetResult().GetRanks(); !slices.Equal(ranks, s.ranks) {
+			t.Errorf("ladder match %s (seed %d): ranks %v on the cluster, %v on one node", s.id, s.seed, s.ranks, ranks)
+			if mine, err := service.LoadReplay(ctx, a.db, id); err == nil && clusterReplay != nil {
+				theirs := clusterReplay(s.id)
+				for i := range min(len(mine.GetSteps()), len(theirs.GetSteps())) {
+					if !proto.Equal(mine.GetSteps()[i], theirs.GetSteps()[i]) {
+						t.Logf("first different step %d: cluster %v, one node %v", i, theirs.GetSteps()[i], mine.GetSteps()[i])
+						break
+					}
+				}
+			}
+		}
 	}
 	conn.Close()
 	a.stop()

@@ -56,6 +56,8 @@ type clusterState struct {
 
 	houseMu sync.Mutex      // guards house
 	house   map[string]bool // house seats ("match/seat") played here now
+
+	connected map[int64]bool // bots with a stream on a live node, as last read; guarded by Ladder.mu
 }
 
 // clusterStart starts a cluster node's ladder: its matches were not lost with a restart
@@ -541,8 +543,26 @@ func (l *Ladder) reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	connected := make(map[int64]bool)
+	srows, err := l.db.QueryContext(ctx, `SELECT s.bot_id FROM ladder_streams s JOIN nodes n ON n.id = s.node_id WHERE n.seen_ns >= ?`,
+		store.UnixNano(l.now().Add(-l.cfg.Cluster.TTL)))
+	if err != nil {
+		return err
+	}
+	for srows.Next() {
+		var id int64
+		if err := srows.Scan(&id); err != nil {
+			srows.Close()
+			return err
+		}
+		connected[id] = true
+	}
+	if err := errors.Join(srows.Err(), srows.Close()); err != nil {
+		return err
+	}
 	var revoked []*conn
 	l.mu.Lock()
+	l.cl.connected = connected
 	for _, r := range rows {
 		b := l.bots[r.id]
 		if b == nil {

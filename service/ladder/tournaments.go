@@ -10,16 +10,16 @@ import (
 // Registered reports whether name is a registered bot that may play: not a house bot, not
 // revoked.
 func (l *Ladder) Registered(name string) bool {
+	b := l.botByName(name)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.byName[name]
 	return b != nil && !b.house && !b.revoked
 }
 
 // Connected reports whether bot name has an open ladder stream.
 func (l *Ladder) Connected(name string) bool {
+	b := l.botByName(name)
 	l.mu.Lock()
-	b := l.byName[name]
 	here := b != nil && l.conns[b.id] != nil
 	l.mu.Unlock()
 	if b != nil && !here && l.cfg.Cluster != nil {
@@ -39,9 +39,7 @@ func (l *Ladder) SeatTournament(matchID string, seats, seat int, name, token str
 	}
 	if l.cfg.Cluster != nil {
 		// The node of the bot's stream plays it, or the node it joins next.
-		l.mu.Lock()
-		b := l.byName[name]
-		l.mu.Unlock()
+		b := l.botByName(name)
 		switch {
 		case l.ctx.Err() != nil || !l.isStarted():
 			return errNotLadder
