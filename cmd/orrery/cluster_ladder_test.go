@@ -53,7 +53,7 @@ const (
 // bot ever completes a match (the registered bots fill every match), and a clock long enough
 // that no move times out while a match is taken over.
 func clusterLadder() *ladderOptions {
-	return &ladderOptions{fillAfter: time.Hour, clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}}
+	return &ladderOptions{fillAfter: time.Hour, clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}, jobWatch: 2 * time.Second}
 }
 
 func TestClusterLadderNode(t *testing.T) {
@@ -132,9 +132,11 @@ func dialNodes(t *testing.T, addrs []string) *grpc.ClientConn {
 	return conn
 }
 
-// hashBot picks a legal action by a hash of the decision's id: the same position always
-// gets the same answer, whichever node asks, however often, so that a match taken over
+// hashBot picks a legal action by a hash of its seat and legal actions: the same decision
+// always gets the same answer, whichever node asks, however often, so that a match taken over
 // mid-way plays on as it would have, and a rerun of the same schedule gives the same results.
+// (Not by the decision's id: a decision pending when a match stopped is issued again under the
+// ply the match resumed at.)
 // With pace it thinks that long first, so that a node dies mid-game rather than between games.
 type hashBot struct{ pace time.Duration }
 
@@ -145,7 +147,11 @@ func (b hashBot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 		return bots.Index(d, 0)
 	}
 	h := fnv.New64a()
-	h.Write([]byte(d.GetDecisionId()))
+	fmt.Fprintf(h, "%d/%d", d.GetSeat(), n)
+	for _, notation := range d.GetLegalNotation() {
+		h.Write([]byte(notation))
+		h.Write([]byte{0})
+	}
 	return bots.Index(d, int(h.Sum64()%uint64(n)))
 }
 

@@ -29,6 +29,9 @@ type ladderOptions struct {
 	housePace    time.Duration   // pause before each house move
 	fillAfter    time.Duration   // wait before house bots complete a bot's match (0: default)
 	clock        *orreryv1.Clock // ladder matches' time control (nil: the arena's default)
+	// jobWatch is how long a cluster's tournament job watches its match before handing it
+	// back (0: a minute; tests shorten it, and with it the retry of a dead node's job).
+	jobWatch time.Duration
 }
 
 // newLadder makes the arena's ladder and hooks it into cfg, before the arena starts. The

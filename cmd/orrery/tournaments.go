@@ -34,6 +34,9 @@ func (a *arena) newTournaments(c arenaConfig, cfg *service.Config) error {
 		}
 		a.pool = pool
 		tcfg.Cluster = &tour.Cluster{Pool: pool, Node: c.node.ID, Holds: func(id string) bool { return a.srv.Holds(id) }}
+		if c.ladder != nil {
+			tcfg.Cluster.Watch = c.ladder.jobWatch
+		}
 	}
 	t, err := tour.New(tcfg)
 	if err != nil {

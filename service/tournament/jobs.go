@@ -101,8 +101,8 @@ func (s *Service) startJobs(ctx context.Context) error {
 		Workers: workers,
 		// A job watches its match for Watch at most, then hands it back (snooze), so that
 		// river may take a job still running for one whose node died soon after.
-		JobTimeout:           cl.Watch + 30*time.Second,
-		RescueStuckJobsAfter: cl.Watch + time.Minute,
+		JobTimeout:           cl.Watch + 10*time.Second,
+		RescueStuckJobsAfter: cl.Watch + 15*time.Second,
 		FetchPollInterval:    250 * time.Millisecond,
 	})
 	if err != nil {
@@ -398,7 +398,9 @@ func (s *Service) playBuiltin(r *run, sl *slot, seat int) {
 // reseeded plays a built-in bot whose dice for each decision follow the entrant's seed and
 // the decision, not the decisions before it: a match resumed on another node, whose bots
 // start afresh, plays on as it would have, so a tournament's results do not depend on where
-// or whether its matches were interrupted.
+// or whether its matches were interrupted. The decision is told by its seat and legal actions,
+// not its id: a decision pending when a match stopped is issued again on resuming under the
+// ply it resumed at.
 type reseeded struct {
 	game, name string
 	seed       uint64
@@ -406,13 +408,22 @@ type reseeded struct {
 }
 
 func (p *reseeded) Act(d *orreryv1.Decision) *orreryv1.Answer {
-	h := fnv.New64a()
-	h.Write([]byte(d.GetDecisionId()))
-	bot, err := p.newBot(p.game, p.name, mix(p.seed^h.Sum64()))
+	bot, err := p.newBot(p.game, p.name, mix(p.seed^decisionKey(d)))
 	if err != nil {
 		return nil // the first legal action
 	}
 	return bot.Act(d)
+}
+
+// decisionKey is a hash of what a decision offers: its seat and legal actions.
+func decisionKey(d *orreryv1.Decision) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d", d.GetSeat(), len(d.GetLegal()))
+	for _, n := range d.GetLegalNotation() {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
 }
 
 // watchCluster sends a running tournament of a cluster, read from the database each second,
