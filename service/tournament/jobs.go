@@ -108,10 +108,11 @@ func (s *Service) startJobs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.jobs = j // before the first job runs
 	if err := j.client.Start(s.ctx); err != nil {
+		s.jobs = nil
 		return err
 	}
-	s.jobs = j
 	s.wg.Add(1)
 	go s.sweepLoop()
 	return nil
