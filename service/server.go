@@ -87,21 +87,26 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // match clocks firing
-	loops   sync.WaitGroup // the node's lease loop
+	loops   sync.WaitGroup // the node's renew, claim and fence loops
+	drops   sync.WaitGroup // matches being dropped after their lease lapsed (cluster.go)
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
 	live      atomic.Int64 // matches running (not ended)
+	renewed   atomic.Int64 // on a node: when its leases were last renewed (UnixNano)
 	limits    *limits.Limits
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
 	peers     *peers   // connections to the other nodes of a cluster; nil without one
 
-	mu       sync.Mutex // guards matches, byToken, finished, closed
+	mu       sync.Mutex // guards matches, byToken, finished, closed, storeErr, fenced
 	matches  map[string]*match
 	byToken  map[[32]byte]seatRef
 	finished []string  // finished match ids in memory, oldest first
 	closed   bool      // no match clock fires once set
 	storeErr error     // the store's last write failed with this; nil when writes work
 	started  time.Time // matches stored unfinished before this and not in memory did not resume
+	// fenced: the node could not renew its leases in time and dropped these matches; nil
+	// while it renews (cluster.go).
+	fenced []string
 }
 
 type seatRef struct {
@@ -147,7 +152,11 @@ func New(cfg Config) (*Server, error) {
 	s.started = s.now()
 	if s.store != nil {
 		logs := cfg.logStore
-		if logs == nil {
+		switch {
+		case logs != nil:
+		case cfg.Node != nil:
+			logs = leasedLog{s}
+		default:
 			logs = s.store
 		}
 		s.writer = newWriter(logs, s.log, s.storeHealth)
@@ -163,8 +172,10 @@ func New(cfg Config) (*Server, error) {
 				s.Close()
 				return nil, fmt.Errorf("node %s: %w", cfg.Node.ID, err)
 			}
-			s.loops.Add(1)
-			go s.leaseLoop()
+			s.loops.Add(3)
+			go s.renewLoop()
+			go s.claimLoop()
+			go s.fenceLoop()
 		} else if err := s.resume(); err != nil {
 			s.Close()
 			return nil, err
@@ -186,11 +197,21 @@ func (s *Server) Close() {
 	for _, m := range ms {
 		m.stopClock()
 	}
+	if s.cfg.Node != nil {
+		// A node hands its matches back: each stops here, and its seats rejoin elsewhere.
+		for _, m := range s.running() {
+			s.drop(m)
+		}
+	}
 	s.cancel()
 	s.loops.Wait()
 	s.wg.Wait()
 	if s.writer != nil {
 		s.writer.close()
+	}
+	s.drops.Wait()
+	if s.cfg.Node != nil && s.store != nil {
+		s.leave() // after the writer: the next owner replays a complete log
 	}
 	if s.peers != nil {
 		s.peers.close()
@@ -223,6 +244,9 @@ func (s *Server) writable() error {
 	defer s.mu.Unlock()
 	if s.storeErr != nil {
 		return status.Error(codes.Unavailable, "the server cannot write to its database; no match starts and running matches are paused until it can")
+	}
+	if s.fenced != nil {
+		return status.Error(codes.Unavailable, "this node cannot renew its leases (it is cut off from its database); no match starts here until it can: try another node")
 	}
 	return nil
 }

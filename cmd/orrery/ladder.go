@@ -115,7 +115,7 @@ func newLadderCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return ladderBot(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`; the nodes of a cluster as ADDR,ADDR,... (the next is tried when one fails)")
 	f.StringVar(&o.key, "key", "", "the bot's API `KEY` from 'orrery bot register' (default: env ORRERY_API_KEY)")
 	f.StringVar(&o.bot, "bot", "random", "built-in bot to play (see orrery games)")
 	f.StringVar(&o.games, "games", "", "comma-separated games to queue for, `G,...` (default: every game the ladder runs)")
@@ -137,7 +137,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error 
 	if o.games != "" {
 		games = strings.Split(o.games, ",")
 	}
-	conn, err := dial(o.server)
+	conn, err := dialNodes(o.server)
 	if err != nil {
 		return err
 	}

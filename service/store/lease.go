@@ -143,3 +143,135 @@ func (d *DB) Live(ctx context.Context, since, now time.Time) ([]NodeLoad, error)
 	}
 	return out, rows.Err()
 }
+
+// AppendLeasedSteps is AppendStepBatch for a node of a cluster, fenced by the leases: in the
+// same transaction it locks the lease rows of the batch's matches and writes only the steps
+// of the matches node still holds a valid lease on at now. It returns the matches whose
+// steps it left out: their leases lapsed, so another node may own them and write their logs.
+// The lock keeps a takeover (Acquire) from slipping in between the check and the commit.
+func (d *DB) AppendLeasedSteps(ctx context.Context, node string, now time.Time, batch []MatchStep) (lost []string, err error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var ids []string
+	seen := map[string]bool{}
+	for _, s := range batch {
+		if !seen[s.Match] {
+			seen[s.Match] = true
+			ids = append(ids, s.Match)
+		}
+	}
+	held, err := holdLeases(ctx, tx, node, now, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(held) < len(ids) {
+		kept := make([]MatchStep, 0, len(batch))
+		for _, s := range batch {
+			if held[s.Match] {
+				kept = append(kept, s)
+			}
+		}
+		batch = kept
+		for _, id := range ids {
+			if !held[id] {
+				lost = append(lost, id)
+			}
+		}
+	}
+	if err := appendStepsTx(ctx, tx, batch); err != nil {
+		return nil, err
+	}
+	return lost, tx.Commit()
+}
+
+// FinishLeased records a match's result if node holds a valid lease on it at now, checked
+// and written in one transaction as AppendLeasedSteps does; it reports whether it did.
+func (d *DB) FinishLeased(ctx context.Context, node string, now time.Time, match string, ended time.Time, r *Result) (bool, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	held, err := holdLeases(ctx, tx, node, now, []string{match})
+	if err != nil || !held[match] {
+		return false, err
+	}
+	if err := d.FinishMatchTx(ctx, tx, match, ended, r); err != nil {
+		return false, err
+	}
+	return true, tx.Commit()
+}
+
+// holdLeases locks, inside tx, the rows of the leases node holds at now among matches (an
+// update that changes nothing takes the row lock on both databases) and returns them.
+func holdLeases(ctx context.Context, tx *sql.Tx, node string, now time.Time, matches []string) (map[string]bool, error) {
+	held := make(map[string]bool, len(matches))
+	const chunk = 500
+	for len(matches) > 0 {
+		n := min(len(matches), chunk)
+		args := []any{node, now.UnixNano()}
+		for _, id := range matches[:n] {
+			args = append(args, id)
+		}
+		rows, err := tx.QueryContext(ctx, `UPDATE leases SET expires_ns = expires_ns WHERE node_id = ? AND expires_ns >= ?
+			AND match_id IN (?`+strings.Repeat(",?", n-1)+`) RETURNING match_id`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: leases of node %s: %w", node, err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			held[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		matches = matches[n:]
+	}
+	return held, nil
+}
+
+// ReleaseMatches hands back node's leases on matches (it was cut off from the database and
+// dropped them from memory): they are orphans at once, for any live node to take.
+func (d *DB) ReleaseMatches(ctx context.Context, node string, matches []string) error {
+	for len(matches) > 0 {
+		n := min(len(matches), 500)
+		args := []any{node}
+		for _, id := range matches[:n] {
+			args = append(args, id)
+		}
+		if _, err := d.db.ExecContext(ctx, `DELETE FROM leases WHERE node_id = ? AND match_id IN (?`+strings.Repeat(",?", n-1)+`)`, args...); err != nil {
+			return fmt.Errorf("store: release the leases of node %s: %w", node, err)
+		}
+		matches = matches[n:]
+	}
+	return nil
+}
+
+// Leave takes node out of the cluster when it stops cleanly: its leases are deleted, so the
+// other nodes take its matches at their next heartbeat rather than a lease's length later,
+// and it is no longer listed as live (no match is placed on it). It returns how many
+// leases it handed back.
+func (d *DB) Leave(ctx context.Context, node string) (int64, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM leases WHERE node_id = ?`, node)
+	if err != nil {
+		return 0, fmt.Errorf("store: release the leases of node %s: %w", node, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM nodes WHERE id = ?`, node); err != nil {
+		return 0, fmt.Errorf("store: node %s leaves: %w", node, err)
+	}
+	n, _ := res.RowsAffected()
+	return n, tx.Commit()
+}
