@@ -114,9 +114,9 @@ func startLadderNode(t *testing.T, id, target string) *ladderNode {
 	return &ladderNode{id: id, addr: addr, cmd: cmd, conn: conn}
 }
 
-// dialNodes is a connection to the first of addrs that answers, moving on to the next when
+// dialCluster is a connection to the first of addrs that answers, moving on to the next when
 // it dies: a bot that knows every node of the cluster.
-func dialNodes(t *testing.T, addrs []string) *grpc.ClientConn {
+func dialCluster(t *testing.T, addrs []string) *grpc.ClientConn {
 	t.Helper()
 	r := manual.NewBuilderWithScheme(fmt.Sprintf("nodes%d", time.Now().UnixNano()))
 	var state resolver.State
@@ -207,7 +207,7 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	addrs := []string{nodes[0].addr, nodes[1].addr, nodes[2].addr}
 	// Each bot's home node first, then the others.
 	botConn := func(home int) *grpc.ClientConn {
-		return dialNodes(t, []string{addrs[home%3], addrs[(home+1)%3], addrs[(home+2)%3]})
+		return dialCluster(t, []string{addrs[home%3], addrs[(home+1)%3], addrs[(home+2)%3]})
 	}
 
 	ladderBots := []string{"lad-a", "lad-b", "lad-c", "lad-d"}
