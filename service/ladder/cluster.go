@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -410,8 +411,10 @@ func (l *Ladder) matchmakeCluster(ctx context.Context) error {
 	return nil
 }
 
-// create starts a planned match on this node's arena and records it as a ladder match with
-// its seats, which the nodes of its bots' streams take at their next tick.
+// create starts a planned match on this node's arena. The match's id and seat tokens are
+// drawn first and recorded with its seats, then the match is created with them: the nodes of
+// its bots' streams take the seats at their next tick, and a matchmaker dying in between
+// leaves rows for a match that never existed (ignored), not a match nobody can play.
 func (l *Ladder) create(lm *liveMatch, nodes []string) error {
 	names := make([]string, len(lm.bots))
 	l.mu.Lock()
@@ -419,29 +422,33 @@ func (l *Ladder) create(lm *liveMatch, nodes []string) error {
 		names[i] = l.bots[id].name
 	}
 	l.mu.Unlock()
-	id, tokens, _, err := l.arena.Create(l.ctx, l.spec(lm, names))
-	if err != nil {
-		return err
-	}
-	lm.id, lm.tokens = id, tokens
+	keys := service.NewMatchKeys(len(lm.bots))
 	tx, err := l.db.BeginTx(l.ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(l.ctx, `INSERT INTO ladder_matches (match_id, game, bot_ids, created_ns) VALUES (?,?,?,?)`,
-		id, lm.game, store.JSON(lm.bots), store.UnixNano(l.now())); err != nil {
-		return fmt.Errorf("record ladder match %s: %w", id, err)
+		keys.ID, lm.game, store.JSON(lm.bots), store.UnixNano(l.now())); err != nil {
+		return fmt.Errorf("record ladder match %s: %w", keys.ID, err)
 	}
 	for seat, bot := range lm.bots {
-		if err := insertSeat(l.ctx, tx, id, seat, len(lm.bots), bot, lm.house[seat] != nil, false, tokens[seat], nodes[seat]); err != nil {
-			return fmt.Errorf("record ladder match %s: %w", id, err)
+		if err := insertSeat(l.ctx, tx, keys.ID, seat, len(lm.bots), bot, lm.house[seat] != nil, false, keys.Tokens[seat], nodes[seat]); err != nil {
+			return fmt.Errorf("record ladder match %s: %w", keys.ID, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("record ladder match %s: %w", id, err)
+		return fmt.Errorf("record ladder match %s: %w", keys.ID, err)
 	}
-	l.log.Info("ladder match started", "match", id, "game", lm.game, "bots", names)
+	spec := l.spec(lm, names)
+	spec.Keys = keys
+	if _, _, _, err := l.arena.Create(l.ctx, spec); err != nil {
+		// Nobody can take seats of a match that does not exist; forget them at once.
+		_, derr := l.db.ExecContext(l.ctx, `DELETE FROM ladder_seats WHERE match_id = ?`, keys.ID)
+		return errors.Join(err, derr)
+	}
+	lm.id, lm.tokens = keys.ID, keys.Tokens
+	l.log.Info("ladder match started", "match", keys.ID, "game", lm.game, "bots", names)
 	return nil
 }
 

@@ -17,7 +17,11 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 	"google.golang.org/protobuf/proto"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -165,12 +169,20 @@ func (s *Service) work(ctx context.Context, a matchArgs) error {
 	if !r.finished.IsZero() || sl.ended {
 		return s.advance(ctx, a.Tournament)
 	}
-	if sl.matchID == "" {
+	switch {
+	case sl.matchID == "":
 		if s.walkover(r, sl) {
 			return s.advance(ctx, a.Tournament)
 		}
 		if err := s.create(r, sl); err != nil {
 			return err // river retries
+		}
+	default:
+		// Recorded by an attempt whose node may have died before creating it.
+		if _, err := s.arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: sl.matchID}); status.Code(err) == codes.NotFound {
+			if err := s.create(r, sl); err != nil {
+				return err
+			}
 		}
 	}
 	s.seat(r, sl)
@@ -188,6 +200,31 @@ func (s *Service) work(ctx context.Context, a matchArgs) error {
 	}
 	s.record(r, sl, sum)
 	return s.advance(ctx, a.Tournament)
+}
+
+// createRecorded creates sl's match on a cluster: its id and seat tokens are recorded first
+// (or were, by an attempt whose node died), then the match is created with them, so that no
+// node dying in between leaves a match that nobody can play.
+func (s *Service) createRecorded(r *run, sl *slot, spec service.MatchSpec) error {
+	keys := &service.MatchKeys{ID: sl.matchID, Tokens: sl.tokens}
+	if sl.matchID == "" || len(sl.tokens) != spec.Seats {
+		keys = service.NewMatchKeys(spec.Seats)
+		if err := s.db.startSlot(s.ctx, r.id, sl.seq, keys.ID, keys.Tokens); err != nil {
+			return fmt.Errorf("record match %s: %w", keys.ID, err)
+		}
+	}
+	if r.spec.GetDuplicate() {
+		s.seal(keys.ID) // before anything can end it
+	}
+	spec.Keys = keys
+	if _, _, _, err := s.arena.Create(s.ctx, spec); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	sl.matchID, sl.tokens = keys.ID, keys.Tokens
+	s.mu.Unlock()
+	s.log.Info("tournament match started", "tournament", r.id, "seq", sl.seq, "match", keys.ID, "entrants", spec.Names)
+	return nil
 }
 
 // record stores an ended match's ranks (an aborted or failed one has none).

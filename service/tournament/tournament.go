@@ -383,10 +383,14 @@ func (s *Service) create(r *run, sl *slot) error {
 		names[seat] = r.entrants[e].Name
 	}
 	seed := sl.seed
-	id, tokens, _, err := s.arena.Create(s.ctx, service.MatchSpec{
+	spec := service.MatchSpec{
 		Game: r.spec.GetGame(), Seats: len(names), Options: r.spec.GetOptions(), Seed: &seed,
 		Clock: r.spec.GetClock(), Policy: r.spec.GetTimeoutPolicy(), Names: names,
-	})
+	}
+	if s.jobs != nil {
+		return s.createRecorded(r, sl, spec)
+	}
+	id, tokens, _, err := s.arena.Create(s.ctx, spec)
 	if err != nil {
 		return err
 	}
