@@ -241,9 +241,10 @@ type pendingMatch struct {
 }
 
 // pending lists the finished ladder matches not yet rated, in the order they were created,
-// up to the first that is still running: ratings are applied in creation order, so that
-// they depend on the schedule of matches and their results, not on which ended first or
-// which node rated it (OpenSkill's updates do not commute).
+// each game's up to its first match still running: a game's ratings are applied in creation
+// order, so that they depend on the schedule of its matches and their results, not on which
+// ended first or which node rated it (OpenSkill's updates do not commute). Games are rated
+// apart (a bot's rating is per game), so one game's long match holds back no other game's.
 func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
 	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, m.ended_ns, COALESCE(m.result, '')
 		FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
@@ -253,6 +254,7 @@ func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
 	}
 	defer rows.Close()
 	var out []pendingMatch
+	running := make(map[string]bool) // games with an earlier match still running
 	for rows.Next() {
 		var p pendingMatch
 		var bots, result string
@@ -261,7 +263,11 @@ func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
 			return nil, err
 		}
 		if ended == 0 || result == "" {
-			break // running: the matches after it wait for it
+			running[p.game] = true // the game's later matches wait for it
+			continue
+		}
+		if running[p.game] {
+			continue
 		}
 		if err := json.Unmarshal([]byte(bots), &p.bots); err != nil {
 			return nil, err

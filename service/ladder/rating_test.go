@@ -278,10 +278,10 @@ func testMatchesTheModel(t *testing.T, newDB func(name string) string) {
 	}
 }
 
-// TestRating_InCreationOrder: matches are rated in the order they were created, whatever
-// the order they end in, and none is rated while one created before it runs: the ratings
-// are a function of the schedule and its results, equal on a cluster (where the matches end
-// on different nodes and any node may be the rater) and on one server.
+// TestRating_InCreationOrder: a game's matches are rated in the order they were created,
+// whatever the order they end in, and none is rated while one of its game created before it
+// runs: the ratings are a function of the schedule and its results, equal on a cluster (where
+// the matches end on different nodes and any node may be the rater) and on one server.
 func TestRating_InCreationOrder(t *testing.T) { eachBackend(t, testInCreationOrder) }
 
 func testInCreationOrder(t *testing.T, newDB func(name string) string) {
@@ -307,12 +307,16 @@ func testInCreationOrder(t *testing.T, newDB func(name string) string) {
 		ids[name] = b.id
 	}
 	// Created first, second, third; the first ends last.
-	create := func(id string) {
-		if err := db.CreateMatch(ctx, &store.Match{ID: id, Game: testGame, Seats: 3, Options: map[string]string{}, SeedHash: "x",
+	create := func(id string, game ...string) {
+		g := testGame
+		if len(game) > 0 {
+			g = game[0]
+		}
+		if err := db.CreateMatch(ctx, &store.Match{ID: id, Game: g, Seats: 3, Options: map[string]string{}, SeedHash: "x",
 			Names: []string{"a", "b", "c"}, TokenHashes: []string{"0", "0", "0"}, PerMove: time.Second, Created: t0}); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.db.insertLadderMatch(ctx, id, testGame, []int64{ids["a"], ids["b"], ids["c"]}, t0); err != nil {
+		if err := l.db.insertLadderMatch(ctx, id, g, []int64{ids["a"], ids["b"], ids["c"]}, t0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -323,14 +327,16 @@ func testInCreationOrder(t *testing.T, newDB func(name string) string) {
 	}
 	create("first")
 	create("second")
+	create("other", "another-game") // rated apart: ratings are per game
 	create("third")
 	finish("second", []int{1, 2, 3}, time.Minute)
+	finish("other", []int{1, 2, 3}, time.Minute)
 	finish("third", []int{3, 1, 2}, 2*time.Minute)
 	if err := l.ratePending(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := count(t, l.db, "rated_matches"); got != 0 {
-		t.Fatalf("%d matches rated while the first one created runs, want 0", got)
+	if got := count(t, l.db, "rated_matches"); got != 1 {
+		t.Fatalf("%d matches rated while the first one created runs, want 1 (the other game's)", got)
 	}
 	finish("first", []int{2, 3, 1}, 3*time.Minute)
 	if err := l.ratePending(ctx); err != nil {
