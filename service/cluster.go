@@ -29,15 +29,26 @@ const defaultLeaseTTL = 9 * time.Second
 // errLeaseHeld says another node owns a match.
 var errLeaseHeld = errors.New("another node holds the lease")
 
-// claim lists the running matches this node should run now: those it already owns and are
-// not in memory, and every orphan it wins the lease of. Without a Node, every unfinished
-// match is this server's (one server per store).
+// claim lists the running matches this node should run now: those it holds the lease of
+// and are not in memory (it dropped them, then renewed the lease before it lapsed), and every
+// orphan it wins the lease of. Without a Node, every unfinished match is this server's (one
+// server per store).
 func (s *Server) claim(ctx context.Context) ([]*store.Match, error) {
 	n := s.cfg.Node
 	if n == nil {
 		return s.store.Unfinished(ctx)
 	}
 	now := s.now()
+	held, err := s.store.Held(ctx, n.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	var strays []string
+	for _, id := range held {
+		if s.lookup(id) == nil && !s.isCreating(id) {
+			strays = append(strays, id)
+		}
+	}
 	orphans, err := s.store.Orphans(ctx, now)
 	if err != nil {
 		return nil, err
@@ -47,8 +58,8 @@ func (s *Server) claim(ctx context.Context) ([]*store.Match, error) {
 	for _, rec := range orphans {
 		if m := s.lookup(rec.ID); m != nil {
 			// Running here, but its lease lapsed unnoticed (the process stood still past the
-			// fence): another node may have run it meanwhile. It goes, and once its queued
-			// writes are done (refused by the lease check), a later pass takes it from its log.
+			// fence): another node may have run it meanwhile. It goes, and a later pass takes
+			// it from its log.
 			s.drop(m)
 			dropped = true
 			continue
@@ -61,10 +72,29 @@ func (s *Server) claim(ctx context.Context) ([]*store.Match, error) {
 			out = append(out, rec)
 		}
 	}
-	if dropped {
+	for _, id := range strays {
+		rec, err := s.store.Match(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if rec.Result == nil {
+			out = append(out, rec)
+		}
+	}
+	if dropped || len(out) > 0 {
+		// What the writer still holds of these matches (from before they were dropped here)
+		// is written, or refused by the lease check, before their logs are read: a step
+		// written after the replay would fork the log.
 		s.writer.sync()
 	}
 	return out, nil
+}
+
+// isCreating reports whether Create is starting match id: leased, not yet in memory.
+func (s *Server) isCreating(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.creating[id]
 }
 
 // lease takes the lease of a match this node is creating, before the match is stored, so
@@ -98,7 +128,8 @@ func (s *Server) heartbeat(ctx context.Context) error {
 func (s *Server) renew(ctx context.Context) error {
 	n := s.cfg.Node
 	now := s.now()
-	ctx, cancel := context.WithTimeout(ctx, n.LeaseTTL/3)
+	// A slow renewal still counts until the fence would stop the node's matches anyway.
+	ctx, cancel := context.WithTimeout(ctx, fenceAfter(n.LeaseTTL))
 	defer cancel()
 	if _, err := s.store.Heartbeat(ctx, n.ID, n.Addr, now, n.LeaseTTL); err != nil {
 		return err

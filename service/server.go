@@ -97,7 +97,7 @@ type Server struct {
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
 	peers     *peers   // connections to the other nodes of a cluster; nil without one
 
-	mu       sync.Mutex // guards matches, byToken, finished, closed, storeErr, fenced
+	mu       sync.Mutex // guards matches, byToken, finished, closed, storeErr, fenced, creating
 	matches  map[string]*match
 	byToken  map[[32]byte]seatRef
 	finished []string  // finished match ids in memory, oldest first
@@ -107,6 +107,9 @@ type Server struct {
 	// fenced: the node could not renew its leases in time and dropped these matches; nil
 	// while it renews (cluster.go).
 	fenced []string
+	// creating: matches Create has leased and not yet put in memory, which a takeover pass
+	// must not take for strays (cluster.go).
+	creating map[string]bool
 }
 
 type seatRef struct {
@@ -140,13 +143,14 @@ func New(cfg Config) (*Server, error) {
 		cfg.DataSets = datasets.Resolver{}
 	}
 	s := &Server{
-		store:   cfg.Store,
-		log:     cfg.Logger,
-		metrics: cfg.Metrics,
-		cfg:     cfg,
-		matches: make(map[string]*match),
-		byToken: make(map[[32]byte]seatRef),
-		limits:  limits.New(cfg.Limits),
+		store:    cfg.Store,
+		log:      cfg.Logger,
+		metrics:  cfg.Metrics,
+		cfg:      cfg,
+		matches:  make(map[string]*match),
+		creating: make(map[string]bool),
+		byToken:  make(map[[32]byte]seatRef),
+		limits:   limits.New(cfg.Limits),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.started = s.now()
@@ -472,6 +476,14 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	rec.WallClock = c.wall
 	if s.store != nil {
+		s.mu.Lock()
+		s.creating[rec.ID] = true
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.creating, rec.ID)
+			s.mu.Unlock()
+		}()
 		if err := s.lease(ctx, rec.ID); err != nil {
 			return "", nil, "", toStatus(err)
 		}

@@ -275,3 +275,22 @@ func (d *DB) Leave(ctx context.Context, node string) (int64, error) {
 	n, _ := res.RowsAffected()
 	return n, tx.Commit()
 }
+
+// Held lists the running matches node holds a valid lease on at now, by id.
+func (d *DB) Held(ctx context.Context, node string, now time.Time) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT l.match_id FROM leases l JOIN matches m ON m.id = l.match_id
+		WHERE l.node_id = ? AND l.expires_ns >= ? AND m.ended_ns = 0`, node, now.UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
