@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -90,28 +91,34 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
-	// Legal is most of a playout: buf grows once; the first tile's block is copied from
-	// per-face templates, each other tile's is a copy of the first, the tile filled in after.
+	// Legal is most of a playout: buf grows once; the first tile's block is copied from the
+	// template a run of free faces at a time, each other tile's is a copy of the first, and the
+	// tiles are filled in last, in one pass.
 	n := len(buf)
 	per := (Faces - int(p.placed)) * 5
 	buf = slices.Grow(buf, int(s.displayN)*per)[:n+int(s.displayN)*per]
-	if s.displayN == 0 {
+	if s.displayN == 0 || per == 0 {
 		return buf
 	}
 	first := buf[n : n+per]
 	k := 0
-	for f := 0; f < Faces; f++ {
-		if p.tile[f] < 0 {
-			copy(first[k:k+5], placeTemplate[f][:])
-			k += 5
+	for f := 0; f < Faces; {
+		if p.tile[f] >= 0 {
+			f++
+			continue
 		}
+		g := f + 1
+		for g < Faces && p.tile[g] < 0 {
+			g++
+		}
+		k += copy(first[k:], placeTemplate[f*5:g*5])
+		f = g
 	}
-	for i := int8(0); i < s.displayN; i++ {
-		block := buf[n+int(i)*per : n+int(i+1)*per]
-		if i > 0 {
-			copy(block, first)
-		}
-		tile := s.display[i]
+	for i := 1; i < int(s.displayN); i++ {
+		copy(buf[n+i*per:n+(i+1)*per], first)
+	}
+	for i, tile := range s.display[:s.displayN] {
+		block := buf[n+i*per : n+(i+1)*per]
 		for j := range block {
 			block[j].Arg[0] = tile
 		}
@@ -119,11 +126,11 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	return buf
 }
 
-// placeTemplate is every placement on each face, rotations 0-4, with tile 0.
-var placeTemplate = func() (t [Faces][5]engine.Action) {
-	for f := range t {
-		for r := range t[f] {
-			t[f][r] = PlaceAction(0, f, r)
+// placeTemplate is every placement, face by face, rotations 0-4, with tile 0.
+var placeTemplate = func() (t [Faces * 5]engine.Action) {
+	for f := 0; f < Faces; f++ {
+		for r := 0; r < 5; r++ {
+			t[f*5+r] = PlaceAction(0, f, r)
 		}
 	}
 	return t
@@ -263,6 +270,7 @@ func (s *state) originOfLife(t int8) {
 	var sv [maxSeats]Survey
 	var of [maxSeats]habitatSets
 	var measured [maxSeats]uint8 // a bit per habitat
+	var span [maxSeats][Habitats + 1][2]int8 // where each measured habitat's regions lie in sv
 	for seat := 0; seat < int(s.seats); seat++ {
 		of[seat] = s.planets[seat].surface.sets()
 	}
@@ -277,13 +285,16 @@ func (s *state) originOfLife(t int8) {
 		for seat := 0; seat < int(s.seats); seat++ {
 			if measured[seat]&(1<<req.X) == 0 {
 				measured[seat] |= 1 << req.X
+				from := sv[seat].N
 				sv[seat].measure(&of[seat], req.X)
+				span[seat][req.X] = [2]int8{int8(from), int8(sv[seat].N)}
 			}
 		}
 		var value [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			v := sv[seat].Value(req)
+			at := span[seat][req.X]
+			v := req.value(sv[seat].Regions[at[0]:at[1]])
 			value[seat] = v
 			switch {
 			case v > best:
@@ -391,7 +402,8 @@ func (s *state) score(seat int) Score {
 func (s *state) finish() {
 	s.over = true
 	n := int(s.seats)
-	scores := make([]Score, n)
+	var all [maxSeats]Score
+	scores := all[:n]
 	res := engine.Result{Ranks: make([]int, n), Scores: make([]float64, n), Reason: engine.EndNormal}
 	for seat := range scores {
 		scores[seat] = s.score(seat)
@@ -413,24 +425,50 @@ func (s *state) finish() {
 	s.log(event{kind: evEnd})
 }
 
+// resultSentence is "seat 2 wins with 31 points and 7 animals", or "seats [0 2] share the win
+// with ... each"; written with strconv, since a playout ends with it.
 func resultSentence(scores []Score, res engine.Result) string {
-	var winners []int
+	b := make([]byte, 0, 96)
+	var w Score
+	nwin := 0
 	for seat, rank := range res.Ranks {
 		if rank == 1 {
-			winners = append(winners, seat)
+			w = scores[seat]
+			nwin++
 		}
 	}
-	w := scores[winners[0]]
-	var text string
-	if len(winners) == 1 {
-		text = fmt.Sprintf("seat %d wins with %d points and %d animals", winners[0], w.Total(), w.Cards)
+	if nwin == 1 {
+		b = append(b, "seat "...)
 	} else {
-		text = fmt.Sprintf("seats %v share the win with %d points and %d animals each", winners, w.Total(), w.Cards)
+		b = append(b, "seats ["...)
+	}
+	k := 0
+	for seat, rank := range res.Ranks {
+		if rank != 1 {
+			continue
+		}
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(seat), 10)
+		k++
+	}
+	if nwin == 1 {
+		b = append(b, " wins with "...)
+	} else {
+		b = append(b, "] share the win with "...)
+	}
+	b = strconv.AppendInt(b, int64(w.Total()), 10)
+	b = append(b, " points and "...)
+	b = strconv.AppendInt(b, int64(w.Cards), 10)
+	b = append(b, " animals"...)
+	if nwin > 1 {
+		b = append(b, " each"...)
 	}
 	if res.Reason == engine.EndCap {
-		text += " (the safety cap ended the game)"
+		b = append(b, " (the safety cap ended the game)"...)
 	}
-	return text
+	return string(b)
 }
 
 // Clone is a deep copy: the arrays copy with the struct, the slices are copied here.

@@ -66,29 +66,34 @@ func (s *Surface) sets() (of habitatSets) {
 
 // measure appends the regions of habitat h.
 func (sv *Survey) measure(of *habitatSets, h Habitat) {
-	left := of[h]
-	for left != 0 {
+	mask := of[h]
+	for left := mask; left != 0; {
 		region := left & -left
 		frontier, reach := region, uint64(0)
 		for frontier != 0 {
-			var grow uint64
-			for f := frontier; f != 0; f &= f - 1 {
-				grow |= neighbourSet[bits.TrailingZeros64(f)]
-			}
+			grow := neighbours(frontier)
 			reach |= grow
-			frontier = grow & of[h] &^ region
+			frontier = grow & mask &^ region
 			region |= frontier
 		}
 		left &^= region
-		r := Region{Habitat: h, Size: int8(bits.OnesCount64(region))}
+		// The habitats the region touches, without branches: (t|-t)>>63 is 1 when t != 0.
+		var touch uint8
 		for y := Ocean; y <= Glacier; y++ {
-			if y != h && reach&of[y] != 0 {
-				r.Touch |= 1 << y
-			}
+			t := reach & of[y]
+			touch |= uint8((t|-t)>>63) << y
 		}
-		sv.Regions[sv.N] = r
+		sv.Regions[sv.N] = Region{Habitat: h, Size: int8(bits.OnesCount64(region)), Touch: touch &^ (1 << h)}
 		sv.N++
 	}
+}
+
+// neighbours is the set of areas next to an area of set a, looked up a byte of a at a time:
+// a fixed cost, without a loop over a's areas.
+func neighbours(a uint64) uint64 {
+	t := &neighbourByte
+	return t[0][byte(a)] | t[1][byte(a>>8)] | t[2][byte(a>>16)] | t[3][byte(a>>24)] |
+		t[4][byte(a>>32)] | t[5][byte(a>>40)] | t[6][byte(a>>48)] | t[7][byte(a>>56)]
 }
 
 // neighbourSet is each area's 3 neighbours as a set of areas.
@@ -99,6 +104,20 @@ var neighbourSet = func() (set [Areas]uint64) {
 		}
 	}
 	return set
+}()
+
+// neighbourByte[i][v] is the neighbours of the areas 8i..8i+7 whose bits are set in v.
+var neighbourByte = func() (t [8][256]uint64) {
+	for i := range t {
+		for v := range t[i] {
+			for k := 0; k < 8; k++ {
+				if a := 8*i + k; v&(1<<k) != 0 && a < Areas {
+					t[i][v] |= neighbourSet[a]
+				}
+			}
+		}
+	}
+	return t
 }()
 
 // qualifies reports whether region r counts for requirement q.
@@ -113,6 +132,20 @@ func (q Requirement) qualifies(r Region) bool {
 		return !r.Touches(q.Y)
 	}
 	return true
+}
+
+// value is Value over regions that are all of habitat q.X, such as one measure's.
+func (q Requirement) value(regions []Region) int {
+	v := 0
+	if q.Kind == MostRegions {
+		return len(regions)
+	}
+	for _, r := range regions {
+		if int(r.Size) > v && (q.Kind != LargestTouching || r.Touches(q.Y)) && (q.Kind != LargestNotTouching || !r.Touches(q.Y)) {
+			v = int(r.Size)
+		}
+	}
+	return v
 }
 
 // Value is how well the planet meets q: its number of X regions, or the size of its largest
