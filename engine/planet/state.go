@@ -269,7 +269,7 @@ func (s *state) originOfLife(t int8) {
 	// Each planet's regions are measured only for the habitats this column's cards ask about.
 	var sv [maxSeats]Survey
 	var of [maxSeats]habitatSets
-	var measured [maxSeats]uint8 // a bit per habitat
+	var measured [maxSeats]uint8             // a bit per habitat
 	var span [maxSeats][Habitats + 1][2]int8 // where each measured habitat's regions lie in sv
 	for seat := 0; seat < int(s.seats); seat++ {
 		of[seat] = s.planets[seat].surface.sets()
