@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -61,22 +62,32 @@ func reportCPU(b *testing.B) func() {
 	}
 }
 
-// BenchmarkLegal lists the first pick's actions of a 4-seat game: 5 tiles on 12 free faces in
-// 5 rotations, the longest list a game has.
+// BenchmarkLegal lists the actions of a 4-seat game's first pick (5 tiles on 12 free faces in
+// 5 rotations, the longest list a game has) and of the first pick of turn 8 (5 faces free).
 func BenchmarkLegal(b *testing.B) {
-	st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	seat := engine.Seat(st.(*state).toAct())
-	buf := make([]engine.Action, 0, 300)
-	b.ReportAllocs()
-	defer reportCPU(b)()
-	for b.Loop() {
-		buf = st.Legal(seat, buf[:0])
-	}
-	if len(buf) != 300 {
-		b.Fatalf("%d actions, want 300", len(buf))
+	for _, turn := range []int8{1, 8} {
+		b.Run(fmt.Sprintf("turn%d", turn), func(b *testing.B) {
+			st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(1, 1))
+			buf := make([]engine.Action, 0, 300)
+			for st.(*state).turn < turn || st.(*state).picks > 0 {
+				seat := engine.Seat(st.(*state).toAct())
+				buf = st.Legal(seat, buf[:0])
+				if err := st.Apply(seat, buf[r.IntN(len(buf))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			seat := engine.Seat(st.(*state).toAct())
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				buf = st.Legal(seat, buf[:0])
+			}
+			b.ReportMetric(float64(len(buf)), "actions")
+		})
 	}
 }
 

@@ -91,46 +91,37 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
-	// Legal is most of a playout: buf grows once; the first tile's block is copied from the
-	// template a run of free faces at a time, each other tile's is a copy of the first, and the
-	// tiles are filled in last, in one pass.
+	var free [Faces]int8
+	nf := 0
+	for f := 0; f < Faces; f++ {
+		if p.tile[f] < 0 {
+			free[nf] = int8(f)
+			nf++
+		}
+	}
+	// Legal is most of a playout: buf grows once, and each tile's placements on a face are
+	// one inline copy of a block of 5 from a table.
 	n := len(buf)
-	per := (Faces - int(p.placed)) * 5
-	buf = slices.Grow(buf, int(s.displayN)*per)[:n+int(s.displayN)*per]
-	if s.displayN == 0 || per == 0 {
-		return buf
-	}
-	first := buf[n : n+per]
-	k := 0
-	for f := 0; f < Faces; {
-		if p.tile[f] >= 0 {
-			f++
-			continue
-		}
-		g := f + 1
-		for g < Faces && p.tile[g] < 0 {
-			g++
-		}
-		k += copy(first[k:], placeTemplate[f*5:g*5])
-		f = g
-	}
-	for i := 1; i < int(s.displayN); i++ {
-		copy(buf[n+i*per:n+(i+1)*per], first)
-	}
-	for i, tile := range s.display[:s.displayN] {
-		block := buf[n+i*per : n+(i+1)*per]
-		for j := range block {
-			block[j].Arg[0] = tile
+	size := int(s.displayN) * nf * 5
+	buf = slices.Grow(buf, size)[:n+size]
+	out := buf[n:]
+	for _, tile := range s.display[:s.displayN] {
+		t := &placeByTile[tile]
+		for _, f := range free[:nf] {
+			*(*[5]engine.Action)(out) = t[f]
+			out = out[5:]
 		}
 	}
 	return buf
 }
 
-// placeTemplate is every placement, face by face, rotations 0-4, with tile 0.
-var placeTemplate = func() (t [Faces * 5]engine.Action) {
-	for f := 0; f < Faces; f++ {
-		for r := 0; r < 5; r++ {
-			t[f*5+r] = PlaceAction(0, f, r)
+// placeByTile is every placement of each tile, face by face, rotations 0-4.
+var placeByTile = func() (t [TileCount][Faces][5]engine.Action) {
+	for tile := range t {
+		for f := range t[tile] {
+			for r := range t[tile][f] {
+				t[tile][f][r] = PlaceAction(tile, f, r)
+			}
 		}
 	}
 	return t
@@ -266,11 +257,9 @@ func (s *state) revealMystery(t int8) {
 
 // originOfLife awards this turn's column [rule: The origin of life].
 func (s *state) originOfLife(t int8) {
-	// Each planet's regions are measured only for the habitats this column's cards ask about.
-	var sv [maxSeats]Survey
+	// Each card is judged on each planet's habitat sets directly: its value and how many
+	// regions meet it, without listing the regions.
 	var of [maxSeats]habitatSets
-	var measured [maxSeats]uint8             // a bit per habitat
-	var span [maxSeats][Habitats + 1][2]int8 // where each measured habitat's regions lie in sv
 	for seat := 0; seat < int(s.seats); seat++ {
 		of[seat] = s.planets[seat].surface.sets()
 	}
@@ -282,20 +271,11 @@ func (s *state) originOfLife(t int8) {
 			continue
 		}
 		req := s.d.Animals[c.id].Req
-		for seat := 0; seat < int(s.seats); seat++ {
-			if measured[seat]&(1<<req.X) == 0 {
-				measured[seat] |= 1 << req.X
-				from := sv[seat].N
-				sv[seat].measure(&of[seat], req.X)
-				span[seat][req.X] = [2]int8{int8(from), int8(sv[seat].N)}
-			}
-		}
-		var value [maxSeats]int
+		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			at := span[seat][req.X]
-			v := req.value(sv[seat].Regions[at[0]:at[1]])
-			value[seat] = v
+			v, q := req.judge(&of[seat])
+			value[seat], qualifying[seat] = v, q
 			switch {
 			case v > best:
 				best, nbest, who = v, 1, seat
@@ -316,7 +296,7 @@ func (s *state) originOfLife(t int8) {
 		case best == 0 || req.Kind == MostRegions: // the last turn: nobody, or a tied "most regions"
 			s.giveBack(c, t)
 		default:
-			s.lastTurnTieBreak(c, t, req, best, &value, &sv)
+			s.lastTurnTieBreak(c, t, best, &value, &qualifying)
 		}
 		i++
 	}
@@ -324,8 +304,9 @@ func (s *state) originOfLife(t int8) {
 
 // lastTurnTieBreak settles a tied card on the last turn: among the tied seats, the one seat
 // that meets the requirement a second time elsewhere wins; if several do, a third time; else
-// the card goes back to the box [rule: The origin of life, turn 12].
-func (s *state) lastTurnTieBreak(c *card, t int8, req Requirement, best int, value *[maxSeats]int, sv *[maxSeats]Survey) {
+// the card goes back to the box [rule: The origin of life, turn 12]. qualifying is each
+// seat's number of regions meeting the requirement.
+func (s *state) lastTurnTieBreak(c *card, t int8, best int, value, qualifying *[maxSeats]int) {
 	var tied [maxSeats]bool
 	for seat := 0; seat < int(s.seats); seat++ {
 		tied[seat] = value[seat] == best
@@ -333,7 +314,7 @@ func (s *state) lastTurnTieBreak(c *card, t int8, req Requirement, best int, val
 	for times := 2; times <= 3; times++ {
 		n, who := 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			if tied[seat] && sv[seat].Qualifying(req) >= times {
+			if tied[seat] && qualifying[seat] >= times {
 				n, who = n+1, seat
 			} else {
 				tied[seat] = false

@@ -134,18 +134,42 @@ func (q Requirement) qualifies(r Region) bool {
 	return true
 }
 
-// value is Value over regions that are all of habitat q.X, such as one measure's.
-func (q Requirement) value(regions []Region) int {
-	v := 0
-	if q.Kind == MostRegions {
-		return len(regions)
-	}
-	for _, r := range regions {
-		if int(r.Size) > v && (q.Kind != LargestTouching || r.Touches(q.Y)) && (q.Kind != LargestNotTouching || !r.Touches(q.Y)) {
-			v = int(r.Size)
+// judge is Value and Qualifying for a planet given as its habitat sets, found by the same
+// flood fill as measure without listing the regions: the origin of life asks this of every
+// planet for every card.
+func (q Requirement) judge(of *habitatSets) (value, qualifying int) {
+	mask, other := of[q.X%(Habitats+1)], of[q.Y%(Habitats+1)]
+	for left := mask; left != 0; {
+		// The seed's neighbours come from the one-area table; a larger frontier's a byte at a time.
+		region := left & -left
+		reach := neighbourSet[bits.TrailingZeros64(region)]
+		frontier := reach & mask &^ region
+		region |= frontier
+		for frontier != 0 {
+			grow := neighbours(frontier)
+			reach |= grow
+			frontier = grow & mask &^ region
+			region |= frontier
+		}
+		left &^= region
+		switch q.Kind {
+		case LargestTouching:
+			if reach&other == 0 {
+				continue
+			}
+		case LargestNotTouching:
+			if reach&other != 0 {
+				continue
+			}
+		}
+		qualifying++
+		if size := bits.OnesCount64(region); q.Kind == MostRegions {
+			value++
+		} else if size > value {
+			value = size
 		}
 	}
-	return v
+	return value, qualifying
 }
 
 // Value is how well the planet meets q: its number of X regions, or the size of its largest
