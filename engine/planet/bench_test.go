@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orrery/orrery/engine"
 )
 
@@ -115,11 +117,8 @@ func BenchmarkRegionScoring(b *testing.B) {
 	}
 }
 
-// BenchmarkRender draws a seat's text view of a mid-game state (turn 7 of 12, four seats), the
-// observation included, as the server does for every decision.
-//
-//	go test ./engine/planet -run XXX -bench Render -cpu 1 -benchmem
-func BenchmarkRender(b *testing.B) {
+// renderState is the state the render benchmarks draw: turn 7 of 12, four seats.
+func renderState(b *testing.B) *state {
 	st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 7})
 	if err != nil {
 		b.Fatal(err)
@@ -133,20 +132,50 @@ func BenchmarkRender(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	return st.(*state)
+}
+
+// BenchmarkRender draws a seat's text view of a mid-game state (turn 7 of 12, four seats), the
+// observation included.
+//
+//	go test ./engine/planet -run XXX -bench Render -cpu 1 -benchmem
+func BenchmarkRender(b *testing.B) {
+	st := renderState(b)
 	b.ReportAllocs()
-	defer lockThread()()
-	cpu0 := cpuTime()
-	b.ResetTimer()
+	defer reportCPU(b)()
 	n := 0
-	for i := 0; i < b.N; i++ {
+	for i := 0; b.Loop(); i++ {
 		n += len(st.Render(engine.Seat(i % 4)))
-	}
-	b.StopTimer()
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 	if n == 0 {
 		b.Fatal("empty render")
+	}
+}
+
+// BenchmarkRenderObservation draws the text of an observation already built, as the server
+// does for every decision (it sends the typed observation too).
+func BenchmarkRenderObservation(b *testing.B) {
+	st := renderState(b)
+	var obs [4]proto.Message
+	for i := range obs {
+		obs[i] = st.Observe(engine.Seat(i))
+	}
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		n += len(st.RenderObservation(obs[i%4]))
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "bytes/op")
+}
+
+// BenchmarkObserve builds a seat's typed view of the same state.
+func BenchmarkObserve(b *testing.B) {
+	st := renderState(b)
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for i := 0; b.Loop(); i++ {
+		_ = st.Observe(engine.Seat(i % 4))
 	}
 }
 

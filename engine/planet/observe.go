@@ -9,7 +9,9 @@ import (
 
 // Observe is seat's view: everything public (every planet, the display, stacks 11 and 12,
 // the box, the face-up animals) and the seat's own objective [rule: Hidden information].
-// Its many small messages come from a few blocks (see blocks): it is built for every decision.
+// It is built for every decision, so its tiles, animal cards and objectives are the data set's
+// shared messages (see messages) and its other small messages come from a few blocks: the
+// observation is read-only, like every message a state hands out.
 func (s *state) Observe(seat engine.Seat) proto.Message {
 	k := s.newBlocks()
 	o := &planetv1.Observation{
@@ -18,8 +20,8 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 		Turn:        int32(s.turn),
 		LastTurn:    int32(s.opt.lastTurn),
 		FirstPlayer: int32(s.first),
-		Display:     k.tiles(s, s.display[:s.displayN]),
-		Box:         k.tiles(s, s.box[:s.boxN]),
+		Display:     s.tilesProto(s.display[:s.displayN]),
+		Box:         s.tilesProto(s.box[:s.boxN]),
 		Beginners:   s.opt.beginners,
 		Mystery:     s.opt.mystery,
 		Over:        s.over,
@@ -36,7 +38,7 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 			st := &stacks[i-s.turn]
 			st.Number, st.Size = int32(i+1), int32(s.stackN[i])
 			if i >= TileStacks {
-				st.Tiles = k.tiles(s, s.stacks[i][:s.stackN[i]])
+				st.Tiles = s.tilesProto(s.stacks[i][:s.stackN[i]])
 			}
 			o.Stacks[i-s.turn] = st
 		}
@@ -45,33 +47,22 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 	for seat2 := range o.Planets {
 		o.Planets[seat2] = s.planetProto(&k, seat, seat2)
 	}
-	o.Columns = s.columnsProto(&k)
+	o.Columns = s.columnsProto()
 	for i := range s.cards {
 		if s.cards[i].returned {
-			o.Returned = append(o.Returned, k.animal(s, s.cards[i].id))
+			o.Returned = append(o.Returned, s.animalProto(s.cards[i].id))
 		}
 	}
 	return o
 }
 
-// blocks hands out an observation's tiles, habitats and animal cards from one allocation
-// each, sized for the whole observation.
+// blocks hands out an observation's habitats from one allocation, sized for every planet.
 type blocks struct {
-	tileBlock   []planetv1.Tile
-	habitats    []planetv1.Habitat
-	animalBlock []planetv1.AnimalCard
+	habitats []planetv1.Habitat
 }
 
 func (s *state) newBlocks() blocks {
-	tiles := int(s.displayN) + int(s.boxN) + int(s.stackN[10]) + int(s.stackN[11])
-	for seat := 0; seat < int(s.seats); seat++ {
-		tiles += int(s.planets[seat].placed)
-	}
-	return blocks{
-		tileBlock:   make([]planetv1.Tile, tiles),
-		habitats:    make([]planetv1.Habitat, 5*tiles+Areas*int(s.seats)),
-		animalBlock: make([]planetv1.AnimalCard, len(s.cards)),
-	}
+	return blocks{habitats: make([]planetv1.Habitat, Areas*int(s.seats))}
 }
 
 // areas takes n habitats from the block.
@@ -84,43 +75,8 @@ func (k *blocks) areas(n int) []planetv1.Habitat {
 	return out
 }
 
-func (k *blocks) tile(s *state, id int16) *planetv1.Tile {
-	var t *planetv1.Tile
-	if len(k.tileBlock) > 0 {
-		t, k.tileBlock = &k.tileBlock[0], k.tileBlock[1:]
-	} else {
-		t = &planetv1.Tile{}
-	}
-	t.Id, t.Areas = int32(id), k.areas(5)
-	for i, h := range s.d.Tiles[id] {
-		t.Areas[i] = planetv1.Habitat(h)
-	}
-	return t
-}
-
-func (k *blocks) tiles(s *state, ids []int16) []*planetv1.Tile {
-	out := make([]*planetv1.Tile, len(ids))
-	for i, id := range ids {
-		out[i] = k.tile(s, id)
-	}
-	return out
-}
-
-func (k *blocks) animal(s *state, id int16) *planetv1.AnimalCard {
-	var c *planetv1.AnimalCard
-	if len(k.animalBlock) > 0 {
-		c, k.animalBlock = &k.animalBlock[0], k.animalBlock[1:]
-	} else {
-		c = &planetv1.AnimalCard{}
-	}
-	a := &s.d.Animals[id]
-	c.Id, c.Name, c.Requirement = int32(id), a.Name, s.d.requirement(int(id))
-	c.Habitat, c.Kind, c.Other = planetv1.Habitat(a.Req.X), planetv1.RequirementKind(a.Req.Kind), planetv1.Habitat(a.Req.Y)
-	return c
-}
-
 // columnsProto lists the columns still to resolve, with face-down cards counted, not shown.
-func (s *state) columnsProto(k *blocks) []*planetv1.Column {
+func (s *state) columnsProto() []*planetv1.Column {
 	if s.over || s.opt.lastTurn < max(s.turn, FirstAnimalTurn) {
 		return nil
 	}
@@ -138,7 +94,7 @@ func (s *state) columnsProto(k *blocks) []*planetv1.Column {
 			if c.faceDown {
 				col.FaceDown++
 			} else {
-				col.Cards = append(col.Cards, k.animal(s, c.id))
+				col.Cards = append(col.Cards, s.animalProto(c.id))
 			}
 		}
 		out[t-first] = col
@@ -156,7 +112,7 @@ func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.P
 	for f := 0; f < Faces; f++ {
 		if p.tile[f] >= 0 {
 			pt := &placed[len(out.Tiles)]
-			pt.Face, pt.Tile, pt.Rotation = int32(f), k.tile(s, p.tile[f]), int32(p.rot[f])
+			pt.Face, pt.Tile, pt.Rotation = int32(f), s.tileProto(p.tile[f]), int32(p.rot[f])
 			out.Tiles = append(out.Tiles, pt)
 		}
 	}
@@ -164,10 +120,10 @@ func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.P
 		out.Areas[a] = planetv1.Habitat(h)
 	}
 	for _, id := range s.wonBy(seat) {
-		out.Animals = append(out.Animals, k.animal(s, id))
+		out.Animals = append(out.Animals, s.animalProto(id))
 	}
 	if p.objective >= 0 && (s.over || viewer == engine.Seat(seat)) {
-		out.Objective = objectiveProto(&s.d.Objectives[p.objective])
+		out.Objective = s.d.msg.objectives[p.objective]
 	}
 	if s.over {
 		sc := s.score(seat)
@@ -203,7 +159,34 @@ func (s *state) seqOf(id int16) int16 {
 	return -1
 }
 
-func (s *state) tileProto(id int16) *planetv1.Tile { return tileProto(int(id), s.d.Tiles[id]) }
+// messages are a data set's tiles, animal cards and objectives as protobuf messages, built
+// once when the data set is loaded and shared by every observation and event of its matches,
+// which therefore must never be changed (a view holds no tile, card or objective of its own).
+type messages struct {
+	tiles      []*planetv1.Tile
+	animals    []*planetv1.AnimalCard
+	objectives []*planetv1.Objective
+}
+
+func newMessages(d *Data) messages {
+	m := messages{
+		tiles:      make([]*planetv1.Tile, len(d.Tiles)),
+		animals:    make([]*planetv1.AnimalCard, len(d.Animals)),
+		objectives: make([]*planetv1.Objective, len(d.Objectives)),
+	}
+	for i, t := range d.Tiles {
+		m.tiles[i] = tileProto(i, t)
+	}
+	for i, a := range d.Animals {
+		m.animals[i] = animalProto(i, a)
+	}
+	for i := range d.Objectives {
+		m.objectives[i] = objectiveProto(&d.Objectives[i])
+	}
+	return m
+}
+
+func (s *state) tileProto(id int16) *planetv1.Tile { return s.d.msg.tiles[id] }
 
 func (s *state) tilesProto(ids []int16) []*planetv1.Tile {
 	out := make([]*planetv1.Tile, len(ids))
@@ -221,9 +204,7 @@ func tileProto(id int, t Tile) *planetv1.Tile {
 	return out
 }
 
-func (s *state) animalProto(id int16) *planetv1.AnimalCard {
-	return animalProto(int(id), s.d.Animals[id])
-}
+func (s *state) animalProto(id int16) *planetv1.AnimalCard { return s.d.msg.animals[id] }
 
 func animalProto(id int, a Animal) *planetv1.AnimalCard {
 	return &planetv1.AnimalCard{
@@ -249,7 +230,7 @@ func (s *state) ObserveAll() proto.Message {
 	o := s.Observe(engine.Spectator).(*planetv1.Observation)
 	for seat := range o.Planets {
 		if p := s.planets[seat].objective; p >= 0 {
-			o.Planets[seat].Objective = objectiveProto(&s.d.Objectives[p])
+			o.Planets[seat].Objective = s.d.msg.objectives[p]
 		}
 	}
 	for _, st := range o.Stacks {

@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"math/bits"
 	"strconv"
 
 	"google.golang.org/protobuf/proto"
@@ -16,10 +17,10 @@ func (s *state) Render(seat engine.Seat) string {
 }
 
 // RenderObservation writes an observation as a board a person or a language model can read.
-// It appends to one buffer with strconv, not fmt: the server draws it for every decision.
+// It appends to one buffer without fmt: the server draws it for every decision.
 func RenderObservation(o *planetv1.Observation) string {
 	b := make([]byte, 0, 4096)
-	num := func(n int32) { b = strconv.AppendInt(b, int64(n), 10) }
+	num := func(n int32) { b = appendInt(b, n) }
 	str := func(s string) { b = append(b, s...) }
 	str("Planet, turn ")
 	num(o.Turn)
@@ -68,7 +69,7 @@ func RenderObservation(o *planetv1.Observation) string {
 			str(": ")
 			for i, h := range t.Areas {
 				if i > 0 {
-					str(" ")
+					b = append(b, ' ')
 				}
 				str(habitatName(h))
 			}
@@ -79,7 +80,7 @@ func RenderObservation(o *planetv1.Observation) string {
 		for _, t := range ts {
 			str(" t")
 			num(t.Id)
-			str(" ")
+			b = append(b, ' ')
 			b = appendLetters(b, t.Areas)
 		}
 	}
@@ -111,7 +112,7 @@ func RenderObservation(o *planetv1.Observation) string {
 			if i > 0 {
 				str(";")
 			}
-			str(" ")
+			b = append(b, ' ')
 			b = appendAnimal(b, a)
 		}
 	}
@@ -136,9 +137,9 @@ func RenderObservation(o *planetv1.Observation) string {
 	if len(o.Returned) > 0 {
 		str("Back in the box, unwon:")
 		for _, a := range o.Returned {
-			str(" ")
+			b = append(b, ' ')
 			b = appendAnimal(b, a)
-			str(";")
+			b = append(b, ';')
 		}
 		str("\n")
 	}
@@ -191,43 +192,58 @@ func RenderObservation(o *planetv1.Observation) string {
 				}
 			}
 		}
-		str("\n")
+		b = append(b, '\n')
 		surface := SurfaceOf(p)
-		var sv Survey
-		sv.Measure(&surface)
+		of := surface.sets()
+		var sv Survey // Measure, on the sets already made
 		for h := Ocean; h <= Glacier; h++ {
-			n := surface.Count(h)
+			sv.measure(&of, h)
+		}
+		for h := Ocean; h <= Glacier; h++ {
+			n := bits.OnesCount64(of[h])
 			if n == 0 {
 				continue
 			}
 			str("  ")
 			str(h.String())
-			str(" ")
+			b = append(b, ' ')
 			num(int32(n))
 			str(" areas, regions:")
 			for _, r := range sv.Regions[:sv.N] {
 				if r.Habitat != h {
 					continue
 				}
-				str(" ")
+				b = append(b, ' ')
 				num(int32(r.Size))
 				if r.Touch != 0 {
 					str(" (touches")
 					for y := Ocean; y <= Glacier; y++ {
 						if r.Touches(y) {
-							b = append(b, ' ', y.Letter())
+							b = append(b, ' ')
+							b = append(b, y.Letter())
 						}
 					}
-					str(")")
+					b = append(b, ')')
 				}
 			}
-			str("\n")
+			b = append(b, '\n')
 		}
 	}
 	if !o.Over {
 		str(faceAdjacency)
 	}
 	return string(b)
+}
+
+// appendInt appends n in decimal; most numbers in the text are below 100.
+func appendInt(b []byte, n int32) []byte {
+	switch {
+	case n >= 0 && n < 10:
+		return append(b, byte('0'+n))
+	case n >= 10 && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // faceLabel is " f:" for each face.
@@ -287,7 +303,7 @@ func appendLetters(b []byte, hs []planetv1.Habitat) []byte {
 func appendAnimal(b []byte, a *planetv1.AnimalCard) []byte {
 	b = append(b, a.Name...)
 	b = append(b, " #"...)
-	b = strconv.AppendInt(b, int64(a.Id), 10)
+	b = appendInt(b, a.Id)
 	b = append(b, " ("...)
 	b = append(b, a.Requirement...)
 	return append(b, ')')

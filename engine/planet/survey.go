@@ -68,8 +68,11 @@ func (s *Surface) sets() (of habitatSets) {
 func (sv *Survey) measure(of *habitatSets, h Habitat) {
 	mask := of[h]
 	for left := mask; left != 0; {
+		// The seed's neighbours come from the one-area table; a larger frontier's a byte at a time.
 		region := left & -left
-		frontier, reach := region, uint64(0)
+		reach := neighbourSet[bits.TrailingZeros64(region)]
+		frontier := reach & mask &^ region
+		region |= frontier
 		for frontier != 0 {
 			grow := neighbours(frontier)
 			reach |= grow
