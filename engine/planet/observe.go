@@ -20,8 +20,8 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 		Turn:        int32(s.turn),
 		LastTurn:    int32(s.opt.lastTurn),
 		FirstPlayer: int32(s.first),
-		Display:     s.tilesProto(s.display[:s.displayN]),
-		Box:         s.tilesProto(s.box[:s.boxN]),
+		Display:     k.tiles(s, s.display[:s.displayN]),
+		Box:         k.tiles(s, s.box[:s.boxN]),
 		Beginners:   s.opt.beginners,
 		Mystery:     s.opt.mystery,
 		Over:        s.over,
@@ -38,7 +38,7 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 			st := &stacks[i-s.turn]
 			st.Number, st.Size = int32(i+1), int32(s.stackN[i])
 			if i >= TileStacks {
-				st.Tiles = s.tilesProto(s.stacks[i][:s.stackN[i]])
+				st.Tiles = k.tiles(s, s.stacks[i][:s.stackN[i]])
 			}
 			o.Stacks[i-s.turn] = st
 		}
@@ -47,36 +47,74 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 	for seat2 := range o.Planets {
 		o.Planets[seat2] = s.planetProto(&k, seat, seat2)
 	}
-	o.Columns = s.columnsProto()
+	o.Columns = s.columnsProto(&k)
+	returned := 0
 	for i := range s.cards {
 		if s.cards[i].returned {
-			o.Returned = append(o.Returned, s.animalProto(s.cards[i].id))
+			returned++
+		}
+	}
+	if returned > 0 {
+		o.Returned = take(&k.cards, returned)[:0]
+		for i := range s.cards {
+			if s.cards[i].returned {
+				o.Returned = append(o.Returned, s.animalProto(s.cards[i].id))
+			}
 		}
 	}
 	return o
 }
 
-// blocks hands out an observation's habitats from one allocation, sized for every planet.
+// blocks hands out an observation's small messages and lists from one allocation of each
+// kind, sized for the whole observation: Observe runs for every decision.
 type blocks struct {
 	habitats []planetv1.Habitat
+	planets  []planetv1.Planet
+	placed   []planetv1.PlacedTile
+	onFaces  []*planetv1.PlacedTile
+	tileRefs []*planetv1.Tile
+	cards    []*planetv1.AnimalCard
 }
 
 func (s *state) newBlocks() blocks {
-	return blocks{habitats: make([]planetv1.Habitat, Areas*int(s.seats))}
+	placed := 0
+	for seat := 0; seat < int(s.seats); seat++ {
+		placed += int(s.planets[seat].placed)
+	}
+	return blocks{
+		habitats: make([]planetv1.Habitat, Areas*int(s.seats)),
+		planets:  make([]planetv1.Planet, s.seats),
+		placed:   make([]planetv1.PlacedTile, placed),
+		onFaces:  make([]*planetv1.PlacedTile, placed),
+		tileRefs: make([]*planetv1.Tile, int(s.displayN)+int(s.boxN)+int(s.stackN[10])+int(s.stackN[11])),
+		cards:    make([]*planetv1.AnimalCard, len(s.cards)),
+	}
 }
 
-// areas takes n habitats from the block.
-func (k *blocks) areas(n int) []planetv1.Habitat {
-	if len(k.habitats) < n {
-		return make([]planetv1.Habitat, n)
+// take is the next n items of a block (nil for none), or a new slice when the block is short.
+func take[T any](block *[]T, n int) []T {
+	if n == 0 {
+		return nil
 	}
-	out := k.habitats[:n:n]
-	k.habitats = k.habitats[n:]
+	if len(*block) < n {
+		return make([]T, n)
+	}
+	out := (*block)[:n:n]
+	*block = (*block)[n:]
+	return out
+}
+
+// tiles lists the data set's shared tile messages for ids.
+func (k *blocks) tiles(s *state, ids []int16) []*planetv1.Tile {
+	out := take(&k.tileRefs, len(ids))
+	for i, id := range ids {
+		out[i] = s.tileProto(id)
+	}
 	return out
 }
 
 // columnsProto lists the columns still to resolve, with face-down cards counted, not shown.
-func (s *state) columnsProto() []*planetv1.Column {
+func (s *state) columnsProto(k *blocks) []*planetv1.Column {
 	if s.over || s.opt.lastTurn < max(s.turn, FirstAnimalTurn) {
 		return nil
 	}
@@ -86,15 +124,22 @@ func (s *state) columnsProto() []*planetv1.Column {
 	for t := first; t <= s.opt.lastTurn; t++ {
 		col := &cols[t-first]
 		col.Turn = int32(t)
+		up := 0
 		for i := range s.cards {
-			c := &s.cards[i]
-			if c.turn != t || !c.open() {
-				continue
+			if c := &s.cards[i]; c.turn == t && c.open() {
+				if c.faceDown {
+					col.FaceDown++
+				} else {
+					up++
+				}
 			}
-			if c.faceDown {
-				col.FaceDown++
-			} else {
-				col.Cards = append(col.Cards, s.animalProto(c.id))
+		}
+		if up > 0 {
+			col.Cards = take(&k.cards, up)[:0]
+			for i := range s.cards {
+				if c := &s.cards[i]; c.turn == t && c.open() && !c.faceDown {
+					col.Cards = append(col.Cards, s.animalProto(c.id))
+				}
 			}
 		}
 		out[t-first] = col
@@ -106,9 +151,10 @@ func (s *state) columnsProto() []*planetv1.Column {
 // everyone once the game is over.
 func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.Planet {
 	p := &s.planets[seat]
-	out := &planetv1.Planet{Seat: int32(seat), Areas: k.areas(Areas)}
-	placed := make([]planetv1.PlacedTile, p.placed)
-	out.Tiles = make([]*planetv1.PlacedTile, 0, p.placed)
+	out := &take(&k.planets, 1)[0]
+	out.Seat, out.Areas = int32(seat), take(&k.habitats, Areas)
+	placed := take(&k.placed, int(p.placed))
+	out.Tiles = take(&k.onFaces, int(p.placed))[:0]
 	for f := 0; f < Faces; f++ {
 		if p.tile[f] >= 0 {
 			pt := &placed[len(out.Tiles)]
@@ -119,8 +165,12 @@ func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.P
 	for a, h := range p.surface {
 		out.Areas[a] = planetv1.Habitat(h)
 	}
-	for _, id := range s.wonBy(seat) {
-		out.Animals = append(out.Animals, s.animalProto(id))
+	var room [2 * MinAnimals]int16
+	if ids := s.wonBy(seat, room[:0]); len(ids) > 0 {
+		out.Animals = take(&k.cards, len(ids))
+		for i, id := range ids {
+			out.Animals[i] = s.animalProto(id)
+		}
 	}
 	if p.objective >= 0 && (s.over || viewer == engine.Seat(seat)) {
 		out.Objective = s.d.msg.objectives[p.objective]
@@ -132,31 +182,24 @@ func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.P
 	return out
 }
 
-// wonBy lists the cards seat won, in the order won.
-func (s *state) wonBy(seat int) []int16 {
-	var ids []int16
+// wonBy appends to ids the cards seat won, in the order won.
+func (s *state) wonBy(seat int, ids []int16) []int16 {
+	var room [2 * MinAnimals]int16
+	seqs := room[:0]
 	for i := range s.cards {
-		if int(s.cards[i].owner) == seat {
-			ids = append(ids, s.cards[i].id)
+		if c := &s.cards[i]; int(c.owner) == seat {
+			ids = append(ids, c.id)
+			seqs = append(seqs, c.seq)
 		}
 	}
 	// Few cards, nearly in order: an insertion sort by the order won.
 	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && s.seqOf(ids[j]) < s.seqOf(ids[j-1]); j-- {
+		for j := i; j > 0 && seqs[j] < seqs[j-1]; j-- {
 			ids[j], ids[j-1] = ids[j-1], ids[j]
+			seqs[j], seqs[j-1] = seqs[j-1], seqs[j]
 		}
 	}
 	return ids
-}
-
-// seqOf is when the card with id was won.
-func (s *state) seqOf(id int16) int16 {
-	for i := range s.cards {
-		if s.cards[i].id == id {
-			return s.cards[i].seq
-		}
-	}
-	return -1
 }
 
 // messages are a data set's tiles, animal cards and objectives as protobuf messages, built
