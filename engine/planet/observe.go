@@ -14,26 +14,24 @@ import (
 // observation is read-only, like every message a state hands out.
 func (s *state) Observe(seat engine.Seat) proto.Message {
 	k := s.newBlocks()
-	o := &planetv1.Observation{
-		Seat:        int32(seat),
-		Seats:       int32(s.seats),
-		Turn:        int32(s.turn),
-		LastTurn:    int32(s.opt.lastTurn),
-		FirstPlayer: int32(s.first),
-		Display:     k.tiles(s, s.display[:s.displayN]),
-		Box:         k.tiles(s, s.box[:s.boxN]),
-		Beginners:   s.opt.beginners,
-		Mystery:     s.opt.mystery,
-		Over:        s.over,
-	}
+	return s.observe(&k, seat)
+}
+
+// observe builds seat's view from k's blocks.
+func (s *state) observe(k *blocks, seat engine.Seat) *planetv1.Observation {
+	o := &take(&k.obs, 1)[0]
+	o.Seat, o.Seats, o.Turn, o.LastTurn, o.FirstPlayer = int32(seat), int32(s.seats), int32(s.turn), int32(s.opt.lastTurn), int32(s.first)
+	o.Display, o.Box = k.tiles(s, s.display[:s.displayN]), k.tiles(s, s.box[:s.boxN])
+	o.Beginners, o.Mystery, o.Over = s.opt.beginners, s.opt.mystery, s.over
 	if !s.over {
-		o.ToAct = []int32{int32(s.toAct())}
+		o.ToAct = take(&k.toAct, 1)
+		o.ToAct[0] = int32(s.toAct())
 	} else {
 		o.Result = s.result.Detail
 	}
 	if s.turn < TurnsPerGame {
-		stacks := make([]planetv1.Stack, TurnsPerGame-s.turn)
-		o.Stacks = make([]*planetv1.Stack, len(stacks))
+		stacks := take(&k.stacks, TurnsPerGame-int(s.turn))
+		o.Stacks = take(&k.stackRefs, len(stacks))
 		for i := s.turn; i < TurnsPerGame; i++ { // stacks turn+1..12
 			st := &stacks[i-s.turn]
 			st.Number, st.Size = int32(i+1), int32(s.stackN[i])
@@ -43,11 +41,11 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 			o.Stacks[i-s.turn] = st
 		}
 	}
-	o.Planets = make([]*planetv1.Planet, s.seats)
+	o.Planets = take(&k.planetRefs, int(s.seats))
 	for seat2 := range o.Planets {
-		o.Planets[seat2] = s.planetProto(&k, seat, seat2)
+		o.Planets[seat2] = s.planetProto(k, seat, seat2)
 	}
-	o.Columns = s.columnsProto(&k)
+	o.Columns = s.columnsProto(k)
 	returned := 0
 	for i := range s.cards {
 		if s.cards[i].returned {
@@ -65,30 +63,90 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 	return o
 }
 
-// blocks hands out an observation's small messages and lists from one allocation of each
-// kind, sized for the whole observation: Observe runs for every decision.
+// blocks hands out an observation's messages and lists from one allocation of each kind,
+// sized for the whole observation: Observe runs for every decision.
 type blocks struct {
-	habitats []planetv1.Habitat
-	planets  []planetv1.Planet
-	placed   []planetv1.PlacedTile
-	onFaces  []*planetv1.PlacedTile
-	tileRefs []*planetv1.Tile
-	cards    []*planetv1.AnimalCard
+	obs        []planetv1.Observation
+	toAct      []int32
+	stacks     []planetv1.Stack
+	stackRefs  []*planetv1.Stack
+	planetRefs []*planetv1.Planet
+	cols       []planetv1.Column
+	colRefs    []*planetv1.Column
+	habitats   []planetv1.Habitat
+	planets    []planetv1.Planet
+	placed     []planetv1.PlacedTile
+	onFaces    []*planetv1.PlacedTile
+	tileRefs   []*planetv1.Tile
+	cards      []*planetv1.AnimalCard
 }
 
-func (s *state) newBlocks() blocks {
-	placed := 0
+// blockSizes is how much of each kind an observation of s takes.
+type blockSizes struct{ stacks, cols, placed, tiles int }
+
+func (s *state) blockSizes() blockSizes {
+	z := blockSizes{
+		stacks: max(TurnsPerGame-int(s.turn), 0),
+		tiles:  int(s.displayN) + int(s.boxN) + int(s.stackN[10]) + int(s.stackN[11]),
+	}
+	if first := max(s.turn, FirstAnimalTurn); !s.over && s.opt.lastTurn >= first {
+		z.cols = int(s.opt.lastTurn-first) + 1
+	}
 	for seat := 0; seat < int(s.seats); seat++ {
-		placed += int(s.planets[seat].placed)
+		z.placed += int(s.planets[seat].placed)
 	}
+	return z
+}
+
+// newBlocks allocates blocks for one observation of s, to be handed out with it.
+func (s *state) newBlocks() blocks {
+	z := s.blockSizes()
 	return blocks{
-		habitats: make([]planetv1.Habitat, Areas*int(s.seats)),
-		planets:  make([]planetv1.Planet, s.seats),
-		placed:   make([]planetv1.PlacedTile, placed),
-		onFaces:  make([]*planetv1.PlacedTile, placed),
-		tileRefs: make([]*planetv1.Tile, int(s.displayN)+int(s.boxN)+int(s.stackN[10])+int(s.stackN[11])),
-		cards:    make([]*planetv1.AnimalCard, len(s.cards)),
+		obs:        make([]planetv1.Observation, 1),
+		toAct:      make([]int32, 1),
+		stacks:     make([]planetv1.Stack, z.stacks),
+		stackRefs:  make([]*planetv1.Stack, z.stacks),
+		planetRefs: make([]*planetv1.Planet, s.seats),
+		cols:       make([]planetv1.Column, z.cols),
+		colRefs:    make([]*planetv1.Column, z.cols),
+		habitats:   make([]planetv1.Habitat, Areas*int(s.seats)),
+		planets:    make([]planetv1.Planet, s.seats),
+		placed:     make([]planetv1.PlacedTile, z.placed),
+		onFaces:    make([]*planetv1.PlacedTile, z.placed),
+		tileRefs:   make([]*planetv1.Tile, z.tiles),
+		cards:      make([]*planetv1.AnimalCard, len(s.cards)),
 	}
+}
+
+// reuse hands out m's memory, cleared, as blocks for one observation of s: for a view that
+// lives only while its text is drawn (Render), so that drawing allocates only the text.
+func (m *blocks) reuse(s *state) blocks {
+	z := s.blockSizes()
+	return blocks{
+		obs:        recycle(&m.obs, 1),
+		toAct:      recycle(&m.toAct, 1),
+		stacks:     recycle(&m.stacks, z.stacks),
+		stackRefs:  recycle(&m.stackRefs, z.stacks),
+		planetRefs: recycle(&m.planetRefs, int(s.seats)),
+		cols:       recycle(&m.cols, z.cols),
+		colRefs:    recycle(&m.colRefs, z.cols),
+		habitats:   recycle(&m.habitats, Areas*int(s.seats)),
+		planets:    recycle(&m.planets, int(s.seats)),
+		placed:     recycle(&m.placed, z.placed),
+		onFaces:    recycle(&m.onFaces, z.placed),
+		tileRefs:   recycle(&m.tileRefs, z.tiles),
+		cards:      recycle(&m.cards, len(s.cards)),
+	}
+}
+
+// recycle is the first n items of *mem, cleared, growing it first if it is short.
+func recycle[T any](mem *[]T, n int) []T {
+	if cap(*mem) < n {
+		*mem = make([]T, n)
+	}
+	out := (*mem)[:n]
+	clear(out)
+	return out
 }
 
 // take is the next n items of a block (nil for none), or a new slice when the block is short.
@@ -119,8 +177,8 @@ func (s *state) columnsProto(k *blocks) []*planetv1.Column {
 		return nil
 	}
 	first := max(s.turn, FirstAnimalTurn)
-	cols := make([]planetv1.Column, s.opt.lastTurn-first+1)
-	out := make([]*planetv1.Column, len(cols))
+	cols := take(&k.cols, int(s.opt.lastTurn-first)+1)
+	out := take(&k.colRefs, len(cols))
 	for t := first; t <= s.opt.lastTurn; t++ {
 		col := &cols[t-first]
 		col.Turn = int32(t)

@@ -3,6 +3,7 @@ package planet
 import (
 	"math/bits"
 	"strconv"
+	"sync"
 
 	"google.golang.org/protobuf/proto"
 
@@ -13,8 +14,16 @@ import (
 // Render is the text form of Observe(seat). It is drawn from the observation itself, so it
 // can show nothing the observation does not hold.
 func (s *state) Render(seat engine.Seat) string {
-	return RenderObservation(s.Observe(seat).(*planetv1.Observation))
+	// The observation lives only while its text is drawn: it is built in recycled blocks.
+	mem := renderBlocks.Get().(*blocks)
+	k := mem.reuse(s)
+	text := RenderObservation(s.observe(&k, seat))
+	renderBlocks.Put(mem)
+	return text
 }
+
+// renderBlocks holds the memory of observations drawn by Render and then dropped.
+var renderBlocks = sync.Pool{New: func() any { return new(blocks) }}
 
 // RenderObservation writes an observation as a board a person or a language model can read.
 // It appends to one buffer without fmt: the server draws it for every decision.
