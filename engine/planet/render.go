@@ -191,23 +191,18 @@ func RenderObservation(o *planetv1.Observation) string {
 			str("\n")
 		}
 		str("  faces:")
+		var of habitatSets // the planet's areas of each habitat, for its regions
 		for f := 0; f < Faces; f++ {
 			str(faceLabel[f])
-			for k := 0; k < 5; k++ {
-				if i := AreaOf(f, k); i < len(p.Areas) {
-					if a := int(p.Areas[i]); a >= 0 && a <= int(Glacier) {
-						b = append(b, Habitat(a).Letter())
-					}
+			for i := AreaOf(f, 0); i < AreaOf(f+1, 0) && i < len(p.Areas); i++ {
+				if h := p.Areas[i]; h >= 0 && h <= planetv1.Habitat(Glacier) {
+					b = append(b, Habitat(h).Letter())
+					of[h] |= 1 << i
 				}
 			}
 		}
 		b = append(b, '\n')
-		surface := SurfaceOf(p)
-		of := surface.sets()
-		var sv Survey // Measure, on the sets already made
-		for h := Ocean; h <= Glacier; h++ {
-			sv.measure(&of, h)
-		}
+		var sv Survey
 		for h := Ocean; h <= Glacier; h++ {
 			n := bits.OnesCount64(of[h])
 			if n == 0 {
@@ -218,18 +213,16 @@ func RenderObservation(o *planetv1.Observation) string {
 			b = append(b, ' ')
 			num(int32(n))
 			str(" areas, regions:")
-			for _, r := range sv.Regions[:sv.N] {
-				if r.Habitat != h {
-					continue
-				}
+			from := sv.N
+			sv.measure(&of, h)
+			for _, r := range sv.Regions[from:sv.N] {
 				b = append(b, ' ')
 				num(int32(r.Size))
 				if r.Touch != 0 {
 					str(" (touches")
 					for y := Ocean; y <= Glacier; y++ {
 						if r.Touches(y) {
-							b = append(b, ' ')
-							b = append(b, y.Letter())
+							b = append(b, ' ', y.Letter())
 						}
 					}
 					b = append(b, ')')
