@@ -72,12 +72,28 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 func appendRings(buf []engine.Action, t jointSet) []engine.Action {
 	for w := range t {
 		for m := t[w]; m != 0; m &= m - 1 {
-			a := engine.Action{Kind: KindRing}
-			a.Arg[0] = int16(w<<6 + bits.TrailingZeros64(m))
-			buf = append(buf, a)
+			buf = append(buf, ringAt[w<<6+bits.TrailingZeros64(m)])
 		}
 	}
 	return buf
+}
+
+// The actions that name one joint or one intersection, made once: a list copies them whole
+// (making one in place and copying it stalls the copy on the store just made).
+var (
+	ringAt     [NumJoints]engine.Action
+	habitatAt  [NumIntersections]engine.Action
+	arcologyAt [NumIntersections]engine.Action
+	shuttleAt  [NumIntersections]engine.Action
+)
+
+func init() {
+	for j := range ringAt {
+		ringAt[j] = Ring(j)
+	}
+	for x := 0; x < NumIntersections; x++ {
+		habitatAt[x], arcologyAt[x], shuttleAt[x] = Habitat(x), Arcology(x), BuildShuttle(x)
+	}
 }
 
 // pantropyLegal lists the swaps of a slot of the rolled color with a slot of another color,
@@ -118,32 +134,34 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	if me.habitats < supplyHabitats && s.canPay(p, s.cost(p, ItemHabitat)) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.habitatSite(p, x) {
-				buf = append(buf, Habitat(x))
+				buf = append(buf, habitatAt[x])
 			}
 		}
 	}
 	if me.arcologies < supplyArcologies && s.canPay(p, s.cost(p, ItemArcology)) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.site[x] == p && !s.arco[x] {
-				buf = append(buf, Arcology(x))
+				buf = append(buf, arcologyAt[x])
 			}
 		}
 	}
 	if me.shuttle < 0 && s.canPay(p, s.cost(p, ItemShuttle)) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.site[x] >= 0 {
-				buf = append(buf, BuildShuttle(x))
+				buf = append(buf, shuttleAt[x])
 			}
 		}
 	}
 	if s.deckN > 0 && s.canPay(p, s.cost(p, ItemCard)) {
-		buf = append(buf, Buy())
+		buf = append(buf, buyAction)
 	}
 	if !s.cardPlayed {
 		buf = s.playLegal(p, buf)
 	}
-	return append(buf, End())
+	return append(buf, endAction)
 }
+
+var buyAction, endAction = Buy(), End()
 
 // offersPerColor is how many listed offers give one color: three for each other color.
 const offersPerColor = 3 * (NumColors - 1)
