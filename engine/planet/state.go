@@ -72,7 +72,14 @@ var _ engine.State = (*state)(nil)
 func (s *state) Seats() int { return int(s.seats) }
 
 // toAct is the seat that picks next: clockwise from the first player [rule: A turn, add a continent].
-func (s *state) toAct() engine.Seat { return engine.Seat((s.first + s.picks) % s.seats) }
+func (s *state) toAct() engine.Seat {
+	// (first + picks) mod seats, without a division: first < seats and picks <= seats.
+	at := s.first + s.picks
+	if at >= s.seats {
+		at -= s.seats
+	}
+	return engine.Seat(at)
+}
 
 func (s *state) ToAct(buf []engine.Seat) []engine.Seat {
 	if s.over {
@@ -148,10 +155,8 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 	if a.Kind != kindPlace {
 		return 0, fmt.Errorf("%w: unknown action kind %d", engine.ErrIllegalAction, a.Kind)
 	}
-	for _, x := range a.Arg[3:] {
-		if x != 0 {
-			return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
-		}
+	if [12]int16(a.Arg[3:]) != [12]int16{} {
+		return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
 	}
 	tile, face, rot := int(a.Arg[0]), int(a.Arg[1]), int(a.Arg[2])
 	if tile < 0 || tile >= len(s.d.Tiles) {

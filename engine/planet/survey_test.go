@@ -59,3 +59,22 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 		}
 	}
 }
+
+// TestRegions_HabitatSetsOfEverySurface: the habitat sets are the areas of
+// each habitat, on random surfaces of every mix.
+func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for n := 0; n < 2000; n++ {
+		var s Surface
+		for a := range s {
+			s[a] = Habitat(r.IntN(int(Glacier) + 1))
+		}
+		var want habitatSets
+		for a, h := range s {
+			want[h] |= 1 << a
+		}
+		if got := s.sets(); got != want {
+			t.Fatalf("surface %v: sets %x, want %x", s, got, want)
+		}
+	}
+}
