@@ -149,7 +149,10 @@ func (q Requirement) judge(of *habitatSets) (value, qualifying int) {
 		frontier := reach & mask &^ region
 		region |= frontier
 		for frontier != 0 {
-			grow := neighbours(frontier)
+			grow := neighbourSet[bits.TrailingZeros64(frontier)&63]
+			if frontier&(frontier-1) != 0 {
+				grow = neighbours(frontier)
+			}
 			reach |= grow
 			frontier = grow & mask &^ region
 			region |= frontier
