@@ -179,28 +179,30 @@ func (s *state) columnsProto(k *blocks) []*planetv1.Column {
 	first := max(s.turn, FirstAnimalTurn)
 	cols := take(&k.cols, int(s.opt.lastTurn-first)+1)
 	out := take(&k.colRefs, len(cols))
+	// Two passes over the cards: count each column's face-up cards, then list them.
+	var up [TurnsPerGame + 1]int
+	for i := range s.cards {
+		if c := &s.cards[i]; c.turn >= first && c.turn <= s.opt.lastTurn && c.open() {
+			if c.faceDown {
+				cols[c.turn-first].FaceDown++
+			} else {
+				up[c.turn]++
+			}
+		}
+	}
 	for t := first; t <= s.opt.lastTurn; t++ {
 		col := &cols[t-first]
 		col.Turn = int32(t)
-		up := 0
-		for i := range s.cards {
-			if c := &s.cards[i]; c.turn == t && c.open() {
-				if c.faceDown {
-					col.FaceDown++
-				} else {
-					up++
-				}
-			}
-		}
-		if up > 0 {
-			col.Cards = take(&k.cards, up)[:0]
-			for i := range s.cards {
-				if c := &s.cards[i]; c.turn == t && c.open() && !c.faceDown {
-					col.Cards = append(col.Cards, s.animalProto(c.id))
-				}
-			}
+		if up[t] > 0 {
+			col.Cards = take(&k.cards, up[t])[:0]
 		}
 		out[t-first] = col
+	}
+	for i := range s.cards {
+		if c := &s.cards[i]; c.turn >= first && c.turn <= s.opt.lastTurn && c.open() && !c.faceDown {
+			col := &cols[c.turn-first]
+			col.Cards = append(col.Cards, s.animalProto(c.id))
+		}
 	}
 	return out
 }

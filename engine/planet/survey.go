@@ -74,7 +74,10 @@ func (sv *Survey) measure(of *habitatSets, h Habitat) {
 		frontier := reach & mask &^ region
 		region |= frontier
 		for frontier != 0 {
-			grow := neighbours(frontier)
+			grow := neighbourSet[bits.TrailingZeros64(frontier)&63]
+			if frontier&(frontier-1) != 0 {
+				grow = neighbours(frontier)
+			}
 			reach |= grow
 			frontier = grow & mask &^ region
 			region |= frontier
