@@ -335,6 +335,25 @@ type MatchSpec struct {
 	Clock   *orreryv1.Clock
 	Policy  orreryv1.TimeoutPolicy
 	Names   []string
+	// Keys, if set, are the match's id and seat tokens (NewMatchKeys), chosen by an
+	// in-process caller that records them before the match exists: on a cluster, a node dying
+	// between creating a match and recording it would leave a match nobody can play.
+	Keys *MatchKeys
+}
+
+// MatchKeys are a match's id and its seats' tokens.
+type MatchKeys struct {
+	ID     string
+	Tokens []string
+}
+
+// NewMatchKeys draws a new match's id and the tokens of its seats.
+func NewMatchKeys(seats int) *MatchKeys {
+	k := &MatchKeys{ID: randomID(), Tokens: make([]string, seats)}
+	for i := range k.Tokens {
+		k.Tokens[i] = seatToken(k.ID)
+	}
+	return k
 }
 
 // CreateMatch starts a match.
@@ -442,17 +461,21 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	names := make([]string, spec.Seats)
 	copy(names, spec.Names)
-	id := randomID()
-	tokens := make([]string, spec.Seats)
+	keys := spec.Keys
+	if keys == nil {
+		keys = NewMatchKeys(spec.Seats)
+	} else if len(keys.Tokens) != spec.Seats || keys.ID == "" {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "match keys: %d tokens for %d seats", len(keys.Tokens), spec.Seats)
+	}
+	tokens := keys.Tokens
 	hashes := make([]string, spec.Seats)
 	for i := range tokens {
-		tokens[i] = seatToken(id)
 		h := hashToken(tokens[i])
 		hashes[i] = hex.EncodeToString(h[:])
 	}
 	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
-		ID: id, Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
+		ID: keys.ID, Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
 		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
