@@ -330,12 +330,19 @@ func (s *Server) leave() {
 }
 
 // leasedLog is the writer's store on a node of a cluster: every step and result is written
-// only while the node holds the match's lease, checked in the same transaction (fencing),
-// so a node that lost a match never writes into its log after another node took it.
+// only while the node holds the match's lease for a third of a lease more, checked in the
+// same transaction (fencing), so a node that lost a match never writes into its log after
+// another node took it.
 type leasedLog struct{ s *Server }
 
+// until is how long a lease must still run for a write under it: a third of a lease, the
+// margin the fence leaves too (fenceAfter), so no other node can take it before the commit.
+func (l leasedLog) until() time.Time {
+	return l.s.now().Add(l.s.cfg.Node.LeaseTTL - fenceAfter(l.s.cfg.Node.LeaseTTL))
+}
+
 func (l leasedLog) AppendStepBatch(ctx context.Context, batch []store.MatchStep) error {
-	lost, err := l.s.store.AppendLeasedSteps(ctx, l.s.cfg.Node.ID, l.s.now(), batch)
+	lost, err := l.s.store.AppendLeasedSteps(ctx, l.s.cfg.Node.ID, l.until(), batch)
 	if err == nil && len(lost) > 0 {
 		l.s.lost(lost)
 	}
@@ -343,7 +350,7 @@ func (l leasedLog) AppendStepBatch(ctx context.Context, batch []store.MatchStep)
 }
 
 func (l leasedLog) FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error {
-	ok, err := l.s.store.FinishLeased(ctx, l.s.cfg.Node.ID, l.s.now(), matchID, ended, r)
+	ok, err := l.s.store.FinishLeased(ctx, l.s.cfg.Node.ID, l.until(), matchID, ended, r)
 	if err == nil && !ok {
 		l.s.lost([]string{matchID})
 	}

@@ -145,11 +145,13 @@ func (d *DB) Live(ctx context.Context, since, now time.Time) ([]NodeLoad, error)
 }
 
 // AppendLeasedSteps is AppendStepBatch for a node of a cluster, fenced by the leases: in the
-// same transaction it locks the lease rows of the batch's matches and writes only the steps
-// of the matches node still holds a valid lease on at now. It returns the matches whose
-// steps it left out: their leases lapsed, so another node may own them and write their logs.
-// The lock keeps a takeover (Acquire) from slipping in between the check and the commit.
-func (d *DB) AppendLeasedSteps(ctx context.Context, node string, now time.Time, batch []MatchStep) (lost []string, err error) {
+// same transaction it reads the leases of the batch's matches and writes only the steps of
+// the matches node holds a lease on that runs at least until until. It returns the matches
+// whose steps it left out: their leases lapsed (or are about to), so another node may own
+// them and write their logs. The lease rows are read, not locked, so that the node's
+// renewal never waits for its writer: until must lie far enough ahead of the node's clock
+// (a third of a lease) that no other node can take a lease between the check and the commit.
+func (d *DB) AppendLeasedSteps(ctx context.Context, node string, until time.Time, batch []MatchStep) (lost []string, err error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -163,7 +165,7 @@ func (d *DB) AppendLeasedSteps(ctx context.Context, node string, now time.Time, 
 			ids = append(ids, s.Match)
 		}
 	}
-	held, err := holdLeases(ctx, tx, node, now, ids)
+	held, err := holdLeases(ctx, tx, node, until, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -187,15 +189,16 @@ func (d *DB) AppendLeasedSteps(ctx context.Context, node string, now time.Time, 
 	return lost, tx.Commit()
 }
 
-// FinishLeased records a match's result if node holds a valid lease on it at now, checked
-// and written in one transaction as AppendLeasedSteps does; it reports whether it did.
-func (d *DB) FinishLeased(ctx context.Context, node string, now time.Time, match string, ended time.Time, r *Result) (bool, error) {
+// FinishLeased records a match's result if node holds a lease on it that runs at least until
+// until, checked and written in one transaction as AppendLeasedSteps does; it reports
+// whether it did.
+func (d *DB) FinishLeased(ctx context.Context, node string, until time.Time, match string, ended time.Time, r *Result) (bool, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Rollback()
-	held, err := holdLeases(ctx, tx, node, now, []string{match})
+	held, err := holdLeases(ctx, tx, node, until, []string{match})
 	if err != nil || !held[match] {
 		return false, err
 	}
@@ -205,19 +208,19 @@ func (d *DB) FinishLeased(ctx context.Context, node string, now time.Time, match
 	return true, tx.Commit()
 }
 
-// holdLeases locks, inside tx, the rows of the leases node holds at now among matches (an
-// update that changes nothing takes the row lock on both databases) and returns them.
-func holdLeases(ctx context.Context, tx *sql.Tx, node string, now time.Time, matches []string) (map[string]bool, error) {
+// holdLeases lists, inside tx, the matches among matches whose lease node holds until at
+// least until.
+func holdLeases(ctx context.Context, tx *sql.Tx, node string, until time.Time, matches []string) (map[string]bool, error) {
 	held := make(map[string]bool, len(matches))
 	const chunk = 500
 	for len(matches) > 0 {
 		n := min(len(matches), chunk)
-		args := []any{node, now.UnixNano()}
+		args := []any{node, until.UnixNano()}
 		for _, id := range matches[:n] {
 			args = append(args, id)
 		}
-		rows, err := tx.QueryContext(ctx, `UPDATE leases SET expires_ns = expires_ns WHERE node_id = ? AND expires_ns >= ?
-			AND match_id IN (?`+strings.Repeat(",?", n-1)+`) RETURNING match_id`, args...)
+		rows, err := tx.QueryContext(ctx, `SELECT match_id FROM leases WHERE node_id = ? AND expires_ns >= ?
+			AND match_id IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: leases of node %s: %w", node, err)
 		}
