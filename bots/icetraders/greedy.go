@@ -352,7 +352,7 @@ type StateEvaluator struct {
 // Evaluate is st's score for me.
 func (e *StateEvaluator) Evaluate(st *it.State, me int) float64 {
 	if st.Terminal() {
-		if st.Result().Reason == engine.EndCap {
+		if st.Capped() {
 			return scoreCappedDraw
 		}
 		w := st.Winners()
