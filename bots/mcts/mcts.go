@@ -86,7 +86,8 @@ type Config struct {
 	// GreedyPlayouts plays the playouts with the game's prior bot (Game.Prior) for every
 	// seat, when the game does not already name a PlayoutBot.
 	GreedyPlayouts bool
-	// Depth, when positive, overrides the game's playout depth.
+	// Depth, when positive, overrides the game's playout depth; when negative, the search
+	// plays no playouts and scores each new node's state as it stands.
 	Depth int
 	Seed  uint64
 }
@@ -167,8 +168,11 @@ type Stats struct {
 // New returns a search bot for g.
 func New(g Game, cfg Config) *Bot {
 	cfg.defaults()
-	if cfg.Depth > 0 {
+	switch {
+	case cfg.Depth > 0:
 		g.Depth = cfg.Depth
+	case cfg.Depth < 0:
+		g.Depth = 0
 	}
 	if cfg.Widen > 0 {
 		g.Widen = cfg.Widen

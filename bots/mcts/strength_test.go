@@ -122,7 +122,9 @@ func strength(b *testing.B, game string) {
 		sets, cfg = 50, mcts.Config{}
 	}
 	sets = envInt("ORRERY_MCTS_SETS", sets)
-	cfg.Depth = envInt("ORRERY_MCTS_DEPTH", 0)
+	if v, err := strconv.Atoi(os.Getenv("ORRERY_MCTS_DEPTH")); err == nil {
+		cfg.Depth = v // negative: no playouts
+	}
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
 	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
