@@ -112,8 +112,9 @@ func duplicateSets(tb testing.TB, game string, sets int, cfg mcts.Config) (wins 
 // and its mean time per decision. Small by default (one set of four games at 200 iterations a
 // decision); -args -full plays 50 sets (200 games) at the default 100 ms budget. The
 // environment narrows it: ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_BUDGET_MS
-// (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth) and
-// ORRERY_MCTS_OVERRULE (the margin to overrule the prior bot).
+// (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth; -1: none),
+// ORRERY_MCTS_OVERRULE and ORRERY_MCTS_SURE (the margin, and the standard errors, by which the
+// search must beat the prior bot to overrule it).
 //
 //	go test ./bots/mcts -run '^$' -bench Strength_Planet -benchtime 1x -args -full
 func strength(b *testing.B, game string) {
@@ -129,6 +130,9 @@ func strength(b *testing.B, game string) {
 	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
 	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
 		cfg.Overrule = v
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_SURE"), 64); err == nil {
+		cfg.Sure = v
 	}
 	if ms := envInt("ORRERY_MCTS_BUDGET_MS", 0); ms > 0 {
 		cfg.Iterations, cfg.Budget = 0, time.Duration(ms)*time.Millisecond
