@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -37,6 +38,12 @@ type match struct {
 	clock    clock
 	policy   orreryv1.TimeoutPolicy
 	created  time.Time
+
+	// gone: this node no longer owns the match (cut off from the database, or handing it
+	// back at shutdown): it is paused for good and its streams end with Unavailable, so
+	// that its bots rejoin through any node and reach its next owner (cluster.go). Atomic:
+	// the writer sets it without the match's lock.
+	gone atomic.Bool
 
 	mu     sync.Mutex // guards every field below
 	st     engine.State
@@ -581,6 +588,7 @@ type view struct {
 	spectate *orreryv1.Spectate
 	ended    *orreryv1.MatchEnded
 	replaced bool
+	gone     bool // the match left this node: rejoin elsewhere
 	changed  <-chan struct{}
 	cursor   int64
 	ply      int64
@@ -592,6 +600,10 @@ func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	v := view{changed: m.changed, cursor: cursor, ply: int64(len(m.steps))}
+	if m.gone.Load() {
+		v.gone = true
+		return v
+	}
 	if seat != engine.Spectator && m.seats[seat].stream != gen {
 		v.replaced = true
 		return v

@@ -47,6 +47,11 @@ func (s *Server) Play(stream PlayStream) error {
 	if join == nil {
 		return errNoJoin
 	}
+	if conn, err := s.seatElsewhere(ctx, join.GetToken()); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayPlay(stream, first, conn)
+	}
 	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
 	if err != nil {
 		return err
@@ -183,6 +188,9 @@ func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest,
 		if v.replaced {
 			return errReplaced
 		}
+		if v.gone {
+			return errGone(m.id)
+		}
 		st.cursor = v.cursor
 		if len(v.events) > 0 && v.decision == nil {
 			if err := send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events, MatchId: m.id}}}); err != nil {
@@ -289,6 +297,11 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	if err != nil {
 		return err
 	}
+	if conn, err := s.elsewhere(ctx, at); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayWatch(req, stream, conn)
+	}
 	m, err := s.watchable(ctx, at)
 	if err != nil {
 		return err
@@ -304,6 +317,9 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	cursor, ply := req.GetFromEvent(), int64(-1)
 	for {
 		v := m.viewFor(engine.Spectator, 0, cursor, "", ply, nil)
+		if v.gone {
+			return errGone(m.id)
+		}
 		if v.spectate != nil {
 			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_View{View: v.spectate}}); err != nil {
 				return err
