@@ -58,7 +58,6 @@ type match struct {
 	changed  chan struct{} // closed and replaced on every change: a broadcast to streams
 	timeouts *rand.Rand    // the timeout policy's choices, seeded from the match seed
 	toAct    []engine.Seat
-	legal    []engine.Action
 	actions  *wire.ActionCache // typed envelopes and notation, shared by matches of one configured game
 	// nextAdvance is when a wall-clock game next advances: every decision's deadline.
 	nextAdvance time.Time
@@ -187,6 +186,7 @@ func (m *match) refreshLocked(now time.Time) {
 	if m.clock.wall {
 		step = m.st.(engine.Ticker).Step()
 	}
+	var buf *[]engine.Action
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !slices.Contains(m.toAct, engine.Seat(i)) {
@@ -199,11 +199,18 @@ func (m *match) refreshLocked(now time.Time) {
 			}
 			s.answered = false
 		}
-		m.legal = m.st.Legal(engine.Seat(i), m.legal[:0])
-		if s.pending != nil && slices.Equal(s.pending.legal, m.legal) {
+		if buf == nil {
+			buf, _ = m.srv.legalBufs.Get().(*[]engine.Action)
+			if buf == nil {
+				buf = new([]engine.Action)
+			}
+			defer m.srv.legalBufs.Put(buf)
+		}
+		*buf = m.st.Legal(engine.Seat(i), (*buf)[:0])
+		if s.pending != nil && slices.Equal(s.pending.legal, *buf) {
 			continue
 		}
-		p := &pending{id: m.decisionID(), legal: slices.Clone(m.legal)}
+		p := &pending{id: m.decisionID(), legal: slices.Clone(*buf)}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
 			s.withdraw()

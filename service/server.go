@@ -93,6 +93,9 @@ type Server struct {
 	live      atomic.Int64 // matches running (not ended)
 	limits    *limits.Limits
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
+	// legalBufs lends matches a buffer to list legal actions into: a match keeps only the
+	// lists its seats owe, not a scratch buffer as long as the longest list it ever made.
+	legalBufs sync.Pool // *[]engine.Action
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed
 	matches  map[string]*match
