@@ -57,10 +57,9 @@ func (s *Server) Play(stream PlayStream) error {
 	}
 	// This goroutine only waits for the stream's end, so that it can return (and gRPC end the
 	// stream) even while a send to a bot that does not read is blocked. Another receives the
-	// bot's requests and queues them; a third, which runs only while the seat has something
-	// new (Seat.wakeLocked), applies them and sends the replies, the events and the decisions.
-	// The two that wait for the bot thus never run the match's code, and their stacks stay
-	// small (a live seat's memory is mostly its goroutines' stacks).
+	// bot's answers and applies them at once (the next seat's decision then waits for no
+	// other goroutine); a third, which runs only while the seat has something new
+	// (Seat.wakeLocked), sends the replies, the events and the decisions.
 	sent := seat.stream(stream.Send)
 	recvErr := make(chan error, 1)
 	go func() {
@@ -73,7 +72,7 @@ func (s *Server) Play(stream PlayStream) error {
 				recvErr <- recvStatus(err)
 				return
 			}
-			if err := seat.receive(req); err != nil {
+			if err := seat.Answer(req); err != nil {
 				recvErr <- err // the bot does not read its replies: the stream ends, the seat stays
 				return
 			}
@@ -117,7 +116,6 @@ type Seat struct {
 	// guarded by m.mu
 	cursor int64                    // the events sent
 	sent   string                   // the decision last sent
-	inbox  []*orreryv1.PlayRequest  // a Play stream's requests, not yet applied
 	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent
 	out    *sender                  // a Play stream's sender; nil for Run
 	queued atomic.Bool              // outbox is not empty: read by Run's loop without m.mu
@@ -266,7 +264,7 @@ func (st *Seat) hasNewsLocked() bool {
 	m := st.m
 	s := &m.seats[st.seat]
 	switch {
-	case st.out.closing, s.stream != st.gen, len(st.inbox) > 0, len(st.outbox) > 0, m.overLocked():
+	case st.out.closing, s.stream != st.gen, len(st.outbox) > 0, m.overLocked():
 		return true
 	case s.pending != nil && s.pending.id != st.sent:
 		return true
@@ -315,11 +313,6 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 	if m.seats[st.seat].stream != st.gen {
 		return nil, false, nil, errReplaced
 	}
-	for i, req := range st.inbox {
-		st.outbox = append(st.outbox, st.srv.handleLocked(m, st.seat, req))
-		st.inbox[i] = nil
-	}
-	st.inbox = st.inbox[:0]
 	msgs = st.takeRepliesLocked()
 	if stream && st.out.closing {
 		return msgs, true, nil, errStreamClosed
@@ -344,24 +337,9 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 	return msgs, false, v.changed, nil
 }
 
-// receive queues one request from a Play stream's bot, for its sender to apply, and
-// refuses it when the stream already has its limit of replies waiting
-// (limits.Config.StreamQueue): the bot sends and does not read.
-func (st *Seat) receive(req *orreryv1.PlayRequest) error {
-	m := st.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := st.srv.limits.StreamQueue(len(st.inbox) + len(st.outbox)); err != nil {
-		return err
-	}
-	st.inbox = append(st.inbox, req)
-	st.wakeLocked()
-	return nil
-}
-
-// Answer applies one request from the bot and queues the reply for Run to send. It refuses
-// the request, applying nothing, when the limit of replies is waiting
-// (limits.Config.StreamQueue).
+// Answer applies one request from the bot and queues the reply for the seat's stream. It
+// refuses the request, applying nothing, when the stream already has its limit of replies
+// waiting (limits.Config.StreamQueue): the bot sends and does not read.
 func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	m := st.m
 	m.mu.Lock()
@@ -372,7 +350,10 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	resp := st.srv.handleLocked(m, st.seat, req)
 	st.outbox = append(st.outbox, resp)
 	st.queued.Store(true)
-	if resp.GetAccepted() == nil {
+	switch {
+	case st.out != nil:
+		st.wakeLocked()
+	case resp.GetAccepted() == nil:
 		m.notifyLocked() // an accepted answer has woken everyone already
 	}
 	return nil
