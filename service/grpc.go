@@ -116,9 +116,6 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
-		// A connection's write buffer is taken from a pool while it writes and returned after,
-		// not kept for its life: a bot holds a connection per seat, mostly idle, waiting.
-		grpc.SharedWriteBuffer(true),
 	)...)
 	orreryv1.RegisterArenaServiceServer(srv, arena)
 	hs := health.NewServer()
