@@ -39,6 +39,12 @@ type match struct {
 	policy   orreryv1.TimeoutPolicy
 	created  time.Time
 
+	// gone: this node no longer owns the match (cut off from the database, or handing it
+	// back at shutdown): it is paused for good and its streams end with Unavailable, so
+	// that its bots rejoin through any node and reach its next owner (cluster.go). Atomic:
+	// the writer sets it without the match's lock.
+	gone atomic.Bool
+
 	mu     sync.Mutex // guards every field below
 	st     engine.State
 	steps  []logged
@@ -668,6 +674,7 @@ type public struct {
 	view   *orreryv1.Spectate
 	events []*orreryv1.Event // the public events so far, events[i].Seq == i; shared, appended to only past their length
 	ended  *orreryv1.MatchEnded
+	gone   bool // the match left this node: spectators watch it through another
 	// changed closes when a newer public is published.
 	changed <-chan struct{}
 }
@@ -691,7 +698,7 @@ func (m *match) watch(delta int) *public {
 // the events since the last one, and the end.
 func (m *match) publishLocked() {
 	prev := m.pub.Load()
-	p := &public{ply: int64(len(m.steps)), changed: m.changed}
+	p := &public{ply: int64(len(m.steps)), changed: m.changed, gone: m.gone.Load()}
 	p.view = m.spectateLocked()
 	if prev != nil {
 		p.events = prev.events

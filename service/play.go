@@ -46,6 +46,11 @@ func (s *Server) Play(stream PlayStream) error {
 	if join == nil {
 		return errNoJoin
 	}
+	if conn, err := s.seatElsewhere(stream.Context(), join.GetToken()); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayPlay(stream, first, conn)
+	}
 	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
 	if err != nil {
 		return err
@@ -264,7 +269,7 @@ func (st *Seat) hasNewsLocked() bool {
 	m := st.m
 	s := &m.seats[st.seat]
 	switch {
-	case st.out.closing, s.stream != st.gen, len(st.outbox) > 0, m.overLocked():
+	case st.out.closing, s.stream != st.gen, len(st.outbox) > 0, m.overLocked(), m.gone.Load():
 		return true
 	case s.pending != nil && s.pending.id != st.sent:
 		return true
@@ -310,6 +315,9 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.gone.Load() {
+		return nil, false, nil, errGone(m.id)
+	}
 	if m.seats[st.seat].stream != st.gen {
 		return nil, false, nil, errReplaced
 	}
@@ -421,6 +429,11 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	if err != nil {
 		return err
 	}
+	if conn, err := s.elsewhere(ctx, at); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayWatch(req, stream, conn)
+	}
 	m, err := s.watchable(ctx, at)
 	if err != nil {
 		return err
@@ -440,6 +453,9 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	defer m.watch(-1)
 	cursor, ply := req.GetFromEvent(), int64(-1)
 	for {
+		if p.gone {
+			return errGone(m.id)
+		}
 		if p.ply != ply {
 			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_View{View: p.view}}); err != nil {
 				return err

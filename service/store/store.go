@@ -276,6 +276,15 @@ func (d *DB) AppendStepBatch(ctx context.Context, batch []MatchStep) error {
 		return err
 	}
 	defer tx.Rollback()
+	if err := d.appendStepsTx(ctx, tx, batch); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// appendStepsTx inserts batch inside tx.
+func (d *DB) appendStepsTx(ctx context.Context, tx *sql.Tx, batch []MatchStep) error {
+	var err error
 	// Many rows per statement: a statement's fixed cost, not the rows, is most of an insert.
 	var full *sql.Stmt
 	args := make([]any, 0, stepsPerInsert*6)
@@ -301,7 +310,7 @@ func (d *DB) AppendStepBatch(ctx context.Context, batch []MatchStep) error {
 		}
 		batch = batch[n:]
 	}
-	return tx.Commit()
+	return nil
 }
 
 // stepsPerInsert is the rows of one INSERT statement (6 parameters each, well under
