@@ -95,7 +95,10 @@ type Server struct {
 	renewed   atomic.Int64 // on a node: when its leases were last renewed (UnixNano)
 	limits    *limits.Limits
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
-	peers     *peers   // connections to the other nodes of a cluster; nil without one
+	// legalBufs lends matches a buffer to list legal actions into: a match keeps only the
+	// lists its seats owe, not a scratch buffer as long as the longest list it ever made.
+	legalBufs sync.Pool // *[]engine.Action
+	peers     *peers    // connections to the other nodes of a cluster; nil without one
 
 	mu       sync.Mutex // guards matches, byToken, finished, closed, storeErr, fenced, creating
 	matches  map[string]*match

@@ -337,6 +337,7 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&o.limits.SeatNameBytes, "max-seat-name", limits.DefaultSeatNameBytes, "longest seat name, in bytes")
 	f.IntVar(&o.limits.OptionValueBytes, "max-option-value", limits.DefaultOptionValueBytes, "longest option value, in bytes (data sets excepted)")
 	f.IntVar(&o.limits.DataSetBytes, "max-data-set", limits.DefaultDataSetBytes, "largest data set, inline or named, in bytes")
+	f.IntVar(&o.limits.StreamQueue, "max-stream-queue", limits.DefaultStreamQueue, "replies queued for a Play stream whose bot does not read; past it the stream is closed (the seat is kept)")
 	f.DurationVar(&o.limits.Unjoined, "unjoined-expiry", limits.DefaultUnjoined, "a match no seat joins in this time ends as aborted")
 	return cmd
 }

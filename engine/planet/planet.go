@@ -94,12 +94,8 @@ func (game) New(cfg engine.Config) (engine.State, error) {
 		return b, nil
 	}
 	number := func(name string, lo, hi int) (int8, error) {
-		v := cfg.Option(info, name)
-		n, err := strconv.Atoi(v)
-		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d, not %q", engine.ErrBadOption, name, lo, hi, engine.Clip(v, 32))
-		}
-		return int8(n), nil
+		n, err := engine.IntOption(cfg, info, name, lo, hi)
+		return int8(n), err
 	}
 	var o options
 	var err error

@@ -183,7 +183,7 @@ func (d *DB) AppendLeasedSteps(ctx context.Context, node string, until time.Time
 			}
 		}
 	}
-	if err := appendStepsTx(ctx, tx, batch); err != nil {
+	if err := d.appendStepsTx(ctx, tx, batch); err != nil {
 		return nil, err
 	}
 	return lost, tx.Commit()
