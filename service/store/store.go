@@ -422,12 +422,12 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 	return steps, rows.Err()
 }
 
-// FailedByToken is the failed match that has a seat whose token hashes to tokenHash (hex),
-// so that a seat of a match that could not be resumed is told so; ErrNotFound otherwise.
-func (d *DB) FailedByToken(ctx context.Context, tokenHash string) (*Match, error) {
-	// The literal 5 lets the database use the partial index of failed matches.
+// MatchByToken is the match that has a seat whose token hashes to tokenHash (hex), running,
+// ended or failed, so that a seat of a match no longer in memory (ended, or failed at a
+// restart) is told what became of it; ErrNotFound otherwise.
+func (d *DB) MatchByToken(ctx context.Context, tokenHash string) (*Match, error) {
 	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches
-		WHERE `+d.reason()+` = 5 AND `+d.hasElement("token_hashes"), tokenHash))
+		WHERE `+d.hasElement("token_hashes"), tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

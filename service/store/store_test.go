@@ -239,7 +239,8 @@ func testBackupAndRetention(t *testing.T, target string) {
 	}
 }
 
-// A failed match is found by any of its seats' tokens and listed as failed, not finished.
+// Any stored match (failed, finished or running) is found by any of its seats' tokens, and a
+// failed one is listed as failed, not finished.
 func TestStore_FailedMatchFoundByToken(t *testing.T) { eachBackend(t, testFailedMatchFoundByToken) }
 
 func testFailedMatchFoundByToken(t *testing.T, target string) {
@@ -258,12 +259,17 @@ func testFailedMatchFoundByToken(t *testing.T, target string) {
 	}
 	db.FinishMatch(ctx, "ok", time.Unix(2, 0), &Result{Ranks: []int{1, 2}, Reason: 1})
 	db.FinishMatch(ctx, "bad", time.Unix(3, 0), &Result{Reason: ReasonFailed, Detail: "engine gone"})
-	got, err := db.FailedByToken(ctx, "bad-t1")
+	got, err := db.MatchByToken(ctx, "bad-t1")
 	if err != nil || got.ID != "bad" || !got.Failed() || !got.WallClock || got.Result.Detail != "engine gone" {
-		t.Errorf("FailedByToken(bad-t1) = %+v, %v", got, err)
+		t.Errorf("MatchByToken(bad-t1) = %+v, %v", got, err)
 	}
-	if _, err := db.FailedByToken(ctx, "ok-t0"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("FailedByToken of a finished match: %v, want ErrNotFound", err)
+	for token, id := range map[string]string{"ok-t0": "ok", "running-t1": "running"} {
+		if got, err := db.MatchByToken(ctx, token); err != nil || got.ID != id {
+			t.Errorf("MatchByToken(%s) = %+v, %v; want %s", token, got, err, id)
+		}
+	}
+	if _, err := db.MatchByToken(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("MatchByToken of no seat: %v, want ErrNotFound", err)
 	}
 	for _, c := range []struct {
 		status Status
