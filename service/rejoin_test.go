@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
@@ -86,5 +87,91 @@ func TestJoin_MatchCreatedJustBeforeARestartResumes(t *testing.T) {
 		if end.GetResult() == nil {
 			t.Errorf("seat %d: no result after the restart", i)
 		}
+	}
+}
+
+// released waits until the server has dropped match id from memory.
+func released(ctx context.Context, t *testing.T, s *Server, id string) {
+	t.Helper()
+	for s.lookup(id) != nil {
+		if ctx.Err() != nil {
+			t.Fatalf("match %s still in memory after it ended and its seats left", id)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// An ended match leaves memory once its result is stored and no seat is connected, and every
+// call is then served from the store as before: the same summary (each seat's timeouts and
+// time bank included), the replay, a spectator's end, a seat's end.
+func TestRelease_EndedMatchLeavesMemoryAndIsServedFromTheStore(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := newHarness(t, Config{Store: memStore(t)})
+	// A short clock with no bank, and one seat absent: its decisions time out.
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(9), Seats: 2,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(20 * time.Millisecond), TimeBank: durationpb.New(0)}})
+	id := created.GetMatchId()
+	ends := h.playRandom(ctx, created, map[int]bool{1: true})
+	inMemory, err := h.srv.AwaitEnd(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayBefore, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	released(ctx, t, h.srv, id)
+
+	got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sum := range []*orreryv1.MatchSummary{inMemory, got.GetMatch()} {
+		for _, si := range sum.GetSeatInfo() {
+			si.Connected = false
+		}
+	}
+	if !proto.Equal(got.GetMatch(), inMemory) {
+		t.Errorf("summary from the store:\n%v\nin memory it was:\n%v", got.GetMatch(), inMemory)
+	}
+	if inMemory.GetSeatInfo()[1].GetTimeouts() == 0 {
+		t.Errorf("the absent seat has no timeouts: %v", inMemory.GetSeatInfo()[1])
+	}
+	replay, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
+	if err != nil || !proto.Equal(replay, replayBefore) {
+		t.Errorf("replay from the store differs (%v)", err)
+	}
+	w, err := h.client.Watch(ctx, &orreryv1.WatchRequest{MatchId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		resp, err := w.Recv()
+		if err != nil {
+			t.Fatalf("Watch of a released match: %v", err)
+		}
+		if e := resp.GetEnded(); e != nil {
+			if e.GetSeed() != 9 || !proto.Equal(e.GetResult(), ends[0].GetResult()) {
+				t.Errorf("a spectator is told %v", e)
+			}
+			break
+		}
+	}
+	if e, err := joinEnd(ctx, h, created.GetSeats()[1].GetToken()); err != nil || !proto.Equal(e.GetResult(), ends[0].GetResult()) {
+		t.Errorf("the absent seat joining after the release: %v, %v", e, err)
+	}
+	released(ctx, t, h.srv, id) // a seat's rejoin rebuilds it for that stream only
+}
+
+// Without a store nothing else could serve an ended match: it stays in memory.
+func TestRelease_WithoutAStoreTheMatchStays(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := newHarness(t, Config{})
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(10)})
+	h.playRandom(ctx, created, nil)
+	if h.srv.lookup(created.GetMatchId()) == nil {
+		t.Error("an ended match left memory with no store to serve it from")
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/orrery/orrery/engine"
@@ -41,8 +42,6 @@ type Config struct {
 	Metrics *Metrics
 	// Clock is the default time control for matches that do not set one.
 	Clock struct{ PerMove, Increment, TimeBank time.Duration }
-	// Retain is how many finished matches stay in memory; older ones are served from the store.
-	Retain int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
@@ -94,10 +93,9 @@ type Server struct {
 	limits    *limits.Limits
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
 
-	mu       sync.Mutex // guards matches, byToken, finished, closed
-	matches  map[string]*match
+	mu       sync.Mutex        // guards matches, byToken, closed
+	matches  map[string]*match // running, or ended with a seat still connected (release)
 	byToken  map[[32]byte]seatRef
-	finished []string  // finished match ids in memory, oldest first
 	closed   bool      // no match clock fires once set
 	storeErr error     // the store's last write failed with this; nil when writes work
 	started  time.Time // matches stored unfinished before this and not in memory did not resume
@@ -123,9 +121,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Clock.TimeBank == 0 {
 		cfg.Clock.TimeBank = 30 * time.Second
-	}
-	if cfg.Retain == 0 {
-		cfg.Retain = 1000
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -509,6 +504,9 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 		s.byToken[m.seats[i].tokenHash] = seatRef{m: m, seat: engine.Seat(i)}
 	}
 	s.mu.Unlock()
+	m.mu.Lock()
+	m.releaseIfIdleLocked() // a resumed log that was complete may be stored as ended already
+	m.mu.Unlock()
 	return m
 }
 
@@ -528,21 +526,21 @@ func (s *Server) actionCache(game string, options map[string]string) *wire.Actio
 	return c.(*wire.ActionCache)
 }
 
-// retire is called when a match ends: it stays in memory until Retain newer ones finish.
-func (s *Server) retire(m *match) {
+// release drops an ended match whose result is stored from memory (match.releaseIfIdleLocked):
+// it is served from the store from then on, its seats' tokens found there (attachStored).
+// Without a store every match stays, as nothing else could serve it.
+func (s *Server) release(m *match) {
+	if s.store == nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.finished = append(s.finished, m.id)
-	for len(s.finished) > s.cfg.Retain && s.store != nil {
-		old := s.matches[s.finished[0]]
-		s.finished = s.finished[1:]
-		if old == nil {
-			continue
-		}
-		delete(s.matches, old.id)
-		for i := range old.seats {
-			delete(s.byToken, old.seats[i].tokenHash)
-		}
+	if s.matches[m.id] != m {
+		return // rebuilt from the store for one caller (load); never held here
+	}
+	delete(s.matches, m.id)
+	for i := range m.seats {
+		delete(s.byToken, m.seats[i].tokenHash)
 	}
 }
 
@@ -798,7 +796,11 @@ func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {
 		TimeoutPolicy: orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 	}
 	for i, name := range rec.Names {
-		sum.SeatInfo = append(sum.SeatInfo, &orreryv1.SeatInfo{Seat: int32(i), Name: name})
+		info := &orreryv1.SeatInfo{Seat: int32(i), Name: name}
+		if r := rec.Result; r != nil && i < len(r.Timeouts) && i < len(r.Banks) {
+			info.Timeouts, info.TimeBank = int32(r.Timeouts[i]), durationpb.New(r.Banks[i])
+		}
+		sum.SeatInfo = append(sum.SeatInfo, info)
 	}
 	if rec.Failed() {
 		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FAILED

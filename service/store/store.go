@@ -49,6 +49,9 @@ type Result struct {
 	Reason int32     `json:"reason"`
 	Detail string    `json:"detail"`
 	Plies  int64     `json:"plies"`
+	// Each seat's timeouts and final time bank (absent in results stored before them).
+	Timeouts []int           `json:"timeouts,omitempty"`
+	Banks    []time.Duration `json:"banks,omitempty"`
 }
 
 // Step is one logged action: seat -1 with empty notation is a wall-clock advance.
