@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -52,6 +53,9 @@ type Config struct {
 	// Names, if set, reserves the seat names of registered and house bots: CreateMatch
 	// refuses them, and only in-process callers (the ladder) seat those bots.
 	Names ReservedNames
+	// Bots, if set, resolves a registered or house bot's name to its identity, for
+	// ListMatches by bot (the ladder).
+	Bots BotIdentities
 	// Limits bounds what clients can make the server hold; zero fields take defaults.
 	Limits limits.Config
 	// Node, if set, makes this server one of several sharing Store: it runs only the
@@ -67,6 +71,11 @@ type Config struct {
 // ReservedNames says which seat names belong to known bots (the ladder's).
 type ReservedNames interface {
 	Reserved(name string) bool
+}
+
+// BotIdentities resolves a bot's name to the identity MatchSpec.Bots records.
+type BotIdentities interface {
+	BotID(name string) (int64, bool)
 }
 
 // DataSets turns the data-set options of a match into inline bytes (datasets.Resolver).
@@ -292,6 +301,9 @@ type MatchSpec struct {
 	Clock   *orreryv1.Clock
 	Policy  orreryv1.TimeoutPolicy
 	Names   []string
+	// Bots is the registered or house bot (BotIdentities) that plays each seat, 0 for a seat
+	// anyone with its token may play; only in-process callers that seat bots set it.
+	Bots []int64
 }
 
 // CreateMatch starts a match.
@@ -339,6 +351,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	if len(spec.Names) > spec.Seats {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat names for %d seats", len(spec.Names), spec.Seats)
+	}
+	if len(spec.Bots) > spec.Seats {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat bots for %d seats", len(spec.Bots), spec.Seats)
 	}
 	if err := s.limits.SeatNames(spec.Names); err != nil {
 		return "", nil, "", err
@@ -403,7 +418,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
 		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
-		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
+		Names: names, TokenHashes: hashes, Bots: seatBots(spec.Bots, spec.Seats), PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
 	rec.WallClock = c.wall
@@ -675,9 +690,19 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 		size = 50
 	}
 	if s.store == nil {
+		if req.GetBot() != "" {
+			return nil, s.noBot(req.GetBot())
+		}
 		return s.listMemory(req, size), nil
 	}
 	f := store.Filter{Game: req.GetGame(), SeatName: req.GetSeatName(), Before: req.GetPageToken(), Limit: size}
+	if name := req.GetBot(); name != "" {
+		id, err := s.botID(name)
+		if err != nil {
+			return nil, err
+		}
+		f.Bot = id
+	}
 	switch req.GetStatus() {
 	case orreryv1.MatchStatus_MATCH_STATUS_RUNNING:
 		f.Status = store.Running
@@ -695,6 +720,30 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 		resp.Matches = append(resp.Matches, s.locateStored(rec).summary())
 	}
 	return resp, nil
+}
+
+// botID is the identity of the bot called name.
+func (s *Server) botID(name string) (int64, error) {
+	if s.cfg.Bots != nil {
+		if id, ok := s.cfg.Bots.BotID(name); ok {
+			return id, nil
+		}
+	}
+	return 0, s.noBot(name)
+}
+
+func (s *Server) noBot(name string) error {
+	return status.Errorf(codes.NotFound, "bot: no registered or house bot %q", s.limits.Clip(name))
+}
+
+// seatBots is MatchSpec.Bots for n seats, nil when no seat has a bot.
+func seatBots(bots []int64, n int) []int64 {
+	if !slices.ContainsFunc(bots, func(id int64) bool { return id != 0 }) {
+		return nil
+	}
+	out := make([]int64, n)
+	copy(out, bots)
+	return out
 }
 
 func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv1.ListMatchesResponse {

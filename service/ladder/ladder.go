@@ -439,7 +439,7 @@ func (l *Ladder) start(lm *liveMatch) {
 	l.mu.Unlock()
 	id, tokens, _, err := l.arena.Create(l.ctx, service.MatchSpec{
 		Game: lm.game, Seats: len(lm.bots), Options: l.cfg.Options[lm.game], Clock: l.cfg.Clock,
-		Policy: l.cfg.Policy, Names: names,
+		Policy: l.cfg.Policy, Names: names, Bots: lm.bots,
 	})
 	if err == nil {
 		if err = l.db.insertLadderMatch(l.ctx, id, lm.game, lm.bots, l.now()); err != nil {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,21 +18,59 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
+// botsText is a match's bots as stored: ids in decimal, so that one JSON array test serves
+// every dialect (hasElement); "" for a seat no bot was seated in.
+func botsText(bots []int64) []string {
+	out := make([]string, len(bots))
+	for i, id := range bots {
+		if id != 0 {
+			out[i] = strconv.FormatInt(id, 10)
+		}
+	}
+	return out
+}
+
+// botsOf reads a stored bots column back; nil when no seat has a bot.
+func botsOf(text string) ([]int64, error) {
+	var ids []string
+	if err := json.Unmarshal([]byte(text), &ids); err != nil {
+		return nil, err
+	}
+	var out []int64
+	for i, id := range ids {
+		if id == "" {
+			continue
+		}
+		if out == nil {
+			out = make([]int64, len(ids))
+		}
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bots[%d] %q: %w", i, id, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
 // ErrNotFound is returned for an unknown match.
 var ErrNotFound = errors.New("not found")
 
 // Match is a stored match. Seed is secret until the match ends: the service reveals it only
 // in a finished match's replay.
 type Match struct {
-	ID            string
-	Game          string
-	Seats         int
-	Options       map[string]string
-	Seed          uint64
-	SeedSalt      string // hex; secret with the seed until the match ends; "" before salts
-	SeedHash      string
-	Names         []string
-	TokenHashes   []string // hex SHA-256 of each seat token; the tokens themselves are never stored
+	ID          string
+	Game        string
+	Seats       int
+	Options     map[string]string
+	Seed        uint64
+	SeedSalt    string // hex; secret with the seed until the match ends; "" before salts
+	SeedHash    string
+	Names       []string
+	TokenHashes []string // hex SHA-256 of each seat token; the tokens themselves are never stored
+	// Bots is the id of the registered or house bot the ladder seated in each seat, 0 for a
+	// seat that anyone with its token plays; nil for a match with none.
+	Bots          []int64
 	PerMove       time.Duration
 	Increment     time.Duration
 	TimeBank      time.Duration
@@ -86,6 +125,7 @@ type Filter struct {
 	Game     string
 	Status   Status
 	SeatName string
+	Bot      int64  // only matches with a seat this bot played (Match.Bots), if not 0
 	Before   string // page token: list matches created before this match id's row
 	Limit    int
 }
@@ -248,11 +288,11 @@ func FromUnixNano(ns int64) time.Time {
 // CreateMatch stores a new match.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
-		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
-		m.Created.UnixNano())
+		m.Created.UnixNano(), JSON(botsText(m.Bots)))
 	return err
 }
 
@@ -355,19 +395,20 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 }
 
 const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
-	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, rowid_`
+	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, bots, rowid_`
 
 func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 	var (
 		m                            Match
 		options, seed, names, tokens string
+		bots                         string
 		perMove, increment, bank, cr int64
 		ended                        int64
 		result                       sql.NullString
 		rowid                        int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &m.Seats, &options, &seed, &m.SeedSalt, &m.SeedHash, &names, &tokens, &perMove,
-		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &rowid); err != nil {
+		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &bots, &rowid); err != nil {
 		return nil, 0, err
 	}
 	if err := json.Unmarshal([]byte(options), &m.Options); err != nil {
@@ -377,6 +418,10 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 		return nil, 0, err
 	}
 	if err := json.Unmarshal([]byte(tokens), &m.TokenHashes); err != nil {
+		return nil, 0, err
+	}
+	var err error
+	if m.Bots, err = botsOf(bots); err != nil {
 		return nil, 0, err
 	}
 	if _, err := fmt.Sscan(seed, &m.Seed); err != nil {
@@ -461,6 +506,10 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 	if f.SeatName != "" {
 		where = append(where, d.hasElement("names"))
 		args = append(args, f.SeatName)
+	}
+	if f.Bot != 0 {
+		where = append(where, d.hasElement("bots"))
+		args = append(args, strconv.FormatInt(f.Bot, 10))
 	}
 	if f.Before != "" {
 		where = append(where, "rowid_ < (SELECT rowid_ FROM matches WHERE id = ?)")

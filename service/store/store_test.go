@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -345,6 +346,47 @@ func testAppendStepBatchIsOneTransaction(t *testing.T, target string) {
 		steps, err := db.Steps(ctx, m)
 		if err != nil || len(steps) != 150 || steps[149].Notation != fmt.Sprint(m, 149) || steps[3].Notation != fmt.Sprint(m, 3) {
 			t.Errorf("Steps(%s): %d steps, %v; want the 150 of the first batch only", m, len(steps), err)
+		}
+	}
+}
+
+// Each seat's bot is stored with the match and read back, and List by bot finds only the
+// matches with a seat that bot played, never one whose seat has its name.
+func TestStore_ListByBot(t *testing.T) { eachBackend(t, testListByBot) }
+
+func testListByBot(t *testing.T, target string) {
+	ctx := context.Background()
+	db, err := Open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, m := range []*Match{
+		{ID: "played", Names: []string{"alice", "house-greedy"}, Bots: []int64{7, 12}},
+		{ID: "impostor", Names: []string{"alice", "bob"}},
+		{ID: "other", Names: []string{"carol", "dave"}, Bots: []int64{0, 70}},
+	} {
+		m.Game, m.Seats, m.Options, m.TokenHashes, m.Created = "g", 2, map[string]string{}, []string{m.ID + "0", m.ID + "1"}, time.Unix(1, 0)
+		if err := db.CreateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		bot  int64
+		want []string
+	}{{7, []string{"played"}}, {12, []string{"played"}}, {70, []string{"other"}}, {1, nil}} {
+		got, _, err := db.List(ctx, Filter{Bot: c.bot})
+		var ids []string
+		for _, m := range got {
+			ids = append(ids, m.ID)
+		}
+		if err != nil || !slices.Equal(ids, c.want) {
+			t.Errorf("List(bot %d) = %v, %v; want %v", c.bot, ids, err, c.want)
+		}
+	}
+	for id, want := range map[string][]int64{"played": {7, 12}, "impostor": nil, "other": {0, 70}} {
+		if m, err := db.Match(ctx, id); err != nil || !slices.Equal(m.Bots, want) {
+			t.Errorf("Match(%s).Bots = %v, %v; want %v", id, m.Bots, err, want)
 		}
 	}
 }
