@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -75,3 +76,14 @@ func Clip(s string, n int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// IntOption is the whole-number option name of cfg (its default from info when unset), which
+// must lie in lo..hi; every game words the error the same way.
+func IntOption(cfg Config, info Info, name string, lo, hi int) (int, error) {
+	v := cfg.Option(info, name)
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d, not %q", ErrBadOption, name, lo, hi, Clip(v, 32))
+	}
+	return n, nil
+}

@@ -56,12 +56,15 @@ async function home(_, signal, onCleanup) {
   const live = h('tbody', { id: 'live' });
   const recent = h('tbody', { id: 'recent' });
   const boards = h('div', { id: 'leaderboards', class: 'stats' });
+  const tournaments = h('tbody', { id: 'tournaments' });
   app.append(
     h('div', { class: 'panel' }, h('h2', {}, 'Live matches'),
       h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'game'), h('th', {}, 'seats'), h('th', {}, 'ply'), h('th', {}, 'started'), h('th', {}))), live)),
     h('div', { class: 'panel' }, h('h2', {}, 'Recently finished'),
       h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'game'), h('th', {}, 'seats'), h('th', {}, 'result'), h('th', {}, 'plies'), h('th', {}))), recent)),
     h('div', { class: 'panel' }, h('h2', {}, 'Leaderboards'), boards),
+    h('div', { class: 'panel' }, h('h2', {}, 'Tournaments'),
+      h('table', {}, h('thead', {}, h('tr', {}, ['game', 'format', 'entrants', 'progress', 'leader', ''].map((c) => h('th', {}, c)))), tournaments)),
     await newMatchPanel());
   every(2000, async () => {
     const [l, f] = await Promise.all([
@@ -81,6 +84,25 @@ async function home(_, signal, onCleanup) {
     if (signal.aborted) return;
     boards.replaceChildren(...leaderboardTables(lb.entries));
   }, onCleanup);
+  every(5000, async () => {
+    const { tournaments: ts = [] } = await get('/v1/tournaments?page_size=10');
+    if (signal.aborted) return;
+    tournaments.replaceChildren(...(ts.length ? ts.map((t) => h('tr', { class: 'tournament', 'data-tournament': t.tournament_id },
+      h('td', {}, t.game), h('td', {}, tournamentFormat(t)), h('td', {}, (t.entrants || []).join(', ')),
+      h('td', {}, tournamentProgress(t)), h('td', {}, t.standings?.[0]?.entrant || ''),
+      h('td', {}, h('a', { href: `#/tournament/${t.tournament_id}` }, 'standings')))) : [h('tr', {}, h('td', { colspan: 6, class: 'dim' }, 'no tournament yet'))]));
+  }, onCleanup);
+}
+
+function tournamentFormat(t) {
+  return `${enumName(t.format, 'TOURNAMENT_FORMAT_')}${t.duplicate ? ', duplicate' : ''}${t.recorded ? ', recorded' : ''}`;
+}
+
+// tournamentProgress is how far a tournament has gone: recorded ones only say when they ended.
+function tournamentProgress(t) {
+  if (t.recorded) return `${t.matches_total || (t.match_ids || []).length} matches`;
+  const state = t.finished ? `finished ${fmtTime(t.finished)}` : `${t.matches_running || 0} running`;
+  return `${t.matches_ended || 0} of ${t.matches_total || 0} matches, ${state}`;
 }
 
 // newMatchPanel creates a match (POST /v1/matches) and shows a link per seat: open one to play
@@ -323,8 +345,8 @@ async function tournament(id, signal, onCleanup) {
   every(3000, async () => {
     const { tournament: t } = await get(`/v1/tournaments/${encodeURIComponent(id)}`);
     if (signal.aborted) return;
-    box.replaceChildren(h('h2', {}, `Tournament ${t.tournament_id} · ${t.game} · ${enumName(t.format, 'TOURNAMENT_FORMAT_')}${t.duplicate ? ' · duplicate' : ''}`),
-      h('p', {}, `${t.match_ids.length} matches · ${t.finished ? `finished ${fmtTime(t.finished)}` : 'running'}`),
+    box.replaceChildren(h('h2', {}, `Tournament ${t.tournament_id} · ${t.game} · ${tournamentFormat(t)}`),
+      h('p', { id: 'progress' }, tournamentProgress(t)),
       h('table', {}, h('thead', {}, h('tr', {}, ['place', 'entrant', 'matches', 'wins', 'win rate (95%)', 'mean rank', 'points'].map((c) => h('th', {}, c)))),
         h('tbody', {}, t.standings.map((s) => h('tr', {}, h('td', {}, s.place), h('td', {}, s.entrant), h('td', {}, s.matches), h('td', {}, s.wins),
           h('td', {}, `${(s.win_rate * 100).toFixed(1)}% (${(s.win_rate_low * 100).toFixed(0)}–${(s.win_rate_high * 100).toFixed(0)})`),

@@ -106,15 +106,6 @@ type config struct {
 	hoopLabels     []string
 }
 
-func intOption(cfg engine.Config, name string, lo, hi int) (int, error) {
-	v := cfg.Option(gameInfo, name)
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%w: fccatan option %s=%q: want an integer in %d..%d", engine.ErrBadOption, name, engine.Clip(v, 64), lo, hi)
-	}
-	return n, nil
-}
-
 func newConfig(cfg engine.Config) (*config, error) {
 	c := &config{teams: cfg.Seats}
 	if cfg.Seats < 3 || cfg.Seats > maxTeams {
@@ -144,7 +135,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 	if k := cfg.Option(gameInfo, "knights"); k == "any" {
 		c.knights = -1
 	} else {
-		n, err := intOption(cfg, "knights", 0, 3)
+		n, err := engine.IntOption(cfg, gameInfo, "knights", 0, 3)
 		if err != nil {
 			return nil, err
 		}
@@ -155,13 +146,13 @@ func newConfig(cfg engine.Config) (*config, error) {
 		seconds = 8
 	}
 	if cfg.Option(gameInfo, "round_seconds") != "auto" {
-		n, err := intOption(cfg, "round_seconds", 1, 600)
+		n, err := engine.IntOption(cfg, gameInfo, "round_seconds", 1, 600)
 		if err != nil {
 			return nil, err
 		}
 		seconds = n
 	}
-	rate, err := intOption(cfg, "tick_rate", 1, 100)
+	rate, err := engine.IntOption(cfg, gameInfo, "tick_rate", 1, 100)
 	if err != nil {
 		return nil, err
 	}
@@ -175,15 +166,15 @@ func newConfig(cfg engine.Config) (*config, error) {
 		c.winVP = 8
 	}
 	if cfg.Option(gameInfo, "win_vp") != "auto" {
-		if c.winVP, err = intOption(cfg, "win_vp", 1, 100); err != nil {
+		if c.winVP, err = engine.IntOption(cfg, gameInfo, "win_vp", 1, 100); err != nil {
 			return nil, err
 		}
 	}
-	speed, err := intOption(cfg, "top_speed_cm_s", 1, 5000)
+	speed, err := engine.IntOption(cfg, gameInfo, "top_speed_cm_s", 1, 5000)
 	if err != nil {
 		return nil, err
 	}
-	reach, err := intOption(cfg, "reach_cm", 1, 1000)
+	reach, err := engine.IntOption(cfg, gameInfo, "reach_cm", 1, 1000)
 	if err != nil {
 		return nil, err
 	}
@@ -192,26 +183,26 @@ func newConfig(cfg engine.Config) (*config, error) {
 	if c.step < 1 {
 		return nil, fmt.Errorf("%w: fccatan: top speed %d cm/s runs less than 1 cm a tick", engine.ErrBadOption, speed)
 	}
-	if c.roundCap, err = intOption(cfg, "round_cap", 1, 1000); err != nil {
+	if c.roundCap, err = engine.IntOption(cfg, gameInfo, "round_cap", 1, 1000); err != nil {
 		return nil, err
 	}
-	if c.idleMarkets, err = intOption(cfg, "idle_markets", 1, 1000); err != nil {
+	if c.idleMarkets, err = engine.IntOption(cfg, gameInfo, "idle_markets", 1, 1000); err != nil {
 		return nil, err
 	}
-	if c.tradeSteps, err = intOption(cfg, "trade_steps", 0, 8); err != nil {
+	if c.tradeSteps, err = engine.IntOption(cfg, gameInfo, "trade_steps", 0, 8); err != nil {
 		return nil, err
 	}
-	tr, err := intOption(cfg, "throw_range_cm", 0, 10000)
+	tr, err := engine.IntOption(cfg, gameInfo, "throw_range_cm", 0, 10000)
 	if err != nil {
 		return nil, err
 	}
 	c.throwRange = int32(tr)
-	ms, err := intOption(cfg, "market_seconds", 1, 3600)
+	ms, err := engine.IntOption(cfg, gameInfo, "market_seconds", 1, 3600)
 	if err != nil {
 		return nil, err
 	}
 	c.marketMS = ms * 1000
-	cs2, err := intOption(cfg, "choice_seconds", 1, 3600)
+	cs2, err := engine.IntOption(cfg, gameInfo, "choice_seconds", 1, 3600)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +252,7 @@ func (c *config) parseTeamSizes(v string) error {
 // TickInterval is the wall-clock length of one tick under options (nil: the defaults), for a
 // server that ticks a match in real time before it has a state.
 func TickInterval(opts map[string]string) (time.Duration, error) {
-	rate, err := intOption(engine.Config{Options: opts}, "tick_rate", 1, 100)
+	rate, err := engine.IntOption(engine.Config{Options: opts}, gameInfo, "tick_rate", 1, 100)
 	if err != nil {
 		return 0, err
 	}

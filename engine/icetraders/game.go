@@ -130,10 +130,10 @@ func parseConfig(cfg engine.Config) (config, error) {
 		return c, fmt.Errorf("%w: %s=%q: want chosen or random", engine.ErrBadOption, OptAlignment, engine.Clip(v, 32))
 	}
 	var err error
-	if c.turnCap, err = intOption(cfg, info, OptTurnCap, 1, maxTurnCap); err != nil {
+	if c.turnCap, err = engine.IntOption(cfg, info, OptTurnCap, 1, maxTurnCap); err != nil {
 		return c, err
 	}
-	if c.passRounds, err = intOption(cfg, info, OptPassRounds, 1, maxPassRounds); err != nil {
+	if c.passRounds, err = engine.IntOption(cfg, info, OptPassRounds, 1, maxPassRounds); err != nil {
 		return c, err
 	}
 	for _, o := range []struct {
@@ -159,15 +159,6 @@ func parseConfig(cfg engine.Config) (config, error) {
 		}
 	}
 	return c, nil
-}
-
-func intOption(cfg engine.Config, info engine.Info, name string, lo, hi int) (int, error) {
-	v := cfg.Option(info, name)
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%w: %s=%q: want a number %d-%d", engine.ErrBadOption, name, engine.Clip(v, 32), lo, hi)
-	}
-	return n, nil
 }
 
 func (game) New(cfg engine.Config) (engine.State, error) {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"google.golang.org/protobuf/proto"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -465,4 +466,26 @@ func scanSecrets(t *testing.T, b *browser, a *arena, bad []string) (dom, receive
 		}
 	}
 	return dom, received
+}
+
+func TestBrowser_HomeListsTournamentsAndTheirStandings(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	created, err := orreryv1.NewTournamentServiceClient(a.conn).CreateTournament(context.Background(), &orreryv1.CreateTournamentRequest{
+		Game: "planet", Entrants: []string{"greedy", "random"}, Games: 4, Parallel: 2, Seed: proto.Uint64(7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.GetTournament().GetTournamentId()
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(a.web.url + "/#/"))
+	b.until(fmt.Sprintf(`[...document.querySelectorAll('#tournaments tr.tournament')].some(r => r.dataset.tournament === %q && r.textContent.includes('greedy, random'))`, id))
+
+	// Its page: the progress, then both entrants' standings once every match has ended.
+	b.do(chromedp.Navigate(a.web.url + "/#/tournament/" + id))
+	b.until(`(document.querySelector('#progress')?.textContent || '').startsWith('4 of 4 matches, finished')`)
+	b.until(`document.querySelectorAll('#tournament tbody tr').length === 2`)
+	if n := eval[int](b, `document.querySelectorAll('#tournament a.card').length`); n != 4 {
+		t.Errorf("%d match links, want 4", n)
+	}
+	b.screenshot("tournament")
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/view"
 )
 
@@ -55,15 +56,27 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := service.New(service.Config{Store: db, Ladder: lad})
+	// Tournaments as serve runs them: built-in entrants played in process, registered ones on
+	// their ladder streams.
+	var srv *service.Server
+	tours, err := tournament.New(tournament.Config{DB: db, Bots: lad,
+		NewBot: func(game, name string, seed uint64) (tournament.Player, error) { return builtin.New(game, name, seed) },
+		PlayIn: func(ctx context.Context, token string, p tournament.Player) error {
+			return ladder.PlayInProcess(ctx, srv, token, p, 0)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := lad.Start(srv); err != nil {
 		t.Fatal(err)
 	}
+	tours.Start(srv)
 	views := view.New(srv)
-	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: func(g *grpc.Server) { views.Register(g); lad.Register(g) }})
+	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: func(g *grpc.Server) { views.Register(g); lad.Register(g); tours.Register(g) }})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +94,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	a.web = startHTTP(t, a.record(h))
 	t.Cleanup(func() {
 		a.web.close()
+		tours.Close()
 		lad.Close()
 		srv.Close()
 		gs.Stop()
