@@ -13,6 +13,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
 )
 
 // joinEnd joins with token and reads until the stream ends: the MatchEnded it got, or the
@@ -173,5 +174,68 @@ func TestRelease_WithoutAStoreTheMatchStays(t *testing.T) {
 	h.playRandom(ctx, created, nil)
 	if h.srv.lookup(created.GetMatchId()) == nil {
 		t.Error("an ended match left memory with no store to serve it from")
+	}
+}
+
+// timeoutLog plays a match of seed that nobody joins, every decision taken by the timeout
+// policy, restarting the server once its log holds restartAt steps (0: never), and returns
+// the stored log and the summary.
+func timeoutLog(t *testing.T, seedValue uint64, restartAt int64) ([]store.Step, *orreryv1.MatchSummary) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	db := memStore(t)
+	h := newHarness(t, Config{Store: db})
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(seedValue), Seats: 2,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Millisecond), TimeBank: durationpb.New(0)}})
+	id := created.GetMatchId()
+	if restartAt > 0 {
+		for {
+			got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.GetMatch().GetPly() >= restartAt {
+				break
+			}
+			if got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
+				t.Fatalf("the match ended at ply %d, before the restart", got.GetMatch().GetPly())
+			}
+			time.Sleep(time.Millisecond)
+		}
+		h.srv.Close()
+		h = newHarness(t, Config{Store: db})
+	}
+	sum, err := h.srv.AwaitEnd(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := db.Steps(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps, sum
+}
+
+// A restart changes nothing a match would have done without it: the timeout policy's random
+// choices go on from where they stood (before, its generator started again from the seed at
+// every resume, so a match with timeouts before a kill -9 went on differently from the same
+// match uninterrupted), and each seat's timeouts are counted across it.
+func TestResume_TimeoutPolicyChoosesAsWithoutARestart(t *testing.T) {
+	clean, cleanSum := timeoutLog(t, 11, 0)
+	restarted, restartedSum := timeoutLog(t, 11, 12)
+	if len(clean) != len(restarted) {
+		t.Errorf("%d steps with a restart, %d without", len(restarted), len(clean))
+	}
+	for i := range min(len(clean), len(restarted)) {
+		a, b := clean[i], restarted[i]
+		if a.Seat != b.Seat || a.Notation != b.Notation || a.TimedOut != b.TimedOut {
+			t.Fatalf("step %d: %d %q with a restart, %d %q without", i, b.Seat, b.Notation, a.Seat, a.Notation)
+		}
+	}
+	for i, si := range cleanSum.GetSeatInfo() {
+		if got := restartedSum.GetSeatInfo()[i].GetTimeouts(); got != si.GetTimeouts() || got == 0 {
+			t.Errorf("seat %d: %d timeouts with a restart, %d without", i, got, si.GetTimeouts())
+		}
 	}
 }

@@ -483,16 +483,20 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 		policy:  orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 		created: rec.Created, st: st, seats: make([]seatState, rec.Seats),
 		changed:  make(chan struct{}),
-		timeouts: mrand.New(engine.NewRand(rec.Seed ^ 0x7173)),
+		timeouts: r.timeoutRand,
 		actions:  s.actionCache(rec.Game, rec.Options),
 		steps:    r.steps,
 		events:   r.events,
+	}
+	if m.timeouts == nil {
+		m.timeouts = timeoutRand(rec.Seed)
 	}
 	for i := range m.seats {
 		m.seats[i].bank = c.bank
 		if bank, ok := r.banks[i]; ok {
 			m.seats[i].bank = bank
 		}
+		m.seats[i].timeouts = r.timeouts[i]
 		if h, err := hex.DecodeString(rec.TokenHashes[i]); err == nil && len(h) == 32 {
 			copy(m.seats[i].tokenHash[:], h)
 		}
@@ -593,7 +597,15 @@ type replayed struct {
 	steps  []logged
 	events []eventRef
 	banks  map[int]time.Duration // each seat's time bank after its last logged step
+	// timeouts counts each seat's timed-out steps, and timeoutRand is the timeout policy's
+	// generator as it stood after them, so that a resumed match goes on choosing as it would
+	// have without the restart.
+	timeouts    map[int]int
+	timeoutRand *mrand.Rand
 }
+
+// timeoutRand is the generator of a match's timeout policy, seeded from the match seed.
+func timeoutRand(seed uint64) *mrand.Rand { return mrand.New(engine.NewRand(seed ^ 0x7173)) }
 
 // replay rebuilds a stored match's state from its log.
 func (s *Server) replay(ctx context.Context, rec *store.Match) (*replayed, error) {
@@ -636,7 +648,8 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 	if err != nil {
 		return nil, err
 	}
-	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), banks: make(map[int]time.Duration)}
+	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), banks: make(map[int]time.Duration),
+		timeouts: make(map[int]int), timeoutRand: timeoutRand(rec.Seed)}
 	for _, sp := range stored {
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
@@ -647,6 +660,13 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 		// Events are numbered as they were live: a timeout's event before its action's.
 		if sp.TimedOut != 0 {
 			r.events = append(r.events, eventRef{engine: -1, timedOut: sp.Seat, policy: orreryv1.TimeoutPolicy(sp.TimedOut)})
+			r.timeouts[sp.Seat]++
+			// The policy drew from the seat's legal list then (timeoutLocked), forfeits aside.
+			if sp.TimedOut != int32(orreryv1.TimeoutPolicy_TIMEOUT_POLICY_FORFEIT) && sp.Seat >= 0 {
+				if n := len(st.Legal(engine.Seat(sp.Seat), nil)); n > 0 {
+					r.timeoutRand.IntN(n)
+				}
+			}
 		}
 		before := st.EventCount()
 		if err := engine.ApplyStep(st, step); err != nil {
