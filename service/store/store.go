@@ -241,8 +241,10 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 	}
 	defer tx.Rollback()
 	cut := t.UnixNano()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM steps WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
-		return 0, err
+	for _, table := range []string{"steps", "seat_tokens"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
+			return 0, err
+		}
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM matches WHERE ended_ns != 0 AND ended_ns < ?`, cut)
 	if err != nil {
@@ -285,15 +287,28 @@ func FromUnixNano(ns int64) time.Time {
 	return time.Unix(0, ns)
 }
 
-// CreateMatch stores a new match.
+// CreateMatch stores a new match, and its seats' token hashes in the index of tokens.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
-	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 		m.Created.UnixNano(), JSON(botsText(m.Bots)))
-	return err
+	if err != nil {
+		return err
+	}
+	for _, h := range m.TokenHashes {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, h, m.ID); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // AppendSteps appends steps to a match's action log, in one transaction.
@@ -475,7 +490,7 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 // restart) is told what became of it; ErrNotFound otherwise.
 func (d *DB) MatchByToken(ctx context.Context, tokenHash string) (*Match, error) {
 	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches
-		WHERE `+d.hasElement("token_hashes"), tokenHash))
+		WHERE id IN (SELECT match_id FROM seat_tokens WHERE token_hash = ?)`, tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -151,6 +151,13 @@ func TestMigrate_UpgradesADatabaseOfTheFirstRelease(t *testing.T) {
 		if err != nil || len(steps) != 1 {
 			t.Errorf("Steps = %v, %v", steps, err)
 		}
+		for _, m := range all { // the index of tokens holds the seats of matches stored before it
+			for _, h := range m.TokenHashes {
+				if got, err := db.MatchByToken(ctx, h); h != "" && (err != nil || got.ID != m.ID) {
+					t.Errorf("MatchByToken(%s) = %v, %v; want %s", h, got, err, m.ID)
+				}
+			}
+		}
 		if err := db.CreateMatch(ctx, &Match{ID: "new" + fmt.Sprint(len(all)), Game: "g", Seats: 2, SeedSalt: "ab", Options: map[string]string{},
 			Names: []string{"", ""}, TokenHashes: []string{"", ""}, Created: time.Now()}); err != nil {
 			t.Errorf("a new match in the upgraded database: %v", err)
