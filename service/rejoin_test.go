@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
+	"weak"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -237,5 +239,25 @@ func TestResume_TimeoutPolicyChoosesAsWithoutARestart(t *testing.T) {
 		if got := restartedSum.GetSeatInfo()[i].GetTimeouts(); got != si.GetTimeouts() || got == 0 {
 			t.Errorf("seat %d: %d timeouts with a restart, %d without", i, got, si.GetTimeouts())
 		}
+	}
+}
+
+// A released match is garbage: nothing of the server keeps it alive. (Before, the store
+// writer's reused batch buffer held the callback of the match's result, and with it the
+// whole match, until a later batch as long overwrote it.)
+func TestRelease_ReleasedMatchIsCollected(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := newHarness(t, Config{Store: memStore(t)})
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(12)})
+	gone := weak.Make(h.srv.lookup(created.GetMatchId()))
+	h.playRandom(ctx, created, nil)
+	released(ctx, t, h.srv, created.GetMatchId())
+	h.srv.Sync()
+	for range 3 { // a finalizer-free object is freed by the first full cycle; three to be sure
+		runtime.GC()
+	}
+	if gone.Value() != nil {
+		t.Error("a released match is still reachable")
 	}
 }

@@ -97,11 +97,16 @@ func (s *soakServer) start() {
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
-	for { // ready when it accepts connections
+	// Ready when it accepts connections; a child that died at start never will (its log says
+	// why).
+	for deadline := time.Now().Add(2 * time.Minute); ; {
 		c, err := net.Dial("tcp", s.addr)
 		if err == nil {
 			c.Close()
 			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the server did not start; see %s.log", s.db)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -207,7 +212,11 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 		n = v
 	}
 	addr := freeAddr(t)
-	srv := &soakServer{t: t, addr: addr, db: filepath.Join(t.TempDir(), "soak.db"), debug: freeAddr(t),
+	debugAddr := freeAddr(t)
+	for debugAddr == addr { // a port free a moment ago may be handed out twice
+		debugAddr = freeAddr(t)
+	}
+	srv := &soakServer{t: t, addr: addr, db: filepath.Join(t.TempDir(), "soak.db"), debug: debugAddr,
 		web: http.Client{Transport: &http.Transport{DisableKeepAlives: true}}}
 	srv.start()
 	defer srv.kill()
@@ -346,6 +355,11 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	playClean(ctx, t, addr, n)
 	srv.awaitGoroutines(ctx, baseGoroutines)
 	heap, rss := srv.settled()
+	if f := os.Getenv("ORRERY_SOAK_HEAP"); f != "" { // where the memory is, for a person to read
+		if err := os.WriteFile(f, []byte(srv.get("/debug/pprof/heap?gc=1")), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	if float64(heap) > 1.1*float64(warmHeap) || float64(rss) > 1.1*float64(warmRSS) {
 		t.Errorf("%d more matches left the server at %d KiB of heap and %d KiB resident, from %d and %d",
 			n, heap>>10, rss, warmHeap>>10, warmRSS)
