@@ -64,6 +64,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
 	var decisions, gaps, gapNS, answered, bytes atomic.Int64
+	var cpu time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for n := uint64(0); decisions.Load() < int64(b.N); n++ {
@@ -101,11 +102,14 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 		}
 		joined.Wait()
 		b.StartTimer()
+		cpu0 := cpuTime()
 		close(start)
 		wg.Wait()
+		cpu += cpuTime() - cpu0
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(decisions.Load()), "cpu-ns/decision")
 	b.ReportMetric(float64(gapNS.Load())/float64(max(gaps.Load(), 1)), "gap-ns")
 	b.ReportMetric(float64(bytes.Load())/float64(decisions.Load()), "decision-bytes")
 }
@@ -200,6 +204,7 @@ func BenchmarkRawEcho(b *testing.B) {
 	ans := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{DecisionId: "d12", Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 3}}}}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if err := cs.SendMsg(ans); err != nil {
 			b.Fatal(err)
@@ -209,6 +214,7 @@ func BenchmarkRawEcho(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(total)/float64(len(recorded)), "msg-bytes")
 }
 
@@ -316,6 +322,7 @@ func BenchmarkDecisionInProcess(b *testing.B) {
 	var decisions atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for n := uint64(0); decisions.Load() < int64(b.N); n++ {
 		_, tokens, _, err := srv.Create(ctx, MatchSpec{Game: testGame, Seats: 2, Seed: &n,
 			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
@@ -350,4 +357,5 @@ func BenchmarkDecisionInProcess(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(decisions.Load()), "cpu-ns/decision")
 }

@@ -23,6 +23,12 @@ var (
 	errReplayRunning = status.Error(codes.FailedPrecondition, "the match is still running: its replay (and seed) is available once it ends")
 )
 
+// errGone is a match this node gave up (it lost its lease, or is shutting down): another
+// node takes it over from its log, and any node relays the seat's rejoin there.
+func errGone(id string) error {
+	return status.Errorf(codes.Unavailable, "match %q moved off this node; rejoin with the same token through any node", id)
+}
+
 // matchFailed is a match the server could not resume: it will not go on.
 func matchFailed(id string) error {
 	return status.Errorf(codes.FailedPrecondition, "match %q failed: %s", id, failedDetail)

@@ -49,8 +49,12 @@ func FuzzPlayRequest(f *testing.F) {
 		before, _ := m.st.MarshalBinary()
 		plies := len(m.steps)
 		m.mu.Unlock()
-		seat.Answer(&req)
-		replies := seat.takeReplies()
+		if err := seat.Answer(&req); err != nil {
+			t.Fatal(err)
+		}
+		m.mu.Lock()
+		replies := seat.takeRepliesLocked()
+		m.mu.Unlock()
 		if len(replies) != 1 {
 			t.Fatalf("%d replies to one request", len(replies))
 		}

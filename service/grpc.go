@@ -9,9 +9,11 @@ import (
 	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -88,7 +90,13 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		m := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram())
 		o.Registerer.MustRegister(m)
 		unary = append(unary, m.UnaryServerInterceptor())
-		stream = append(stream, m.StreamServerInterceptor())
+		// Not on the match streams: the interceptor counts every message, by labels looked up
+		// per message, which on Play is a cost per decision. The arena's own series count
+		// what a Play or Watch stream carries (decisions, rejects, timeouts).
+		notMatchStream := func(_ context.Context, c interceptors.CallMeta) bool {
+			return c.FullMethod() != orreryv1.ArenaService_Play_FullMethodName && c.FullMethod() != orreryv1.ArenaService_Watch_FullMethodName
+		}
+		stream = append(stream, selector.StreamServerInterceptor(m.StreamServerInterceptor(), selector.MatchFunc(notMatchStream)))
 	}
 	unary = append(unary,
 		logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),

@@ -30,6 +30,7 @@ type harness struct {
 	srv    *Server
 	client orreryv1.ArenaServiceClient
 	conn   *grpc.ClientConn
+	lis    *bufconn.Listener
 
 	mu    sync.Mutex // guards conns
 	conns []net.Conn
@@ -63,10 +64,22 @@ func newHarnessWith(t *testing.T, cfg Config, o GRPCOptions) *harness {
 	lis := bufconn.Listen(1 << 20)
 	gs := NewGRPCServer(srv, o)
 	go gs.Serve(lis)
-	h := &harness{t: t, srv: srv}
-	conn, err := grpc.NewClient("passthrough:///bufnet",
+	h := &harness{t: t, srv: srv, lis: lis}
+	h.client, h.conn = h.dial()
+	t.Cleanup(func() {
+		h.conn.Close()
+		srv.Close()
+		gs.Stop()
+	})
+	return h
+}
+
+// dial opens another client connection to the harness's server, with opts.
+func (h *harness) dial(opts ...grpc.DialOption) (orreryv1.ArenaServiceClient, *grpc.ClientConn) {
+	h.t.Helper()
+	conn, err := grpc.NewClient("passthrough:///bufnet", append([]grpc.DialOption{
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
-			c, err := lis.DialContext(ctx)
+			c, err := h.lis.DialContext(ctx)
 			if err == nil {
 				h.mu.Lock()
 				h.conns = append(h.conns, c)
@@ -74,17 +87,11 @@ func newHarnessWith(t *testing.T, cfg Config, o GRPCOptions) *harness {
 			}
 			return c, err
 		}),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+		grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)...)
 	if err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
-	h.client, h.conn = orreryv1.NewArenaServiceClient(conn), conn
-	t.Cleanup(func() {
-		conn.Close()
-		srv.Close()
-		gs.Stop()
-	})
-	return h
+	return orreryv1.NewArenaServiceClient(conn), conn
 }
 
 func seed(v uint64) *uint64 { return &v }

@@ -43,3 +43,16 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 		}
 	}
 }
+
+// Holds reports whether match id is running in this server's memory: on a node of a
+// cluster, whether this node runs it now. The ladder plays a match's house seats where the
+// match runs.
+func (s *Server) Holds(id string) bool {
+	m := s.lookup(id)
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.overLocked()
+}

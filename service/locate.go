@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -45,8 +46,23 @@ func (s *Server) locateStored(rec *store.Match) located {
 	if m := s.lookup(rec.ID); m != nil {
 		return located{m: m}
 	}
-	// A match created since the start is in memory a moment after it is stored.
-	return located{rec: rec, orphan: rec.Result == nil && rec.Created.Before(s.started)}
+	// A match created since the start is in memory a moment after it is stored. On a node
+	// of a cluster, a running match not in memory runs on another node (or is being taken
+	// over): never an orphan.
+	return located{rec: rec, orphan: s.cfg.Node == nil && rec.Result == nil && rec.Created.Before(s.started)}
+}
+
+// elsewhere is the node to relay a call about a located match to: the owner of a running
+// match this node does not hold. nil: answer here.
+func (s *Server) elsewhere(ctx context.Context, l located) (grpc.ClientConnInterface, error) {
+	if l.m != nil || l.rec.Result != nil || s.cfg.Node == nil {
+		return nil, nil
+	}
+	conn, local, err := s.Owner(ctx, l.rec.ID)
+	if err != nil || local {
+		return nil, err
+	}
+	return conn, nil
 }
 
 // summary describes the match.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -38,6 +39,12 @@ type match struct {
 	policy   orreryv1.TimeoutPolicy
 	created  time.Time
 
+	// gone: this node no longer owns the match (cut off from the database, or handing it
+	// back at shutdown): it is paused for good and its streams end with Unavailable, so
+	// that its bots rejoin through any node and reach its next owner (cluster.go). Atomic:
+	// the writer sets it without the match's lock.
+	gone atomic.Bool
+
 	mu     sync.Mutex // guards every field below
 	st     engine.State
 	steps  []logged
@@ -57,7 +64,6 @@ type match struct {
 	changed  chan struct{} // closed and replaced on every change: a broadcast to streams
 	timeouts *rand.Rand    // the timeout policy's choices, seeded from the match seed
 	toAct    []engine.Seat
-	legal    []engine.Action
 	actions  *wire.ActionCache // typed envelopes and notation, shared by matches of one configured game
 	// nextAdvance is when a wall-clock game next advances: every decision's deadline.
 	nextAdvance time.Time
@@ -67,6 +73,10 @@ type match struct {
 	// shares it, so many spectators cost one build per change, not one each under the lock.
 	spectate     *orreryv1.Spectate
 	spectateOver bool
+	// watchers counts the Watch streams; while there are any, every change publishes the
+	// public view to pub once, and spectators read it from there without the lock.
+	watchers int
+	pub      atomic.Pointer[public]
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
 	joined   bool
@@ -100,6 +110,7 @@ type seatState struct {
 	// answer arriving after its tick resolved still applies, to the next one.
 	late     [4]*pending
 	timeouts int
+	live     *Seat // the Play stream connected, woken when a change gives it something new
 }
 
 // pending is a decision a seat owes.
@@ -149,9 +160,21 @@ func (m *match) unpause(now time.Time) {
 	m.notifyLocked()
 }
 
+// notifyLocked tells everyone following the match that it changed: the Play streams that
+// this change gives something to send, the spectators (publishLocked), and whoever waits on
+// changed (the ladder's seats, AwaitEnd).
 func (m *match) notifyLocked() {
-	close(m.changed)
+	old := m.changed
 	m.changed = make(chan struct{})
+	if m.watchers > 0 {
+		m.publishLocked() // before old closes, so that a woken spectator finds the new view
+	}
+	close(old)
+	for i := range m.seats {
+		if st := m.seats[i].live; st != nil {
+			st.wakeLocked()
+		}
+	}
 }
 
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
@@ -169,6 +192,7 @@ func (m *match) refreshLocked(now time.Time) {
 	if m.clock.wall {
 		step = m.st.(engine.Ticker).Step()
 	}
+	var buf *[]engine.Action
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !slices.Contains(m.toAct, engine.Seat(i)) {
@@ -181,11 +205,18 @@ func (m *match) refreshLocked(now time.Time) {
 			}
 			s.answered = false
 		}
-		m.legal = m.st.Legal(engine.Seat(i), m.legal[:0])
-		if s.pending != nil && slices.Equal(s.pending.legal, m.legal) {
+		if buf == nil {
+			buf, _ = m.srv.legalBufs.Get().(*[]engine.Action)
+			if buf == nil {
+				buf = new([]engine.Action)
+			}
+			defer m.srv.legalBufs.Put(buf)
+		}
+		*buf = m.st.Legal(engine.Seat(i), (*buf)[:0])
+		if s.pending != nil && slices.Equal(s.pending.legal, *buf) {
 			continue
 		}
-		p := &pending{id: m.decisionID(), legal: slices.Clone(m.legal)}
+		p := &pending{id: m.decisionID(), legal: slices.Clone(*buf)}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
 			s.withdraw()
@@ -587,12 +618,19 @@ func (m *match) connect(seat engine.Seat) int64 {
 	return gen
 }
 
-func (m *match) disconnect(seat engine.Seat, gen int64) {
+func (m *match) disconnect(st *Seat) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.seats[seat].stream == gen {
-		m.seats[seat].stream = 0
+	s := &m.seats[st.seat]
+	if s.stream == st.gen {
+		s.stream = 0
 		m.releaseIfIdleLocked()
+	}
+	if s.live == st {
+		s.live = nil
+	}
+	if st.out != nil {
+		st.out.done = true
 	}
 }
 
@@ -600,30 +638,22 @@ func (m *match) disconnect(seat engine.Seat, gen int64) {
 type view struct {
 	events   []*orreryv1.Event
 	decision *orreryv1.Decision
-	spectate *orreryv1.Spectate
 	ended    *orreryv1.MatchEnded
 	replaced bool
 	changed  <-chan struct{}
 	cursor   int64
-	ply      int64
 }
 
-// viewFor collects what seat (or Spectator) has not been sent: events from cursor, the
-// current decision if it differs from sentDecision, the public view if ply moved, and the end.
-func (m *match) viewFor(seat engine.Seat, gen int64, cursor int64, sentDecision string, sentPly int64, recv *orreryv1.Receive) view {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v := view{changed: m.changed, cursor: cursor, ply: int64(len(m.steps))}
-	if seat != engine.Spectator && m.seats[seat].stream != gen {
+// viewLocked collects what seat has not been sent: events from cursor, the current decision
+// if it differs from sentDecision, and the end.
+func (m *match) viewLocked(seat engine.Seat, gen int64, cursor int64, sentDecision string, recv *orreryv1.Receive) view {
+	v := view{changed: m.changed, cursor: cursor}
+	if m.seats[seat].stream != gen {
 		v.replaced = true
 		return v
 	}
-	if seat != engine.Spectator {
-		if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
-			v.decision = m.decisionLocked(seat, p, recv)
-		}
-	} else if v.ply != sentPly || sentPly < 0 {
-		v.spectate = m.spectateLocked()
+	if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
+		v.decision = m.decisionLocked(seat, p, recv)
 	}
 	if m.overLocked() {
 		v.ended = m.endedLocked()
@@ -656,6 +686,52 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 	d.Deadline = timestamppb.New(p.deadline)
 	d.TimeBank = durationpb.New(p.bank)
 	return d
+}
+
+// public is what every spectator of a match is sent, published once per change while the
+// match has spectators, and read by them without the match's lock: a spectator that falls
+// behind skips to the newest. Nothing in it changes once published.
+type public struct {
+	ply    int64
+	view   *orreryv1.Spectate
+	events []*orreryv1.Event // the public events so far, events[i].Seq == i; shared, appended to only past their length
+	ended  *orreryv1.MatchEnded
+	gone   bool // the match left this node: spectators watch it through another
+	// changed closes when a newer public is published.
+	changed <-chan struct{}
+}
+
+// watch counts a spectator in (+1) or out (-1), and returns the public view to start from.
+// The public events are kept only while someone watches.
+func (m *match) watch(delta int) *public {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.watchers += delta
+	switch {
+	case m.watchers == 0:
+		m.pub.Store(nil)
+	case delta > 0 && (m.pub.Load() == nil || m.overLocked()):
+		m.publishLocked() // over: what is revealed may have changed without a move (seedWithheld)
+	}
+	return m.pub.Load()
+}
+
+// publishLocked builds the public view once for every spectator: the view if the ply moved,
+// the events since the last one, and the end.
+func (m *match) publishLocked() {
+	prev := m.pub.Load()
+	p := &public{ply: int64(len(m.steps)), changed: m.changed, gone: m.gone.Load()}
+	p.view = m.spectateLocked()
+	if prev != nil {
+		p.events = prev.events
+	}
+	if from := int64(len(p.events)); from < int64(len(m.events)) {
+		p.events = append(p.events, m.eventsLocked(engine.Spectator, from)...)
+	}
+	if m.overLocked() {
+		p.ended = m.endedLocked()
+	}
+	m.pub.Store(p)
 }
 
 // spectateLocked is the public view (the all-seeing one once the match is over). The

@@ -22,6 +22,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
 )
 
 // childServeEnv, when set, makes TestChildServer serve an arena on the address it names
@@ -34,7 +35,8 @@ func TestChildServer(t *testing.T) {
 	if addr == "" {
 		t.Skip("only as BenchmarkMatchMemory's child process")
 	}
-	srv, err := New(Config{})
+	// The benchmark's matches are far past the default limits on live and created matches.
+	srv, err := New(Config{Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,8 @@ func (q *quota) act(bot bots.Bot, d *orreryv1.Decision) *orreryv1.Answer {
 }
 
 // BenchmarkMatchMemory reports the server's resident memory per live 4-seat IceTraders
-// match, with 10,000 matches (ORRERY_MEMORY_MATCHES to change): "waiting-KiB/match" once
+// match, with 10,000 matches (ORRERY_MEMORY_MATCHES to change; ORRERY_MEMORY_CONNS=seat for a
+// client connection per seat): "waiting-KiB/match" once
 // every seat has joined and holds its first decision, "playing-KiB/match" once each match
 // has played six decisions and sits in play. The server runs in a child
 // process; run with -benchtime 1x.
@@ -117,7 +120,15 @@ func BenchmarkMatchMemory(b *testing.B) {
 	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
 		b.Fatalf("child server: %q %v", line, err)
 	}
-	conns := make([]*grpc.ClientConn, 64)
+	// 64 client connections share the seats unless ORRERY_MEMORY_CONNS says otherwise
+	// ("seat": one connection per seat, as bots connect, each with the server's buffers).
+	nconns := 64
+	if v := os.Getenv("ORRERY_MEMORY_CONNS"); v == "seat" {
+		nconns = 4 * n
+	} else if v != "" {
+		nconns, _ = strconv.Atoi(v)
+	}
+	conns := make([]*grpc.ClientConn, nconns)
 	for i := range conns {
 		if conns[i], err = grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
 			b.Fatal(err)

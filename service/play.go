@@ -30,7 +30,6 @@ type LadderServer interface {
 // sends what the seat has missed, its current decision, and everything after, and applies its
 // answers. Failures inside the match are ActionRejected messages; the stream goes on.
 func (s *Server) Play(stream PlayStream) error {
-	ctx := stream.Context()
 	first, err := stream.Recv()
 	if errors.Is(err, io.EOF) {
 		return nil
@@ -48,6 +47,11 @@ func (s *Server) Play(stream PlayStream) error {
 	if join == nil {
 		return errNoJoin
 	}
+	if conn, err := s.seatElsewhere(stream.Context(), join.GetToken()); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayPlay(stream, first, conn)
+	}
 	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
 	if err != nil {
 		return err
@@ -57,12 +61,14 @@ func (s *Server) Play(stream PlayStream) error {
 	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: seat.Joined()}}); err != nil {
 		return err
 	}
-	// Answers are applied on the receiving goroutine itself: the next seat's decision then
-	// waits for no other goroutine than its own stream's.
-	closed := make(chan struct{})
+	// This goroutine only waits for the stream's end, so that it can return (and gRPC end the
+	// stream) even while a send to a bot that does not read is blocked. Another receives the
+	// bot's answers and applies them at once (the next seat's decision then waits for no
+	// other goroutine); a third, which runs only while the seat has something new
+	// (Seat.wakeLocked), sends the replies, the events and the decisions.
+	sent := seat.stream(stream.Send)
 	recvErr := make(chan error, 1)
 	go func() {
-		defer close(closed)
 		for {
 			req, err := stream.Recv()
 			if err != nil {
@@ -72,14 +78,33 @@ func (s *Server) Play(stream PlayStream) error {
 				recvErr <- recvStatus(err)
 				return
 			}
-			seat.Answer(req)
+			if err := seat.Answer(req); err != nil {
+				recvErr <- err // the bot does not read its replies: the stream ends, the seat stays
+				return
+			}
 		}
 	}()
-	err = seat.serve(ctx, nil, closed, stream.Send)
-	if errors.Is(err, errStreamClosed) {
-		return <-recvErr
+	select {
+	case err := <-sent:
+		return err
+	case err := <-recvErr:
+		if err != nil {
+			return err
+		}
+		// The bot closed its side: the replies queued for it are still sent.
+		seat.closeSend()
+		select {
+		case err := <-sent:
+			if errors.Is(err, errStreamClosed) {
+				err = nil
+			}
+			return err
+		case <-s.ctx.Done():
+			return errShuttingDown
+		}
+	case <-s.ctx.Done():
+		return errShuttingDown
 	}
-	return err
 }
 
 // errStreamClosed says the bot closed its side of the stream.
@@ -88,14 +113,29 @@ var errStreamClosed = errors.New("stream closed by the client")
 // Seat is one connected seat of a match, driven by Run. Play drives one; the ladder drives
 // many over a single stream.
 type Seat struct {
-	srv    *Server
-	m      *match
-	seat   engine.Seat
-	gen    int64
-	cursor int64
-	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent; guarded by m.mu
-	queued atomic.Bool              // outbox is not empty: read by the stream loop without m.mu
-	recv   *orreryv1.Receive        // what the bot asked to receive; nil: everything
+	srv  *Server
+	m    *match
+	seat engine.Seat
+	gen  int64
+	recv *orreryv1.Receive // what the bot asked to receive; nil: everything
+
+	// guarded by m.mu
+	cursor int64                    // the events sent
+	sent   string                   // the decision last sent
+	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent
+	out    *sender                  // a Play stream's sender; nil for Run
+	queued atomic.Bool              // outbox is not empty: read by Run's loop without m.mu
+}
+
+// sender sends a Play stream's messages from a goroutine that runs only while the seat has
+// something new: a waiting seat costs no goroutine of its own for sending, and a change
+// wakes only the seats it gives something to send. Guarded by the match's mu.
+type sender struct {
+	send    func(*orreryv1.PlayResponse) error
+	running bool       // a goroutine is sending
+	closing bool       // the bot closed its side: send the replies, then end
+	done    bool       // the stream has ended: start no more
+	end     chan error // the stream's end, once: nil when the match ended
 }
 
 // SetReceive sets what the seat's stream carries (nil: everything). Call it before Run.
@@ -125,10 +165,10 @@ func (s *Server) attach(m *match, seat engine.Seat, eventsSeen *int64) *Seat {
 	st := &Seat{srv: s, m: m, seat: seat, gen: m.connect(seat)}
 	m.mu.Lock()
 	st.cursor = m.seats[seat].delivered
-	m.mu.Unlock()
 	if eventsSeen != nil {
 		st.cursor = *eventsSeen
 	}
+	m.mu.Unlock()
 	return st
 }
 
@@ -170,7 +210,7 @@ func (s *Server) attachStored(h [32]byte, eventsSeen *int64) (*Seat, error) {
 func (st *Seat) MatchID() string { return st.m.id }
 
 // Detach marks the seat disconnected, unless a newer connection has replaced it.
-func (st *Seat) Detach() { st.m.disconnect(st.seat, st.gen) }
+func (st *Seat) Detach() { st.m.disconnect(st) }
 
 // Joined is the confirmation a bot gets on joining.
 func (st *Seat) Joined() *orreryv1.Joined {
@@ -185,85 +225,185 @@ func (st *Seat) Joined() *orreryv1.Joined {
 // and applies the answers that arrive on answers, until the match ends (nil), the answers
 // channel closes (errStreamClosed), a send fails, or ctx ends.
 func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error {
-	return st.serve(ctx, answers, nil, send)
-}
-
-// Answer applies one request from the bot and queues the reply for the seat's stream.
-func (st *Seat) Answer(req *orreryv1.PlayRequest) {
-	m := st.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	resp := st.srv.handleLocked(m, st.seat, req)
-	st.outbox = append(st.outbox, resp)
-	st.queued.Store(true)
-	if resp.GetAccepted() == nil {
-		m.notifyLocked() // an accepted answer has woken everyone already
-	}
-}
-
-// serve is Run, with answers applied either here (from answers) or by Answer on the
-// receiving goroutine, in which case closed says when the bot has closed its side.
-func (st *Seat) serve(ctx context.Context, answers <-chan *orreryv1.PlayRequest, closed <-chan struct{}, send func(*orreryv1.PlayResponse) error) error {
-	m, s := st.m, st.srv
-	sent := ""
 	for {
-		for _, r := range st.takeReplies() {
+		msgs, final, changed, err := st.next(false)
+		if err != nil {
+			return err
+		}
+		for _, r := range msgs {
 			if err := send(r); err != nil {
 				return err
 			}
 		}
-		v := m.viewFor(st.seat, st.gen, st.cursor, sent, 0, st.recv)
-		if v.replaced {
-			return errReplaced
+		if final {
+			return nil
 		}
-		st.cursor = v.cursor
-		if len(v.events) > 0 && v.decision == nil {
-			if err := send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events, MatchId: m.id}}}); err != nil {
-				return err
-			}
-		}
-		if v.ended != nil {
-			v.ended.Seat = int32(st.seat)
-			return send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}})
-		}
-		if v.decision != nil {
-			v.decision.Events = v.events
-			if err := send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: v.decision}}); err != nil {
-				return err
-			}
-			sent = v.decision.GetDecisionId()
-		}
-		// A reply queued after takeReplies but before viewFor woke a channel this loop no
-		// longer holds: send it now rather than at the match's next change.
+		// A reply queued after next took the replies woke a channel this loop no longer
+		// holds: send it now rather than at the match's next change.
 		if st.queued.Load() {
 			continue
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-s.ctx.Done():
+		case <-st.srv.ctx.Done():
 			return errShuttingDown
-		case <-closed:
-			for _, r := range st.takeReplies() {
-				send(r)
-			}
-			return errStreamClosed
-		case <-v.changed:
+		case <-changed:
 		case req, ok := <-answers:
 			if !ok {
 				return errStreamClosed
 			}
-			st.Answer(req)
+			if err := st.Answer(req); err != nil {
+				return err
+			}
 		}
 	}
 }
 
-// takeReplies takes the queued replies, the events each accepted action caused riding on
-// its acknowledgement, so that the bot reads its result before anything after it.
-func (st *Seat) takeReplies() []*orreryv1.PlayResponse {
+// stream starts sending the seat's messages with send, from a goroutine of its own while
+// there is something to send. The channel returned gives the stream's end once: nil when
+// the match has ended and the seat was told, or why the stream must close.
+func (st *Seat) stream(send func(*orreryv1.PlayResponse) error) <-chan error {
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	st.out = &sender{send: send, end: make(chan error, 1)}
+	if m.seats[st.seat].stream == st.gen {
+		m.seats[st.seat].live = st
+	}
+	st.out.running = true
+	go st.flush()
+	return st.out.end
+}
+
+// closeSend says the bot closed its side of the stream: the replies queued are sent, then
+// the stream ends.
+func (st *Seat) closeSend() {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st.out.closing = true
+	st.wakeLocked()
+}
+
+// wakeLocked starts the seat's sender if the seat has something new and none runs.
+func (st *Seat) wakeLocked() {
+	o := st.out
+	if o == nil || o.running || o.done || !st.hasNewsLocked() {
+		return
+	}
+	o.running = true
+	go st.flush()
+}
+
+// hasNewsLocked reports whether the seat's stream has anything to send (or to find out, as
+// that it was replaced): a change that gives a seat nothing wakes nothing.
+func (st *Seat) hasNewsLocked() bool {
+	m := st.m
+	s := &m.seats[st.seat]
+	switch {
+	case st.out.closing, s.stream != st.gen, len(st.outbox) > 0, m.overLocked(), m.gone.Load():
+		return true
+	case s.pending != nil && s.pending.id != st.sent:
+		return true
+	}
+	return !st.recv.GetQuiet() && !st.recv.GetOmitEvents() && int64(len(m.events)) > st.cursor
+}
+
+// flush sends what the seat has new, until it has nothing (the goroutine ends) or the stream
+// ends.
+func (st *Seat) flush() {
+	o := st.out
+	for {
+		msgs, final, _, err := st.next(true)
+		for _, r := range msgs {
+			if err := o.send(r); err != nil {
+				st.end(err)
+				return
+			}
+		}
+		switch {
+		case err != nil || final:
+			st.end(err)
+			return
+		case len(msgs) == 0:
+			return // next stopped the sender, under the lock
+		}
+	}
+}
+
+// end ends the stream's sending with err (nil: the match ended and the seat was told).
+func (st *Seat) end(err error) {
+	st.m.mu.Lock()
+	st.out.done, st.out.running = true, false
+	st.m.mu.Unlock()
+	st.out.end <- err
+}
+
+// next takes what the seat has new: the replies queued, then the events, its decision or
+// the end; final says the end is among them, and changed closes at the match's next change.
+// For a Play stream's sender (stream), nothing new stops the sender, under the lock, so
+// that a change after it starts a new one.
+func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, changed <-chan struct{}, err error) {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.gone.Load() {
+		return nil, false, nil, errGone(m.id)
+	}
+	if m.seats[st.seat].stream != st.gen {
+		return nil, false, nil, errReplaced
+	}
+	msgs = st.takeRepliesLocked()
+	if stream && st.out.closing {
+		return msgs, true, nil, errStreamClosed
+	}
+	v := m.viewLocked(st.seat, st.gen, st.cursor, st.sent, st.recv)
+	st.cursor = v.cursor
+	if len(v.events) > 0 && v.decision == nil {
+		msgs = append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events, MatchId: m.id}}})
+	}
+	if v.ended != nil {
+		v.ended.Seat = int32(st.seat)
+		return append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}}), true, nil, nil
+	}
+	if v.decision != nil {
+		v.decision.Events = v.events
+		msgs = append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: v.decision}})
+		st.sent = v.decision.GetDecisionId()
+	}
+	if stream && len(msgs) == 0 {
+		st.out.running = false
+	}
+	return msgs, false, v.changed, nil
+}
+
+// Answer applies one request from the bot and queues the reply for the seat's stream. It
+// refuses the request, applying nothing, when the stream already has its limit of replies
+// waiting (limits.Config.StreamQueue): the bot sends and does not read.
+func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := st.srv.limits.StreamQueue(len(st.outbox)); err != nil {
+		return err
+	}
+	resp := st.srv.handleLocked(m, st.seat, req)
+	st.outbox = append(st.outbox, resp)
+	st.queued.Store(true)
+	switch {
+	case st.out != nil:
+		st.wakeLocked()
+	case resp.GetAccepted() == nil:
+		m.notifyLocked() // an accepted answer has woken everyone already
+	}
+	return nil
+}
+
+// takeRepliesLocked takes the queued replies, the events each accepted action caused riding
+// on its acknowledgement, so that the bot reads its result before anything after it.
+func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
+	m := st.m
 	out := st.outbox
 	st.outbox = nil
 	st.queued.Store(false)
@@ -322,6 +462,11 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	if err != nil {
 		return err
 	}
+	if conn, err := s.elsewhere(ctx, at); err != nil {
+		return err
+	} else if conn != nil {
+		return s.relayWatch(req, stream, conn)
+	}
 	m, err := s.watchable(ctx, at)
 	if err != nil {
 		return err
@@ -334,31 +479,39 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 		return err
 	}
 	defer release()
+	// The views and events are built once per change for every spectator (publishLocked);
+	// this stream only reads the newest, outside the match's lock, so a spectator that does
+	// not read holds up nothing and, when it reads again, skips to the newest view.
+	p := m.watch(+1)
+	defer m.watch(-1)
 	cursor, ply := req.GetFromEvent(), int64(-1)
 	for {
-		v := m.viewFor(engine.Spectator, 0, cursor, "", ply, nil)
-		if v.spectate != nil {
-			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_View{View: v.spectate}}); err != nil {
+		if p.gone {
+			return errGone(m.id)
+		}
+		if p.ply != ply {
+			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_View{View: p.view}}); err != nil {
 				return err
 			}
-			ply = v.ply
+			ply = p.ply
 		}
-		if len(v.events) > 0 {
-			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_Events{Events: &orreryv1.EventBatch{Events: v.events}}}); err != nil {
+		if cursor < int64(len(p.events)) {
+			if err := stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_Events{Events: &orreryv1.EventBatch{Events: p.events[cursor:]}}}); err != nil {
 				return err
 			}
+			cursor = int64(len(p.events))
 		}
-		cursor = v.cursor
-		if v.ended != nil {
-			return stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_Ended{Ended: v.ended}})
+		if p.ended != nil {
+			return stream.Send(&orreryv1.WatchResponse{Msg: &orreryv1.WatchResponse_Ended{Ended: p.ended}})
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-s.ctx.Done():
 			return errShuttingDown
-		case <-v.changed:
+		case <-p.changed:
 		}
+		p = m.pub.Load()
 	}
 }
 

@@ -167,8 +167,10 @@ func TestMetrics_CountTheMatch(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	h := newHarness(t, Config{Metrics: NewMetrics(reg)})
 	ctx := context.Background()
+	// Long enough that the bots' answers count on a loaded machine (a 2 ms clock left the
+	// latency histogram empty when every answer came late); the silent seat still times out.
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(5),
-		Clock: &orreryv1.Clock{PerMove: durationpb.New(2 * time.Millisecond), TimeBank: durationpb.New(0)}})
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(200 * time.Millisecond), TimeBank: durationpb.New(0)}})
 	_, stream, d := seatToAct(t, h, ctx, created)
 	answer(t, stream, &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{LegalIndex: -1}})
 	h.playRandom(ctx, created, map[int]bool{0: true})

@@ -22,7 +22,7 @@ import (
 // playConcurrently creates n 4-seat matches of testGame, then plays them all at once with
 // random bots over conn, and returns the decisions made and the time the play took
 // (creating the matches is not timed).
-func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) (int64, time.Duration) {
+func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) (int64, time.Duration, time.Duration) {
 	tb.Helper()
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
@@ -39,7 +39,7 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, n*4)
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i, c := range created {
 		for j, s := range c.GetSeats() {
 			bot := counted{random.New(seed + uint64(i*4+j)), &decisions}
@@ -57,12 +57,12 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 		}
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	close(errs)
 	for err := range errs {
 		tb.Error(err)
 	}
-	return decisions.Load(), elapsed
+	return decisions.Load(), elapsed, cpu
 }
 
 // counted is a bot that counts its decisions and asks for what it plays on receives.
@@ -99,13 +99,15 @@ func BenchmarkThousandMatches(b *testing.B) {
 			}
 			_, conn := loopback(b, cfg)
 			var decisions int64
-			var elapsed time.Duration
+			var elapsed, cpu time.Duration
 			for i := 0; i < b.N; i++ {
-				d, e := playConcurrently(b, conn, 1000, uint64(i)*1000)
+				d, e, c := playConcurrently(b, conn, 1000, uint64(i)*1000)
 				decisions += d
 				elapsed += e
+				cpu += c
 			}
 			b.ReportMetric(float64(decisions)/elapsed.Seconds(), "decisions/s")
+			b.ReportMetric(float64(decisions)/cpu.Seconds(), "decisions/cpu-s")
 		})
 	}
 }
@@ -127,7 +129,7 @@ func BenchmarkRawEcho1000Streams(b *testing.B) {
 			}
 		}
 	})
-	var elapsed time.Duration
+	var elapsed, cpu time.Duration
 	for i := 0; i < b.N; i++ {
 		css := make([]grpc.ClientStream, streams)
 		for j := range css {
@@ -138,7 +140,7 @@ func BenchmarkRawEcho1000Streams(b *testing.B) {
 			css[j] = cs
 		}
 		var wg sync.WaitGroup
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		for _, cs := range css {
 			wg.Add(1)
 			go func() {
@@ -160,6 +162,8 @@ func BenchmarkRawEcho1000Streams(b *testing.B) {
 		}
 		wg.Wait()
 		elapsed += time.Since(start)
+		cpu += cpuTime() - cpu0
 	}
 	b.ReportMetric(float64(streams*trips*b.N)/elapsed.Seconds(), "roundtrips/s")
+	b.ReportMetric(float64(streams*trips*b.N)/cpu.Seconds(), "roundtrips/cpu-s")
 }

@@ -95,19 +95,31 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // match clocks firing
-	loops   sync.WaitGroup // the node's lease loop
+	loops   sync.WaitGroup // the node's renew, claim and fence loops
+	drops   sync.WaitGroup // matches being dropped after their lease lapsed (cluster.go)
 
 	streamGen atomic.Int64 // numbers Play streams, so a newer join replaces an older one
 	live      atomic.Int64 // matches running (not ended)
+	renewed   atomic.Int64 // on a node: when its leases were last renewed (UnixNano)
 	limits    *limits.Limits
 	actions   sync.Map // configured game (name and options) → *wire.ActionCache
+	// legalBufs lends matches a buffer to list legal actions into: a match keeps only the
+	// lists its seats owe, not a scratch buffer as long as the longest list it ever made.
+	legalBufs sync.Pool // *[]engine.Action
+	peers     *peers    // connections to the other nodes of a cluster; nil without one
 
-	mu       sync.Mutex        // guards matches, byToken, closed
+	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating
 	matches  map[string]*match // running, or ended with a seat still connected (release)
 	byToken  map[[32]byte]seatRef
 	closed   bool      // no match clock fires once set
 	storeErr error     // the store's last write failed with this; nil when writes work
 	started  time.Time // matches stored unfinished before this and not in memory did not resume
+	// fenced: the node could not renew its leases in time and dropped these matches; nil
+	// while it renews (cluster.go).
+	fenced []string
+	// creating: matches Create has leased and not yet put in memory, which a takeover pass
+	// must not take for strays (cluster.go).
+	creating map[string]bool
 }
 
 type seatRef struct {
@@ -138,19 +150,24 @@ func New(cfg Config) (*Server, error) {
 		cfg.DataSets = datasets.Resolver{}
 	}
 	s := &Server{
-		store:   cfg.Store,
-		log:     cfg.Logger,
-		metrics: cfg.Metrics,
-		cfg:     cfg,
-		matches: make(map[string]*match),
-		byToken: make(map[[32]byte]seatRef),
-		limits:  limits.New(cfg.Limits),
+		store:    cfg.Store,
+		log:      cfg.Logger,
+		metrics:  cfg.Metrics,
+		cfg:      cfg,
+		matches:  make(map[string]*match),
+		creating: make(map[string]bool),
+		byToken:  make(map[[32]byte]seatRef),
+		limits:   limits.New(cfg.Limits),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.started = s.now()
 	if s.store != nil {
 		logs := cfg.logStore
-		if logs == nil {
+		switch {
+		case logs != nil:
+		case cfg.Node != nil:
+			logs = leasedLog{s}
+		default:
 			logs = s.store
 		}
 		s.writer = newWriter(logs, s.log, s.storeHealth)
@@ -160,13 +177,16 @@ func New(cfg Config) (*Server, error) {
 				node.LeaseTTL = defaultLeaseTTL
 			}
 			s.cfg.Node = &node
+			s.peers = newPeers(node.Creds)
 			err := s.heartbeat(s.ctx) // registers the node and resumes what it owns or finds orphaned
 			if err != nil {
 				s.Close()
 				return nil, fmt.Errorf("node %s: %w", cfg.Node.ID, err)
 			}
-			s.loops.Add(1)
-			go s.leaseLoop()
+			s.loops.Add(3)
+			go s.renewLoop()
+			go s.claimLoop()
+			go s.fenceLoop()
 		} else if err := s.resume(); err != nil {
 			s.Close()
 			return nil, err
@@ -188,11 +208,24 @@ func (s *Server) Close() {
 	for _, m := range ms {
 		m.stopClock()
 	}
+	if s.cfg.Node != nil {
+		// A node hands its matches back: each stops here, and its seats rejoin elsewhere.
+		for _, m := range s.running() {
+			s.drop(m)
+		}
+	}
 	s.cancel()
 	s.loops.Wait()
 	s.wg.Wait()
 	if s.writer != nil {
 		s.writer.close()
+	}
+	s.drops.Wait()
+	if s.cfg.Node != nil && s.store != nil {
+		s.leave() // after the writer: the next owner replays a complete log
+	}
+	if s.peers != nil {
+		s.peers.close()
 	}
 }
 
@@ -222,6 +255,9 @@ func (s *Server) writable() error {
 	defer s.mu.Unlock()
 	if s.storeErr != nil {
 		return status.Error(codes.Unavailable, "the server cannot write to its database; no match starts and running matches are paused until it can")
+	}
+	if s.fenced != nil {
+		return status.Error(codes.Unavailable, "this node cannot renew its leases (it is cut off from its database); no match starts here until it can: try another node")
 	}
 	return nil
 }
@@ -304,6 +340,25 @@ type MatchSpec struct {
 	// Bots is the registered or house bot (BotIdentities) that plays each seat, 0 for a seat
 	// anyone with its token may play; only in-process callers that seat bots set it.
 	Bots []int64
+	// Keys, if set, are the match's id and seat tokens (NewMatchKeys), chosen by an
+	// in-process caller that records them before the match exists: on a cluster, a node dying
+	// between creating a match and recording it would leave a match nobody can play.
+	Keys *MatchKeys
+}
+
+// MatchKeys are a match's id and its seats' tokens.
+type MatchKeys struct {
+	ID     string
+	Tokens []string
+}
+
+// NewMatchKeys draws a new match's id and the tokens of its seats.
+func NewMatchKeys(seats int) *MatchKeys {
+	k := &MatchKeys{ID: randomID(), Tokens: make([]string, seats)}
+	for i := range k.Tokens {
+		k.Tokens[i] = randomToken()
+	}
+	return k
 }
 
 // CreateMatch starts a match.
@@ -317,6 +372,12 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 				return nil, status.Errorf(codes.PermissionDenied, "seat_names[%d] %q is a registered bot's name: only the ladder seats it", i, s.limits.Clip(name))
 			}
 		}
+	}
+	if conn, err := s.createElsewhere(ctx); err != nil {
+		return nil, err
+	} else if conn != nil {
+		resp, err := orreryv1.NewArenaServiceClient(conn).CreateMatch(s.ForwardContext(ctx), req)
+		return resp, relayStatus(err)
 	}
 	id, tokens, hash, err := s.Create(ctx, MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
@@ -408,21 +469,34 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	names := make([]string, spec.Seats)
 	copy(names, spec.Names)
-	tokens := make([]string, spec.Seats)
+	keys := spec.Keys
+	if keys == nil {
+		keys = NewMatchKeys(spec.Seats)
+	} else if len(keys.Tokens) != spec.Seats || keys.ID == "" {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "match keys: %d tokens for %d seats", len(keys.Tokens), spec.Seats)
+	}
+	tokens := keys.Tokens
 	hashes := make([]string, spec.Seats)
 	for i := range tokens {
-		tokens[i] = randomToken()
 		h := hashToken(tokens[i])
 		hashes[i] = hex.EncodeToString(h[:])
 	}
 	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
-		ID: randomID(), Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
+		ID: keys.ID, Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
 		Names: names, TokenHashes: hashes, Bots: seatBots(spec.Bots, spec.Seats), PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
 	rec.WallClock = c.wall
 	if s.store != nil {
+		s.mu.Lock()
+		s.creating[rec.ID] = true
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.creating, rec.ID)
+			s.mu.Unlock()
+		}()
 		if err := s.lease(ctx, rec.ID); err != nil {
 			return "", nil, "", toStatus(err)
 		}
@@ -695,6 +769,12 @@ func (s *Server) GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*
 	at, err := s.locate(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, err
+	}
+	if conn, err := s.elsewhere(ctx, at); err != nil {
+		return nil, err
+	} else if conn != nil {
+		resp, err := orreryv1.NewArenaServiceClient(conn).GetMatch(s.ForwardContext(ctx), req)
+		return resp, relayStatus(err)
 	}
 	return &orreryv1.GetMatchResponse{Match: at.summary()}, nil
 }

@@ -52,6 +52,10 @@ type writeOp struct {
 	flush     chan struct{} // closed once everything before it is written
 }
 
+// maxBatch is the most writes drained into one run: a commit costs about as much as a few
+// hundred rows, so a writer that falls behind catches up in larger transactions.
+const maxBatch = 2048
+
 func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
 	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), done: make(chan struct{}), quit: make(chan struct{})}
 	go w.run()
@@ -108,7 +112,7 @@ func (w *writer) run() {
 	for op := range w.ops {
 		batch = append(batch[:0], op)
 	drain:
-		for len(batch) < 512 {
+		for len(batch) < maxBatch {
 			select {
 			case op, ok := <-w.ops:
 				if !ok {

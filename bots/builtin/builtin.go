@@ -3,7 +3,9 @@ package builtin
 
 import (
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
 
 	"github.com/orrery/orrery/bots"
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
@@ -40,11 +42,23 @@ func Entries() []Entry {
 	}
 }
 
-const mctsHelp = "Monte Carlo tree search over states sampled from its own view, starting from greedy's choice; 100 ms a decision within the clock"
+const mctsHelp = "Monte Carlo tree search over states sampled from its own view, starting from greedy's choice; 100 ms a decision within the clock (env " + IterationsEnv + "=N: N iterations instead)"
 
-// mctsBot makes the search bot of game at its default budget.
+// IterationsEnv names the environment variable that gives the mcts bots an iteration budget
+// per decision in place of their time budget: a tournament measured with it plays the same
+// however loaded the machine is.
+const IterationsEnv = "ORRERY_MCTS_ITERATIONS"
+
+// mctsBot makes the search bot of game at its default budget, or at the iteration budget in
+// IterationsEnv.
 func mctsBot(game string) func(seed uint64) bots.Bot {
-	return func(seed uint64) bots.Bot { return mcts.MustNew(game, mcts.Config{Seed: seed}) }
+	return func(seed uint64) bots.Bot {
+		cfg := mcts.Config{Seed: seed}
+		if n, err := strconv.Atoi(os.Getenv(IterationsEnv)); err == nil && n > 0 {
+			cfg.Iterations = n
+		}
+		return mcts.MustNew(game, cfg)
+	}
 }
 
 // New makes the bot called name for game, seeded with seed.

@@ -235,3 +235,42 @@ func TestGreedy_FastScoreMatchesObservation(t *testing.T) {
 		t.Errorf("only %d actions checked", checked)
 	}
 }
+
+// TestStateEvaluator_MatchesObservation: along seeded random matches, to the end, the state
+// scoring a search uses gives every seat the score of that seat's observation.
+func TestStateEvaluator_MatchesObservation(t *testing.T) {
+	var e StateEvaluator
+	checked := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		g, err := engine.New(it.Name, engine.Config{Seats: 4, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := g.(*it.State)
+		r := random.New(seed)
+		for ply := 0; ; ply++ {
+			for seat := range st.Seats() {
+				want := Evaluate(st.Observe(engine.Seat(seat)).(*pb.Observation), seat)
+				if got := e.Evaluate(st, seat); got != want {
+					t.Errorf("seed %d ply %d seat %d: state score %g, observation score %g", seed, ply, seat, got, want)
+				}
+				checked++
+			}
+			if st.Terminal() {
+				break
+			}
+			seat := st.ToAct(nil)[0]
+			legal := st.Legal(seat, nil)
+			a, _, err := wire.Answer(st, legal, r.Act(wire.Decision(st, seat, legal, int64(ply))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Apply(seat, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked < 400 {
+		t.Errorf("only %d scores checked", checked)
+	}
+}

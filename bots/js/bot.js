@@ -11,6 +11,7 @@ const log = (msg) => process.stderr.write(`orrery-bot: ${msg}\n`);
 
 const USAGE = `usage: orrery-bot [--server 127.0.0.1:7070] COMMAND [flags]
        (from the repository root: npx ./bots/js ...; in bots/js: node bot.js ...)
+       --server lists the nodes of a cluster as ADDR,ADDR,...: a dropped stream rejoins through the next
 
 commands:
   play    --token T (or ORRERY_TOKEN) [--seed N] [--index-only] [--trace FILE|-] [--probe-reject] [--reconnects N]

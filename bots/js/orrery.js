@@ -49,11 +49,37 @@ function load() {
   return loaded;
 }
 
-// connect makes an ArenaService client. gRPC's own reconnect backoff grows to two minutes by
-// default, far longer than a server restart takes, so it is capped here.
+// Targets are the addresses of one arena, or of the nodes of a cluster, tried in turn. Every
+// node of a cluster answers every call (it relays a seat's stream to the node that runs its
+// match), so a client given several addresses uses one, and moves to the next when that one
+// fails the stream with UNAVAILABLE or closes it (the node died, is shutting down, or the
+// match is moving to another node): the rejoin, after the backoff, goes there. target is one
+// address, several separated by commas ('a:7070,b:7070'), or an array.
+class Targets {
+  constructor(target) {
+    const list = Array.isArray(target) ? target : String(target).split(',');
+    this.addrs = list.map((a) => a.trim()).filter((a) => a !== '');
+    if (this.addrs.length === 0) throw new Error('no server address');
+    this.at = 0;
+  }
+
+  // current is the address the next stream goes to.
+  current() {
+    return this.addrs[this.at];
+  }
+
+  // failed moves on to the next address after a failure with code there.
+  failed(code) {
+    if (code === grpc.status.UNAVAILABLE) this.at = (this.at + 1) % this.addrs.length;
+  }
+}
+
+// connect makes an ArenaService client of target's first address. gRPC's own reconnect
+// backoff grows to two minutes by default, far longer than a server restart takes, so it is
+// capped here.
 function connect(target) {
   const v1 = load();
-  return new v1.ArenaService(target, grpc.credentials.createInsecure(), {
+  return new v1.ArenaService(new Targets(target).current(), grpc.credentials.createInsecure(), {
     'grpc.initial_reconnect_backoff_ms': 100,
     'grpc.max_reconnect_backoff_ms': 2000,
   });
@@ -98,7 +124,7 @@ class StreamError extends Error {
 // rejected(r).
 class Player {
   constructor(target, token, bot, opts = {}) {
-    this.target = target;
+    this.targets = new Targets(target);
     this.token = token;
     this.bot = bot;
     this.log = opts.log || ((msg) => process.stderr.write(`${msg}\n`));
@@ -123,6 +149,7 @@ class Player {
         return await this.playOnce();
       } catch (err) {
         if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
+        this.targets.failed(err.code);
         if (err.progressed) {
           backoff.reset();
           failures = 0;
@@ -132,14 +159,14 @@ class Player {
           throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
         }
         const wait = backoff.next();
-        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(wait / 1000).toFixed(2)}s with events_seen=${this.eventsSeen ?? 'unset'}`);
+        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining ${this.targets.current()} in ${(wait / 1000).toFixed(2)}s with events_seen=${this.eventsSeen ?? 'unset'}`);
         await new Promise((r) => setTimeout(r, wait));
       }
     }
   }
 
   async playOnce() {
-    const client = connect(this.target);
+    const client = connect(this.targets.current());
     try {
       return await this.stream(client);
     } finally {
@@ -262,7 +289,7 @@ class Player {
 // have ended (0: when the server closes the stream), closing the stream to leave.
 class LadderPlayer {
   constructor(target, key, newBot, opts = {}) {
-    this.target = target;
+    this.targets = new Targets(target);
     this.key = key;
     this.newBot = newBot;
     this.games = opts.games || [];
@@ -281,27 +308,28 @@ class LadderPlayer {
   }
 
   async play() {
-    let backoff = 50;
+    const backoff = new Backoff(50, this.maxBackoffMs);
     let failures = 0;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) this.rejoins++;
-      const client = connect(this.target);
+      const client = connect(this.targets.current());
       try {
         await this.stream(client);
         return this.ended;
       } catch (err) {
         if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
+        this.targets.failed(err.code);
         if (err.progressed) {
-          backoff = 50;
+          backoff.reset();
           failures = 0;
         }
         failures++;
         if (this.reconnects >= 0 && failures > this.reconnects) {
           throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
         }
-        this.log(`ladder stream lost (${grpc.status[err.code]}: ${err.details}); rejoining in ${(backoff / 1000).toFixed(2)}s`);
-        await new Promise((r) => setTimeout(r, backoff));
-        backoff = Math.min(backoff * 2, this.maxBackoffMs);
+        const wait = backoff.next();
+        this.log(`ladder stream lost (${grpc.status[err.code]}: ${err.details}); rejoining ${this.targets.current()} in ${(wait / 1000).toFixed(2)}s`);
+        await new Promise((r) => setTimeout(r, wait));
       } finally {
         client.close();
       }
@@ -415,4 +443,4 @@ class LadderPlayer {
   }
 }
 
-module.exports = { PROTO_DIR, LOADER_OPTIONS, RETRYABLE, LadderPlayer, Player, answerFor, connect, load, unary, grpc };
+module.exports = { PROTO_DIR, LOADER_OPTIONS, RETRYABLE, LadderPlayer, Player, Targets, answerFor, connect, load, unary, grpc };

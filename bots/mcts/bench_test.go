@@ -2,17 +2,23 @@ package mcts_test
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/orrery/orrery/bots/mcts"
 	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
 // benchPly is where the benchmarks search: early in the middle game (a tick, for fccatan).
 var benchPly = map[string]int{"fccatan": 60, "icetraders": 20, "pantropia": 60, "planet": 20}
 
 // BenchmarkSearch reports the search's iterations per second on one core for each game, from
-// a position some way into a four-seat game, at a fixed iteration budget.
+// a position some way into a four-seat game, at a fixed iteration budget: per second of wall
+// time, and per second of the process's CPU time, which a loaded machine does not lower
+// (a tenth of it is what the default 100 ms budget searches on a core of one's own). Its
+// allocs/iteration is what one more iteration allocates, the decision's own setup (the
+// prior's choice, the determinizer) left out: the search loop's steady state.
 func BenchmarkSearch(b *testing.B) {
 	for _, game := range searched {
 		b.Run(game, func(b *testing.B) {
@@ -20,14 +26,33 @@ func BenchmarkSearch(b *testing.B) {
 			bot := mcts.MustNew(game, mcts.Config{Iterations: 500, Seed: 1})
 			bot.Act(d)
 			b.ReportAllocs()
-			iters := 0
+			iters, cpu := 0, cpuTime()
 			for b.Loop() {
 				bot.Act(d)
 				iters += bot.LastStats().Iterations
 			}
+			cpu = cpuTime() - cpu
 			b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iterations/s")
+			b.ReportMetric(float64(iters)/cpu.Seconds(), "iterations/cpu-s")
+			b.ReportMetric(marginalAllocs(game, d), "allocs/iteration")
 		})
 	}
+}
+
+// marginalAllocs is how many allocations one more iteration of a search of d costs: the
+// difference between a long and a short search by warm bots, over the iterations between.
+func marginalAllocs(game string, d *orreryv1.Decision) float64 {
+	const short, long = 500, 2500
+	mallocs := func(n int) uint64 {
+		bot := mcts.MustNew(game, mcts.Config{Iterations: n, Seed: 1})
+		bot.Act(d) // warm: the tree's buffers and the scratch states grow once
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		bot.Act(d)
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	return (float64(mallocs(long)) - float64(mallocs(short))) / (long - short)
 }
 
 // BenchmarkSampleAndPlay is the engine's share of one iteration: draw a state into the

@@ -25,7 +25,7 @@ import (
 // Games lists the games the search plays, by name.
 func Games() map[string]Game {
 	return map[string]Game{
-		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 2, Prior: icetradersbot.NewGreedy, Evaluate: icetradersEvaluate},
+		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 2, Prior: icetradersbot.NewGreedy, Evaluate: icetradersEvaluate()},
 		"planet":        {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy},
 		"fccatan":       {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly},
 		"pantropia":     {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy, Searchable: notOffer},
@@ -49,10 +49,13 @@ func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
 	return icetraders.NewDeterminizer(o, int(d.GetSeat()))
 }
 
-// icetradersEvaluate is the greedy bot's scoring of the seat's view, squashed into [0, 1].
-func icetradersEvaluate(st engine.State, seat engine.Seat) float64 {
-	o, _ := st.Observe(seat).(*icetradersv1.Observation)
-	return 0.5 + 0.5*math.Tanh(icetradersbot.Evaluate(o, int(seat))/1000)
+// icetradersEvaluate is the greedy bot's scoring of what the seat would see, squashed into
+// [0, 1]; each call of Games makes one, with buffers of its own.
+func icetradersEvaluate() func(st engine.State, seat engine.Seat) float64 {
+	var e icetradersbot.StateEvaluator
+	return func(st engine.State, seat engine.Seat) float64 {
+		return 0.5 + 0.5*math.Tanh(e.Evaluate(st.(*icetraders.State), int(seat))/1000)
+	}
 }
 
 // fccatanDeterminizer reads ticks; setup, deployment and the market are left to the prior.

@@ -77,8 +77,10 @@ type Config struct {
 	// Explore is the UCT exploration constant (default 0.7; rewards lie in [0, 1]).
 	Explore float64
 	// Overrule is how much better in mean reward an action must score than the prior bot's
-	// choice to be played instead (default 0.05).
+	// choice to be played instead (default 0.05), and by at least Sure standard errors of
+	// the difference (default 2): the best of many noisy means is often better by luck alone.
 	Overrule float64
+	Sure     float64
 	// MaxNodes bounds the tree (default 1<<18); past it, iterations stop expanding.
 	MaxNodes int
 	// Widen, when positive, overrides the game's root widening.
@@ -86,7 +88,8 @@ type Config struct {
 	// GreedyPlayouts plays the playouts with the game's prior bot (Game.Prior) for every
 	// seat, when the game does not already name a PlayoutBot.
 	GreedyPlayouts bool
-	// Depth, when positive, overrides the game's playout depth.
+	// Depth, when positive, overrides the game's playout depth; when negative, the search
+	// plays no playouts and scores each new node's state as it stands.
 	Depth int
 	Seed  uint64
 }
@@ -107,6 +110,9 @@ func (c *Config) defaults() {
 	if c.Overrule <= 0 {
 		c.Overrule = 0.05
 	}
+	if c.Sure <= 0 {
+		c.Sure = 2
+	}
 	if c.MaxNodes <= 0 {
 		c.MaxNodes = 1 << 18
 	}
@@ -120,6 +126,7 @@ type node struct {
 	visits float64
 	avail  float64 // iterations in which action was legal here
 	reward float64 // sum of seat's rewards
+	square float64 // sum of their squares: how noisy the mean is
 }
 
 type kidKey struct {
@@ -167,8 +174,11 @@ type Stats struct {
 // New returns a search bot for g.
 func New(g Game, cfg Config) *Bot {
 	cfg.defaults()
-	if cfg.Depth > 0 {
+	switch {
+	case cfg.Depth > 0:
 		g.Depth = cfg.Depth
+	case cfg.Depth < 0:
+		g.Depth = 0
 	}
 	if cfg.Widen > 0 {
 		g.Widen = cfg.Widen
@@ -382,6 +392,7 @@ func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
 		nd := &b.nodes[n]
 		nd.visits++
 		nd.reward += b.rewards[nd.seat]
+		nd.square += b.rewards[nd.seat] * b.rewards[nd.seat]
 	}
 	return true
 }
@@ -492,7 +503,7 @@ func (b *Bot) score(st engine.State) {
 
 // best is the index of the root's most visited action, ties to the better mean, then to
 // the earlier action; the prior's choice stands unless that action's mean beats its own by
-// Config.Overrule.
+// Config.Overrule and by Config.Sure standard errors of the difference.
 func (b *Bot) best() int {
 	bestI, bestV, bestM := 0, -1.0, -1.0
 	for i, a := range b.roots {
@@ -507,10 +518,25 @@ func (b *Bot) best() int {
 		}
 	}
 	if f := b.favour; f >= 0 && f != bestI {
-		nd := &b.nodes[b.kids[kidKey{0, b.nodes[0].seat, b.roots[f]}]]
-		if nd.visits == 0 || bestM-nd.reward/nd.visits < b.cfg.Overrule {
+		fav := &b.nodes[b.kids[kidKey{0, b.nodes[0].seat, b.roots[f]}]]
+		if fav.visits == 0 {
+			return f
+		}
+		top := &b.nodes[b.kids[kidKey{0, b.nodes[0].seat, b.roots[bestI]}]]
+		diff := bestM - fav.reward/fav.visits
+		if diff < b.cfg.Overrule || diff < b.cfg.Sure*math.Sqrt(meanVariance(top)+meanVariance(fav)) {
 			return f
 		}
 	}
 	return bestI
+}
+
+// meanVariance is the variance of nd's mean reward: its rewards' variance over its visits.
+func meanVariance(nd *node) float64 {
+	if nd.visits < 2 {
+		return 0.25 // the most a reward in [0, 1] can vary
+	}
+	m := nd.reward / nd.visits
+	v := max(0, nd.square/nd.visits-m*m) * nd.visits / (nd.visits - 1)
+	return v / nd.visits
 }

@@ -8,6 +8,10 @@ import (
 
 	"github.com/orrery/orrery/bots/mcts"
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/fccatan"
+	"github.com/orrery/orrery/engine/icetraders"
+	"github.com/orrery/orrery/engine/pantropia"
+	"github.com/orrery/orrery/engine/planet"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
@@ -70,35 +74,49 @@ func TestAct_SameSeedAndIterationsSameChoice(t *testing.T) {
 	}
 }
 
-// TestAct_BlindToHiddenInformation: a state whose hidden information is drawn anew, consistent
-// with the seat's view (the engines' own tests show the conformance perturbation changes no
-// sample), gets the same choice with the same seed and budget: the bot never reads the true
-// state.
-func TestAct_BlindToHiddenInformation(t *testing.T) {
+// perturbs is each game's own perturbation of what a seat may not know, the one its
+// conformance suite runs.
+var perturbs = map[string]func(engine.State, engine.Seat, *rand.Rand) engine.State{
+	"fccatan":    fccatan.Perturb,
+	"icetraders": icetraders.Perturb,
+	"pantropia":  pantropia.Perturb,
+	"planet":     planet.Perturb,
+}
+
+// TestAct_BlindToPerturbation: under the game's Perturb of everything the seat may not know,
+// the bot's choice with the same seed and budget is the same: it never reads the true state.
+func TestAct_BlindToPerturbation(t *testing.T) {
 	for _, game := range searched {
 		t.Run(game, func(t *testing.T) {
-			for _, ply := range []int{5, 40} {
+			r := rand.New(rand.NewPCG(1, 2))
+			changed := 0
+			for _, ply := range []int{5, 40, 90} {
 				st, d := midGame(t, game, 9, ply)
 				seat := engine.Seat(d.GetSeat())
-				det, err := mcts.Games()[game].Determinizer(d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := rand.New(rand.NewPCG(1, 2))
 				cfg := mcts.Config{Iterations: 120, Seed: 3}
-				want := mcts.MustNew(game, cfg).Act(d).GetLegalIndex()
+				bot := mcts.MustNew(game, cfg)
+				want := bot.Act(d)
+				searchedHere := bot.LastStats().Iterations > 0
+				truth, _ := st.MarshalBinary()
 				for i := 0; i < 3; i++ {
-					other := det.Sample(nil, r)
-					b1, _ := st.MarshalBinary()
-					b2, _ := other.MarshalBinary()
-					if string(b1) == string(b2) {
+					p := perturbs[game](st.Clone(), seat, r)
+					if p == nil {
 						continue
 					}
-					od := wire.Decision(other, seat, other.Legal(seat, nil), d.GetPly())
-					if got := mcts.MustNew(game, cfg).Act(od).GetLegalIndex(); got != want {
-						t.Errorf("ply %d draw %d: chose %d, want %d", ply, i, got, want)
+					if b, _ := p.MarshalBinary(); string(b) == string(truth) {
+						continue
+					}
+					if searchedHere {
+						changed++
+					}
+					pd := wire.Decision(p, seat, p.Legal(seat, nil), d.GetPly())
+					if got := mcts.MustNew(game, cfg).Act(pd); !proto.Equal(got, want) {
+						t.Errorf("ply %d perturbation %d: answered %v, want %v", ply, i, got, want)
 					}
 				}
+			}
+			if changed == 0 {
+				t.Error("the perturbation never changed a searched position: nothing was tested")
 			}
 		})
 	}

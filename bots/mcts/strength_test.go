@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,21 +31,43 @@ func envInt(name string, def int) int {
 // timed wraps a bot to count its decisions, its time and how often the search overruled
 // the prior.
 type timed struct {
-	b         bots.Bot
-	n         int
-	overruled int
-	spent     time.Duration
+	b          bots.Bot
+	n          int
+	overruled  int
+	spent      time.Duration
+	iterations int
+	searched   int           // decisions that were searched (not left to the prior)
+	cpu        time.Duration // the process's CPU time in searched decisions
 }
 
 func (t *timed) Act(d *orreryv1.Decision) *orreryv1.Answer {
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	a := t.b.Act(d)
 	t.spent += time.Since(start)
 	t.n++
-	if m, ok := t.b.(*mcts.Bot); ok && m.LastStats().Overruled {
-		t.overruled++
+	if m, ok := t.b.(*mcts.Bot); ok {
+		st := m.LastStats()
+		if st.Overruled {
+			t.overruled++
+		}
+		if st.Iterations > 0 {
+			t.iterations += st.Iterations
+			t.searched++
+			t.cpu += cpuTime() - cpu
+		}
 	}
 	return a
+}
+
+// cpuTime is the process's user and system CPU time: the players of local.Play take turns
+// on one goroutine, so its growth during a decision is that decision's work on one core,
+// however loaded the machine is.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // duplicateSets plays sets seat-rotated duplicate sets of game, one mcts against greedy in
@@ -89,8 +112,9 @@ func duplicateSets(tb testing.TB, game string, sets int, cfg mcts.Config) (wins 
 // and its mean time per decision. Small by default (one set of four games at 200 iterations a
 // decision); -args -full plays 50 sets (200 games) at the default 100 ms budget. The
 // environment narrows it: ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_BUDGET_MS
-// (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth) and
-// ORRERY_MCTS_OVERRULE (the margin to overrule the prior bot).
+// (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth; -1: none),
+// ORRERY_MCTS_OVERRULE and ORRERY_MCTS_SURE (the margin, and the standard errors, by which the
+// search must beat the prior bot to overrule it).
 //
 //	go test ./bots/mcts -run '^$' -bench Strength_Planet -benchtime 1x -args -full
 func strength(b *testing.B, game string) {
@@ -99,11 +123,16 @@ func strength(b *testing.B, game string) {
 		sets, cfg = 50, mcts.Config{}
 	}
 	sets = envInt("ORRERY_MCTS_SETS", sets)
-	cfg.Depth = envInt("ORRERY_MCTS_DEPTH", 0)
+	if v, err := strconv.Atoi(os.Getenv("ORRERY_MCTS_DEPTH")); err == nil {
+		cfg.Depth = v // negative: no playouts
+	}
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
 	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
 		cfg.Overrule = v
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_SURE"), 64); err == nil {
+		cfg.Sure = v
 	}
 	if ms := envInt("ORRERY_MCTS_BUDGET_MS", 0); ms > 0 {
 		cfg.Iterations, cfg.Budget = 0, time.Duration(ms)*time.Millisecond
@@ -114,6 +143,10 @@ func strength(b *testing.B, game string) {
 		b.ReportMetric(float64(tm.spent.Milliseconds())/float64(max(tm.n, 1)), "ms/decision")
 		fmt.Printf("%s: mcts won %.1f of %d games (%.1f%%), %d decisions, %.2f ms each, %d overruling greedy\n",
 			game, wins, games, 100*wins/float64(games), tm.n, float64(tm.spent.Microseconds())/1000/float64(max(tm.n, 1)), tm.overruled)
+		if tm.searched > 0 {
+			fmt.Printf("%s: %d decisions searched, %.0f iterations each, %.0f iterations per CPU-second\n",
+				game, tm.searched, float64(tm.iterations)/float64(tm.searched), float64(tm.iterations)/tm.cpu.Seconds())
+		}
 	}
 }
 

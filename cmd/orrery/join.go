@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"google.golang.org/grpc"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/builtin"
@@ -26,7 +27,7 @@ func newJoinCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return join(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`; the nodes of a cluster as ADDR,ADDR,... (the next is tried when one fails)")
 	f.StringVar(&o.token, "token", "", "the seat token from CreateMatch")
 	f.StringVar(&o.bot, "bot", "random", "built-in bot to play the seat")
 	f.Uint64Var(&o.seed, "seed", 1, "the bot's seed")
@@ -43,7 +44,7 @@ func join(ctx context.Context, stdout io.Writer, o joinOptions) error {
 	if o.token == "" {
 		return usagef("--token is required")
 	}
-	conn, err := dial(o.server)
+	conn, err := dialNodes(o.server)
 	if err != nil {
 		return err
 	}
@@ -77,3 +78,18 @@ type sdkBot struct{ b bots.Bot }
 func (s *sdkBot) set(b bots.Bot) { s.b = b }
 
 func (s *sdkBot) Act(d *orreryv1.Decision) *orreryv1.Answer { return s.b.Act(d) }
+
+// dialNodes connects a client to the arena at list, one address or the nodes of a cluster
+// separated by commas, with the transport of dial: calls move to the next node when one
+// fails (sdk.Nodes).
+func dialNodes(list string) (*sdk.Nodes, error) {
+	addrs := sdk.SplitAddrs(list)
+	if len(addrs) == 0 {
+		return nil, usagef("--server is empty")
+	}
+	creds, err := clientTransport.credentials()
+	if err != nil {
+		return nil, err
+	}
+	return sdk.Dial(addrs, grpc.WithTransportCredentials(creds))
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"google.golang.org/grpc"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/builtin"
@@ -27,6 +29,9 @@ type ladderOptions struct {
 	housePace    time.Duration   // pause before each house move
 	fillAfter    time.Duration   // wait before house bots complete a bot's match (0: default)
 	clock        *orreryv1.Clock // ladder matches' time control (nil: the arena's default)
+	// jobWatch is how long a cluster's tournament job watches its match before handing it
+	// back (0: a minute; tests shorten it, and with it the retry of a dead node's job).
+	jobWatch time.Duration
 }
 
 // newLadder makes the arena's ladder and hooks it into cfg, before the arena starts. The
@@ -39,10 +44,20 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 		}
 		a.db, cfg.Store = db, db
 	}
+	var cluster *ladder.Cluster
+	if n := c.node; n != nil {
+		// The arena exists by the time the ladder starts, and reaches each match's node.
+		cluster = &ladder.Cluster{Node: n.ID, TTL: cmp.Or(n.LeaseTTL, 9*time.Second),
+			Owner: func(ctx context.Context, id string) (grpc.ClientConnInterface, bool, error) {
+				return a.srv.Owner(ctx, id)
+			},
+			Forward: func(ctx context.Context) context.Context { return a.srv.ForwardContext(ctx) },
+		}
+	}
 	lad, err := ladder.New(ladder.Config{
 		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
 		House: houseBots(), HouseMatches: c.ladder.houseMatches, HousePace: c.ladder.housePace,
-		FillAfter: c.ladder.fillAfter, Clock: c.ladder.clock,
+		FillAfter: c.ladder.fillAfter, Clock: c.ladder.clock, Cluster: cluster,
 	})
 	if err != nil {
 		return err
@@ -100,7 +115,7 @@ func newLadderCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return ladderBot(cmd.Context(), cmd.OutOrStdout(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`; the nodes of a cluster as ADDR,ADDR,... (the next is tried when one fails)")
 	f.StringVar(&o.key, "key", "", "the bot's API `KEY` from 'orrery bot register' (default: env ORRERY_API_KEY)")
 	f.StringVar(&o.bot, "bot", "random", "built-in bot to play (see orrery games)")
 	f.StringVar(&o.games, "games", "", "comma-separated games to queue for, `G,...` (default: every game the ladder runs)")
@@ -122,7 +137,7 @@ func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error 
 	if o.games != "" {
 		games = strings.Split(o.games, ",")
 	}
-	conn, err := dial(o.server)
+	conn, err := dialNodes(o.server)
 	if err != nil {
 		return err
 	}

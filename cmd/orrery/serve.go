@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -49,6 +50,8 @@ type arena struct {
 	tournaments *tour.Service
 	// stopRetention stops the removal of old matches, if on.
 	stopRetention func()
+	// pool is a cluster node's pgx pool for the tournaments' job queue (tournaments.go).
+	pool *pgxpool.Pool
 }
 
 type arenaConfig struct {
@@ -106,7 +109,12 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
-		a.tournaments.Start(srv)
+		if err := a.tournaments.Start(srv); err != nil {
+			a.closeServices()
+			srv.Close()
+			a.closeDB()
+			return nil, err
+		}
 		a.ladder.ServeMovedCalls(a.tournaments)
 		views := register
 		authorize = a.ladder.Authorizer(authorize)
@@ -134,6 +142,9 @@ func startArena(c arenaConfig) (*arena, error) {
 }
 
 func (a *arena) closeDB() {
+	if a.pool != nil {
+		a.pool.Close()
+	}
 	if a.db != nil {
 		a.db.Close()
 	}
@@ -317,7 +328,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
-	f.StringVar(&o.nodeID, "node-id", "", "run as node `ID` of a cluster sharing the --db PostgreSQL database (matches leased per node, taken over when a node dies); the ladder runs on no node yet")
+	f.StringVar(&o.nodeID, "node-id", "", "run as node `ID` of a cluster sharing the --db PostgreSQL database (matches leased per node, taken over when a node dies; one node at a time makes the ladder's matches, tournaments are a job queue)")
 	f.StringVar(&o.advertise, "advertise", "", "with --node-id: the gRPC address (`HOST:PORT`) the other nodes and bots reach this node at (default: --addr)")
 	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
 	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
@@ -326,6 +337,7 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&o.limits.SeatNameBytes, "max-seat-name", limits.DefaultSeatNameBytes, "longest seat name, in bytes")
 	f.IntVar(&o.limits.OptionValueBytes, "max-option-value", limits.DefaultOptionValueBytes, "longest option value, in bytes (data sets excepted)")
 	f.IntVar(&o.limits.DataSetBytes, "max-data-set", limits.DefaultDataSetBytes, "largest data set, inline or named, in bytes")
+	f.IntVar(&o.limits.StreamQueue, "max-stream-queue", limits.DefaultStreamQueue, "replies queued for a Play stream whose bot does not read; past it the stream is closed (the seat is kept)")
 	f.DurationVar(&o.limits.Unjoined, "unjoined-expiry", limits.DefaultUnjoined, "a match no seat joins in this time ends as aborted")
 	return cmd
 }
@@ -384,13 +396,15 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if node != nil && tlsConf != nil {
+		// Nodes relay calls to each other over TLS, trusting the root's --tls-ca (or the
+		// system's roots): each node's certificate must name its --advertise host.
+		if node.Creds, err = (clientTLS{on: true, ca: clientTransport.ca}).credentials(); err != nil {
+			return err
+		}
+	}
 	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
 		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
-	if node != nil {
-		// The ladder's matchmaker, house bots and orphan handling assume one server: on a
-		// cluster they would run on every node, so none runs them yet (docs/deploy.md).
-		ladder = nil
-	}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
 		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node})
 	if err != nil {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/service"
@@ -22,6 +25,18 @@ func (a *arena) newTournaments(c arenaConfig, cfg *service.Config) error {
 	}
 	if a.ladder != nil {
 		tcfg.Bots = a.ladder
+	}
+	if c.node != nil {
+		// A cluster's tournaments are jobs of a river queue on its PostgreSQL database.
+		pool, err := pgxpool.New(context.Background(), c.dbPath)
+		if err != nil {
+			return fmt.Errorf("tournaments: %w", err)
+		}
+		a.pool = pool
+		tcfg.Cluster = &tour.Cluster{Pool: pool, Node: c.node.ID, Holds: func(id string) bool { return a.srv.Holds(id) }}
+		if c.ladder != nil {
+			tcfg.Cluster.Watch = c.ladder.jobWatch
+		}
 	}
 	t, err := tour.New(tcfg)
 	if err != nil {

@@ -395,7 +395,7 @@ func wallHidden(t *testing.T, s *State, r *rand.Rand) (changed int) {
 	t.Helper()
 	before := stateBytes(t, s)
 	for seat := engine.Spectator; seat < engine.Seat(s.c.teams); seat++ {
-		p := perturb(s.Clone(), seat, r)
+		p := Perturb(s.Clone(), seat, r)
 		if p == nil {
 			continue
 		}

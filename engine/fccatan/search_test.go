@@ -51,7 +51,7 @@ func TestDeterminizer_BlindToPerturbation(t *testing.T) {
 			toAct := st.ToAct(nil)
 			seat := toAct[r.IntN(len(toAct))]
 			if ply%7 == 0 && st.(*State).phase == PhaseTick {
-				if p := perturb(st.Clone(), seat, r); p != nil {
+				if p := Perturb(st.Clone(), seat, r); p != nil {
 					a, errA := NewDeterminizer(st.Observe(seat).(*fccatanv1.Observation), int(seat))
 					b, errB := NewDeterminizer(p.Observe(seat).(*fccatanv1.Observation), int(seat))
 					if errA != nil || errB != nil {

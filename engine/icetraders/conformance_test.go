@@ -1,7 +1,6 @@
 package icetraders
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/orrery/orrery/engine"
@@ -11,7 +10,7 @@ import (
 func TestConformance(t *testing.T) {
 	enginetest.Run(t, enginetest.Suite{
 		Game:    Name,
-		Perturb: perturb,
+		Perturb: Perturb,
 		Check:   checkConservation,
 	})
 }
@@ -23,7 +22,7 @@ func TestConformance_SmallStash(t *testing.T) {
 		Seats:   []int{2, 3, 4},
 		Seeds:   10,
 		Options: map[string]string{OptStash: "3", OptPassRounds: "1"},
-		Perturb: perturb,
+		Perturb: Perturb,
 		Check:   checkConservation,
 	})
 }
@@ -34,47 +33,9 @@ func TestConformance_RandomAlignment(t *testing.T) {
 		Seats:   []int{2, 4, 6},
 		Seeds:   4,
 		Options: map[string]string{OptAlignment: "random", OptStash: "5", OptTurnCap: "30"},
-		Perturb: perturb,
+		Perturb: Perturb,
 		Check:   checkConservation,
 	})
-}
-
-// perturb changes, in st, what seat may not know: the other seats' alignments while
-// unrevealed, and their opening picks while unrevealed (every seat's, for the spectator).
-func perturb(st engine.State, seat engine.Seat, r *rand.Rand) engine.State {
-	s := st.(*State)
-	changed := false
-	for i := range s.players {
-		if engine.Seat(i) == seat || s.phase == phaseOver {
-			continue
-		}
-		p := &s.players[i]
-		if p.align != Unknown && !s.shown {
-			p.align = Good + Alignment(r.IntN(2))
-			changed = true
-			for j := range s.events {
-				e := &s.events[j]
-				if e.kind == evAction && e.a.Kind == KindAlign && int(e.seat) == i {
-					e.a = ChooseAlignment(p.align)
-				}
-			}
-		}
-		if p.picked && s.phase == phasePicks {
-			p.revealed = [2]Piece{pieceOfKind(r.IntN(numKinds)), pieceOfKind(r.IntN(numKinds))}
-			p.picks = p.revealed
-			changed = true
-			for j := range s.events {
-				e := &s.events[j]
-				if e.kind == evAction && e.a.Kind == KindPicks && int(e.seat) == i {
-					e.a = ChoosePicks(p.revealed[0], p.revealed[1])
-				}
-			}
-		}
-	}
-	if !changed {
-		return nil
-	}
-	return s
 }
 
 // countPieces counts every piece in play per kind: stash, system markers and ships.
@@ -150,7 +111,7 @@ func TestConformance_EveryRuleOptionChanged(t *testing.T) {
 		Seats:   []int{2, 3, 4},
 		Seeds:   10,
 		Options: opts,
-		Perturb: perturb,
+		Perturb: Perturb,
 		Check:   checkConservation,
 	})
 }

@@ -326,7 +326,7 @@ func checkLegalIsExact(t *testing.T, s *State) {
 func checkHiddenDeep(t *testing.T, s *State, r *rand.Rand) {
 	t.Helper()
 	for seat := engine.Spectator; seat < engine.Seat(s.cfg.seats); seat++ {
-		p := perturb(s.Clone(), seat, r)
+		p := Perturb(s.Clone(), seat, r)
 		if p == nil {
 			continue
 		}

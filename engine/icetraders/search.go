@@ -88,3 +88,9 @@ func (s *State) Evaluate(seat engine.Seat) float64 {
 	}
 	return 0.5 + 0.4*math.Tanh((fleet[seat]-rival)/8)
 }
+
+// Capped reports whether the match ended at the turn or pass cap (a draw nobody wins), as
+// Result's EndCap says, without building a Result: a search asks at every playout's end.
+func (s *State) Capped() bool {
+	return s.end == pb.EndKind_END_KIND_TURN_CAP || s.end == pb.EndKind_END_KIND_PASS_CAP
+}

@@ -95,6 +95,43 @@ func BenchmarkLegalMain(b *testing.B) {
 	b.ReportMetric(float64(len(buf)), "actions")
 }
 
+// BenchmarkLegalPlayout lists the actions of the positions a random playout meets (every
+// 7th decision of a few seeded 4-seat games), in turn: the mix BenchmarkRandomPlayout lists.
+func BenchmarkLegalPlayout(b *testing.B) {
+	var positions []*state
+	for seed := uint64(1); seed <= 3; seed++ {
+		st, err := engine.New("pantropia", engine.Config{Seats: 4, Seed: seed})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(seed, 1))
+		var legal []engine.Action
+		for i := 0; !st.Terminal(); i++ {
+			seat := st.ToAct(nil)[0]
+			if i%7 == 0 {
+				positions = append(positions, st.Clone().(*state))
+			}
+			legal = st.Legal(seat, legal[:0])
+			if err := st.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	buf := make([]engine.Action, 0, 1024)
+	listed := 0
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for i := 0; b.Loop(); i++ {
+		s := positions[i%len(positions)]
+		buf = s.Legal(engine.Seat(s.decider()), buf[:0])
+		listed += len(buf)
+	}
+	b.ReportMetric(float64(listed)/float64(b.N), "actions/op")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // BenchmarkRingTargets computes where a player may place a ring.
 func BenchmarkRingTargets(b *testing.B) {
 	s := midgame(b)

@@ -190,9 +190,9 @@ func newConfig(cfg engine.Config) (*config, error) {
 		dst  *int
 		min  int
 	}{{"turn_cap", &c.turnCap, 1}, {"stall_rounds", &c.stallRounds, 0}, {"offers_per_turn", &c.offersPerTurn, 0}, {"reaction_ms", &c.reactMS, 0}} {
-		v, err := strconv.Atoi(strings.TrimSpace(opt(o.name)))
-		if err != nil || v < o.min || v > 100000 {
-			return nil, badOption(o.name, "%q is not a whole number from %d to 100000", clip(opt(o.name)), o.min)
+		v, err := engine.IntOption(cfg, game{}.Info(), o.name, o.min, 100000)
+		if err != nil {
+			return nil, err
 		}
 		*o.dst = v
 	}

@@ -277,7 +277,7 @@ func TestHidden_OtherHandsAndDeckOrderChangeNothingSeen(t *testing.T) {
 				continue
 			}
 			for seat := engine.Spectator; seat < 4; seat++ {
-				p := perturb(s.Clone(), seat, r)
+				p := Perturb(s.Clone(), seat, r)
 				if p == nil {
 					continue
 				}

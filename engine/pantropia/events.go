@@ -76,6 +76,17 @@ type eventLog struct {
 }
 
 func (l *eventLog) add(e event) {
+	// Most adds have room in their own last chunk (a clone's shared chunk has none).
+	if k := len(l.chunks) - 1; k >= 0 && len(l.chunks[k]) < cap(l.chunks[k]) {
+		l.chunks[k] = append(l.chunks[k], e)
+		l.n++
+		return
+	}
+	l.grow(e)
+}
+
+// grow adds e where the last chunk is full or shared: to a new chunk, or to a copy.
+func (l *eventLog) grow(e event) {
 	k := len(l.chunks) - 1
 	switch {
 	case k < 0 || len(l.chunks[k]) == eventChunk:

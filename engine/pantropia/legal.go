@@ -2,6 +2,7 @@ package pantropia
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -71,12 +72,28 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 func appendRings(buf []engine.Action, t jointSet) []engine.Action {
 	for w := range t {
 		for m := t[w]; m != 0; m &= m - 1 {
-			a := engine.Action{Kind: KindRing}
-			a.Arg[0] = int16(w<<6 + bits.TrailingZeros64(m))
-			buf = append(buf, a)
+			buf = append(buf, ringAt[w<<6+bits.TrailingZeros64(m)])
 		}
 	}
 	return buf
+}
+
+// The actions that name one joint or one intersection, made once: a list copies them whole
+// (making one in place and copying it stalls the copy on the store just made).
+var (
+	ringAt     [NumJoints]engine.Action
+	habitatAt  [NumIntersections]engine.Action
+	arcologyAt [NumIntersections]engine.Action
+	shuttleAt  [NumIntersections]engine.Action
+)
+
+func init() {
+	for j := range ringAt {
+		ringAt[j] = Ring(j)
+	}
+	for x := 0; x < NumIntersections; x++ {
+		habitatAt[x], arcologyAt[x], shuttleAt[x] = Habitat(x), Arcology(x), BuildShuttle(x)
+	}
 }
 
 // pantropyLegal lists the swaps of a slot of the rolled color with a slot of another color,
@@ -117,32 +134,34 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	if me.habitats < supplyHabitats && s.canPay(p, s.cost(p, ItemHabitat)) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.habitatSite(p, x) {
-				buf = append(buf, Habitat(x))
+				buf = append(buf, habitatAt[x])
 			}
 		}
 	}
 	if me.arcologies < supplyArcologies && s.canPay(p, s.cost(p, ItemArcology)) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.site[x] == p && !s.arco[x] {
-				buf = append(buf, Arcology(x))
+				buf = append(buf, arcologyAt[x])
 			}
 		}
 	}
 	if me.shuttle < 0 && s.canPay(p, s.cost(p, ItemShuttle)) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.site[x] >= 0 {
-				buf = append(buf, BuildShuttle(x))
+				buf = append(buf, shuttleAt[x])
 			}
 		}
 	}
 	if s.deckN > 0 && s.canPay(p, s.cost(p, ItemCard)) {
-		buf = append(buf, Buy())
+		buf = append(buf, buyAction)
 	}
 	if !s.cardPlayed {
 		buf = s.playLegal(p, buf)
 	}
-	return append(buf, End())
+	return append(buf, endAction)
 }
+
+var buyAction, endAction = Buy(), End()
 
 // offersPerColor is how many listed offers give one color: three for each other color.
 const offersPerColor = 3 * (NumColors - 1)
@@ -193,58 +212,80 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
 	const all = 1<<NumColors - 1
-	var mine uint8 // the colors p holds at least two of
+	var one, mine uint8 // the colors p holds at least one and two of
 	for c, n := range me.chips {
-		if n >= 2 {
-			mine |= 1 << c
-		}
+		one |= b2u8(n >= 1) << c
+		mine |= b2u8(n >= 2) << c
 	}
+	// The list is written in place: buf grows once to the most it can take.
+	n := len(buf)
+	buf = slices.Grow(buf, int(s.seats-1)*len(offerRun[0]))
+	out := buf[:cap(buf)]
 	for q := int8(0); q < s.seats; q++ {
 		if q == p {
 			continue
 		}
 		them := &s.pl[q]
 		var has, two uint8 // the colors q holds at least one and two of
-		for c, n := range them.chips {
-			if n >= 1 {
-				has |= 1 << c
-			}
-			if n >= 2 {
-				two |= 1 << c
-			}
+		for c, k := range them.chips {
+			has |= b2u8(k >= 1) << c
+			two |= b2u8(k >= 2) << c
 		}
 		if mine == all && two == all {
-			buf = append(buf, offerRun[q][:]...)
+			n += copy(out[n:], offerRun[q][:])
 			continue
 		}
+		// Which offers of the run q can answer, as one set of bits over the whole run (each
+		// color x given has 15 offers, three per other color y, in the run's order): 1 x for
+		// 1 y when p has an x and q a y, 2 x for 1 y when p has two x, 1 x for 2 y when q has
+		// two y. A set without branches, listed in one loop.
+		var listed [2]uint64
 		for x := Color(0); x < NumColors; x++ {
-			if me.chips[x] < 1 {
-				continue
+			hasY, twoY := uint64(spreadOthers[x][has]), uint64(spreadOthers[x][two])
+			give := hasY | twoY<<2 | hasY<<1&-uint64(mine>>x&1)
+			give &= -uint64(one >> x & 1)
+			at := uint(x) * offersPerColor
+			listed[at/64] |= give << (at % 64)
+			if at%64 > 64-offersPerColor {
+				listed[at/64+1] |= give >> (64 - at%64)
 			}
-			run := offerRun[q][int(x)*offersPerColor : int(x+1)*offersPerColor]
-			if mine&(1<<x) != 0 && two|1<<x == all {
-				buf = append(buf, run...)
-				continue
-			}
-			k := 0
-			for y := Color(0); y < NumColors; y++ {
-				if y == x {
-					continue
-				}
-				if has&(1<<y) != 0 {
-					buf = append(buf, run[k])
-					if mine&(1<<x) != 0 {
-						buf = append(buf, run[k+1])
-					}
-					if two&(1<<y) != 0 {
-						buf = append(buf, run[k+2])
-					}
-				}
-				k += 3
+		}
+		run := &offerRun[q]
+		for w, bitsOf := range listed {
+			for m := bitsOf; m != 0; m &= m - 1 {
+				out[n] = run[w*64+bits.TrailingZeros64(m)]
+				n++
 			}
 		}
 	}
-	return buf
+	return out[:n]
+}
+
+// spreadOthers[x][set] is the colors of set other than x, in order, one bit every three: the
+// first offer of each color's three in an offer run giving x.
+var spreadOthers = func() (t [NumColors][1 << NumColors]uint16) {
+	for x := range t {
+		for set := range t[x] {
+			j := 0
+			for y := 0; y < NumColors; y++ {
+				if y == x {
+					continue
+				}
+				if set&(1<<y) != 0 {
+					t[x][set] |= 1 << (3 * j)
+				}
+				j++
+			}
+		}
+	}
+	return t
+}()
+
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {

@@ -10,16 +10,39 @@ import (
 // to p's habitats or arcologies by a path of p's own adjacent rings, never through another
 // player's arcology (resolution 7), plus the end joints at p's own structures. It holds
 // empty joints and other players' rings, never p's own.
+//
+// It depends on p's rings, p's structures and the other players' arcologies alone, and most
+// actions change none of them: the last answer is kept per seat with those inputs, and given
+// again while they are unchanged.
 func (s *state) reach(p int8) jointSet {
+	var own, closed uint32 // intersections with p's structures; with another player's arcology
+	for x, o := range s.site {
+		own |= b2u32(o == p) << x
+		closed |= b2u32(o >= 0 && o != p && s.arco[x]) << x
+	}
+	m := &s.reachMemo[p]
+	if m.known && m.own == own && m.closed == closed && m.rings == s.ringOf[p] {
+		return m.out
+	}
+	out := s.reachFrom(p, own, closed)
+	*m = reachMemo{known: true, own: own, closed: closed, rings: s.ringOf[p], out: out}
+	return out
+}
+
+// reachMemo is reach's last answer for one seat and the inputs it came from.
+type reachMemo struct {
+	known       bool
+	own, closed uint32
+	rings, out  jointSet
+}
+
+// reachFrom is reach computed: from the rings at p's own structures (own), along p's
+// adjacent rings, not through the intersections in closed.
+func (s *state) reachFrom(p int8, own, closed uint32) jointSet {
 	var home jointSet
 	mine := &s.ringOf[p]
-	var closed uint32 // intersections holding another player's arcology
-	for x, o := range s.site {
-		if o == p {
-			home.or(&endsAt[x])
-		} else if o >= 0 && s.arco[x] {
-			closed |= 1 << x
-		}
+	for m := own; m != 0; m &= m - 1 {
+		home.or(&endsAt[bits.TrailingZeros32(m)])
 	}
 	var conn jointSet
 	out := home
@@ -52,6 +75,13 @@ func (s *state) reach(p int8) jointSet {
 		out[w] &^= mine[w]
 	}
 	return out
+}
+
+func b2u32(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // emptySet is the set of joints without a ring.
@@ -93,12 +123,8 @@ func (s *state) hasRingTarget(p int8) bool {
 
 // touchesRing reports whether one of p's rings sits on an end joint at intersection x.
 func (s *state) touchesRing(p int8, x int) bool {
-	for _, st := range Geo.Intersections[x].Struts {
-		if s.joints[Geo.EndJoint(st, int16(x))] == p {
-			return true
-		}
-	}
-	return false
+	ends, mine := &endsAt[x], &s.ringOf[p]
+	return ends[0]&mine[0]|ends[1]&mine[1]|ends[2]&mine[2] != 0
 }
 
 // habitatSite reports whether p may build a habitat at x: empty, touching p's ring, and two

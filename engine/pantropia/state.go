@@ -144,6 +144,10 @@ type state struct {
 	reason engine.EndReason
 	detail string
 
+	// reachMemo is each seat's last reach, derived from the fields above and kept with the
+	// inputs it came from (see reach); not part of the state's identity (MarshalBinary).
+	reachMemo [maxSeats]reachMemo
+
 	events eventLog
 }
 

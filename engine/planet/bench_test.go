@@ -1,9 +1,12 @@
 package planet
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -48,6 +51,48 @@ func BenchmarkRandomPlayout(b *testing.B) {
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
 }
 
+// reportCPU reports the benchmark's CPU time per operation when the returned function runs
+// (deferred, after the loop), beside the wall time a shared machine inflates.
+func reportCPU(b *testing.B) func() {
+	unlock := lockThread()
+	cpu0 := cpuTime()
+	return func() {
+		if cpu := cpuTime() - cpu0; cpu > 0 {
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+		}
+		unlock()
+	}
+}
+
+// BenchmarkLegal lists the actions of a 4-seat game's first pick (5 tiles on 12 free faces in
+// 5 rotations, the longest list a game has) and of the first pick of turn 8 (5 faces free).
+func BenchmarkLegal(b *testing.B) {
+	for _, turn := range []int8{1, 8} {
+		b.Run(fmt.Sprintf("turn%d", turn), func(b *testing.B) {
+			st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(1, 1))
+			buf := make([]engine.Action, 0, 300)
+			for st.(*state).turn < turn || st.(*state).picks > 0 {
+				seat := engine.Seat(st.(*state).toAct())
+				buf = st.Legal(seat, buf[:0])
+				if err := st.Apply(seat, buf[r.IntN(len(buf))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			seat := engine.Seat(st.(*state).toAct())
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				buf = st.Legal(seat, buf[:0])
+			}
+			b.ReportMetric(float64(len(buf)), "actions")
+		})
+	}
+}
+
 // BenchmarkRegionScoring measures a full planet's regions and scores every requirement of
 // the deck on it: the work of one planet in one origin-of-life phase, and of a bot's look-ahead.
 func BenchmarkRegionScoring(b *testing.B) {
@@ -57,6 +102,7 @@ func BenchmarkRegionScoring(b *testing.B) {
 		sf.Place(f, Default.Tiles[r.IntN(len(Default.Tiles))], r.IntN(5))
 	}
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	b.ResetTimer()
 	total := 0
 	for i := 0; i < b.N; i++ {
@@ -71,11 +117,8 @@ func BenchmarkRegionScoring(b *testing.B) {
 	}
 }
 
-// BenchmarkRender draws a seat's text view of a mid-game state (turn 7 of 12, four seats), the
-// observation included, as the server does for every decision.
-//
-//	go test ./engine/planet -run XXX -bench Render -cpu 1 -benchmem
-func BenchmarkRender(b *testing.B) {
+// renderState is the state the render benchmarks draw: turn 7 of 12, four seats.
+func renderState(b *testing.B) *state {
 	st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 7})
 	if err != nil {
 		b.Fatal(err)
@@ -89,20 +132,50 @@ func BenchmarkRender(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	return st.(*state)
+}
+
+// BenchmarkRender draws a seat's text view of a mid-game state (turn 7 of 12, four seats), the
+// observation included.
+//
+//	go test ./engine/planet -run XXX -bench Render -cpu 1 -benchmem
+func BenchmarkRender(b *testing.B) {
+	st := renderState(b)
 	b.ReportAllocs()
-	defer lockThread()()
-	cpu0 := cpuTime()
-	b.ResetTimer()
+	defer reportCPU(b)()
 	n := 0
-	for i := 0; i < b.N; i++ {
+	for i := 0; b.Loop(); i++ {
 		n += len(st.Render(engine.Seat(i % 4)))
-	}
-	b.StopTimer()
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 	if n == 0 {
 		b.Fatal("empty render")
+	}
+}
+
+// BenchmarkRenderObservation draws the text of an observation already built, as the server
+// does for every decision (it sends the typed observation too).
+func BenchmarkRenderObservation(b *testing.B) {
+	st := renderState(b)
+	var obs [4]proto.Message
+	for i := range obs {
+		obs[i] = st.Observe(engine.Seat(i))
+	}
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		n += len(st.RenderObservation(obs[i%4]))
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "bytes/op")
+}
+
+// BenchmarkObserve builds a seat's typed view of the same state.
+func BenchmarkObserve(b *testing.B) {
+	st := renderState(b)
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for i := 0; b.Loop(); i++ {
+		_ = st.Observe(engine.Seat(i % 4))
 	}
 }
 

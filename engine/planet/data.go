@@ -165,16 +165,8 @@ type Data struct {
 	Layout [TurnsPerGame - 2]int
 	// hash identifies the data set in MarshalBinary.
 	hash uint64
-	// reqText is each animal's requirement as text, written once for every observation.
-	reqText []string
-}
-
-// requirement is animal i's requirement as text.
-func (d *Data) requirement(i int) string {
-	if i < len(d.reqText) {
-		return d.reqText[i]
-	}
-	return d.Animals[i].Req.String()
+	// msg is the data set's shared protobuf messages.
+	msg messages
 }
 
 // FirstAnimalTurn is the first turn with an origin-of-life phase.
@@ -350,10 +342,7 @@ func parseData(b []byte, base *Data) (*Data, error) {
 		return nil, fmt.Errorf("the animal deck has %d cards, want at least %d", len(d.Animals), max(MinAnimals, d.layoutCards()))
 	}
 	d.hash = d.digest()
-	d.reqText = make([]string, len(d.Animals))
-	for i, a := range d.Animals {
-		d.reqText[i] = a.Req.String()
-	}
+	d.msg = newMessages(d)
 	return d, nil
 }
 

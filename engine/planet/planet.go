@@ -6,6 +6,7 @@ package planet
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"google.golang.org/protobuf/proto"
@@ -47,22 +48,23 @@ var (
 // message naming its replacement.
 func (game) RenamedOptions() map[string]string { return renamed }
 
-func (game) Info() engine.Info {
-	return engine.Info{
-		Name:     "planet",
-		Title:    "Planet",
-		MinSeats: 2,
-		MaxSeats: 4,
-		Options: []engine.Option{
-			{Name: OptData, Default: "", Data: true, Help: "another data set (tiles, animals, objectives, layout) as inline JSON, at most 1 MiB; parts left out keep the built-in ones. " +
-				"The engine never reads a file: a server may accept the name of a data set from the directory its operator chose (orrery serve --data-dir) and passes the engine its JSON"},
-			{Name: OptBeginners, Default: "false", Help: "variant 1: no objective cards, every animal scores 1 point"},
-			{Name: OptMystery, Default: "false", Help: "variant 2: per turn 3-12 one face-up and one face-down animal"},
-			{Name: OptAhead, Default: "3", Help: "variant 2: the face-down animal of turn k is revealed at the end of turn k minus this (1-10)"},
-			{Name: OptRotate, Default: "true", Help: "pass the first-player token to the next seat after each turn"},
-			{Name: OptCap, Default: "12", Help: "safety cap: the game is scored after this many turns (1-12)"},
-		},
-	}
+func (game) Info() engine.Info { return info }
+
+// info is built once: New reads it for every match, and a playout starts one per game.
+var info = engine.Info{
+	Name:     "planet",
+	Title:    "Planet",
+	MinSeats: 2,
+	MaxSeats: 4,
+	Options: []engine.Option{
+		{Name: OptData, Default: "", Data: true, Help: "another data set (tiles, animals, objectives, layout) as inline JSON, at most 1 MiB; parts left out keep the built-in ones. " +
+			"The engine never reads a file: a server may accept the name of a data set from the directory its operator chose (orrery serve --data-dir) and passes the engine its JSON"},
+		{Name: OptBeginners, Default: "false", Help: "variant 1: no objective cards, every animal scores 1 point"},
+		{Name: OptMystery, Default: "false", Help: "variant 2: per turn 3-12 one face-up and one face-down animal"},
+		{Name: OptAhead, Default: "3", Help: "variant 2: the face-down animal of turn k is revealed at the end of turn k minus this (1-10)"},
+		{Name: OptRotate, Default: "true", Help: "pass the first-player token to the next seat after each turn"},
+		{Name: OptCap, Default: "12", Help: "safety cap: the game is scored after this many turns (1-12)"},
+	},
 }
 
 func (game) Catalog() proto.Message { return catalog() }
@@ -76,8 +78,7 @@ type options struct {
 	lastTurn  int8 // 12, or the cap
 }
 
-func (g game) New(cfg engine.Config) (engine.State, error) {
-	info := g.Info()
+func (game) New(cfg engine.Config) (engine.State, error) {
 	if cfg.Seats < info.MinSeats || cfg.Seats > info.MaxSeats {
 		return nil, fmt.Errorf("%w: planet takes %d to %d seats, not %d", engine.ErrBadOption, info.MinSeats, info.MaxSeats, cfg.Seats)
 	}
@@ -93,12 +94,8 @@ func (g game) New(cfg engine.Config) (engine.State, error) {
 		return b, nil
 	}
 	number := func(name string, lo, hi int) (int8, error) {
-		v := cfg.Option(info, name)
-		n, err := strconv.Atoi(v)
-		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("%w: %s must be a whole number from %d to %d, not %q", engine.ErrBadOption, name, lo, hi, engine.Clip(v, 32))
-		}
-		return int8(n), nil
+		n, err := engine.IntOption(cfg, info, name, lo, hi)
+		return int8(n), err
 	}
 	var o options
 	var err error
@@ -132,9 +129,10 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 	// A 4-seat game logs about 130 events: one block for them all.
 	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed), events: make([]event, 0, 160)}
 	r := rand.New(&s.rng)
+	var scratch [permScratch]int
 
 	// Tiles: shuffled into 10 face-down stacks of 5; stacks 11 and 12 start empty.
-	tiles := r.Perm(len(d.Tiles))
+	tiles := perm(r, scratch[:0], len(d.Tiles))
 	for i, t := range tiles {
 		s.stacks[i/StackSize][i%StackSize] = int16(t)
 	}
@@ -143,7 +141,8 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 	}
 
 	// Animals: 20 cards drawn at random and laid out by turn; the rest stay out, unseen.
-	deck := r.Perm(len(d.Animals))
+	var deckScratch [permScratch]int
+	deck := perm(r, deckScratch[:0], len(d.Animals))
 	if o.mystery {
 		// Two rows of 10: per turn 3-12 one card face up, then one face down.
 		columns := TurnsPerGame - FirstAnimalTurn + 1
@@ -173,7 +172,7 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 		}
 	}
 	if !o.beginners {
-		deal := r.Perm(len(d.Objectives))
+		deal := perm(r, scratch[:0], len(d.Objectives))
 		s.objN = int8(len(deal))
 		for i, k := range deal {
 			s.objDeal[i] = int8(k)
@@ -187,4 +186,19 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 	s.turn = 1
 	s.startTurn()
 	return s
+}
+
+// permScratch is room on the stack for the permutations New draws (50 tiles, 45 animals in
+// the built-in set); larger data sets take the heap.
+const permScratch = 64
+
+// perm is r.Perm(n) drawn into buf: the same numbers from the same draws (Perm is a
+// Fisher-Yates shuffle of 0..n-1), without an allocation when n fits buf.
+func perm(r *rand.Rand, buf []int, n int) []int {
+	p := slices.Grow(buf[:0], n)[:n]
+	for i := range p {
+		p[i] = i
+	}
+	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
 }

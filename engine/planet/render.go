@@ -1,7 +1,9 @@
 package planet
 
 import (
+	"math/bits"
 	"strconv"
+	"sync"
 
 	"google.golang.org/protobuf/proto"
 
@@ -12,14 +14,22 @@ import (
 // Render is the text form of Observe(seat). It is drawn from the observation itself, so it
 // can show nothing the observation does not hold.
 func (s *state) Render(seat engine.Seat) string {
-	return RenderObservation(s.Observe(seat).(*planetv1.Observation))
+	// The observation lives only while its text is drawn: it is built in recycled blocks.
+	mem := renderBlocks.Get().(*blocks)
+	k := mem.reuse(s)
+	text := RenderObservation(s.observe(&k, seat))
+	renderBlocks.Put(mem)
+	return text
 }
 
+// renderBlocks holds the memory of observations drawn by Render and then dropped.
+var renderBlocks = sync.Pool{New: func() any { return new(blocks) }}
+
 // RenderObservation writes an observation as a board a person or a language model can read.
-// It appends to one buffer with strconv, not fmt: the server draws it for every decision.
+// It appends to one buffer without fmt: the server draws it for every decision.
 func RenderObservation(o *planetv1.Observation) string {
 	b := make([]byte, 0, 4096)
-	num := func(n int32) { b = strconv.AppendInt(b, int64(n), 10) }
+	num := func(n int32) { b = appendInt(b, n) }
 	str := func(s string) { b = append(b, s...) }
 	str("Planet, turn ")
 	num(o.Turn)
@@ -68,7 +78,7 @@ func RenderObservation(o *planetv1.Observation) string {
 			str(": ")
 			for i, h := range t.Areas {
 				if i > 0 {
-					str(" ")
+					b = append(b, ' ')
 				}
 				str(habitatName(h))
 			}
@@ -79,7 +89,7 @@ func RenderObservation(o *planetv1.Observation) string {
 		for _, t := range ts {
 			str(" t")
 			num(t.Id)
-			str(" ")
+			b = append(b, ' ')
 			b = appendLetters(b, t.Areas)
 		}
 	}
@@ -111,7 +121,7 @@ func RenderObservation(o *planetv1.Observation) string {
 			if i > 0 {
 				str(";")
 			}
-			str(" ")
+			b = append(b, ' ')
 			b = appendAnimal(b, a)
 		}
 	}
@@ -136,9 +146,9 @@ func RenderObservation(o *planetv1.Observation) string {
 	if len(o.Returned) > 0 {
 		str("Back in the box, unwon:")
 		for _, a := range o.Returned {
-			str(" ")
+			b = append(b, ' ')
 			b = appendAnimal(b, a)
-			str(";")
+			b = append(b, ';')
 		}
 		str("\n")
 	}
@@ -181,35 +191,32 @@ func RenderObservation(o *planetv1.Observation) string {
 			str("\n")
 		}
 		str("  faces:")
+		var of habitatSets // the planet's areas of each habitat, for its regions
 		for f := 0; f < Faces; f++ {
 			str(faceLabel[f])
-			for k := 0; k < 5; k++ {
-				if i := AreaOf(f, k); i < len(p.Areas) {
-					if a := int(p.Areas[i]); a >= 0 && a <= int(Glacier) {
-						b = append(b, Habitat(a).Letter())
-					}
+			for i := AreaOf(f, 0); i < AreaOf(f+1, 0) && i < len(p.Areas); i++ {
+				if h := p.Areas[i]; h >= 0 && h <= planetv1.Habitat(Glacier) {
+					b = append(b, Habitat(h).Letter())
+					of[h] |= 1 << i
 				}
 			}
 		}
-		str("\n")
-		surface := SurfaceOf(p)
+		b = append(b, '\n')
 		var sv Survey
-		sv.Measure(&surface)
 		for h := Ocean; h <= Glacier; h++ {
-			n := surface.Count(h)
+			n := bits.OnesCount64(of[h])
 			if n == 0 {
 				continue
 			}
 			str("  ")
 			str(h.String())
-			str(" ")
+			b = append(b, ' ')
 			num(int32(n))
 			str(" areas, regions:")
-			for _, r := range sv.Regions[:sv.N] {
-				if r.Habitat != h {
-					continue
-				}
-				str(" ")
+			from := sv.N
+			sv.measure(&of, h)
+			for _, r := range sv.Regions[from:sv.N] {
+				b = append(b, ' ')
 				num(int32(r.Size))
 				if r.Touch != 0 {
 					str(" (touches")
@@ -218,16 +225,27 @@ func RenderObservation(o *planetv1.Observation) string {
 							b = append(b, ' ', y.Letter())
 						}
 					}
-					str(")")
+					b = append(b, ')')
 				}
 			}
-			str("\n")
+			b = append(b, '\n')
 		}
 	}
 	if !o.Over {
 		str(faceAdjacency)
 	}
 	return string(b)
+}
+
+// appendInt appends n in decimal; most numbers in the text are below 100.
+func appendInt(b []byte, n int32) []byte {
+	switch {
+	case n >= 0 && n < 10:
+		return append(b, byte('0'+n))
+	case n >= 10 && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // faceLabel is " f:" for each face.
@@ -287,7 +305,7 @@ func appendLetters(b []byte, hs []planetv1.Habitat) []byte {
 func appendAnimal(b []byte, a *planetv1.AnimalCard) []byte {
 	b = append(b, a.Name...)
 	b = append(b, " #"...)
-	b = strconv.AppendInt(b, int64(a.Id), 10)
+	b = appendInt(b, a.Id)
 	b = append(b, " ("...)
 	b = append(b, a.Requirement...)
 	return append(b, ')')

@@ -810,7 +810,7 @@ func TestHidden_PerturbationKeepsEveryView(t *testing.T) {
 	for viewer := engine.Spectator; viewer < 4; viewer++ {
 		var stacks, objectives, animals bool // each part changed in one of the tries
 		for try := 0; try < 5; try++ {
-			p := perturb(s.Clone(), viewer, r).(*state)
+			p := Perturb(s.Clone(), viewer, r).(*state)
 			stacks = stacks || p.stacks != s.stacks
 			objectives = objectives || p.objDeal != s.objDeal
 			for i := range s.cards {

@@ -41,7 +41,7 @@ func TestDeterminizer_BlindToPerturbation(t *testing.T) {
 		for ply := 0; !st.Terminal() && ply < 400; ply++ {
 			seat := st.ToAct(nil)[0]
 			if ply%9 == 0 {
-				if p := perturb(st.Clone(), seat, r); p != nil {
+				if p := Perturb(st.Clone(), seat, r); p != nil {
 					a, errA := NewDeterminizer(st.Observe(seat).(*planetv1.Observation), int(seat))
 					b, errB := NewDeterminizer(p.Observe(seat).(*planetv1.Observation), int(seat))
 					if errA != nil || errB != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -71,7 +72,14 @@ var _ engine.State = (*state)(nil)
 func (s *state) Seats() int { return int(s.seats) }
 
 // toAct is the seat that picks next: clockwise from the first player [rule: A turn, add a continent].
-func (s *state) toAct() engine.Seat { return engine.Seat((s.first + s.picks) % s.seats) }
+func (s *state) toAct() engine.Seat {
+	// (first + picks) mod seats, without a division: first < seats and picks <= seats.
+	at := s.first + s.picks
+	if at >= s.seats {
+		at -= s.seats
+	}
+	return engine.Seat(at)
+}
 
 func (s *state) ToAct(buf []engine.Seat) []engine.Seat {
 	if s.over {
@@ -90,40 +98,37 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
-	// Legal is most of a playout: buf grows once; the first tile's block is copied from
-	// per-face templates, each other tile's is a copy of the first, the tile filled in after.
-	n := len(buf)
-	per := (Faces - int(p.placed)) * 5
-	buf = slices.Grow(buf, int(s.displayN)*per)[:n+int(s.displayN)*per]
-	if s.displayN == 0 {
-		return buf
-	}
-	first := buf[n : n+per]
-	k := 0
+	var free [Faces]int8
+	nf := 0
 	for f := 0; f < Faces; f++ {
 		if p.tile[f] < 0 {
-			copy(first[k:k+5], placeTemplate[f][:])
-			k += 5
+			free[nf] = int8(f)
+			nf++
 		}
 	}
-	for i := int8(0); i < s.displayN; i++ {
-		block := buf[n+int(i)*per : n+int(i+1)*per]
-		if i > 0 {
-			copy(block, first)
-		}
-		tile := s.display[i]
-		for j := range block {
-			block[j].Arg[0] = tile
+	// Legal is most of a playout: buf grows once, and each tile's placements on a face are
+	// one inline copy of a block of 5 from a table.
+	n := len(buf)
+	size := int(s.displayN) * nf * 5
+	buf = slices.Grow(buf, size)[:n+size]
+	out := buf[n:]
+	for _, tile := range s.display[:s.displayN] {
+		t := &placeByTile[tile]
+		for _, f := range free[:nf] {
+			*(*[5]engine.Action)(out) = t[f]
+			out = out[5:]
 		}
 	}
 	return buf
 }
 
-// placeTemplate is every placement on each face, rotations 0-4, with tile 0.
-var placeTemplate = func() (t [Faces][5]engine.Action) {
-	for f := range t {
-		for r := range t[f] {
-			t[f][r] = PlaceAction(0, f, r)
+// placeByTile is every placement of each tile, face by face, rotations 0-4.
+var placeByTile = func() (t [TileCount][Faces][5]engine.Action) {
+	for tile := range t {
+		for f := range t[tile] {
+			for r := range t[tile][f] {
+				t[tile][f][r] = PlaceAction(tile, f, r)
+			}
 		}
 	}
 	return t
@@ -150,10 +155,8 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 	if a.Kind != kindPlace {
 		return 0, fmt.Errorf("%w: unknown action kind %d", engine.ErrIllegalAction, a.Kind)
 	}
-	for _, x := range a.Arg[3:] {
-		if x != 0 {
-			return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
-		}
+	if [12]int16(a.Arg[3:]) != [12]int16{} {
+		return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
 	}
 	tile, face, rot := int(a.Arg[0]), int(a.Arg[1]), int(a.Arg[2])
 	if tile < 0 || tile >= len(s.d.Tiles) {
@@ -259,10 +262,9 @@ func (s *state) revealMystery(t int8) {
 
 // originOfLife awards this turn's column [rule: The origin of life].
 func (s *state) originOfLife(t int8) {
-	// Each planet's regions are measured only for the habitats this column's cards ask about.
-	var sv [maxSeats]Survey
+	// Each card is judged on each planet's habitat sets directly: its value and how many
+	// regions meet it, without listing the regions.
 	var of [maxSeats]habitatSets
-	var measured [maxSeats]uint8 // a bit per habitat
 	for seat := 0; seat < int(s.seats); seat++ {
 		of[seat] = s.planets[seat].surface.sets()
 	}
@@ -274,17 +276,11 @@ func (s *state) originOfLife(t int8) {
 			continue
 		}
 		req := s.d.Animals[c.id].Req
-		for seat := 0; seat < int(s.seats); seat++ {
-			if measured[seat]&(1<<req.X) == 0 {
-				measured[seat] |= 1 << req.X
-				sv[seat].measure(&of[seat], req.X)
-			}
-		}
-		var value [maxSeats]int
+		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			v := sv[seat].Value(req)
-			value[seat] = v
+			v, q := req.judge(&of[seat])
+			value[seat], qualifying[seat] = v, q
 			switch {
 			case v > best:
 				best, nbest, who = v, 1, seat
@@ -305,7 +301,7 @@ func (s *state) originOfLife(t int8) {
 		case best == 0 || req.Kind == MostRegions: // the last turn: nobody, or a tied "most regions"
 			s.giveBack(c, t)
 		default:
-			s.lastTurnTieBreak(c, t, req, best, &value, &sv)
+			s.lastTurnTieBreak(c, t, best, &value, &qualifying)
 		}
 		i++
 	}
@@ -313,8 +309,9 @@ func (s *state) originOfLife(t int8) {
 
 // lastTurnTieBreak settles a tied card on the last turn: among the tied seats, the one seat
 // that meets the requirement a second time elsewhere wins; if several do, a third time; else
-// the card goes back to the box [rule: The origin of life, turn 12].
-func (s *state) lastTurnTieBreak(c *card, t int8, req Requirement, best int, value *[maxSeats]int, sv *[maxSeats]Survey) {
+// the card goes back to the box [rule: The origin of life, turn 12]. qualifying is each
+// seat's number of regions meeting the requirement.
+func (s *state) lastTurnTieBreak(c *card, t int8, best int, value, qualifying *[maxSeats]int) {
 	var tied [maxSeats]bool
 	for seat := 0; seat < int(s.seats); seat++ {
 		tied[seat] = value[seat] == best
@@ -322,7 +319,7 @@ func (s *state) lastTurnTieBreak(c *card, t int8, req Requirement, best int, val
 	for times := 2; times <= 3; times++ {
 		n, who := 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			if tied[seat] && sv[seat].Qualifying(req) >= times {
+			if tied[seat] && qualifying[seat] >= times {
 				n, who = n+1, seat
 			} else {
 				tied[seat] = false
@@ -391,7 +388,8 @@ func (s *state) score(seat int) Score {
 func (s *state) finish() {
 	s.over = true
 	n := int(s.seats)
-	scores := make([]Score, n)
+	var all [maxSeats]Score
+	scores := all[:n]
 	res := engine.Result{Ranks: make([]int, n), Scores: make([]float64, n), Reason: engine.EndNormal}
 	for seat := range scores {
 		scores[seat] = s.score(seat)
@@ -413,24 +411,50 @@ func (s *state) finish() {
 	s.log(event{kind: evEnd})
 }
 
+// resultSentence is "seat 2 wins with 31 points and 7 animals", or "seats [0 2] share the win
+// with ... each"; written with strconv, since a playout ends with it.
 func resultSentence(scores []Score, res engine.Result) string {
-	var winners []int
+	b := make([]byte, 0, 96)
+	var w Score
+	nwin := 0
 	for seat, rank := range res.Ranks {
 		if rank == 1 {
-			winners = append(winners, seat)
+			w = scores[seat]
+			nwin++
 		}
 	}
-	w := scores[winners[0]]
-	var text string
-	if len(winners) == 1 {
-		text = fmt.Sprintf("seat %d wins with %d points and %d animals", winners[0], w.Total(), w.Cards)
+	if nwin == 1 {
+		b = append(b, "seat "...)
 	} else {
-		text = fmt.Sprintf("seats %v share the win with %d points and %d animals each", winners, w.Total(), w.Cards)
+		b = append(b, "seats ["...)
+	}
+	k := 0
+	for seat, rank := range res.Ranks {
+		if rank != 1 {
+			continue
+		}
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(seat), 10)
+		k++
+	}
+	if nwin == 1 {
+		b = append(b, " wins with "...)
+	} else {
+		b = append(b, "] share the win with "...)
+	}
+	b = strconv.AppendInt(b, int64(w.Total()), 10)
+	b = append(b, " points and "...)
+	b = strconv.AppendInt(b, int64(w.Cards), 10)
+	b = append(b, " animals"...)
+	if nwin > 1 {
+		b = append(b, " each"...)
 	}
 	if res.Reason == engine.EndCap {
-		text += " (the safety cap ended the game)"
+		b = append(b, " (the safety cap ended the game)"...)
 	}
-	return text
+	return string(b)
 }
 
 // Clone is a deep copy: the arrays copy with the struct, the slices are copied here.

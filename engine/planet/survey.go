@@ -66,29 +66,40 @@ func (s *Surface) sets() (of habitatSets) {
 
 // measure appends the regions of habitat h.
 func (sv *Survey) measure(of *habitatSets, h Habitat) {
-	left := of[h]
-	for left != 0 {
+	mask := of[h]
+	for left := mask; left != 0; {
+		// The seed's neighbours come from the one-area table; a larger frontier's a byte at a time.
 		region := left & -left
-		frontier, reach := region, uint64(0)
+		reach := neighbourSet[bits.TrailingZeros64(region)]
+		frontier := reach & mask &^ region
+		region |= frontier
 		for frontier != 0 {
-			var grow uint64
-			for f := frontier; f != 0; f &= f - 1 {
-				grow |= neighbourSet[bits.TrailingZeros64(f)]
+			grow := neighbourSet[bits.TrailingZeros64(frontier)&63]
+			if frontier&(frontier-1) != 0 {
+				grow = neighbours(frontier)
 			}
 			reach |= grow
-			frontier = grow & of[h] &^ region
+			frontier = grow & mask &^ region
 			region |= frontier
 		}
 		left &^= region
-		r := Region{Habitat: h, Size: int8(bits.OnesCount64(region))}
+		// The habitats the region touches, without branches: (t|-t)>>63 is 1 when t != 0.
+		var touch uint8
 		for y := Ocean; y <= Glacier; y++ {
-			if y != h && reach&of[y] != 0 {
-				r.Touch |= 1 << y
-			}
+			t := reach & of[y]
+			touch |= uint8((t|-t)>>63) << y
 		}
-		sv.Regions[sv.N] = r
+		sv.Regions[sv.N] = Region{Habitat: h, Size: int8(bits.OnesCount64(region)), Touch: touch &^ (1 << h)}
 		sv.N++
 	}
+}
+
+// neighbours is the set of areas next to an area of set a, looked up a byte of a at a time:
+// a fixed cost, without a loop over a's areas.
+func neighbours(a uint64) uint64 {
+	t := &neighbourByte
+	return t[0][byte(a)] | t[1][byte(a>>8)] | t[2][byte(a>>16)] | t[3][byte(a>>24)] |
+		t[4][byte(a>>32)] | t[5][byte(a>>40)] | t[6][byte(a>>48)] | t[7][byte(a>>56)]
 }
 
 // neighbourSet is each area's 3 neighbours as a set of areas.
@@ -99,6 +110,20 @@ var neighbourSet = func() (set [Areas]uint64) {
 		}
 	}
 	return set
+}()
+
+// neighbourByte[i][v] is the neighbours of the areas 8i..8i+7 whose bits are set in v.
+var neighbourByte = func() (t [8][256]uint64) {
+	for i := range t {
+		for v := range t[i] {
+			for k := 0; k < 8; k++ {
+				if a := 8*i + k; v&(1<<k) != 0 && a < Areas {
+					t[i][v] |= neighbourSet[a]
+				}
+			}
+		}
+	}
+	return t
 }()
 
 // qualifies reports whether region r counts for requirement q.
@@ -113,6 +138,47 @@ func (q Requirement) qualifies(r Region) bool {
 		return !r.Touches(q.Y)
 	}
 	return true
+}
+
+// judge is Value and Qualifying for a planet given as its habitat sets, found by the same
+// flood fill as measure without listing the regions: the origin of life asks this of every
+// planet for every card.
+func (q Requirement) judge(of *habitatSets) (value, qualifying int) {
+	mask, other := of[q.X%(Habitats+1)], of[q.Y%(Habitats+1)]
+	for left := mask; left != 0; {
+		// The seed's neighbours come from the one-area table; a larger frontier's a byte at a time.
+		region := left & -left
+		reach := neighbourSet[bits.TrailingZeros64(region)]
+		frontier := reach & mask &^ region
+		region |= frontier
+		for frontier != 0 {
+			grow := neighbourSet[bits.TrailingZeros64(frontier)&63]
+			if frontier&(frontier-1) != 0 {
+				grow = neighbours(frontier)
+			}
+			reach |= grow
+			frontier = grow & mask &^ region
+			region |= frontier
+		}
+		left &^= region
+		switch q.Kind {
+		case LargestTouching:
+			if reach&other == 0 {
+				continue
+			}
+		case LargestNotTouching:
+			if reach&other != 0 {
+				continue
+			}
+		}
+		qualifying++
+		if size := bits.OnesCount64(region); q.Kind == MostRegions {
+			value++
+		} else if size > value {
+			value = size
+		}
+	}
+	return value, qualifying
 }
 
 // Value is how well the planet meets q: its number of X regions, or the size of its largest

@@ -6,7 +6,6 @@ package wire
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -159,8 +158,10 @@ func Decision(st engine.State, seat engine.Seat, legal []engine.Action, ply int6
 // shared by many decisions and never modified; protobuf messages are safe to marshal
 // concurrently. An ActionCache is safe for concurrent use.
 type ActionCache struct {
-	m sync.Map // engine.Action → cachedAction
-	n atomic.Int64
+	// A map of the action itself, not a sync.Map: its keys are interfaces, and boxing an
+	// action (32 bytes) to look it up allocated once per listed action per decision.
+	mu sync.RWMutex // guards m
+	m  map[engine.Action]cachedAction
 }
 
 type cachedAction struct {
@@ -173,15 +174,23 @@ type cachedAction struct {
 const maxCached = 1 << 16
 
 func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
-	if v, ok := c.m.Load(a); ok {
-		return v.(cachedAction)
+	c.mu.RLock()
+	ca, ok := c.m[a]
+	c.mu.RUnlock()
+	if ok {
+		return ca
 	}
-	ca := cachedAction{env: Action(st.ActionProto(a)), notation: st.FormatAction(a)}
-	if c.n.Load() < maxCached {
-		if v, loaded := c.m.LoadOrStore(a, ca); loaded {
-			return v.(cachedAction)
+	ca = cachedAction{env: Action(st.ActionProto(a)), notation: st.FormatAction(a)}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.m[a]; ok {
+		return prev
+	}
+	if len(c.m) < maxCached {
+		if c.m == nil {
+			c.m = make(map[engine.Action]cachedAction)
 		}
-		c.n.Add(1)
+		c.m[a] = ca
 		registerEncoded(ca.env)
 	}
 	return ca

@@ -46,12 +46,33 @@ func (l *Ladder) isAdmin(key string) bool {
 	return l.cfg.AdminKey != "" && subtle.ConstantTimeCompare([]byte(key), []byte(l.cfg.AdminKey)) == 1
 }
 
-// botByKey is the bot whose API key is key, nil if none (or revoked).
+// botByKey is the bot whose API key is key, nil if none (or revoked). On a cluster, a key
+// not known here is looked for again after reading the bots other nodes registered.
 func (l *Ladder) botByKey(key string) *bot {
 	h := hashKey(key)
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.byKey[h]
+	b := l.byKey[h]
+	l.mu.Unlock()
+	if b == nil && l.cfg.Cluster != nil && l.reload(l.ctx) == nil {
+		l.mu.Lock()
+		b = l.byKey[h]
+		l.mu.Unlock()
+	}
+	return b
+}
+
+// botByName is the bot called name, nil if none; on a cluster, looked for again after
+// reading the bots other nodes registered.
+func (l *Ladder) botByName(name string) *bot {
+	l.mu.Lock()
+	b := l.byName[name]
+	l.mu.Unlock()
+	if b == nil && l.cfg.Cluster != nil && l.reload(l.ctx) == nil {
+		l.mu.Lock()
+		b = l.byName[name]
+		l.mu.Unlock()
+	}
+	return b
 }
 
 // whoCalls names the caller; a bearer key that is neither the admin's nor a live bot's is
@@ -116,9 +137,7 @@ func (l *Ladder) actFor(ctx context.Context, name string) (*bot, error) {
 	case name != who.bot.name:
 		return nil, errNotYours
 	}
-	l.mu.Lock()
-	b := l.byName[name]
-	l.mu.Unlock()
+	b := l.botByName(name)
 	if b == nil {
 		return nil, status.Errorf(codes.NotFound, "no bot %q", name)
 	}
@@ -223,7 +242,7 @@ func (l *Ladder) ResumeBot(ctx context.Context, req *orreryv1.ResumeBotRequest) 
 func (l *Ladder) infoLocked(b *bot) *orreryv1.BotInfo {
 	info := &orreryv1.BotInfo{
 		Name: b.name, Description: b.description, House: b.house, Created: timestamppb.New(b.created),
-		Revoked: b.revoked, TimeoutStreak: int32(b.timeoutStreak), Connected: l.conns[b.id] != nil,
+		Revoked: b.revoked, TimeoutStreak: int32(b.timeoutStreak), Connected: l.conns[b.id] != nil || l.cl.connected[b.id],
 		QueuedGames: slices.Clone(l.queue.Waiting(b.id)),
 	}
 	if !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil) {
@@ -262,6 +281,7 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 		}
 		name = who.bot.name
 	}
+	l.botByName(name) // on a cluster, reads a bot registered through another node
 	l.mu.Lock()
 	b := l.byName[name]
 	if b == nil {
@@ -354,7 +374,7 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 			board = append(board, &orreryv1.LeaderboardEntry{
 				Game: game, Bot: b.name, House: b.house, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(),
 				Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch,
-				Connected: l.conns[b.id] != nil, Paused: !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil),
+				Connected: l.conns[b.id] != nil || l.cl.connected[b.id], Paused: !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil),
 			})
 		}
 		sort.Slice(board, func(i, j int) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -116,6 +117,16 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
 	stopWithLadder := context.AfterFunc(l.ctx, func() { c.stop(errClosing) })
 	defer stopWithLadder()
+	var claimed []assignedSeat
+	if l.cfg.Cluster != nil {
+		// The bot's seats in running matches, wherever it played them before, come here.
+		l.mu.Unlock()
+		claimed, err = l.publishJoin(ctx, c)
+		if err != nil {
+			return status.Errorf(codes.Unavailable, "ladder join: %v; reconnect shortly", err)
+		}
+		l.mu.Lock()
+	}
 	old := l.conns[b.id]
 	l.conns[b.id] = c
 	// Matches the bot left running (its stream dropped) resume on this one.
@@ -126,6 +137,14 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 				c.active++
 				c.startSeatLocked(lm, seat)
 			}
+		}
+	}
+	for _, a := range claimed {
+		lm := l.seatedLocked(a)
+		if r := lm.runner[a.seat]; r == nil || r == old {
+			lm.runner[a.seat] = c
+			c.active++
+			c.startSeatLocked(lm, a.seat)
 		}
 	}
 	l.requeueLocked(c)
@@ -145,11 +164,15 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 	c.sendLoop()
 	c.wg.Wait()
 	l.mu.Lock()
-	if l.conns[b.id] == c {
+	last := l.conns[b.id] == c
+	if last {
 		delete(l.conns, b.id)
 		l.queue.Remove(b.id)
 	}
 	l.mu.Unlock()
+	if last && l.cfg.Cluster != nil {
+		l.publishLeave(l.ctx, b.id)
+	}
 	cause := context.Cause(c.ctx)
 	l.log.Info("ladder bot left", "bot", b.name, "why", cause)
 	switch {
@@ -234,12 +257,17 @@ func (c *conn) playSeat(lm *liveMatch, seat int) {
 	defer c.wg.Done()
 	l := c.l
 	ended := false
-	for c.alive() {
-		st, err := l.arena.Attach(lm.tokens[seat], nil)
+	for attempt := 0; c.alive(); attempt++ {
+		if attempt > 0 && !l.rejoinWait(c, lm, attempt) {
+			break
+		}
+		st, err := l.link(c, lm, seat)
 		if err != nil {
+			if l.cfg.Cluster != nil {
+				continue // its node died, or the node taking it over has not resumed it yet
+			}
 			break // the match is gone from memory: it ended long ago
 		}
-		st.SetReceive(c.receive)
 		l.mu.Lock()
 		owner := lm.runner[seat] == c
 		l.mu.Unlock()
@@ -264,11 +292,25 @@ func (c *conn) playSeat(lm *liveMatch, seat int) {
 			ended = true
 			break
 		}
-		if status.Code(err) != codes.Aborted { // Aborted: replaced by a racing attach; retry
+		if status.Code(err) != codes.Aborted && l.cfg.Cluster == nil { // Aborted: replaced by a racing attach; retry
 			break
 		}
 	}
 	l.seatDone(c, lm, seat, ended)
+}
+
+// rejoinWait waits before joining a seat again, longer each attempt up to a second; false
+// if the stream ended, or on a cluster the match did meanwhile.
+func (l *Ladder) rejoinWait(c *conn, lm *liveMatch, attempt int) bool {
+	if l.cfg.Cluster == nil {
+		return true // Aborted by a racing attach: at once
+	}
+	select {
+	case <-c.ctx.Done():
+		return false
+	case <-time.After(min(time.Duration(attempt)*100*time.Millisecond, time.Second)):
+	}
+	return !l.matchOver(c.ctx, lm.id)
 }
 
 // seatDone frees a stream's room after one of its seats stops, counting the bot's timeouts if
@@ -284,6 +326,9 @@ func (l *Ladder) seatDone(c *conn, lm *liveMatch, seat int, ended bool) {
 	l.mu.Lock()
 	if lm.runner[seat] == c {
 		lm.runner[seat] = nil
+	}
+	if lm.seated && l.live[lm.id] == lm && !slices.ContainsFunc(lm.runner, func(r *conn) bool { return r != nil }) {
+		delete(l.live, lm.id)
 	}
 	c.active--
 	if c.alive() {

@@ -70,6 +70,34 @@ CREATE TABLE IF NOT EXISTS ladder_rating_changes (
 	PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS ladder_rating_changes_bot ON ladder_rating_changes(bot_id, rated_ns);
+-- A cluster's ladder (cluster.go). The open ladder streams of every node, with the room each
+-- has: the elected matchmaker reads its queue from here.
+CREATE TABLE IF NOT EXISTS ladder_streams (
+	bot_id INTEGER PRIMARY KEY,
+	node_id TEXT NOT NULL,
+	games TEXT NOT NULL, -- JSON array
+	since_ns INTEGER NOT NULL, -- waiting since
+	room INTEGER NOT NULL, -- matches it may still join (0: connected, not queued)
+	joined_ns INTEGER NOT NULL
+);
+-- Every seat of a running match that the cluster's ladder plays (a registered bot's, on the
+-- stream of the node named, or a house bot's, on the match's owner), with its token, so that
+-- whichever node the bot reconnects to, or takes the match over, seats it again. Secret like
+-- the rest of the database; removed once the match has ended.
+CREATE TABLE IF NOT EXISTS ladder_seats (
+	match_id TEXT NOT NULL,
+	seat INTEGER NOT NULL,
+	seats INTEGER NOT NULL,
+	bot_id INTEGER NOT NULL,
+	house INTEGER NOT NULL DEFAULT 0,
+	tournament INTEGER NOT NULL DEFAULT 0,
+	token TEXT NOT NULL,
+	node_id TEXT NOT NULL DEFAULT '', -- the node whose stream of the bot plays it; '' for none yet
+	picked INTEGER NOT NULL DEFAULT 0, -- that node has started playing it
+	PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS ladder_seats_bot ON ladder_seats(bot_id);
+CREATE INDEX IF NOT EXISTS ladder_seats_node ON ladder_seats(node_id, picked);
 `
 
 // botRow is a stored bot.
@@ -97,7 +125,7 @@ func openDB(s *store.DB) (*db, error) {
 	if s == nil {
 		return nil, errors.New("ladder: needs the arena's store")
 	}
-	if _, err := s.SQL().Exec(s.DDL(schema)); err != nil {
+	if err := s.CreateTables(schema); err != nil {
 		return nil, fmt.Errorf("ladder: create tables: %w", err)
 	}
 	return &db{DB: s.SQL()}, nil
@@ -145,6 +173,17 @@ func (d *db) insertBot(ctx context.Context, b *botRow) error {
 	// RETURNING rather than LastInsertId, which PostgreSQL's driver does not give.
 	return d.QueryRowContext(ctx, `INSERT INTO ladder_bots (name, description, key_hash, house, created_ns) VALUES (?,?,?,?,?) RETURNING id`,
 		b.name, b.description, key, b.house, store.UnixNano(b.created)).Scan(&b.id)
+}
+
+// insertHouseBot registers a house bot, or finds it registered: nodes of a cluster starting
+// together register the same house bots.
+func (d *db) insertHouseBot(ctx context.Context, b *botRow) error {
+	err := d.QueryRowContext(ctx, `INSERT INTO ladder_bots (name, description, house, created_ns) VALUES (?,?,?,?)
+		ON CONFLICT (name) DO NOTHING RETURNING id`, b.name, b.description, true, store.UnixNano(b.created)).Scan(&b.id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = d.QueryRowContext(ctx, `SELECT id FROM ladder_bots WHERE name = ?`, b.name).Scan(&b.id)
+	}
+	return err
 }
 
 func (d *db) revokeBot(ctx context.Context, id int64, at time.Time) error {
@@ -201,22 +240,34 @@ type pendingMatch struct {
 	result store.Result
 }
 
-// pending lists the finished ladder matches not yet rated, in the order they ended.
+// pending lists the finished ladder matches not yet rated, in the order they were created,
+// each game's up to its first match still running: a game's ratings are applied in creation
+// order, so that they depend on the schedule of its matches and their results, not on which
+// ended first or which node rated it (OpenSkill's updates do not commute). Games are rated
+// apart (a bot's rating is per game), so one game's long match holds back no other game's.
 func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
-	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, m.result
+	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, m.ended_ns, COALESCE(m.result, '')
 		FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-		WHERE lm.rated = 0 AND m.ended_ns != 0 AND m.result IS NOT NULL
-		ORDER BY m.ended_ns, m.id`)
+		WHERE lm.rated = 0 ORDER BY m.rowid_`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []pendingMatch
+	running := make(map[string]bool) // games with an earlier match still running
 	for rows.Next() {
 		var p pendingMatch
 		var bots, result string
-		if err := rows.Scan(&p.id, &p.game, &bots, &result); err != nil {
+		var ended int64
+		if err := rows.Scan(&p.id, &p.game, &bots, &ended, &result); err != nil {
 			return nil, err
+		}
+		if ended == 0 || result == "" {
+			running[p.game] = true // the game's later matches wait for it
+			continue
+		}
+		if running[p.game] {
+			continue
 		}
 		if err := json.Unmarshal([]byte(bots), &p.bots); err != nil {
 			return nil, err

@@ -86,6 +86,9 @@ type Config struct {
 	AdminKey string
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
+	// Cluster, if set, makes this ladder one node's share of a cluster's (cluster.go); nil:
+	// the only ladder on its store.
+	Cluster *Cluster
 }
 
 // Ladder implements service.LadderServer and orreryv1.LadderServiceServer.
@@ -118,6 +121,8 @@ type Ladder struct {
 	rng       *mrand.Rand
 	houseLive int                  // house-only matches running
 	houseLast map[string]time.Time // when each game last started a house-only match
+
+	cl clusterState // with Config.Cluster
 }
 
 // bot is a registered bot in memory.
@@ -138,6 +143,8 @@ type liveMatch struct {
 	// A tournament's match (SeatTournament): not rated, and its timeouts do not count
 	// towards a pause from matchmaking. Seats that no registered bot plays have bot id 0.
 	tournament bool
+	// seated: on a cluster, held only while this node's streams play seats of it.
+	seated bool
 }
 
 var _ service.LadderServer = (*Ladder)(nil)
@@ -216,7 +223,7 @@ func New(cfg Config) (*Ladder, error) {
 		}
 		b := &bot{botRow: botRow{name: h.Bot, house: true, created: cfg.Now(),
 			description: "a built-in bot the server plays"}, ratings: make(map[string]storedRating)}
-		if err := d.insertBot(ctx, &b.botRow); err != nil {
+		if err := d.insertHouseBot(ctx, &b.botRow); err != nil {
 			return nil, fmt.Errorf("ladder: register house bot %s: %w", h.Bot, err)
 		}
 		l.addBotLocked(b)
@@ -259,6 +266,10 @@ func (l *Ladder) Register(s *grpc.Server) { orreryv1.RegisterLadderServiceServer
 func (l *Ladder) Start(arena *service.Server) error {
 	l.arena = arena
 	close(l.started)
+	if l.cfg.Cluster != nil {
+		l.clusterStart()
+		return nil
+	}
 	if err := l.ratePending(l.ctx); err != nil {
 		return fmt.Errorf("ladder: rate pending matches: %w", err)
 	}
@@ -294,6 +305,7 @@ func (l *Ladder) Close() {
 		c.stop(errClosing)
 	}
 	l.wg.Wait()
+	l.clusterClose()
 }
 
 // isStarted reports whether Start has run.
@@ -335,7 +347,7 @@ func (l *Ladder) matchmake() {
 	l.mu.Lock()
 	var start []*liveMatch
 	for _, g := range l.queue.Match(now) {
-		start = append(start, l.planLocked(g))
+		start = append(start, l.planLocked(g, true))
 	}
 	for l.houseLive < l.cfg.HouseMatches {
 		lm := l.planHouseLocked(now)
@@ -346,20 +358,27 @@ func (l *Ladder) matchmake() {
 		start = append(start, lm)
 	}
 	l.mu.Unlock()
+	// One after another: the order the matches are created in is the order they are rated.
 	for _, lm := range start {
-		l.wg.Add(1)
-		go l.start(lm)
+		if l.start(lm) {
+			l.wg.Add(1)
+			go l.run(lm)
+		}
 	}
 }
 
 // planLocked seats a group: its bots, house bots near its rating for the missing seats, in a
-// random seat order. Each bot's stream counts the match against its room.
-func (l *Ladder) planLocked(g Group) *liveMatch {
+// random seat order. With streams, each bot's stream here counts the match against its room
+// (on a cluster the node of the stream does, when it takes the seat).
+func (l *Ladder) planLocked(g Group, streams bool) *liveMatch {
 	lm := &liveMatch{game: g.Game}
 	for _, id := range g.Bots {
 		lm.bots = append(lm.bots, id)
 		lm.house = append(lm.house, nil)
-		c := l.conns[id]
+		var c *conn
+		if streams {
+			c = l.conns[id]
+		}
 		lm.runner = append(lm.runner, c)
 		if c != nil {
 			c.active++
@@ -428,19 +447,24 @@ func (l *Ladder) ratingLocked(id int64, game string) Rating {
 	return l.model.New()
 }
 
-// start creates a planned match on the arena and sets its seats playing.
-func (l *Ladder) start(lm *liveMatch) {
-	defer l.wg.Done()
+// spec is the arena's description of a planned match.
+func (l *Ladder) spec(lm *liveMatch, names []string) service.MatchSpec {
+	return service.MatchSpec{
+		Game: lm.game, Seats: len(lm.bots), Options: l.cfg.Options[lm.game], Clock: l.cfg.Clock,
+		Policy: l.cfg.Policy, Names: names, Bots: lm.bots,
+	}
+}
+
+// start creates a planned match on the arena and records it; false if it could not, its
+// bots then queued again.
+func (l *Ladder) start(lm *liveMatch) bool {
 	names := make([]string, len(lm.bots))
 	l.mu.Lock()
 	for i, id := range lm.bots {
 		names[i] = l.bots[id].name
 	}
 	l.mu.Unlock()
-	id, tokens, _, err := l.arena.Create(l.ctx, service.MatchSpec{
-		Game: lm.game, Seats: len(lm.bots), Options: l.cfg.Options[lm.game], Clock: l.cfg.Clock,
-		Policy: l.cfg.Policy, Names: names, Bots: lm.bots,
-	})
+	id, tokens, _, err := l.arena.Create(l.ctx, l.spec(lm, names))
 	if err == nil {
 		if err = l.db.insertLadderMatch(l.ctx, id, lm.game, lm.bots, l.now()); err != nil {
 			err = fmt.Errorf("record ladder match %s: %w", id, err)
@@ -461,11 +485,18 @@ func (l *Ladder) start(lm *liveMatch) {
 			l.houseLive--
 		}
 		l.mu.Unlock()
-		return
+		return false
 	}
 	l.log.Info("ladder match started", "match", id, "game", lm.game, "bots", names)
-	l.mu.Lock()
 	lm.id, lm.tokens = id, tokens
+	return true
+}
+
+// run sets a started match's seats playing and waits for its end.
+func (l *Ladder) run(lm *liveMatch) {
+	defer l.wg.Done()
+	id := lm.id
+	l.mu.Lock()
 	l.live[id] = lm
 	for seat, c := range lm.runner {
 		if c == nil {
@@ -599,8 +630,9 @@ func (l *Ladder) rate() {
 	}
 }
 
-// ratePending rates every finished ladder match not yet rated, in the order they ended, each
-// in its own transaction with its rated_matches row. The arena's writes are flushed first,
+// ratePending rates the finished ladder matches not yet rated, in the order they were
+// created and up to the first still running (db.pending), each in its own transaction with
+// its rated_matches row; a match another node rated meanwhile is skipped. The arena's writes are flushed first,
 // so the rated result is the stored one.
 func (l *Ladder) ratePending(ctx context.Context) error {
 	if l.arena != nil {

@@ -85,6 +85,10 @@ func (q *Queue) Since(bot int64) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// Clear empties the queue; the cluster's matchmaker fills it afresh from the database on
+// each pass.
+func (q *Queue) Clear() { clear(q.entries) }
+
 // Len is the number of waiting bots.
 func (q *Queue) Len() int { return len(q.entries) }
 

@@ -230,7 +230,7 @@ func changesBefore(n int) int {
 }
 
 // TestRating_MatchesTheModel: the stored ratings after a history are the model's, applied
-// match by match in the order the matches ended.
+// match by match in the order the matches were created.
 func TestRating_MatchesTheModel(t *testing.T) { eachBackend(t, testMatchesTheModel) }
 
 func testMatchesTheModel(t *testing.T, newDB func(name string) string) {
@@ -274,6 +274,85 @@ func testMatchesTheModel(t *testing.T, newDB func(name string) string) {
 		got := b.ratings[testGame]
 		if got.Rating != r || got.games != games[name] || got.wins != wins[name] {
 			t.Errorf("%s: got %v, want %v, %d games, %d wins", name, got, r, games[name], wins[name])
+		}
+	}
+}
+
+// TestRating_InCreationOrder: a game's matches are rated in the order they were created,
+// whatever the order they end in, and none is rated while one of its game created before it
+// runs: the ratings are a function of the schedule and its results, equal on a cluster (where
+// the matches end on different nodes and any node may be the rater) and on one server.
+func TestRating_InCreationOrder(t *testing.T) { eachBackend(t, testInCreationOrder) }
+
+func testInCreationOrder(t *testing.T, newDB func(name string) string) {
+	ctx := context.Background()
+	path := newDB("order")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := DefaultModel()
+	l, err := New(Config{DB: db, Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ids := map[string]int64{}
+	for _, name := range []string{"a", "b", "c"} {
+		b := &botRow{name: name, created: t0}
+		if err := l.db.insertBot(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = b.id
+	}
+	// Created first, second, third; the first ends last.
+	create := func(id string, game ...string) {
+		g := testGame
+		if len(game) > 0 {
+			g = game[0]
+		}
+		if err := db.CreateMatch(ctx, &store.Match{ID: id, Game: g, Seats: 3, Options: map[string]string{}, SeedHash: "x",
+			Names: []string{"a", "b", "c"}, TokenHashes: []string{"0", "0", "0"}, PerMove: time.Second, Created: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.db.insertLadderMatch(ctx, id, g, []int64{ids["a"], ids["b"], ids["c"]}, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finish := func(id string, ranks []int, at time.Duration) {
+		if err := db.FinishMatch(ctx, id, t0.Add(at), &store.Result{Ranks: ranks, Scores: make([]float64, 3), Reason: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create("first")
+	create("second")
+	create("other", "another-game") // rated apart: ratings are per game
+	create("third")
+	finish("second", []int{1, 2, 3}, time.Minute)
+	finish("other", []int{1, 2, 3}, time.Minute)
+	finish("third", []int{3, 1, 2}, 2*time.Minute)
+	if err := l.ratePending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, l.db, "rated_matches"); got != 1 {
+		t.Fatalf("%d matches rated while the first one created runs, want 1 (the other game's)", got)
+	}
+	finish("first", []int{2, 3, 1}, 3*time.Minute)
+	if err := l.ratePending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []Rating{m.New(), m.New(), m.New()}
+	for _, ranks := range [][]int{{2, 3, 1}, {1, 2, 3}, {3, 1, 2}} { // creation order
+		want = m.Rate(want, ranks)
+	}
+	stored, err := l.db.ratings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"a", "b", "c"} {
+		if got := stored[ids[name]][testGame].Rating; got != want[i] {
+			t.Errorf("%s: %v, want %v (rated in creation order)", name, got, want[i])
 		}
 	}
 }

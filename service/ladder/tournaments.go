@@ -10,18 +10,22 @@ import (
 // Registered reports whether name is a registered bot that may play: not a house bot, not
 // revoked.
 func (l *Ladder) Registered(name string) bool {
+	b := l.botByName(name)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.byName[name]
 	return b != nil && !b.house && !b.revoked
 }
 
 // Connected reports whether bot name has an open ladder stream.
 func (l *Ladder) Connected(name string) bool {
+	b := l.botByName(name)
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.byName[name]
-	return b != nil && l.conns[b.id] != nil
+	here := b != nil && l.conns[b.id] != nil
+	l.mu.Unlock()
+	if b != nil && !here && l.cfg.Cluster != nil {
+		return l.connectedCluster(b.id)
+	}
+	return here
 }
 
 // SeatTournament has registered bot name play seat of a tournament's match (of seats seats)
@@ -32,6 +36,17 @@ func (l *Ladder) Connected(name string) bool {
 func (l *Ladder) SeatTournament(matchID string, seats, seat int, name, token string) error {
 	if seat < 0 || seat >= seats {
 		return fmt.Errorf("seat %d of %d", seat, seats)
+	}
+	if l.cfg.Cluster != nil {
+		// The node of the bot's stream plays it, or the node it joins next.
+		b := l.botByName(name)
+		switch {
+		case l.ctx.Err() != nil || !l.isStarted():
+			return errNotLadder
+		case b == nil || b.house:
+			return status.Errorf(codes.NotFound, "no registered bot %q", name)
+		}
+		return l.seatTournamentCluster(matchID, seats, seat, b, token)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -27,6 +27,7 @@ type Config struct {
 	DataSetBytes       int           // the longest data set sent inline (--max-data-set)
 	Unjoined           time.Duration // a match no seat joined ends as aborted after this (--unjoined-expiry)
 	EchoBytes          int           // client text quoted in an error or a log line
+	StreamQueue        int           // replies queued for one Play stream whose bot does not read (--max-stream-queue)
 }
 
 // Defaults.
@@ -39,6 +40,9 @@ const (
 	DefaultDataSetBytes       = 1 << 20
 	DefaultUnjoined           = 10 * time.Minute
 	DefaultEchoBytes          = 64
+	// DefaultStreamQueue is far more replies than a bot that reads ever has waiting (one per
+	// answer it sent and has not yet read the reply to).
+	DefaultStreamQueue = 128
 )
 
 // WithDefaults fills the zero fields.
@@ -55,6 +59,7 @@ func (c Config) WithDefaults() Config {
 	def(&c.OptionValueBytes, DefaultOptionValueBytes)
 	def(&c.DataSetBytes, DefaultDataSetBytes)
 	def(&c.EchoBytes, DefaultEchoBytes)
+	def(&c.StreamQueue, DefaultStreamQueue)
 	if c.Unjoined == 0 {
 		c.Unjoined = DefaultUnjoined
 	}
@@ -177,12 +182,21 @@ func (l *Limits) Options(info engine.Info, opts map[string]string) error {
 	return nil
 }
 
+// StreamQueue refuses one more reply queued for a stream that already has its limit waiting:
+// the bot sends answers and does not read the replies. The stream is closed; the seat is kept.
+func (l *Limits) StreamQueue(queued int) error {
+	if queued >= l.cfg.StreamQueue {
+		return status.Errorf(codes.ResourceExhausted, "queued outgoing messages per stream: %d replies wait for a bot that does not read (serve --max-stream-queue); the seat is kept: rejoin and read the stream", l.cfg.StreamQueue)
+	}
+	return nil
+}
+
 // Unjoined is how long a match may wait for its first seat.
 func (l *Limits) Unjoined() time.Duration { return l.cfg.Unjoined }
 
 // String describes the limits, for the server's start-up log.
 func (l *Limits) String() string {
 	c := l.cfg
-	return fmt.Sprintf("matches %d, creates/min/caller %d, spectators/match %d, seat name %dB, option %dB, data set %dB, unjoined %v",
-		c.LiveMatches, c.CreatesPerMinute, c.SpectatorsPerMatch, c.SeatNameBytes, c.OptionValueBytes, c.DataSetBytes, c.Unjoined)
+	return fmt.Sprintf("matches %d, creates/min/caller %d, spectators/match %d, seat name %dB, option %dB, data set %dB, unjoined %v, stream queue %d",
+		c.LiveMatches, c.CreatesPerMinute, c.SpectatorsPerMatch, c.SeatNameBytes, c.OptionValueBytes, c.DataSetBytes, c.Unjoined, c.StreamQueue)
 }

@@ -102,3 +102,195 @@ var orphanColumns = func() string {
 	}
 	return strings.Join(cols, ", ")
 }()
+
+// RunningByToken is the id of the running match that has a seat whose token hashes to
+// tokenHash (hex); ErrNotFound if none. A node that does not hold a seat's match finds it
+// here, to forward the seat's stream to the match's owner.
+func (d *DB) RunningByToken(ctx context.Context, tokenHash string) (string, error) {
+	var id string
+	err := d.db.QueryRowContext(ctx, `SELECT id FROM matches WHERE ended_ns = 0 AND `+d.hasElement("token_hashes"), tokenHash).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	return id, err
+}
+
+// NodeLoad is a live node and how many running matches it holds the lease of.
+type NodeLoad struct {
+	Node
+	Matches int
+}
+
+// Live lists the nodes seen since since (a heartbeat within a lease's length), each with
+// the number of valid leases it holds at now, least loaded first: where a new match goes.
+func (d *DB) Live(ctx context.Context, since, now time.Time) ([]NodeLoad, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT n.id, n.addr, n.seen_ns, COUNT(l.match_id) FROM nodes n
+		LEFT JOIN leases l ON l.node_id = n.id AND l.expires_ns >= ?
+		WHERE n.seen_ns >= ? GROUP BY n.id, n.addr, n.seen_ns ORDER BY COUNT(l.match_id), n.id`, now.UnixNano(), since.UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []NodeLoad
+	for rows.Next() {
+		var n NodeLoad
+		var seen int64
+		if err := rows.Scan(&n.ID, &n.Addr, &seen, &n.Matches); err != nil {
+			return nil, err
+		}
+		n.Seen = time.Unix(0, seen)
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// AppendLeasedSteps is AppendStepBatch for a node of a cluster, fenced by the leases: in the
+// same transaction it locks the lease rows of the batch's matches and writes only the steps
+// of the matches node still holds a valid lease on at now. It returns the matches whose
+// steps it left out: their leases lapsed, so another node may own them and write their logs.
+// The lock keeps a takeover (Acquire) from slipping in between the check and the commit.
+func (d *DB) AppendLeasedSteps(ctx context.Context, node string, now time.Time, batch []MatchStep) (lost []string, err error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var ids []string
+	seen := map[string]bool{}
+	for _, s := range batch {
+		if !seen[s.Match] {
+			seen[s.Match] = true
+			ids = append(ids, s.Match)
+		}
+	}
+	held, err := holdLeases(ctx, tx, node, now, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(held) < len(ids) {
+		kept := make([]MatchStep, 0, len(batch))
+		for _, s := range batch {
+			if held[s.Match] {
+				kept = append(kept, s)
+			}
+		}
+		batch = kept
+		for _, id := range ids {
+			if !held[id] {
+				lost = append(lost, id)
+			}
+		}
+	}
+	if err := d.appendStepsTx(ctx, tx, batch); err != nil {
+		return nil, err
+	}
+	return lost, tx.Commit()
+}
+
+// FinishLeased records a match's result if node holds a valid lease on it at now, checked
+// and written in one transaction as AppendLeasedSteps does; it reports whether it did.
+func (d *DB) FinishLeased(ctx context.Context, node string, now time.Time, match string, ended time.Time, r *Result) (bool, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	held, err := holdLeases(ctx, tx, node, now, []string{match})
+	if err != nil || !held[match] {
+		return false, err
+	}
+	if err := d.FinishMatchTx(ctx, tx, match, ended, r); err != nil {
+		return false, err
+	}
+	return true, tx.Commit()
+}
+
+// holdLeases locks, inside tx, the rows of the leases node holds at now among matches (an
+// update that changes nothing takes the row lock on both databases) and returns them.
+func holdLeases(ctx context.Context, tx *sql.Tx, node string, now time.Time, matches []string) (map[string]bool, error) {
+	held := make(map[string]bool, len(matches))
+	const chunk = 500
+	for len(matches) > 0 {
+		n := min(len(matches), chunk)
+		args := []any{node, now.UnixNano()}
+		for _, id := range matches[:n] {
+			args = append(args, id)
+		}
+		rows, err := tx.QueryContext(ctx, `UPDATE leases SET expires_ns = expires_ns WHERE node_id = ? AND expires_ns >= ?
+			AND match_id IN (?`+strings.Repeat(",?", n-1)+`) RETURNING match_id`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: leases of node %s: %w", node, err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			held[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		matches = matches[n:]
+	}
+	return held, nil
+}
+
+// ReleaseMatches hands back node's leases on matches (it was cut off from the database and
+// dropped them from memory): they are orphans at once, for any live node to take.
+func (d *DB) ReleaseMatches(ctx context.Context, node string, matches []string) error {
+	for len(matches) > 0 {
+		n := min(len(matches), 500)
+		args := []any{node}
+		for _, id := range matches[:n] {
+			args = append(args, id)
+		}
+		if _, err := d.db.ExecContext(ctx, `DELETE FROM leases WHERE node_id = ? AND match_id IN (?`+strings.Repeat(",?", n-1)+`)`, args...); err != nil {
+			return fmt.Errorf("store: release the leases of node %s: %w", node, err)
+		}
+		matches = matches[n:]
+	}
+	return nil
+}
+
+// Leave takes node out of the cluster when it stops cleanly: its leases are deleted, so the
+// other nodes take its matches at their next heartbeat rather than a lease's length later,
+// and it is no longer listed as live (no match is placed on it). It returns how many
+// leases it handed back.
+func (d *DB) Leave(ctx context.Context, node string) (int64, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM leases WHERE node_id = ?`, node)
+	if err != nil {
+		return 0, fmt.Errorf("store: release the leases of node %s: %w", node, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM nodes WHERE id = ?`, node); err != nil {
+		return 0, fmt.Errorf("store: node %s leaves: %w", node, err)
+	}
+	n, _ := res.RowsAffected()
+	return n, tx.Commit()
+}
+
+// Held lists the running matches node holds a valid lease on at now, by id.
+func (d *DB) Held(ctx context.Context, node string, now time.Time) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT l.match_id FROM leases l JOIN matches m ON m.id = l.match_id
+		WHERE l.node_id = ? AND l.expires_ns >= ? AND m.ended_ns = 0`, node, now.UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

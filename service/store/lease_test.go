@@ -116,3 +116,121 @@ func testLeaseOrphans(t *testing.T, target string) {
 		t.Errorf("Orphans = %v, %v; want [expired never]", ids(got), err)
 	}
 }
+
+// Live lists the nodes heard from lately, least loaded first, counting valid leases only;
+// RunningByToken finds a running match by one of its seats' token hashes.
+func TestLease_LiveNodesByLoadAndRunningByToken(t *testing.T) {
+	eachBackend(t, testLeaseLiveNodesByLoadAndRunningByToken)
+}
+
+func testLeaseLiveNodesByLoadAndRunningByToken(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "m1", "m2", "m3")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	for _, b := range []struct {
+		node string
+		at   time.Duration
+	}{{"busy", 0}, {"idle", 0}, {"dead", -time.Minute}} {
+		if _, err := db.Heartbeat(ctx, b.node, b.node+":7070", t0.Add(b.at), ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range []struct {
+		match, node string
+		at          time.Duration
+	}{{"m1", "busy", 0}, {"m2", "busy", 0}, {"m3", "idle", -time.Minute}} { // idle's lease expired
+		if _, err := db.Acquire(ctx, a.match, a.node, t0.Add(a.at), ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := db.Live(ctx, t0.Add(-ttl), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(live)
+	if len(live) != 2 || live[0].ID != "idle" || live[0].Matches != 0 || live[1].ID != "busy" || live[1].Matches != 2 {
+		t.Errorf("Live = %s; want idle with 0 then busy with 2, not dead", got)
+	}
+
+	if err := db.CreateMatch(ctx, &Match{ID: "m4", Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"a", "b"},
+		TokenHashes: []string{"aa", "bb"}, Created: time.Unix(2, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := db.RunningByToken(ctx, "bb"); err != nil || id != "m4" {
+		t.Errorf("RunningByToken(bb) = %q, %v; want m4", id, err)
+	}
+	if err := db.FinishMatch(ctx, "m4", time.Unix(3, 0), &Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RunningByToken(ctx, "bb"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("RunningByToken of an ended match: %v, want ErrNotFound", err)
+	}
+}
+
+// A node writes steps and results only for the matches it holds a valid lease on: the
+// steps of a match whose lease lapsed or moved are left out and reported, the rest of the
+// batch is written.
+func TestLease_WritesNeedTheLease(t *testing.T) { eachBackend(t, testLeaseWritesNeedTheLease) }
+
+func testLeaseWritesNeedTheLease(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "held", "lapsed", "moved")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	for _, a := range []struct {
+		match, node string
+		at          time.Duration
+	}{{"held", "n1", 0}, {"lapsed", "n1", -time.Minute}, {"moved", "n2", 0}} {
+		if won, err := db.Acquire(ctx, a.match, a.node, t0.Add(a.at), ttl); err != nil || !won {
+			t.Fatal(a, won, err)
+		}
+	}
+	batch := []MatchStep{
+		{Match: "held", Step: Step{Seq: 0, Seat: 0, Notation: "a"}},
+		{Match: "lapsed", Step: Step{Seq: 0, Seat: 0, Notation: "b"}},
+		{Match: "moved", Step: Step{Seq: 0, Seat: 0, Notation: "c"}},
+		{Match: "held", Step: Step{Seq: 1, Seat: 1, Notation: "d"}},
+	}
+	lost, err := db.AppendLeasedSteps(ctx, "n1", t0, batch)
+	if err != nil || fmt.Sprint(lost) != "[lapsed moved]" {
+		t.Errorf("AppendLeasedSteps lost %v, %v; want [lapsed moved]", lost, err)
+	}
+	for match, want := range map[string]int{"held": 2, "lapsed": 0, "moved": 0} {
+		if steps, err := db.Steps(ctx, match); err != nil || len(steps) != want {
+			t.Errorf("%s has %d steps (%v); want %d", match, len(steps), err, want)
+		}
+	}
+	res := &Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}}
+	for _, c := range []struct {
+		match string
+		want  bool
+	}{{"moved", false}, {"lapsed", false}, {"held", true}} {
+		ok, err := db.FinishLeased(ctx, "n1", t0, c.match, t0, res)
+		if err != nil || ok != c.want {
+			t.Errorf("FinishLeased(%s) = %v, %v; want %v", c.match, ok, err, c.want)
+		}
+		m, _ := db.Match(ctx, c.match)
+		if (m.Result != nil) != c.want {
+			t.Errorf("%s: result stored %v, want %v", c.match, m.Result != nil, c.want)
+		}
+	}
+
+	// Handing leases back: some matches (a fenced node), then all of them (it leaves).
+	if err := db.ReleaseMatches(ctx, "n2", []string{"moved", "lapsed"}); err != nil { // lapsed is n1's
+		t.Fatal(err)
+	}
+	if _, err := db.Owner(ctx, "moved"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("moved keeps its lease after its release: %v", err)
+	}
+	if l, err := db.Owner(ctx, "lapsed"); err != nil || l.Node.ID != "n1" {
+		t.Errorf("another node's release removed n1's lease: %+v, %v", l, err)
+	}
+	if _, err := db.Heartbeat(ctx, "n1", "n1:7070", t0, ttl); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.Leave(ctx, "n1"); err != nil || n != 1 {
+		t.Errorf("Leave released %d leases, %v; want 1 (lapsed)", n, err)
+	}
+	if live, err := db.Live(ctx, t0.Add(-ttl), t0); err != nil || len(live) != 0 {
+		t.Errorf("after leaving, live nodes: %v, %v; want none", live, err)
+	}
+}

@@ -66,6 +66,14 @@ func (s *Service) CreateTournament(ctx context.Context, req *orreryv1.CreateTour
 	if err := s.db.insertRun(ctx, r); err != nil {
 		return nil, status.Errorf(codes.Internal, "store the tournament: %v", err)
 	}
+	if s.jobs != nil {
+		// Stored: if queuing its first jobs fails, the next sweep of any node queues them.
+		if err := s.advance(ctx, r.id); err != nil {
+			s.log.Error("tournament: queue the first matches", "tournament", r.id, "err", err)
+		}
+		s.log.Info("tournament created", "tournament", r.id, "game", spec.GetGame(), "entrants", len(entrants), "matches", r.total)
+		return &orreryv1.CreateTournamentResponse{Tournament: r.protoLocked(true)}, nil
+	}
 	s.mu.Lock()
 	if s.ctx.Err() != nil {
 		s.mu.Unlock()
@@ -168,7 +176,9 @@ func (s *Service) tournament(ctx context.Context, id string, matches bool) (*orr
 	s.mu.Unlock()
 	r, err := s.db.loadRun(ctx, id)
 	if err == nil {
-		return r.protoLocked(matches), nil // finished: nobody else holds it
+		// Finished, or on a cluster where the database holds the running ones too.
+		r.running = r.runningFromSlots()
+		return r.protoLocked(matches), nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, status.Errorf(codes.Internal, "tournament %s: %v", id, err)
@@ -228,6 +238,11 @@ func (s *Service) WatchTournament(req *orreryv1.WatchTournamentRequest, stream g
 	s.mu.Lock()
 	r := s.runs[req.GetTournamentId()]
 	s.mu.Unlock()
+	if r == nil && s.jobs != nil {
+		return s.watchCluster(ctx, req.GetTournamentId(), func(t *orreryv1.Tournament) error {
+			return stream.Send(&orreryv1.WatchTournamentResponse{Tournament: t})
+		})
+	}
 	if r == nil { // finished, recorded or unknown: one message
 		t, err := s.tournament(ctx, req.GetTournamentId(), false)
 		if err != nil {

@@ -68,7 +68,7 @@ func openDB(s *store.DB) (*db, error) {
 	if s == nil {
 		return nil, errors.New("tournament: needs the arena's store")
 	}
-	if _, err := s.SQL().Exec(schema); err != nil {
+	if err := s.CreateTables(schema); err != nil {
 		return nil, fmt.Errorf("tournament: create tables: %w", err)
 	}
 	return &db{s.SQL()}, nil

@@ -77,7 +77,9 @@ func newEnv(t *testing.T, db *store.DB, adminKey string) *env {
 	if err := lad.Start(arena); err != nil {
 		t.Fatal(err)
 	}
-	tour.Start(arena)
+	if err := tour.Start(arena); err != nil {
+		t.Fatal(err)
+	}
 	var next service.Authorizer
 	if adminKey != "" {
 		next = service.AdminKey(adminKey)

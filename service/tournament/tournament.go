@@ -60,6 +60,9 @@ type Config struct {
 	AdminKey string
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
+	// Cluster, if set, runs the tournaments through a job queue on the cluster's PostgreSQL
+	// database (jobs.go); nil: this server drives its tournaments itself.
+	Cluster *Cluster
 }
 
 // Service implements orreryv1.TournamentServiceServer and service.SeedGate.
@@ -80,6 +83,8 @@ type Service struct {
 
 	mu   sync.Mutex // guards runs
 	runs map[string]*run
+
+	jobs *jobs // with Config.Cluster: the job queue; set by Start
 }
 
 var (
@@ -125,7 +130,9 @@ func New(cfg Config) (*Service, error) {
 			s.log.Error("tournament: cannot resume; its seeds stay withheld", "tournament", id, "err", errors.Join(err, idErr))
 			continue
 		}
-		s.runs[id] = r
+		if cfg.Cluster == nil {
+			s.runs[id] = r // on a cluster, the job queue runs it and the database holds it
+		}
 		for _, sl := range r.slots {
 			if sl.matchID != "" && r.spec.GetDuplicate() && !r.setEnded(sl) {
 				s.sealed[sl.matchID] = struct{}{}
@@ -136,9 +143,13 @@ func New(cfg Config) (*Service, error) {
 }
 
 // Start runs the unfinished tournaments on arena: the matches that were running when the
-// server stopped get their seats back, and the schedules go on.
-func (s *Service) Start(arena Arena) {
+// server stopped get their seats back, and the schedules go on. On a cluster it brings the
+// job queue's tables up to date and starts taking jobs.
+func (s *Service) Start(arena Arena) error {
 	s.arena = arena
+	if s.cfg.Cluster != nil {
+		return s.startJobs(s.ctx)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range s.runs {
@@ -146,10 +157,12 @@ func (s *Service) Start(arena Arena) {
 		s.wg.Add(1)
 		go s.drive(r)
 	}
+	return nil
 }
 
 // Close stops the schedules (they resume on the next start) and waits for them.
 func (s *Service) Close() {
+	s.stopJobs()
 	s.cancel()
 	s.wg.Wait()
 }
@@ -377,10 +390,14 @@ func (s *Service) create(r *run, sl *slot) error {
 		}
 	}
 	seed := sl.seed
-	id, tokens, _, err := s.arena.Create(s.ctx, service.MatchSpec{
+	spec := service.MatchSpec{
 		Game: r.spec.GetGame(), Seats: len(names), Options: r.spec.GetOptions(), Seed: &seed,
 		Clock: r.spec.GetClock(), Policy: r.spec.GetTimeoutPolicy(), Names: names, Bots: bots,
-	})
+	}
+	if s.jobs != nil {
+		return s.createRecorded(r, sl, spec)
+	}
+	id, tokens, _, err := s.arena.Create(s.ctx, spec)
 	if err != nil {
 		return err
 	}
@@ -415,20 +432,10 @@ func (s *Service) seat(r *run, sl *slot) {
 			}
 			continue
 		}
-		// A bot's own dice follow the match seed and the entrant, not the seat, so a
-		// duplicate set replays each entrant's choices as well as the game's chance.
-		p, err := s.cfg.NewBot(r.spec.GetGame(), en.Builtin, sl.seed^(uint64(e+1)*0x9e3779b97f4a7c15))
-		if err != nil {
-			s.log.Error("tournament: built-in bot", "tournament", r.id, "bot", en.Builtin, "err", err)
-			continue
+		// On a cluster, the node that runs the match plays its built-in seats (sweep).
+		if s.jobs == nil || s.jobs.cl.Holds(sl.matchID) {
+			s.playBuiltin(r, sl, seat)
 		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			if err := s.cfg.PlayIn(s.ctx, token, p); err != nil && s.ctx.Err() == nil {
-				s.log.Warn("tournament: built-in seat stopped", "tournament", r.id, "match", sl.matchID, "bot", en.Name, "err", err)
-			}
-		}()
 	}
 }
 

@@ -1,15 +1,18 @@
 """orrery_bot plays Orrery matches from Python: see bots/python/README.md."""
 
-from .client import GaveUp, LadderPlayer, Player, Tracer, answer_for
+from .client import GaveUp, LadderPlayer, Player, Targets, Tracer, answer_for
 from .strategies import AutoBot, IndexBot, PlanetBot, planet_neighbours
 
-__all__ = ["AutoBot", "GaveUp", "IndexBot", "LadderPlayer", "PlanetBot", "Player", "Tracer", "answer_for",
+__all__ = ["AutoBot", "GaveUp", "IndexBot", "LadderPlayer", "PlanetBot", "Player", "Targets", "Tracer", "answer_for",
            "planet_neighbours", "channel"]
 
 
 
 def channel(target):
-    """An insecure channel to an arena (for the unary calls; Player dials its own)."""
+    """An insecure channel to an arena (for the unary calls; Player dials its own): the
+    first address of ``target``, which may list several nodes of a cluster ("a,b,c")."""
     import grpc
 
-    return grpc.insecure_channel(target)
+    from .client import Targets
+
+    return grpc.insecure_channel(Targets(target).current())

@@ -132,7 +132,9 @@ def main(argv=None):
     # Installed, it runs as orrery-bot; from a checkout, as python3 -m orrery_bot.
     prog = "/usr/bin/python3 -m orrery_bot" if sys.argv[0].endswith("__main__.py") else os.path.basename(sys.argv[0])
     p = argparse.ArgumentParser(prog=prog, description="Play Orrery matches from Python.")
-    p.add_argument("--server", default="127.0.0.1:7070", help="arena address (default 127.0.0.1:7070)")
+    p.add_argument("--server", default="127.0.0.1:7070",
+                   help="arena address (default 127.0.0.1:7070); the nodes of a cluster as ADDR,ADDR,...: "
+                        "a dropped stream rejoins through the next")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     play = sub.add_parser("play", help="play one seat until the match ends")

@@ -34,6 +34,36 @@ RETRYABLE = frozenset({
 RECEIVE = arena_pb2.Receive(omit_text=True)
 
 
+class Targets:
+    """The addresses of one arena, or of the nodes of a cluster, tried in turn.
+
+    Every node of a cluster answers every call (it relays a seat's stream to the node that
+    runs its match), so a client given several addresses uses one, and moves to the next when
+    that one fails the stream with UNAVAILABLE or closes it (the node died, is shutting down,
+    or the match is moving to another node): the rejoin, after the backoff, goes there.
+    ``target`` is one address, several separated by commas ("a:7070,b:7070"), or a list.
+    """
+
+    def __init__(self, target):
+        if isinstance(target, str):
+            addrs = [a.strip() for a in target.split(",") if a.strip()]
+        else:
+            addrs = [a for a in target if a]
+        if not addrs:
+            raise ValueError("no server address")
+        self.addrs = addrs
+        self._at = 0
+
+    def current(self):
+        """The address the next stream goes to."""
+        return self.addrs[self._at]
+
+    def failed(self, code):
+        """Moves on to the next address after a failure with ``code`` there."""
+        if code == grpc.StatusCode.UNAVAILABLE:
+            self._at = (self._at + 1) % len(self.addrs)
+
+
 class StreamClosed(Exception):
     """The server closed the stream before the match ended (treated like UNAVAILABLE)."""
 
@@ -114,7 +144,7 @@ class Player:
 
     def __init__(self, target, token, bot, *, log=None, trace=None, max_backoff=5.0,
                  reconnects=20, probe_reject=False):
-        self.target = target
+        self.targets = Targets(target)
         self.token = token
         self.bot = bot
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
@@ -145,6 +175,7 @@ class Player:
                 detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
                 if code not in RETRYABLE:
                     raise
+                self.targets.failed(code)
                 progressed = getattr(err, "progressed", progressed)
                 if progressed:
                     backoff.reset()
@@ -153,7 +184,7 @@ class Player:
                 if self.reconnects >= 0 and failures > self.reconnects:
                     raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
                 wait = backoff.next()
-                self.log(f"stream lost ({code.name}: {detail}); rejoining in {wait:.2f}s "
+                self.log(f"stream lost ({code.name}: {detail}); rejoining {self.targets.current()} in {wait:.2f}s "
                          f"with events_seen={'unset' if self.events_seen is None else self.events_seen}")
                 time.sleep(wait)
 
@@ -163,7 +194,7 @@ class Player:
         reqs.send(req)
 
     def _play_once(self):
-        with grpc.insecure_channel(self.target) as ch:
+        with grpc.insecure_channel(self.targets.current()) as ch:
             return self._stream(arena_pb2_grpc.ArenaServiceStub(ch))
 
     def _stream(self, stub):
@@ -268,7 +299,7 @@ class LadderPlayer:
 
     def __init__(self, target, key, new_bot, *, games=(), max_matches=1, tournaments_only=False,
                  matches=0, log=None, trace=None, max_backoff=5.0, reconnects=20):
-        self.target = target
+        self.targets = Targets(target)
         self.key = key
         self.new_bot = new_bot
         self.games = list(games)
@@ -287,14 +318,14 @@ class LadderPlayer:
 
     def play(self):
         """Returns the MatchEnded messages; raises grpc.RpcError or GaveUp on failure."""
-        backoff, failures = 0.05, 0
+        backoff, failures = Backoff(0.05, self.max_backoff), 0
         first = True
         while True:
             if not first:
                 self.rejoins += 1
             first = False
             try:
-                with grpc.insecure_channel(self.target) as ch:
+                with grpc.insecure_channel(self.targets.current()) as ch:
                     self._stream(arena_pb2_grpc.ArenaServiceStub(ch))
                 return self.ended
             except (grpc.RpcError, StreamClosed) as err:
@@ -302,14 +333,16 @@ class LadderPlayer:
                 detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
                 if code not in RETRYABLE:
                     raise
+                self.targets.failed(code)
                 if getattr(err, "progressed", False):
-                    backoff, failures = 0.05, 0
+                    backoff.reset()
+                    failures = 0
                 failures += 1
                 if self.reconnects >= 0 and failures > self.reconnects:
                     raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
-                self.log(f"ladder stream lost ({code.name}: {detail}); rejoining in {backoff:.2f}s")
-                time.sleep(backoff)
-                backoff = min(backoff * 2, self.max_backoff)
+                wait = backoff.next()
+                self.log(f"ladder stream lost ({code.name}: {detail}); rejoining {self.targets.current()} in {wait:.2f}s")
+                time.sleep(wait)
 
     def _send(self, reqs, req):
         if self.trace:

@@ -1,0 +1,105 @@
+package pantropia
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// offersByRule lists the offer family of offerLegal one offer at a time, as the rule says:
+// for each other seat q, each color x p holds and each other color y q holds, 1 x for 1 y; 2 x
+// for 1 y when p holds two x; 1 x for 2 y when q holds two y.
+func offersByRule(s *state, p int8) []engine.Action {
+	var out []engine.Action
+	for q := int8(0); q < s.seats; q++ {
+		if q == p {
+			continue
+		}
+		for x := Color(0); x < NumColors; x++ {
+			if s.pl[p].chips[x] < 1 {
+				continue
+			}
+			for y := Color(0); y < NumColors; y++ {
+				if y == x || s.pl[q].chips[y] < 1 {
+					continue
+				}
+				out = append(out, Offer(int(q), one16(x, 1), one16(y, 1)))
+				if s.pl[p].chips[x] >= 2 {
+					out = append(out, Offer(int(q), one16(x, 2), one16(y, 1)))
+				}
+				if s.pl[q].chips[y] >= 2 {
+					out = append(out, Offer(int(q), one16(x, 1), one16(y, 2)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets and the kept answers of
+// reach are what the plain rule gives, at every decision of seeded random games, with chip
+// counts varied so that every mix of "none, one, two or more" comes up.
+func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		st, err := engine.New("pantropia", engine.Config{Seats: 3 + int(seed%2), Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*state)
+		r := rand.New(rand.NewPCG(seed, 5))
+		var legal []engine.Action
+		for i := 0; !s.Terminal() && i < 3000; i++ {
+			for p := int8(0); p < s.seats; p++ {
+				var own, closed uint32
+				for x, o := range s.site {
+					if o == p {
+						own |= 1 << x
+					} else if o >= 0 && s.arco[x] {
+						closed |= 1 << x
+					}
+				}
+				if got, want := s.reach(p), s.reachFrom(p, own, closed); got != want {
+					t.Fatalf("seed %d step %d: seat %d's kept reach %x, computed %x", seed, i, p, got, want)
+				}
+			}
+			p := s.decider()
+			if s.phase == PhaseMain {
+				keep := s.pl
+				for q := range s.pl {
+					for c := range s.pl[q].chips {
+						s.pl[q].chips[c] = int32(r.IntN(4))
+					}
+				}
+				got := s.offerLegal(p, nil)
+				if want := offersByRule(s, p); !slices.Equal(got, want) {
+					t.Fatalf("seed %d step %d: %d offers listed, the rule gives %d", seed, i, len(got), len(want))
+				}
+				s.pl = keep
+			}
+			legal = s.Legal(engine.Seat(p), legal[:0])
+			if err := s.Apply(engine.Seat(p), legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestReach_FollowsDirectChanges: the kept answer is not given once its inputs change, even
+// when a position is edited directly as the rule tests do.
+func TestReach_FollowsDirectChanges(t *testing.T) {
+	s := blank(t, 3)
+	x := site(0, 1)
+	s.build(0, x, false)
+	st := Geo.Intersections[x].Struts[0]
+	s.rings(0, strutJoints(int(st), x)[0])
+	before := s.reach(0)
+	if before.isEmpty() {
+		t.Fatal("no reach from a habitat with a ring")
+	}
+	s.site[x] = -1 // the habitat removed directly
+	if got := s.reach(0); got == before || !got.isEmpty() {
+		t.Errorf("reach %x after the habitat went, want empty (was %x)", got, before)
+	}
+}

@@ -1,0 +1,80 @@
+package planet
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (each card judged without
+// listing regions, Legal from a table) give what the plain definitions give, on every planet
+// at every step of seeded random games, for every card of the deck.
+func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		opts := map[string]string{}
+		if seed%2 == 0 {
+			opts[OptMystery] = "true"
+		}
+		s := newGame(t, 2+int(seed%3), seed, opts)
+		r := rand.New(rand.NewPCG(seed, 7))
+		var legal []engine.Action
+		for !s.over {
+			for seat := 0; seat < int(s.seats); seat++ {
+				p := &s.planets[seat]
+				of := p.surface.sets()
+				var sv Survey
+				sv.Measure(&p.surface)
+				for _, a := range s.d.Animals {
+					v, q := a.Req.judge(&of)
+					if v != sv.Value(a.Req) || q != sv.Qualifying(a.Req) {
+						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying; the survey says %d, %d",
+							seed, s.turn, seat, a.Req, v, q, sv.Value(a.Req), sv.Qualifying(a.Req))
+					}
+				}
+			}
+			seat := s.toAct()
+			legal = s.Legal(seat, legal[:0])
+			var want []engine.Action
+			for _, tile := range s.display[:s.displayN] {
+				for f := 0; f < Faces; f++ {
+					if s.planets[seat].tile[f] < 0 {
+						for rot := 0; rot < 5; rot++ {
+							want = append(want, PlaceAction(int(tile), f, rot))
+						}
+					}
+				}
+			}
+			if len(legal) != len(want) {
+				t.Fatalf("seed %d turn %d: %d legal actions, want %d", seed, s.turn, len(legal), len(want))
+			}
+			for i := range want {
+				if legal[i] != want[i] {
+					t.Fatalf("seed %d turn %d: legal[%d] is %s, want %s", seed, s.turn, i, FormatAction(legal[i]), FormatAction(want[i]))
+				}
+			}
+			if err := s.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestRegions_HabitatSetsOfEverySurface: the habitat sets are the areas of
+// each habitat, on random surfaces of every mix.
+func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for n := 0; n < 2000; n++ {
+		var s Surface
+		for a := range s {
+			s[a] = Habitat(r.IntN(int(Glacier) + 1))
+		}
+		var want habitatSets
+		for a, h := range s {
+			want[h] |= 1 << a
+		}
+		if got := s.sets(); got != want {
+			t.Fatalf("surface %v: sets %x, want %x", s, got, want)
+		}
+	}
+}
