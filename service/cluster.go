@@ -267,7 +267,7 @@ func (s *Server) isFenced() bool {
 }
 
 // running lists the matches in memory that have not ended. The server's lock is let go
-// before any match's: a match that ends takes them in the other order (retire).
+// before any match's: a match that ends takes them in the other order (release).
 func (s *Server) running() []*match {
 	s.mu.Lock()
 	all := make([]*match, 0, len(s.matches))

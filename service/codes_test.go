@@ -102,6 +102,10 @@ func TestStatusCodes_AsDocumented(t *testing.T) {
 			_, err := h.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: "nope"})
 			return err
 		}, codes.NotFound},
+		{"ListMatches by an unknown bot", func() error {
+			_, err := h.client.ListMatches(context.Background(), &orreryv1.ListMatchesRequest{Bot: "nobody"})
+			return err
+		}, codes.NotFound},
 		{"GetReplay of a running match", func() error {
 			_, err := h.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: id})
 			return err

@@ -324,17 +324,38 @@ func (m *match) finishLocked(now time.Time, r engine.Result) {
 	}
 	if m.srv.writer != nil {
 		// The seats and spectators are told once the result is committed.
-		m.srv.writer.finish(m.id, now, storeResult(r, int64(len(m.steps))), func() {
+		res := storeResult(r, int64(len(m.steps)))
+		// Each seat's timeouts and time bank, so that the summary reads the same once the
+		// match has left memory.
+		for i := range m.seats {
+			res.Timeouts = append(res.Timeouts, m.seats[i].timeouts)
+			res.Banks = append(res.Banks, m.seats[i].bank)
+		}
+		m.srv.writer.finish(m.id, now, res, func() {
 			m.mu.Lock()
 			defer m.mu.Unlock()
 			m.recorded = true
 			m.notifyLocked()
+			m.releaseIfIdleLocked()
 		})
 	} else {
 		m.recorded = true
 	}
 	m.srv.log.Info("match ended", "match", m.id, "game", m.game, "reason", r.Reason.String(), "plies", len(m.steps))
-	m.srv.retire(m)
+}
+
+// releaseIfIdleLocked lets the server drop an ended match from memory once its result is
+// stored and no seat is connected: later calls are served from the store (locate.go).
+func (m *match) releaseIfIdleLocked() {
+	if !m.overLocked() {
+		return
+	}
+	for i := range m.seats {
+		if m.seats[i].stream != 0 {
+			return // its stream releases it when it goes (disconnect)
+		}
+	}
+	m.srv.release(m)
 }
 
 func storeResult(r engine.Result, plies int64) *store.Result {
@@ -603,6 +624,7 @@ func (m *match) disconnect(st *Seat) {
 	s := &m.seats[st.seat]
 	if s.stream == st.gen {
 		s.stream = 0
+		m.releaseIfIdleLocked()
 	}
 	if s.live == st {
 		s.live = nil

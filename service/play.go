@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync/atomic"
 
 	"google.golang.org/grpc"
@@ -146,31 +147,63 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 	if token == "" {
 		return nil, errEmptyToken
 	}
+	if eventsSeen != nil && *eventsSeen < 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "join: events_seen %d is negative", *eventsSeen)
+	}
 	h := hashToken(token)
 	s.mu.Lock()
 	ref, ok := s.byToken[h]
 	s.mu.Unlock()
 	if !ok {
-		// A seat of a match that could not be resumed is told so, not sent away as a stranger.
-		if s.store != nil {
-			if rec, err := s.store.FailedByToken(context.Background(), hex.EncodeToString(h[:])); err == nil {
-				return nil, matchFailed(rec.ID)
-			}
-		}
-		return nil, errBadToken
+		return s.attachStored(h, eventsSeen)
 	}
-	if eventsSeen != nil && *eventsSeen < 0 {
-		return nil, status.Errorf(codes.InvalidArgument, "join: events_seen %d is negative", *eventsSeen)
-	}
-	m := ref.m
-	st := &Seat{srv: s, m: m, seat: ref.seat, gen: m.connect(ref.seat)}
+	return s.attach(ref.m, ref.seat, eventsSeen), nil
+}
+
+// attach connects a stream to seat of m, from eventsSeen or from what the seat was last sent.
+func (s *Server) attach(m *match, seat engine.Seat, eventsSeen *int64) *Seat {
+	st := &Seat{srv: s, m: m, seat: seat, gen: m.connect(seat)}
 	m.mu.Lock()
-	st.cursor = m.seats[ref.seat].delivered
+	st.cursor = m.seats[seat].delivered
 	if eventsSeen != nil {
 		st.cursor = *eventsSeen
 	}
 	m.mu.Unlock()
-	return st, nil
+	return st
+}
+
+// attachStored is Attach for a token of no match in memory. A seat of a stored match is
+// always recognised: the seat of an ended match (released from memory, or ended before a
+// restart) is told how it ended, with the events it missed; the seat of a failed match is
+// told it failed. Only a token of no stored match is unknown.
+func (s *Server) attachStored(h [32]byte, eventsSeen *int64) (*Seat, error) {
+	if s.store == nil {
+		return nil, errBadToken
+	}
+	ctx := context.Background()
+	hash := hex.EncodeToString(h[:])
+	rec, err := s.store.MatchByToken(ctx, hash)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errBadToken
+	}
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	seat := engine.Seat(slices.Index(rec.TokenHashes, hash))
+	l := s.locateStored(rec)
+	switch {
+	case l.m != nil: // it came into memory meanwhile (created or resumed a moment ago)
+		return s.attach(l.m, seat, eventsSeen), nil
+	case l.orphan || rec.Failed():
+		return nil, matchFailed(rec.ID)
+	case rec.Result == nil:
+		return nil, status.Errorf(codes.Unavailable, "match %q is starting; try again", rec.ID)
+	}
+	m, err := s.load(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	return s.attach(m, seat, eventsSeen), nil
 }
 
 // MatchID is the seat's match.
@@ -482,8 +515,9 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	}
 }
 
-// load rebuilds a finished match evicted from memory, for watching; it is not kept. Only
-// watchable calls it, with a stored match that has a result and did not fail.
+// load rebuilds a finished match released from memory, for a spectator or a seat that
+// rejoins; it is not kept. Only watchable and attachStored call it, with a stored match that
+// has a result and did not fail.
 func (s *Server) load(ctx context.Context, rec *store.Match) (*match, error) {
 	id := rec.ID
 	r, err := s.replay(ctx, rec)

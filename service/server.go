@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/orrery/orrery/engine"
@@ -41,8 +43,6 @@ type Config struct {
 	Metrics *Metrics
 	// Clock is the default time control for matches that do not set one.
 	Clock struct{ PerMove, Increment, TimeBank time.Duration }
-	// Retain is how many finished matches stay in memory; older ones are served from the store.
-	Retain int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Ladder serves Play streams that open with a LadderJoin; nil: no ladder.
@@ -53,6 +53,9 @@ type Config struct {
 	// Names, if set, reserves the seat names of registered and house bots: CreateMatch
 	// refuses them, and only in-process callers (the ladder) seat those bots.
 	Names ReservedNames
+	// Bots, if set, resolves a registered or house bot's name to its identity, for
+	// ListMatches by bot (the ladder).
+	Bots BotIdentities
 	// Limits bounds what clients can make the server hold; zero fields take defaults.
 	Limits limits.Config
 	// Node, if set, makes this server one of several sharing Store: it runs only the
@@ -68,6 +71,11 @@ type Config struct {
 // ReservedNames says which seat names belong to known bots (the ladder's).
 type ReservedNames interface {
 	Reserved(name string) bool
+}
+
+// BotIdentities resolves a bot's name to the identity MatchSpec.Bots records.
+type BotIdentities interface {
+	BotID(name string) (int64, bool)
 }
 
 // DataSets turns the data-set options of a match into inline bytes (datasets.Resolver).
@@ -100,10 +108,9 @@ type Server struct {
 	legalBufs sync.Pool // *[]engine.Action
 	peers     *peers    // connections to the other nodes of a cluster; nil without one
 
-	mu       sync.Mutex // guards matches, byToken, finished, closed, storeErr, fenced, creating
-	matches  map[string]*match
+	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating
+	matches  map[string]*match // running, or ended with a seat still connected (release)
 	byToken  map[[32]byte]seatRef
-	finished []string  // finished match ids in memory, oldest first
 	closed   bool      // no match clock fires once set
 	storeErr error     // the store's last write failed with this; nil when writes work
 	started  time.Time // matches stored unfinished before this and not in memory did not resume
@@ -135,9 +142,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Clock.TimeBank == 0 {
 		cfg.Clock.TimeBank = 30 * time.Second
-	}
-	if cfg.Retain == 0 {
-		cfg.Retain = 1000
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -338,6 +342,9 @@ type MatchSpec struct {
 	Clock   *orreryv1.Clock
 	Policy  orreryv1.TimeoutPolicy
 	Names   []string
+	// Bots is the registered or house bot (BotIdentities) that plays each seat, 0 for a seat
+	// anyone with its token may play; only in-process callers that seat bots set it.
+	Bots []int64
 	// Keys, if set, are the match's id and seat tokens (NewMatchKeys), chosen by an
 	// in-process caller that records them before the match exists: on a cluster, a node dying
 	// between creating a match and recording it would leave a match nobody can play.
@@ -411,6 +418,9 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	if len(spec.Names) > spec.Seats {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat names for %d seats", len(spec.Names), spec.Seats)
 	}
+	if len(spec.Bots) > spec.Seats {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat bots for %d seats", len(spec.Bots), spec.Seats)
+	}
 	if err := s.limits.SeatNames(spec.Names); err != nil {
 		return "", nil, "", err
 	}
@@ -479,7 +489,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	salt, commitment := seedcommit.New(seed)
 	rec := &store.Match{
 		ID: keys.ID, Game: spec.Game, Seats: spec.Seats, Options: opts, Seed: seed, SeedSalt: salt, SeedHash: commitment,
-		Names: names, TokenHashes: hashes, PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
+		Names: names, TokenHashes: hashes, Bots: seatBots(spec.Bots, spec.Seats), PerMove: c.perMove, Increment: c.increment, TimeBank: c.bank,
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
 	rec.WallClock = c.wall
@@ -552,16 +562,20 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 		policy:  orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 		created: rec.Created, st: st, seats: make([]seatState, rec.Seats),
 		changed:  make(chan struct{}),
-		timeouts: mrand.New(engine.NewRand(rec.Seed ^ 0x7173)),
+		timeouts: r.timeoutRand,
 		actions:  s.actionCache(rec.Game, rec.Options),
 		steps:    r.steps,
 		events:   r.events,
+	}
+	if m.timeouts == nil {
+		m.timeouts = timeoutRand(rec.Seed)
 	}
 	for i := range m.seats {
 		m.seats[i].bank = c.bank
 		if bank, ok := r.banks[i]; ok {
 			m.seats[i].bank = bank
 		}
+		m.seats[i].timeouts = r.timeouts[i]
 		if h, err := hex.DecodeString(rec.TokenHashes[i]); err == nil && len(h) == 32 {
 			copy(m.seats[i].tokenHash[:], h)
 		}
@@ -588,6 +602,9 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 		s.byToken[m.seats[i].tokenHash] = seatRef{m: m, seat: engine.Seat(i)}
 	}
 	s.mu.Unlock()
+	m.mu.Lock()
+	m.releaseIfIdleLocked() // a resumed log that was complete may be stored as ended already
+	m.mu.Unlock()
 	return m
 }
 
@@ -607,21 +624,21 @@ func (s *Server) actionCache(game string, options map[string]string) *wire.Actio
 	return c.(*wire.ActionCache)
 }
 
-// retire is called when a match ends: it stays in memory until Retain newer ones finish.
-func (s *Server) retire(m *match) {
+// release drops an ended match whose result is stored from memory (match.releaseIfIdleLocked):
+// it is served from the store from then on, its seats' tokens found there (attachStored).
+// Without a store every match stays, as nothing else could serve it.
+func (s *Server) release(m *match) {
+	if s.store == nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.finished = append(s.finished, m.id)
-	for len(s.finished) > s.cfg.Retain && s.store != nil {
-		old := s.matches[s.finished[0]]
-		s.finished = s.finished[1:]
-		if old == nil {
-			continue
-		}
-		delete(s.matches, old.id)
-		for i := range old.seats {
-			delete(s.byToken, old.seats[i].tokenHash)
-		}
+	if s.matches[m.id] != m {
+		return // rebuilt from the store for one caller (load); never held here
+	}
+	delete(s.matches, m.id)
+	for i := range m.seats {
+		delete(s.byToken, m.seats[i].tokenHash)
 	}
 }
 
@@ -659,7 +676,15 @@ type replayed struct {
 	steps  []logged
 	events []eventRef
 	banks  map[int]time.Duration // each seat's time bank after its last logged step
+	// timeouts counts each seat's timed-out steps, and timeoutRand is the timeout policy's
+	// generator as it stood after them, so that a resumed match goes on choosing as it would
+	// have without the restart.
+	timeouts    map[int]int
+	timeoutRand *mrand.Rand
 }
+
+// timeoutRand is the generator of a match's timeout policy, seeded from the match seed.
+func timeoutRand(seed uint64) *mrand.Rand { return mrand.New(engine.NewRand(seed ^ 0x7173)) }
 
 // replay rebuilds a stored match's state from its log.
 func (s *Server) replay(ctx context.Context, rec *store.Match) (*replayed, error) {
@@ -702,7 +727,8 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 	if err != nil {
 		return nil, err
 	}
-	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), banks: make(map[int]time.Duration)}
+	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), banks: make(map[int]time.Duration),
+		timeouts: make(map[int]int), timeoutRand: timeoutRand(rec.Seed)}
 	for _, sp := range stored {
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
@@ -713,6 +739,13 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 		// Events are numbered as they were live: a timeout's event before its action's.
 		if sp.TimedOut != 0 {
 			r.events = append(r.events, eventRef{engine: -1, timedOut: sp.Seat, policy: orreryv1.TimeoutPolicy(sp.TimedOut)})
+			r.timeouts[sp.Seat]++
+			// The policy drew from the seat's legal list then (timeoutLocked), forfeits aside.
+			if sp.TimedOut != int32(orreryv1.TimeoutPolicy_TIMEOUT_POLICY_FORFEIT) && sp.Seat >= 0 {
+				if n := len(st.Legal(engine.Seat(sp.Seat), nil)); n > 0 {
+					r.timeoutRand.IntN(n)
+				}
+			}
 		}
 		before := st.EventCount()
 		if err := engine.ApplyStep(st, step); err != nil {
@@ -762,9 +795,19 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 		size = 50
 	}
 	if s.store == nil {
+		if req.GetBot() != "" {
+			return nil, s.noBot(req.GetBot())
+		}
 		return s.listMemory(req, size), nil
 	}
 	f := store.Filter{Game: req.GetGame(), SeatName: req.GetSeatName(), Before: req.GetPageToken(), Limit: size}
+	if name := req.GetBot(); name != "" {
+		id, err := s.botID(name)
+		if err != nil {
+			return nil, err
+		}
+		f.Bot = id
+	}
 	switch req.GetStatus() {
 	case orreryv1.MatchStatus_MATCH_STATUS_RUNNING:
 		f.Status = store.Running
@@ -782,6 +825,30 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 		resp.Matches = append(resp.Matches, s.locateStored(rec).summary())
 	}
 	return resp, nil
+}
+
+// botID is the identity of the bot called name.
+func (s *Server) botID(name string) (int64, error) {
+	if s.cfg.Bots != nil {
+		if id, ok := s.cfg.Bots.BotID(name); ok {
+			return id, nil
+		}
+	}
+	return 0, s.noBot(name)
+}
+
+func (s *Server) noBot(name string) error {
+	return status.Errorf(codes.NotFound, "bot: no registered or house bot %q", s.limits.Clip(name))
+}
+
+// seatBots is MatchSpec.Bots for n seats, nil when no seat has a bot.
+func seatBots(bots []int64, n int) []int64 {
+	if !slices.ContainsFunc(bots, func(id int64) bool { return id != 0 }) {
+		return nil
+	}
+	out := make([]int64, n)
+	copy(out, bots)
+	return out
 }
 
 func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv1.ListMatchesResponse {
@@ -883,7 +950,11 @@ func summaryFromStore(rec *store.Match) *orreryv1.MatchSummary {
 		TimeoutPolicy: orreryv1.TimeoutPolicy(rec.TimeoutPolicy),
 	}
 	for i, name := range rec.Names {
-		sum.SeatInfo = append(sum.SeatInfo, &orreryv1.SeatInfo{Seat: int32(i), Name: name})
+		info := &orreryv1.SeatInfo{Seat: int32(i), Name: name}
+		if r := rec.Result; r != nil && i < len(r.Timeouts) && i < len(r.Banks) {
+			info.Timeouts, info.TimeBank = int32(r.Timeouts[i]), durationpb.New(r.Banks[i])
+		}
+		sum.SeatInfo = append(sum.SeatInfo, info)
 	}
 	if rec.Failed() {
 		sum.Status = orreryv1.MatchStatus_MATCH_STATUS_FAILED

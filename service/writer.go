@@ -124,6 +124,9 @@ func (w *writer) run() {
 			}
 		}
 		w.write(ctx, batch)
+		// The buffer is reused: its ops must not keep what they point at (a result's
+		// callback holds its match) alive until a later batch as long overwrites them.
+		clear(batch)
 	}
 }
 

@@ -62,7 +62,7 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 	if err != nil {
 		return err
 	}
-	a.ladder, cfg.Ladder, cfg.Names = lad, lad, lad
+	a.ladder, cfg.Ladder, cfg.Names, cfg.Bots = lad, lad, lad, lad
 	return nil
 }
 

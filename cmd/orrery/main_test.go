@@ -21,6 +21,7 @@ import (
 func TestMain(m *testing.M) {
 	if args := os.Getenv(soakChildEnv); args != "" { // the chaos soak's server (soak_test.go)
 		limitFileSize(os.Getenv(fileSizeEnv))
+		serveSoakDebug(os.Getenv(soakDebugEnv))
 		os.Exit(exitCode(execute(context.Background(), io.Discard, os.Stderr, strings.Split(args, "\x1f"))))
 	}
 	goleak.VerifyTestMain(m)

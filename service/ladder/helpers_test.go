@@ -94,7 +94,7 @@ func newEnv(t *testing.T, db *store.DB, cfg Config, adminKey string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arena, err := service.New(service.Config{Store: db, Ladder: lad, Names: lad})
+	arena, err := service.New(service.Config{Store: db, Ladder: lad, Names: lad, Bots: lad})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -451,7 +451,7 @@ func (l *Ladder) ratingLocked(id int64, game string) Rating {
 func (l *Ladder) spec(lm *liveMatch, names []string) service.MatchSpec {
 	return service.MatchSpec{
 		Game: lm.game, Seats: len(lm.bots), Options: l.cfg.Options[lm.game], Clock: l.cfg.Clock,
-		Policy: l.cfg.Policy, Names: names,
+		Policy: l.cfg.Policy, Names: names, Bots: lm.bots,
 	}
 }
 

@@ -17,3 +17,15 @@ func (l *Ladder) Reserved(name string) bool {
 	}
 	return false
 }
+
+// BotID is the identity of the registered or house bot called name, revoked or not (it played
+// its matches all the same): ListMatches by bot resolves the name with it
+// (service.Config.Bots).
+func (l *Ladder) BotID(name string) (int64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b := l.byName[name]; b != nil {
+		return b.id, true
+	}
+	return 0, false
+}

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -72,5 +73,35 @@ func TestRestart_OrphanedLadderMatchEndsAbortedUnrated(t *testing.T) {
 	}
 	if changes != 0 {
 		t.Errorf("%d rating changes from an aborted match", changes)
+	}
+}
+
+// ListMatches by bot lists the matches the ladder seated the bot in, by its identity: a
+// match whose seat merely has the bot's name (stored before the name was reserved) is not
+// listed.
+func TestNames_ListMatchesByBotIsByIdentity(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil, quick(Config{HouseMatches: 1, HousePace: time.Hour}), "")
+	impostor, _, _, err := e.arena.Create(ctx, service.MatchSpec{Game: testGame, Seats: 2, Names: []string{"house-random", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played []*orreryv1.MatchSummary
+	eventually(t, "a house match", func() bool {
+		list, err := e.client.ListMatches(ctx, &orreryv1.ListMatchesRequest{Bot: "house-random"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		played = list.GetMatches()
+		return len(played) > 0
+	})
+	for _, m := range played {
+		if m.GetMatchId() == impostor {
+			t.Errorf("ListMatches(bot house-random) lists the match whose seat only took the name")
+		}
+	}
+	named, err := e.client.ListMatches(ctx, &orreryv1.ListMatchesRequest{SeatName: "house-random"})
+	if err != nil || len(named.GetMatches()) != len(played)+1 {
+		t.Errorf("ListMatches(seat_name house-random) = %d matches, %v; want the %d played and the impostor", len(named.GetMatches()), err, len(played))
 	}
 }

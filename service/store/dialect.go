@@ -65,6 +65,8 @@ var ddlRules = []struct {
 	{regexp.MustCompile(`\bBLOB\b`), "BYTEA"},
 	{regexp.MustCompile(`\)\s*WITHOUT ROWID`), ")"},
 	{regexp.MustCompile(regexp.QuoteMeta(reasonSQLite)), reasonPostgres},
+	// The elements of a JSON array of strings as a table j(value) (migration 00004).
+	{regexp.MustCompile(`json_each\(m\.token_hashes\) j`), "jsonb_array_elements_text(m.token_hashes::jsonb) AS j(value)"},
 }
 
 func translateDDL(d Dialect, schema string) string {

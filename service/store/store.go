@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,21 +18,59 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
+// botsText is a match's bots as stored: ids in decimal, so that one JSON array test serves
+// every dialect (hasElement); "" for a seat no bot was seated in.
+func botsText(bots []int64) []string {
+	out := make([]string, len(bots))
+	for i, id := range bots {
+		if id != 0 {
+			out[i] = strconv.FormatInt(id, 10)
+		}
+	}
+	return out
+}
+
+// botsOf reads a stored bots column back; nil when no seat has a bot.
+func botsOf(text string) ([]int64, error) {
+	var ids []string
+	if err := json.Unmarshal([]byte(text), &ids); err != nil {
+		return nil, err
+	}
+	var out []int64
+	for i, id := range ids {
+		if id == "" {
+			continue
+		}
+		if out == nil {
+			out = make([]int64, len(ids))
+		}
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bots[%d] %q: %w", i, id, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
 // ErrNotFound is returned for an unknown match.
 var ErrNotFound = errors.New("not found")
 
 // Match is a stored match. Seed is secret until the match ends: the service reveals it only
 // in a finished match's replay.
 type Match struct {
-	ID            string
-	Game          string
-	Seats         int
-	Options       map[string]string
-	Seed          uint64
-	SeedSalt      string // hex; secret with the seed until the match ends; "" before salts
-	SeedHash      string
-	Names         []string
-	TokenHashes   []string // hex SHA-256 of each seat token; the tokens themselves are never stored
+	ID          string
+	Game        string
+	Seats       int
+	Options     map[string]string
+	Seed        uint64
+	SeedSalt    string // hex; secret with the seed until the match ends; "" before salts
+	SeedHash    string
+	Names       []string
+	TokenHashes []string // hex SHA-256 of each seat token; the tokens themselves are never stored
+	// Bots is the id of the registered or house bot the ladder seated in each seat, 0 for a
+	// seat that anyone with its token plays; nil for a match with none.
+	Bots          []int64
 	PerMove       time.Duration
 	Increment     time.Duration
 	TimeBank      time.Duration
@@ -49,6 +88,9 @@ type Result struct {
 	Reason int32     `json:"reason"`
 	Detail string    `json:"detail"`
 	Plies  int64     `json:"plies"`
+	// Each seat's timeouts and final time bank (absent in results stored before them).
+	Timeouts []int           `json:"timeouts,omitempty"`
+	Banks    []time.Duration `json:"banks,omitempty"`
 }
 
 // Step is one logged action: seat -1 with empty notation is a wall-clock advance.
@@ -83,6 +125,7 @@ type Filter struct {
 	Game     string
 	Status   Status
 	SeatName string
+	Bot      int64  // only matches with a seat this bot played (Match.Bots), if not 0
 	Before   string // page token: list matches created before this match id's row
 	Limit    int
 }
@@ -198,8 +241,10 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 	}
 	defer tx.Rollback()
 	cut := t.UnixNano()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM steps WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
-		return 0, err
+	for _, table := range []string{"steps", "seat_tokens"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
+			return 0, err
+		}
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM matches WHERE ended_ns != 0 AND ended_ns < ?`, cut)
 	if err != nil {
@@ -242,15 +287,28 @@ func FromUnixNano(ns int64) time.Time {
 	return time.Unix(0, ns)
 }
 
-// CreateMatch stores a new match.
+// CreateMatch stores a new match, and its seats' token hashes in the index of tokens.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
-	_, err := d.db.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
-		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
+		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
-		m.Created.UnixNano())
-	return err
+		m.Created.UnixNano(), JSON(botsText(m.Bots)))
+	if err != nil {
+		return err
+	}
+	for _, h := range m.TokenHashes {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, h, m.ID); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // AppendSteps appends steps to a match's action log, in one transaction.
@@ -369,19 +427,20 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 }
 
 const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
-	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, rowid_`
+	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, bots, rowid_`
 
 func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 	var (
 		m                            Match
 		options, seed, names, tokens string
+		bots                         string
 		perMove, increment, bank, cr int64
 		ended                        int64
 		result                       sql.NullString
 		rowid                        int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &m.Seats, &options, &seed, &m.SeedSalt, &m.SeedHash, &names, &tokens, &perMove,
-		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &rowid); err != nil {
+		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &bots, &rowid); err != nil {
 		return nil, 0, err
 	}
 	if err := json.Unmarshal([]byte(options), &m.Options); err != nil {
@@ -391,6 +450,10 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 		return nil, 0, err
 	}
 	if err := json.Unmarshal([]byte(tokens), &m.TokenHashes); err != nil {
+		return nil, 0, err
+	}
+	var err error
+	if m.Bots, err = botsOf(bots); err != nil {
 		return nil, 0, err
 	}
 	if _, err := fmt.Sscan(seed, &m.Seed); err != nil {
@@ -439,12 +502,12 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 	return steps, rows.Err()
 }
 
-// FailedByToken is the failed match that has a seat whose token hashes to tokenHash (hex),
-// so that a seat of a match that could not be resumed is told so; ErrNotFound otherwise.
-func (d *DB) FailedByToken(ctx context.Context, tokenHash string) (*Match, error) {
-	// The literal 5 lets the database use the partial index of failed matches.
+// MatchByToken is the match that has a seat whose token hashes to tokenHash (hex), running,
+// ended or failed, so that a seat of a match no longer in memory (ended, or failed at a
+// restart) is told what became of it; ErrNotFound otherwise.
+func (d *DB) MatchByToken(ctx context.Context, tokenHash string) (*Match, error) {
 	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches
-		WHERE `+d.reason()+` = 5 AND `+d.hasElement("token_hashes"), tokenHash))
+		WHERE id IN (SELECT match_id FROM seat_tokens WHERE token_hash = ?)`, tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -475,6 +538,10 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 	if f.SeatName != "" {
 		where = append(where, d.hasElement("names"))
 		args = append(args, f.SeatName)
+	}
+	if f.Bot != 0 {
+		where = append(where, d.hasElement("bots"))
+		args = append(args, strconv.FormatInt(f.Bot, 10))
 	}
 	if f.Before != "" {
 		where = append(where, "rowid_ < (SELECT rowid_ FROM matches WHERE id = ?)")

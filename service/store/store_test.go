@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,6 +151,13 @@ func TestMigrate_UpgradesADatabaseOfTheFirstRelease(t *testing.T) {
 		if err != nil || len(steps) != 1 {
 			t.Errorf("Steps = %v, %v", steps, err)
 		}
+		for _, m := range all { // the index of tokens holds the seats of matches stored before it
+			for _, h := range m.TokenHashes {
+				if got, err := db.MatchByToken(ctx, h); h != "" && (err != nil || got.ID != m.ID) {
+					t.Errorf("MatchByToken(%s) = %v, %v; want %s", h, got, err, m.ID)
+				}
+			}
+		}
 		if err := db.CreateMatch(ctx, &Match{ID: "new" + fmt.Sprint(len(all)), Game: "g", Seats: 2, SeedSalt: "ab", Options: map[string]string{},
 			Names: []string{"", ""}, TokenHashes: []string{"", ""}, Created: time.Now()}); err != nil {
 			t.Errorf("a new match in the upgraded database: %v", err)
@@ -239,7 +247,8 @@ func testBackupAndRetention(t *testing.T, target string) {
 	}
 }
 
-// A failed match is found by any of its seats' tokens and listed as failed, not finished.
+// Any stored match (failed, finished or running) is found by any of its seats' tokens, and a
+// failed one is listed as failed, not finished.
 func TestStore_FailedMatchFoundByToken(t *testing.T) { eachBackend(t, testFailedMatchFoundByToken) }
 
 func testFailedMatchFoundByToken(t *testing.T, target string) {
@@ -258,12 +267,17 @@ func testFailedMatchFoundByToken(t *testing.T, target string) {
 	}
 	db.FinishMatch(ctx, "ok", time.Unix(2, 0), &Result{Ranks: []int{1, 2}, Reason: 1})
 	db.FinishMatch(ctx, "bad", time.Unix(3, 0), &Result{Reason: ReasonFailed, Detail: "engine gone"})
-	got, err := db.FailedByToken(ctx, "bad-t1")
+	got, err := db.MatchByToken(ctx, "bad-t1")
 	if err != nil || got.ID != "bad" || !got.Failed() || !got.WallClock || got.Result.Detail != "engine gone" {
-		t.Errorf("FailedByToken(bad-t1) = %+v, %v", got, err)
+		t.Errorf("MatchByToken(bad-t1) = %+v, %v", got, err)
 	}
-	if _, err := db.FailedByToken(ctx, "ok-t0"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("FailedByToken of a finished match: %v, want ErrNotFound", err)
+	for token, id := range map[string]string{"ok-t0": "ok", "running-t1": "running"} {
+		if got, err := db.MatchByToken(ctx, token); err != nil || got.ID != id {
+			t.Errorf("MatchByToken(%s) = %+v, %v; want %s", token, got, err, id)
+		}
+	}
+	if _, err := db.MatchByToken(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("MatchByToken of no seat: %v, want ErrNotFound", err)
 	}
 	for _, c := range []struct {
 		status Status
@@ -339,6 +353,47 @@ func testAppendStepBatchIsOneTransaction(t *testing.T, target string) {
 		steps, err := db.Steps(ctx, m)
 		if err != nil || len(steps) != 150 || steps[149].Notation != fmt.Sprint(m, 149) || steps[3].Notation != fmt.Sprint(m, 3) {
 			t.Errorf("Steps(%s): %d steps, %v; want the 150 of the first batch only", m, len(steps), err)
+		}
+	}
+}
+
+// Each seat's bot is stored with the match and read back, and List by bot finds only the
+// matches with a seat that bot played, never one whose seat has its name.
+func TestStore_ListByBot(t *testing.T) { eachBackend(t, testListByBot) }
+
+func testListByBot(t *testing.T, target string) {
+	ctx := context.Background()
+	db, err := Open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, m := range []*Match{
+		{ID: "played", Names: []string{"alice", "house-greedy"}, Bots: []int64{7, 12}},
+		{ID: "impostor", Names: []string{"alice", "bob"}},
+		{ID: "other", Names: []string{"carol", "dave"}, Bots: []int64{0, 70}},
+	} {
+		m.Game, m.Seats, m.Options, m.TokenHashes, m.Created = "g", 2, map[string]string{}, []string{m.ID + "0", m.ID + "1"}, time.Unix(1, 0)
+		if err := db.CreateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		bot  int64
+		want []string
+	}{{7, []string{"played"}}, {12, []string{"played"}}, {70, []string{"other"}}, {1, nil}} {
+		got, _, err := db.List(ctx, Filter{Bot: c.bot})
+		var ids []string
+		for _, m := range got {
+			ids = append(ids, m.ID)
+		}
+		if err != nil || !slices.Equal(ids, c.want) {
+			t.Errorf("List(bot %d) = %v, %v; want %v", c.bot, ids, err, c.want)
+		}
+	}
+	for id, want := range map[string][]int64{"played": {7, 12}, "impostor": nil, "other": {0, 70}} {
+		if m, err := db.Match(ctx, id); err != nil || !slices.Equal(m.Bots, want) {
+			t.Errorf("Match(%s).Bots = %v, %v; want %v", id, m.Bots, err, want)
 		}
 	}
 }

@@ -39,6 +39,9 @@ type Arena interface {
 type Bots interface {
 	Registered(name string) bool
 	Connected(name string) bool
+	// BotID is a registered bot's identity, recorded with the seats it plays
+	// (service.MatchSpec.Bots).
+	BotID(name string) (int64, bool)
 	SeatTournament(matchID string, seats, seat int, name, token string) error
 }
 
@@ -379,13 +382,17 @@ func (s *Service) walkover(r *run, sl *slot) bool {
 // seats the entrants again.
 func (s *Service) create(r *run, sl *slot) error {
 	names := make([]string, len(sl.entrants))
+	bots := make([]int64, len(sl.entrants)) // the registered bots, which play on their own streams
 	for seat, e := range sl.entrants {
 		names[seat] = r.entrants[e].Name
+		if r.entrants[e].Builtin == "" && s.cfg.Bots != nil {
+			bots[seat], _ = s.cfg.Bots.BotID(names[seat])
+		}
 	}
 	seed := sl.seed
 	spec := service.MatchSpec{
 		Game: r.spec.GetGame(), Seats: len(names), Options: r.spec.GetOptions(), Seed: &seed,
-		Clock: r.spec.GetClock(), Policy: r.spec.GetTimeoutPolicy(), Names: names,
+		Clock: r.spec.GetClock(), Policy: r.spec.GetTimeoutPolicy(), Names: names, Bots: bots,
 	}
 	if s.jobs != nil {
 		return s.createRecorded(r, sl, spec)

@@ -3158,8 +3158,16 @@ type ListMatchesRequest struct {
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// From ListMatchesResponse.next_page_token.
 	PageToken string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
-	// Only matches in which a seat has this name, if set.
-	SeatName      string `protobuf:"bytes,5,opt,name=seat_name,json=seatName,proto3" json:"seat_name,omitempty"`
+	// Only matches in which a seat has this name, if set. The name is free text: a seat of a
+	// match created before a bot registered may carry the bot's name. Use bot to list the
+	// matches a bot played.
+	SeatName string `protobuf:"bytes,5,opt,name=seat_name,json=seatName,proto3" json:"seat_name,omitempty"`
+	// Only matches in which the registered or house bot of this name (ListBots) played a seat,
+	// if set: seated by the ladder or a tournament on the bot's own stream, or run by the
+	// server as a house bot. The name is resolved to the bot's identity, so a seat that merely
+	// took the same name is not listed. NOT_FOUND if no bot has this name. Matches stored
+	// before this field existed name no bot.
+	Bot           string `protobuf:"bytes,6,opt,name=bot,proto3" json:"bot,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3225,6 +3233,13 @@ func (x *ListMatchesRequest) GetPageToken() string {
 func (x *ListMatchesRequest) GetSeatName() string {
 	if x != nil {
 		return x.SeatName
+	}
+	return ""
+}
+
+func (x *ListMatchesRequest) GetBot() string {
+	if x != nil {
+		return x.Bot
 	}
 	return ""
 }
@@ -3715,14 +3730,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0fGetMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"A\n" +
 	"\x10GetMatchResponse\x12-\n" +
-	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\"\xb1\x01\n" +
+	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\"\xc3\x01\n" +
 	"\x12ListMatchesRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12.\n" +
 	"\x06status\x18\x02 \x01(\x0e2\x16.orrery.v1.MatchStatusR\x06status\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\x04 \x01(\tR\tpageToken\x12\x1b\n" +
-	"\tseat_name\x18\x05 \x01(\tR\bseatName\"p\n" +
+	"\tseat_name\x18\x05 \x01(\tR\bseatName\x12\x10\n" +
+	"\x03bot\x18\x06 \x01(\tR\x03bot\"p\n" +
 	"\x13ListMatchesResponse\x121\n" +
 	"\amatches\x18\x01 \x03(\v2\x17.orrery.v1.MatchSummaryR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"-\n" +

@@ -323,18 +323,20 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ["game", "page_size", "page_token", "seat_name", "status"]
+    __slots__ = ["bot", "game", "page_size", "page_token", "seat_name", "status"]
+    BOT_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
     game: str
     page_size: int
     page_token: str
     seat_name: str
     status: MatchStatus
-    def __init__(self, game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., seat_name: _Optional[str] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., seat_name: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ["matches", "next_page_token"]
