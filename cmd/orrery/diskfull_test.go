@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -43,7 +44,7 @@ func TestDiskFull_NoClientToldWhatTheDatabaseDoesNotHold(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a server process")
 	}
-	srv := &soakServer{t: t, addr: freeAddr(t), db: filepath.Join(t.TempDir(), "full.db"), env: []string{fileSizeEnv + "=" + strconv.Itoa(400<<10)}}
+	srv := &soakServer{t: t, addr: freeAddr(t), db: filepath.Join(t.TempDir(), "full.db"), env: []string{fileSizeEnv + "=" + strconv.Itoa(600<<10)}}
 	srv.start()
 	defer srv.kill()
 	conn, err := grpc.NewClient(srv.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -80,7 +81,10 @@ func TestDiskFull_NoClientToldWhatTheDatabaseDoesNotHold(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				end, err := sdk.Play(ctx, conn, st.GetToken(), random.New(seed*10+uint64(seat)), sdk.Options{Reconnects: -1, MaxBackoff: 200 * time.Millisecond})
+				// Paced, so that matches are still running when the disk fills and must pause.
+				bot := random.New(seed*10 + uint64(seat))
+				paced := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { time.Sleep(10 * time.Millisecond); return bot.Act(d) })
+				end, err := sdk.Play(ctx, conn, st.GetToken(), paced, sdk.Options{Reconnects: -1, MaxBackoff: 200 * time.Millisecond})
 				if err != nil {
 					t.Errorf("match %s seat %d: %v", created.GetMatchId(), seat, err)
 					return
@@ -101,12 +105,21 @@ func TestDiskFull_NoClientToldWhatTheDatabaseDoesNotHold(t *testing.T) {
 	t.Logf("the disk filled after %d matches", made)
 	// The running matches pause while the server cannot write.
 	for paused := false; !paused; {
+		finished := 0
 		for _, id := range ids {
 			got, err := client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
 			if err != nil {
 				t.Fatal(err)
 			}
-			paused = paused || got.GetMatch().GetStatus() == orreryv1.MatchStatus_MATCH_STATUS_PAUSED
+			switch got.GetMatch().GetStatus() {
+			case orreryv1.MatchStatus_MATCH_STATUS_PAUSED:
+				paused = true
+			case orreryv1.MatchStatus_MATCH_STATUS_FINISHED:
+				finished++
+			}
+		}
+		if !paused && finished == len(ids) {
+			t.Fatalf("no match paused: all %d ended although the server could not write", finished)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
