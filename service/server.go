@@ -511,7 +511,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 			return "", nil, "", status.Error(codes.Unavailable, "the server cannot write to its database; try again later")
 		}
 	}
-	m := s.start(rec, &replayed{st: st}, c)
+	m := s.start(rec, &replayed{st: st, events: openingEvents(st)}, c)
 	s.log.Info("match created", "match", m.id, "game", m.game, "seats", spec.Seats)
 	return m.id, tokens, rec.SeedHash, nil
 }
@@ -683,6 +683,20 @@ type replayed struct {
 	timeoutRand *mrand.Rand
 }
 
+// openingEvents numbers the events a game emits as it starts (Planet deals its opening tiles),
+// before any step: seats and spectators are told them like any other.
+func openingEvents(st engine.State) []eventRef {
+	n := st.EventCount()
+	if n == 0 {
+		return nil
+	}
+	refs := make([]eventRef, n)
+	for i := range refs {
+		refs[i] = eventRef{engine: i}
+	}
+	return refs
+}
+
 // timeoutRand is the generator of a match's timeout policy, seeded from the match seed.
 func timeoutRand(seed uint64) *mrand.Rand { return mrand.New(engine.NewRand(seed ^ 0x7173)) }
 
@@ -727,7 +741,7 @@ func replayRecord(ctx context.Context, db *store.DB, rec *store.Match) (*replaye
 	if err != nil {
 		return nil, err
 	}
-	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), banks: make(map[int]time.Duration),
+	r := &replayed{st: st, steps: make([]logged, 0, len(stored)), events: openingEvents(st), banks: make(map[int]time.Duration),
 		timeouts: make(map[int]int), timeoutRand: timeoutRand(rec.Seed)}
 	for _, sp := range stored {
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
