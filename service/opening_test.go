@@ -8,7 +8,7 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
-// The events a game emits as it starts (Planet deals its opening tiles) reach the seats like
+// The events a game emits as it starts (Planet deals the objectives) reach the seats like
 // any other, numbered from 0, before their first decision.
 func TestEvents_OpeningEventsReachTheSeats(t *testing.T) {
 	st, err := engine.New("planet", engine.Config{Seats: 2, Seed: 7})

@@ -683,7 +683,7 @@ type replayed struct {
 	timeoutRand *mrand.Rand
 }
 
-// openingEvents numbers the events a game emits as it starts (Planet deals its opening tiles),
+// openingEvents numbers the events a game emits as it starts (Planet deals the objectives),
 // before any step: seats and spectators are told them like any other.
 func openingEvents(st engine.State) []eventRef {
 	n := st.EventCount()
