@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/orrery/orrery/service"
 )
 
 func TestServe_NodeFlagsNeedPostgresAndAReachableAddress(t *testing.T) {
@@ -35,5 +37,25 @@ func TestServe_NodeFlagsNeedPostgresAndAReachableAddress(t *testing.T) {
 				t.Errorf("node %+v, want %s at %s", n, c.o.nodeID, c.wantAddr)
 			}
 		})
+	}
+}
+
+// A cluster node says which node it is, and where its peers reach it, once ready; a lone
+// server prints no cluster line.
+func TestServe_ReadySaysWhichClusterNode(t *testing.T) {
+	find := func(eps []endpoint) string {
+		for _, e := range eps {
+			if e.what == "cluster" {
+				return e.where
+			}
+		}
+		return ""
+	}
+	if got := find(endpoints("127.0.0.1:7070", false, nil, "", "orrery.db", nil)); got != "" {
+		t.Errorf("a lone server prints a cluster line: %q", got)
+	}
+	got := find(endpoints("10.0.0.1:7070", false, nil, "", "postgres://db/orrery", &service.Node{ID: "node-a", Addr: "node-a.internal:7070"}))
+	if !strings.Contains(got, "node node-a") || !strings.Contains(got, "node-a.internal:7070") {
+		t.Errorf("cluster line %q: want the node's id and advertised address", got)
 	}
 }

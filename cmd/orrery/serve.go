@@ -438,7 +438,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 		defer web.Close()
 		webURL = web.URL()
 	}
-	printEndpoints(stdout, endpoints(a.lis.Addr().String(), tlsConf != nil, metricsLis, webURL, o.dbPath))
+	printEndpoints(stdout, endpoints(a.lis.Addr().String(), tlsConf != nil, metricsLis, webURL, o.dbPath, node))
 	<-ctx.Done()
 	logger.Info("orrery shutting down")
 	return nil
@@ -449,7 +449,7 @@ type endpoint struct{ what, where string }
 
 // endpoints is where everything a ready server offers is, one line each. A new listener
 // (the web page) adds its line here.
-func endpoints(grpcAddr string, tls bool, metrics net.Listener, webURL, dbPath string) []endpoint {
+func endpoints(grpcAddr string, tls bool, metrics net.Listener, webURL, dbPath string, node *service.Node) []endpoint {
 	eps := []endpoint{{"gRPC", grpcAddr + " (reflection on: grpcurl -plaintext " + grpcAddr + " list)"}}
 	if tls {
 		eps[0].where = grpcAddr + " over TLS (reflection on: grpcurl " + grpcAddr + " list; clients pass --tls)"
@@ -464,8 +464,12 @@ func endpoints(grpcAddr string, tls bool, metrics net.Listener, webURL, dbPath s
 	if dbPath != "" {
 		db = store.Describe(dbPath) // a PostgreSQL URL without its password
 	}
+	eps = append(eps, endpoint{"database", db})
+	if node != nil {
+		eps = append(eps, endpoint{"cluster", "node " + node.ID + ", reached by the other nodes at " + node.Addr +
+			" (matches leased per node; bots may connect to any node: docs/deploy.md)"})
+	}
 	eps = append(eps,
-		endpoint{"database", db},
 		endpoint{"bots", "orrery bot register NAME --server " + grpcAddr + " (prints the key for orrery ladder --key); " +
 			"a bot in any language: docs/protocol.md"},
 	)
