@@ -150,3 +150,43 @@ func CheckDeterminizer(t *testing.T, game string, cfg engine.Config, games int, 
 		t.Errorf("%s: samples never differed: nothing drawn", game)
 	}
 }
+
+// CheckDeterminizerBlind checks that a game's determinizer reads nothing a seat may not know:
+// at positions of random playouts, for each seat to act, perturbing what that seat may not know
+// (the conformance suite's perturb) changes no sample drawn from its observation with the same
+// generator, so a search built on it chooses the same with the same seed and budget.
+func CheckDeterminizerBlind(t *testing.T, game string, cfg engine.Config, games int,
+	perturb func(st engine.State, seat engine.Seat, r *rand.Rand) engine.State,
+	newSampler func(obs proto.Message, seat engine.Seat) (Sampler, error)) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(cfg.Seed, 5))
+	checked := 0
+	positions(t, game, cfg, games, 9, func(st engine.State, ply int) {
+		for _, seat := range st.ToAct(nil) {
+			p := perturb(st.Clone(), seat, r)
+			if p == nil {
+				continue // nothing hidden from this seat here
+			}
+			a, errA := newSampler(st.Observe(seat), seat)
+			b, errB := newSampler(p.Observe(seat), seat)
+			if errA != nil || errB != nil {
+				t.Fatalf("ply %d seat %d: %v, %v", ply, seat, errA, errB)
+			}
+			if a == nil || b == nil {
+				continue // a phase the determinizer does not read
+			}
+			for i := uint64(0); i < 3; i++ {
+				x := mustBytes(t, a.Sample(nil, rand.New(rand.NewPCG(i, 1))))
+				y := mustBytes(t, b.Sample(nil, rand.New(rand.NewPCG(i, 1))))
+				if !bytes.Equal(x, y) {
+					t.Fatalf("ply %d seat %d: a perturbed state gives another sample", ply, seat)
+				}
+			}
+			checked++
+		}
+	})
+	if checked == 0 {
+		t.Errorf("%s: no position had anything hidden", game)
+	}
+	t.Logf("%s: %d perturbed positions drew the same samples", game, checked)
+}

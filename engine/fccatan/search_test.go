@@ -1,8 +1,6 @@
 package fccatan
 
 import (
-	"bytes"
-	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -40,40 +38,12 @@ func TestDeterminizer_SamplesKeepTheTeamsView(t *testing.T) {
 // (the deck's order, the other teams' intents) changes no sample the team's determinizer
 // draws, so a planner built on it chooses the same with the same seed and budget.
 func TestDeterminizer_BlindToPerturbation(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
-	checked := 0
-	for seed := uint64(1); seed <= 2; seed++ {
-		st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: seed, Options: searchRuns[0]})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for ply := 0; !st.Terminal() && ply < 600; ply++ {
-			toAct := st.ToAct(nil)
-			seat := toAct[r.IntN(len(toAct))]
-			if ply%7 == 0 && st.(*State).phase == PhaseTick {
-				if p := Perturb(st.Clone(), seat, r); p != nil {
-					a, errA := NewDeterminizer(st.Observe(seat).(*fccatanv1.Observation), int(seat))
-					b, errB := NewDeterminizer(p.Observe(seat).(*fccatanv1.Observation), int(seat))
-					if errA != nil || errB != nil {
-						t.Fatalf("ply %d: %v, %v", ply, errA, errB)
-					}
-					for i := uint64(0); i < 3; i++ {
-						x, _ := a.Sample(nil, rand.New(rand.NewPCG(i, 1))).MarshalBinary()
-						y, _ := b.Sample(nil, rand.New(rand.NewPCG(i, 1))).MarshalBinary()
-						if !bytes.Equal(x, y) {
-							t.Fatalf("seed %d ply %d team %d: a perturbed state gives another sample", seed, ply, seat)
-						}
-					}
-					checked++
-				}
+	enginetest.CheckDeterminizerBlind(t, "fccatan", engine.Config{Seats: 4, Seed: 1, Options: searchRuns[0]}, 2, Perturb,
+		func(obs proto.Message, seat engine.Seat) (enginetest.Sampler, error) {
+			o := obs.(*fccatanv1.Observation)
+			if o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
+				return nil, nil
 			}
-			legal := st.Legal(seat, nil)
-			if err := st.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if checked == 0 {
-		t.Error("no tick had anything hidden")
-	}
+			return NewDeterminizer(o, int(seat))
+		})
 }
