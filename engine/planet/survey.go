@@ -142,7 +142,8 @@ func (q Requirement) qualifies(r Region) bool {
 
 // judge is Value and Qualifying for a planet given as its habitat sets, found by the same
 // flood fill as measure without listing the regions: the origin of life asks this of every
-// planet for every card.
+// planet for every card. The fill is written out in both: as a function it is not inlined,
+// and the call per region cost about 9% of BenchmarkRegionScoring.
 func (q Requirement) judge(of *habitatSets) (value, qualifying int) {
 	mask, other := of[q.X%(Habitats+1)], of[q.Y%(Habitats+1)]
 	for left := mask; left != 0; {
