@@ -124,7 +124,7 @@ func (s *Server) heartbeat(ctx context.Context) error {
 }
 
 // renew records that the node is alive and extends its leases; on success it notes the
-// time the leases now run from, which fencing counts from (fenceLoop).
+// time the leases now run from, which fencing counts from (fenceTick).
 func (s *Server) renew(ctx context.Context) error {
 	n := s.cfg.Node
 	now := s.now()
@@ -141,49 +141,44 @@ func (s *Server) renew(ctx context.Context) error {
 // The node's three loops run apart, so that a slow takeover (replaying many logs) never
 // delays a renewal, and a renewal hung on a dead database never delays the fence.
 
-// renewLoop renews the node's leases every LeaseTTL/3 until the server closes. It does
-// nothing else: a renewal must never wait for the writer or a takeover.
-func (s *Server) renewLoop() {
+// every calls f every d until the server closes (one of s.loops).
+func (s *Server) every(d time.Duration, f func()) {
 	defer s.loops.Done()
-	t := time.NewTicker(s.cfg.Node.LeaseTTL / 3)
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-		}
-		if err := s.renew(s.ctx); err != nil && s.ctx.Err() == nil {
-			s.log.Error("node heartbeat", "node", s.cfg.Node.ID, "err", err)
+			f()
 		}
 	}
 }
 
-// claimLoop takes over the orphaned matches every LeaseTTL/3 until the server closes, and
-// brings a fenced node back once it renews again.
-func (s *Server) claimLoop() {
-	defer s.loops.Done()
-	t := time.NewTicker(s.cfg.Node.LeaseTTL / 3)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
-		if s.isFenced() {
-			// Cut off: it takes nothing until it renews again, and then first hands back
-			// what it dropped.
-			if s.now().Sub(time.Unix(0, s.renewed.Load())) < fenceAfter(s.cfg.Node.LeaseTTL) {
-				if err := s.unfence(s.ctx); err != nil && s.ctx.Err() == nil {
-					s.log.Error("node back from a fence", "node", s.cfg.Node.ID, "err", err)
-				}
+// renewTick renews the node's leases, every LeaseTTL/3. It does nothing else: a renewal must
+// never wait for the writer or a takeover.
+func (s *Server) renewTick() {
+	if err := s.renew(s.ctx); err != nil && s.ctx.Err() == nil {
+		s.log.Error("node heartbeat", "node", s.cfg.Node.ID, "err", err)
+	}
+}
+
+// claimTick takes over the orphaned matches, every LeaseTTL/3, and brings a fenced node back
+// once it renews again.
+func (s *Server) claimTick() {
+	if s.isFenced() {
+		// Cut off: it takes nothing until it renews again, and then first hands back
+		// what it dropped.
+		if s.now().Sub(time.Unix(0, s.renewed.Load())) < fenceAfter(s.cfg.Node.LeaseTTL) {
+			if err := s.unfence(s.ctx); err != nil && s.ctx.Err() == nil {
+				s.log.Error("node back from a fence", "node", s.cfg.Node.ID, "err", err)
 			}
-			continue
 		}
-		if err := s.resume(); err != nil && s.ctx.Err() == nil {
-			s.log.Error("node takeover", "node", s.cfg.Node.ID, "err", err)
-		}
+		return
+	}
+	if err := s.resume(); err != nil && s.ctx.Err() == nil {
+		s.log.Error("node takeover", "node", s.cfg.Node.ID, "err", err)
 	}
 }
 
@@ -193,21 +188,11 @@ func (s *Server) claimLoop() {
 // under that third).
 func fenceAfter(ttl time.Duration) time.Duration { return ttl * 2 / 3 }
 
-// fenceLoop watches the last renewal and fences the node once it is fenceAfter old.
-func (s *Server) fenceLoop() {
-	defer s.loops.Done()
-	ttl := s.cfg.Node.LeaseTTL
-	t := time.NewTicker(ttl / 12)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
-		if s.now().Sub(time.Unix(0, s.renewed.Load())) >= fenceAfter(ttl) {
-			s.fence()
-		}
+// fenceTick fences the node once its last renewal is fenceAfter old; it runs every
+// LeaseTTL/12.
+func (s *Server) fenceTick() {
+	if s.now().Sub(time.Unix(0, s.renewed.Load())) >= fenceAfter(s.cfg.Node.LeaseTTL) {
+		s.fence()
 	}
 }
 

@@ -184,9 +184,10 @@ func New(cfg Config) (*Server, error) {
 				return nil, fmt.Errorf("node %s: %w", cfg.Node.ID, err)
 			}
 			s.loops.Add(3)
-			go s.renewLoop()
-			go s.claimLoop()
-			go s.fenceLoop()
+			ttl := node.LeaseTTL
+			go s.every(ttl/3, s.renewTick)
+			go s.every(ttl/3, s.claimTick)
+			go s.every(ttl/12, s.fenceTick)
 		} else if err := s.resume(); err != nil {
 			s.Close()
 			return nil, err
