@@ -132,6 +132,36 @@ def answer_for(decision, choice):
     return ans
 
 
+def _with_rejoins(player, once, lost, extra=lambda: ""):
+    """Runs once() until it returns, rejoining through player's targets after a retryable
+    failure, with jittered backoff (reset once a stream made progress); player.reconnects
+    failures in a row (negative: no limit) raise GaveUp. Each rejoin is logged as lost, and
+    extra() is what the line adds."""
+    backoff, failures = Backoff(0.05, player.max_backoff), 0
+    first = True
+    while True:
+        if not first:
+            player.rejoins += 1
+        first = False
+        try:
+            return once()
+        except (grpc.RpcError, StreamClosed) as err:
+            code = err.code() if isinstance(err, grpc.RpcError) else grpc.StatusCode.UNAVAILABLE
+            detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
+            if code not in RETRYABLE:
+                raise
+            player.targets.failed(code)
+            if getattr(err, "progressed", False):
+                backoff.reset()
+                failures = 0
+            failures += 1
+            if player.reconnects >= 0 and failures > player.reconnects:
+                raise GaveUp(f"gave up after {player.reconnects} reconnects: {code.name}: {detail}") from err
+            wait = backoff.next()
+            player.log(f"{lost} ({code.name}: {detail}); rejoining {player.targets.current()} in {wait:.2f}s{extra()}")
+            time.sleep(wait)
+
+
 class Player:
     """Plays the seat that ``token`` names on the arena at ``target`` until the match ends.
 
@@ -160,33 +190,8 @@ class Player:
 
     def play(self):
         """Returns the MatchEnded message; raises grpc.RpcError or GaveUp on failure."""
-        backoff, failures = Backoff(0.05, self.max_backoff), 0
-        first = True
-        while True:
-            if not first:
-                self.rejoins += 1
-            first = False
-            progressed = False
-            try:
-                ended, progressed = self._play_once()
-                return ended
-            except (grpc.RpcError, StreamClosed) as err:
-                code = err.code() if isinstance(err, grpc.RpcError) else grpc.StatusCode.UNAVAILABLE
-                detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
-                if code not in RETRYABLE:
-                    raise
-                self.targets.failed(code)
-                progressed = getattr(err, "progressed", progressed)
-                if progressed:
-                    backoff.reset()
-                    failures = 0
-                failures += 1
-                if self.reconnects >= 0 and failures > self.reconnects:
-                    raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
-                wait = backoff.next()
-                self.log(f"stream lost ({code.name}: {detail}); rejoining {self.targets.current()} in {wait:.2f}s "
-                         f"with events_seen={'unset' if self.events_seen is None else self.events_seen}")
-                time.sleep(wait)
+        return _with_rejoins(self, lambda: self._play_once()[0], "stream lost", lambda: (
+            f" with events_seen={'unset' if self.events_seen is None else self.events_seen}"))
 
     def _send(self, reqs, req):
         if self.trace:
@@ -318,31 +323,11 @@ class LadderPlayer:
 
     def play(self):
         """Returns the MatchEnded messages; raises grpc.RpcError or GaveUp on failure."""
-        backoff, failures = Backoff(0.05, self.max_backoff), 0
-        first = True
-        while True:
-            if not first:
-                self.rejoins += 1
-            first = False
-            try:
-                with grpc.insecure_channel(self.targets.current()) as ch:
-                    self._stream(arena_pb2_grpc.ArenaServiceStub(ch))
-                return self.ended
-            except (grpc.RpcError, StreamClosed) as err:
-                code = err.code() if isinstance(err, grpc.RpcError) else grpc.StatusCode.UNAVAILABLE
-                detail = err.details() if isinstance(err, grpc.RpcError) else str(err)
-                if code not in RETRYABLE:
-                    raise
-                self.targets.failed(code)
-                if getattr(err, "progressed", False):
-                    backoff.reset()
-                    failures = 0
-                failures += 1
-                if self.reconnects >= 0 and failures > self.reconnects:
-                    raise GaveUp(f"gave up after {self.reconnects} reconnects: {code.name}: {detail}") from err
-                wait = backoff.next()
-                self.log(f"ladder stream lost ({code.name}: {detail}); rejoining {self.targets.current()} in {wait:.2f}s")
-                time.sleep(wait)
+        def once():
+            with grpc.insecure_channel(self.targets.current()) as ch:
+                self._stream(arena_pb2_grpc.ArenaServiceStub(ch))
+            return self.ended
+        return _with_rejoins(self, once, "ladder stream lost")
 
     def _send(self, reqs, req):
         if self.trace:
