@@ -122,6 +122,35 @@ class StreamError extends Error {
 // own schedule, which would delay the rejoin long after the server is back. bot needs act(decision), which
 // returns an index, a typed Action or notation; it may also have joined(j), event(e) and
 // rejected(r).
+// withRejoins runs once() until it resolves, rejoining through player's targets after a
+// retryable failure, with jittered backoff (reset once a stream made progress); more than
+// player.reconnects failures in a row (negative: no limit) give up. Each rejoin is logged as
+// lost, and extra() is what the line adds.
+async function withRejoins(player, once, lost, extra = () => '') {
+  const backoff = new Backoff(50, player.maxBackoffMs);
+  let failures = 0;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) player.rejoins++;
+    try {
+      return await once();
+    } catch (err) {
+      if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
+      player.targets.failed(err.code);
+      if (err.progressed) {
+        backoff.reset();
+        failures = 0;
+      }
+      failures++;
+      if (player.reconnects >= 0 && failures > player.reconnects) {
+        throw new Error(`gave up after ${player.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
+      }
+      const wait = backoff.next();
+      player.log(`${lost} (${grpc.status[err.code]}: ${err.details}); rejoining ${player.targets.current()} in ${(wait / 1000).toFixed(2)}s${extra()}`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
 class Player {
   constructor(target, token, bot, opts = {}) {
     this.targets = new Targets(target);
@@ -140,29 +169,8 @@ class Player {
   }
 
   // play resolves with the MatchEnded message, or rejects with the stream's error.
-  async play() {
-    const backoff = new Backoff(50, this.maxBackoffMs);
-    let failures = 0;
-    for (let attempt = 0; ; attempt++) {
-      if (attempt > 0) this.rejoins++;
-      try {
-        return await this.playOnce();
-      } catch (err) {
-        if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
-        this.targets.failed(err.code);
-        if (err.progressed) {
-          backoff.reset();
-          failures = 0;
-        }
-        failures++;
-        if (this.reconnects >= 0 && failures > this.reconnects) {
-          throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
-        }
-        const wait = backoff.next();
-        this.log(`stream lost (${grpc.status[err.code]}: ${err.details}); rejoining ${this.targets.current()} in ${(wait / 1000).toFixed(2)}s with events_seen=${this.eventsSeen ?? 'unset'}`);
-        await new Promise((r) => setTimeout(r, wait));
-      }
-    }
+  play() {
+    return withRejoins(this, () => this.playOnce(), 'stream lost', () => ` with events_seen=${this.eventsSeen ?? 'unset'}`);
   }
 
   async playOnce() {
@@ -307,33 +315,16 @@ class LadderPlayer {
     this.rejoins = 0;
   }
 
-  async play() {
-    const backoff = new Backoff(50, this.maxBackoffMs);
-    let failures = 0;
-    for (let attempt = 0; ; attempt++) {
-      if (attempt > 0) this.rejoins++;
+  play() {
+    return withRejoins(this, async () => {
       const client = connect(this.targets.current());
       try {
         await this.stream(client);
         return this.ended;
-      } catch (err) {
-        if (!(err instanceof StreamError) || !RETRYABLE.has(err.code)) throw err;
-        this.targets.failed(err.code);
-        if (err.progressed) {
-          backoff.reset();
-          failures = 0;
-        }
-        failures++;
-        if (this.reconnects >= 0 && failures > this.reconnects) {
-          throw new Error(`gave up after ${this.reconnects} reconnects: ${grpc.status[err.code]}: ${err.details}`);
-        }
-        const wait = backoff.next();
-        this.log(`ladder stream lost (${grpc.status[err.code]}: ${err.details}); rejoining ${this.targets.current()} in ${(wait / 1000).toFixed(2)}s`);
-        await new Promise((r) => setTimeout(r, wait));
       } finally {
         client.close();
       }
-    }
+    }, 'ladder stream lost');
   }
 
   stream(client) {
