@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/limits"
 )
 
 func TestServe_NodeFlagsNeedPostgresAndAReachableAddress(t *testing.T) {
@@ -57,5 +60,22 @@ func TestServe_ReadySaysWhichClusterNode(t *testing.T) {
 	got := find(endpoints("10.0.0.1:7070", false, nil, "", "postgres://db/orrery", &service.Node{ID: "node-a", Addr: "node-a.internal:7070"}))
 	if !strings.Contains(got, "node node-a") || !strings.Contains(got, "node-a.internal:7070") {
 		t.Errorf("cluster line %q: want the node's id and advertised address", got)
+	}
+}
+
+// The arena play and tournament start for themselves has one caller, the command: a
+// tournament of more than a minute's worth of matches (the README's runs 200) is not refused
+// by the open server's per-caller create limit.
+func TestConnect_OwnArenaDoesNotLimitItsCreates(t *testing.T) {
+	conn, closeConn, err := connect("", arenaConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeConn()
+	client := orreryv1.NewArenaServiceClient(conn)
+	for i := 0; i <= limits.DefaultCreatesPerMinute; i++ {
+		if _, err := client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: "icetraders", Seats: 2}); err != nil {
+			t.Fatalf("match %d: %v", i+1, err)
+		}
 	}
 }
