@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"crypto/tls"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
@@ -103,7 +105,7 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		auth.UnaryServerInterceptor(authFn),
 		recovery.UnaryServerInterceptor(recoverOpts...))
 	stream = append(stream,
-		logging.StreamServerInterceptor(slogAdapter(logger), logOpts...),
+		logStreams(logger),
 		auth.StreamServerInterceptor(authFn),
 		recovery.StreamServerInterceptor(recoverOpts...))
 	var creds []grpc.ServerOption
@@ -127,6 +129,49 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		o.Register(srv)
 	}
 	return srv
+}
+
+// logStreams logs each stream's start and finish with the fields the unary calls' logging
+// interceptor gives them, but keeps nothing for the stream's life and does not wrap it: a
+// Play stream lives as long as its match, so go-grpc-middleware's fields and stream wrapper
+// (about 1.2 KiB a stream) and its handler's depth (Server.Play) count per live seat. The
+// start is logged on a goroutine of its own, so that formatting it does not grow the stack
+// of the handler's goroutine, which lasts as long as the stream.
+func logStreams(l *slog.Logger) grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		ctx, start := ss.Context(), time.Now()
+		service, method, _ := strings.Cut(strings.TrimPrefix(info.FullMethod, "/"), "/")
+		kind := "bidi_stream"
+		switch {
+		case !info.IsClientStream:
+			kind = "server_stream"
+		case !info.IsServerStream:
+			kind = "client_stream"
+		}
+		fields := func(more ...any) []any {
+			f := []any{"protocol", "grpc", "grpc.component", "server", "grpc.service", service, "grpc.method", method,
+				"grpc.method_type", kind, "grpc.start_time", start.Format(time.RFC3339)}
+			if p, ok := peer.FromContext(ctx); ok {
+				f = append(f, "peer.address", p.Addr.String())
+			}
+			return append(f, more...)
+		}
+		if l.Enabled(ctx, slog.LevelInfo) {
+			go l.Log(ctx, slog.LevelInfo, "started call", fields()...)
+		}
+		err := handler(srv, ss)
+		code := status.Code(err)
+		lvl := slog.Level(logging.DefaultServerCodeToLevel(code))
+		if l.Enabled(ctx, lvl) {
+			more := []any{"grpc.code", code.String()}
+			if err != nil {
+				more = append(more, "grpc.error", err.Error())
+			}
+			more = append(more, "grpc.time_ms", fmt.Sprintf("%.3f", float64(time.Since(start))/float64(time.Millisecond)))
+			l.Log(ctx, lvl, "finished call", fields(more...)...)
+		}
+		return err
+	}
 }
 
 // slogAdapter logs interceptor events with slog: call start and finish only, never payloads.

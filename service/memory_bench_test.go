@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -64,7 +65,8 @@ func TestChildServer(t *testing.T) {
 	mux.HandleFunc("/memory", serveMemory)
 	go http.Serve(dbg, mux)
 	fmt.Println("ready", dbg.Addr().String())
-	NewGRPCServer(srv, GRPCOptions{}).Serve(lis)
+	// A logger that formats each line, as a server's does, so that its cost counts.
+	NewGRPCServer(srv, GRPCOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).Serve(lis)
 }
 
 // memoryMetrics are the runtime/metrics /memory reports, after a full collection that also

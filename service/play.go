@@ -29,7 +29,38 @@ type LadderServer interface {
 // Play is one seat's stream. The first request joins with a seat token; the server then
 // sends what the seat has missed, its current decision, and everything after, and applies its
 // answers. Failures inside the match are ActionRejected messages; the stream goes on.
+//
+// The handler's goroutine only waits for the stream's end, so that it can return (and gRPC
+// end the stream) even while a Recv or a send to a bot that does not read is blocked. It
+// does nothing deeper, so that its stack, which lives as long as the stream, stays at its
+// smallest: serve, on a goroutine of its own, joins and then reads and applies the bot's
+// answers; a third goroutine, which runs only while the seat has something new
+// (Seat.wakeLocked), sends the replies, the events and the decisions.
 func (s *Server) Play(stream PlayStream) error {
+	end := make(chan error, 2) // from serve, and from the sender
+	go func() {
+		// When the bot closes its side, the sender gives the end, once it has sent every
+		// reply.
+		if err := s.serve(stream, end); !errors.Is(err, errStreamClosed) {
+			end <- err
+		}
+	}()
+	select {
+	case err := <-end:
+		if errors.Is(err, errStreamClosed) {
+			err = nil // the bot closed its side, and was sent every reply
+		}
+		return err
+	case <-s.ctx.Done():
+		return errShuttingDown
+	}
+}
+
+// serve is a Play stream's reader: it joins, and applies each answer at once (the next
+// seat's decision then waits for no other goroutine), until the bot's side fails or
+// closes (errStreamClosed). Once it has joined, the seat's sender gives the stream's end
+// on end too.
+func (s *Server) serve(stream PlayStream, end chan<- error) error {
 	first, err := stream.Recv()
 	if errors.Is(err, io.EOF) {
 		return nil
@@ -61,49 +92,21 @@ func (s *Server) Play(stream PlayStream) error {
 	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: seat.Joined()}}); err != nil {
 		return err
 	}
-	// This goroutine only waits for the stream's end, so that it can return (and gRPC end the
-	// stream) even while a send to a bot that does not read is blocked. Another receives the
-	// bot's answers and applies them at once (the next seat's decision then waits for no
-	// other goroutine); a third, which runs only while the seat has something new
-	// (Seat.wakeLocked), sends the replies, the events and the decisions.
-	sent := seat.stream(stream.Send)
-	recvErr := make(chan error, 1)
-	go func() {
-		for {
-			req, err := stream.Recv()
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					err = nil
-				}
-				recvErr <- recvStatus(err)
-				return
-			}
-			if err := seat.Answer(req); err != nil {
-				recvErr <- err // the bot does not read its replies: the stream ends, the seat stays
-				return
-			}
+	seat.stream(stream.Send, end)
+	for {
+		req, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			// The bot closed its side: the replies queued for it are still sent, and the
+			// sender then ends the stream with errStreamClosed.
+			seat.closeSend()
+			return errStreamClosed
 		}
-	}()
-	select {
-	case err := <-sent:
-		return err
-	case err := <-recvErr:
 		if err != nil {
-			return err
+			return recvStatus(err)
 		}
-		// The bot closed its side: the replies queued for it are still sent.
-		seat.closeSend()
-		select {
-		case err := <-sent:
-			if errors.Is(err, errStreamClosed) {
-				err = nil
-			}
-			return err
-		case <-s.ctx.Done():
-			return errShuttingDown
+		if err := seat.Answer(req); err != nil {
+			return err // the bot does not read its replies: the stream ends, the seat stays
 		}
-	case <-s.ctx.Done():
-		return errShuttingDown
 	}
 }
 
@@ -132,10 +135,10 @@ type Seat struct {
 // wakes only the seats it gives something to send. Guarded by the match's mu.
 type sender struct {
 	send    func(*orreryv1.PlayResponse) error
-	running bool       // a goroutine is sending
-	closing bool       // the bot closed its side: send the replies, then end
-	done    bool       // the stream has ended: start no more
-	end     chan error // the stream's end, once: nil when the match ended
+	running bool         // a goroutine is sending
+	closing bool         // the bot closed its side: send the replies, then end
+	done    bool         // the stream has ended: start no more
+	end     chan<- error // the stream's end, once: nil when the match ended
 }
 
 // SetReceive sets what the seat's stream carries (nil: everything). Call it before Run.
@@ -261,19 +264,18 @@ func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, s
 }
 
 // stream starts sending the seat's messages with send, from a goroutine of its own while
-// there is something to send. The channel returned gives the stream's end once: nil when
-// the match has ended and the seat was told, or why the stream must close.
-func (st *Seat) stream(send func(*orreryv1.PlayResponse) error) <-chan error {
+// there is something to send. It gives the stream's end once on end, which must have room
+// for it: nil when the match has ended and the seat was told, or why the stream must close.
+func (st *Seat) stream(send func(*orreryv1.PlayResponse) error, end chan<- error) {
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	st.out = &sender{send: send, end: make(chan error, 1)}
+	st.out = &sender{send: send, end: end}
 	if m.seats[st.seat].stream == st.gen {
 		m.seats[st.seat].live = st
 	}
 	st.out.running = true
 	go st.flush()
-	return st.out.end
 }
 
 // closeSend says the bot closed its side of the stream: the replies queued are sent, then
