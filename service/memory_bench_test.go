@@ -76,6 +76,7 @@ var memoryMetrics = []string{
 	"/memory/classes/heap/stacks:bytes",
 	"/memory/classes/total:bytes",
 	"/sched/goroutines:goroutines",
+	"/gc/stack/starting-size:bytes",
 }
 
 func serveMemory(w http.ResponseWriter, _ *http.Request) {
@@ -99,6 +100,7 @@ func serveMemory(w http.ResponseWriter, _ *http.Request) {
 // runtime/metrics split.
 type childMemory struct {
 	rss, heap, stacks, total, goroutines int64
+	startingStack                        int64 // the stack a new goroutine starts with
 }
 
 func (c *child) memory(tb testing.TB) childMemory {
@@ -119,6 +121,8 @@ func (c *child) memory(tb testing.TB) childMemory {
 			m.total = n
 		case "/sched/goroutines:goroutines":
 			m.goroutines = n
+		case "/gc/stack/starting-size:bytes":
+			m.startingStack = n
 		}
 	}
 	m.rss = rssKiB(tb, c.cmd.Process.Pid) << 10
@@ -454,7 +458,14 @@ func BenchmarkMatchMemory(b *testing.B) {
 	if f := r.failed.Load(); f > 0 {
 		b.Errorf("%d seats failed\n%s", f, r.stuck(client, 10))
 	}
-	b.Logf("%d matches, %d client connections: created and joined in %v, played in %v", n, nconns, joined.Round(time.Millisecond), played.Round(time.Millisecond))
+	rejoins := 0
+	for _, m := range r.matches {
+		for i := range m.seats {
+			rejoins += int(m.seats[i].joins.Load()) - 1
+		}
+	}
+	b.Logf("%d matches, %d client connections: created and joined in %v, played in %v; %d rejoins; new goroutines' stacks %d, %d, %d bytes",
+		n, nconns, joined.Round(time.Millisecond), played.Round(time.Millisecond), rejoins, base.startingStack, waiting.startingStack, playing.startingStack)
 	perMatch := func(v, base int64) float64 { return float64(v-base) / 1024 / float64(n) }
 	for _, p := range []struct {
 		name string
