@@ -101,6 +101,7 @@ func serveMemory(w http.ResponseWriter, _ *http.Request) {
 type childMemory struct {
 	rss, heap, stacks, total, goroutines int64
 	startingStack                        int64 // the stack a new goroutine starts with
+	threads                              int64 // OS threads, whose stacks count as stacks
 }
 
 func (c *child) memory(tb testing.TB) childMemory {
@@ -125,7 +126,8 @@ func (c *child) memory(tb testing.TB) childMemory {
 			m.startingStack = n
 		}
 	}
-	m.rss = rssKiB(tb, c.cmd.Process.Pid) << 10
+	m.rss = procStatus(tb, c.cmd.Process.Pid, "VmRSS") << 10
+	m.threads = procStatus(tb, c.cmd.Process.Pid, "Threads")
 	return m
 }
 
@@ -200,8 +202,8 @@ func startChild(tb testing.TB, addr string) *child {
 	return c
 }
 
-// rssKiB is a process's resident set size.
-func rssKiB(tb testing.TB, pid int) int64 {
+// procStatus is a field of a process's /proc status, as a number ("VmRSS" in KiB).
+func procStatus(tb testing.TB, pid int, field string) int64 {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		tb.Fatal(err)
@@ -209,7 +211,7 @@ func rssKiB(tb testing.TB, pid int) int64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
 			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err != nil {
 				tb.Fatal(err)
@@ -217,7 +219,7 @@ func rssKiB(tb testing.TB, pid int) int64 {
 			return n
 		}
 	}
-	tb.Fatal("no VmRSS")
+	tb.Fatalf("no %s in /proc/%d/status", field, pid)
 	return 0
 }
 
@@ -464,8 +466,9 @@ func BenchmarkMatchMemory(b *testing.B) {
 			rejoins += int(m.seats[i].joins.Load()) - 1
 		}
 	}
-	b.Logf("%d matches, %d client connections: created and joined in %v, played in %v; %d rejoins; new goroutines' stacks %d, %d, %d bytes",
-		n, nconns, joined.Round(time.Millisecond), played.Round(time.Millisecond), rejoins, base.startingStack, waiting.startingStack, playing.startingStack)
+	b.Logf("%d matches, %d client connections: created and joined in %v, played in %v; %d rejoins; new goroutines' stacks %d, %d, %d bytes; OS threads %d, %d, %d",
+		n, nconns, joined.Round(time.Millisecond), played.Round(time.Millisecond), rejoins, base.startingStack, waiting.startingStack, playing.startingStack,
+		base.threads, waiting.threads, playing.threads)
 	perMatch := func(v, base int64) float64 { return float64(v-base) / 1024 / float64(n) }
 	for _, p := range []struct {
 		name string
