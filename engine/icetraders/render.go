@@ -18,6 +18,9 @@ func (s *State) Render(seat engine.Seat) string { return RenderObservation(s.obs
 // RenderObservation draws an observation as text, for people and language-model bots.
 func RenderObservation(o *pb.Observation) string {
 	var b strings.Builder
+	// One allocation for most texts: a text is drawn for every decision, and growing the
+	// builder step by step was most of its allocations.
+	b.Grow(textSize(o))
 	who := "spectator"
 	if o.GetSeat() >= 0 {
 		who = fmt.Sprintf("seat %d", o.GetSeat())
@@ -77,7 +80,8 @@ func RenderObservation(o *pb.Observation) string {
 	}
 	b.WriteString("Players:\n")
 	for _, p := range o.GetPlayers() {
-		fmt.Fprintf(&b, "  seat %d", p.GetSeat())
+		b.WriteString("  seat ")
+		writeInt(&b, p.GetSeat())
 		if p.GetSeat() == o.GetSeat() {
 			b.WriteString(" (you)")
 		}
@@ -93,23 +97,33 @@ func RenderObservation(o *pb.Observation) string {
 			b.WriteString(": alignment unknown")
 		}
 		if p.GetFirstPick() != nil {
-			fmt.Fprintf(&b, "; picks %s, %s", pieceWords(p.GetFirstPick()), pieceWords(p.GetSecondPick()))
+			b.WriteString("; picks ")
+			b.WriteString(pieceWords(p.GetFirstPick()))
+			b.WriteString(", ")
+			b.WriteString(pieceWords(p.GetSecondPick()))
 		}
 		if p.GetEliminated() {
 			if p.GetEliminatedBy() >= 0 {
-				fmt.Fprintf(&b, "; ELIMINATED by seat %d", p.GetEliminatedBy())
+				b.WriteString("; ELIMINATED by seat ")
+				writeInt(&b, p.GetEliminatedBy())
 			} else {
 				b.WriteString("; ELIMINATED (self)")
 			}
 		} else if p.GetPlacedFirstShip() {
-			fmt.Fprintf(&b, "; %s, %d large", plural(p.GetShips(), "ship"), p.GetLargeShips())
+			b.WriteString("; ")
+			writePlural(&b, p.GetShips(), "ship")
+			b.WriteString(", ")
+			writeInt(&b, p.GetLargeShips())
+			b.WriteString(" large")
 			if p.GetEverLarge() {
 				b.WriteString(" (out if no large ship is left)")
 			} else {
 				b.WriteString(" (never large: out if no ship is left)")
 			}
 		}
-		fmt.Fprintf(&b, "; %s\n", plural(p.GetTurnsTaken(), "turn"))
+		b.WriteString("; ")
+		writePlural(&b, p.GetTurnsTaken(), "turn")
+		b.WriteByte('\n')
 	}
 	if ps := o.GetPendingSacrifice(); ps != nil {
 		fmt.Fprintf(&b, "Sacrifice of a %s: %d of %d uses of its power left, for your ships of other colors\n",
@@ -210,11 +224,31 @@ func ordinal(slot int32) string {
 	return "second"
 }
 
-func plural(n int32, word string) string {
-	if n == 1 {
-		return "1 " + word
+// writePlural writes "1 ship" or "3 ships".
+func writePlural(b *strings.Builder, n int32, word string) {
+	writeInt(b, n)
+	b.WriteByte(' ')
+	b.WriteString(word)
+	if n != 1 {
+		b.WriteByte('s')
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func writeInt(b *strings.Builder, n int32) {
+	var num [12]byte
+	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+}
+
+// textSize is about the length of o's text, so that it is drawn in one allocation.
+func textSize(o *pb.Observation) int {
+	n := 256 + 96*len(o.GetPlayers())
+	for _, sys := range o.GetSystems() {
+		n += 64 + 8*len(sys.GetConnectedIds()) + 32*len(sys.GetShips())
+	}
+	for _, h := range o.GetHyperspaces() {
+		n += 80 + 32*len(h.GetShips())
+	}
+	return n
 }
 
 // RenderObservation draws an observation this state produced; see engine.ObservationRenderer.
