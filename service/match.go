@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -80,6 +81,10 @@ type match struct {
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
 	joined   bool
+	// decided and latency are the game's series of metrics, looked up at the first decision:
+	// looking up the label on every decision hashed it each time.
+	decided prometheus.Counter
+	latency prometheus.Observer
 }
 
 // logged is one applied step with its notation.
@@ -268,7 +273,7 @@ func (s *seatState) lateDecision(id string) *pending {
 
 // applyLocked plays a for seat, logs it, and updates clocks and decisions.
 func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy) error {
-	notation := m.st.FormatAction(a)
+	notation := m.actions.Notation(m.st, a)
 	before := m.st.EventCount()
 	var stepBefore int64
 	if t, ok := m.st.(engine.Ticker); ok && m.clock.wall {
@@ -302,7 +307,10 @@ func (m *match) recordLocked(now time.Time, step engine.Step, notation string, t
 	for i := eventsBefore; i < m.st.EventCount(); i++ {
 		m.events = append(m.events, eventRef{engine: i})
 	}
-	m.srv.metrics.Decisions.WithLabelValues(m.game).Inc()
+	if m.decided == nil {
+		m.decided = m.srv.metrics.Decisions.WithLabelValues(m.game)
+	}
+	m.decided.Inc()
 	if m.st.Terminal() {
 		m.finishLocked(now, m.st.Result())
 	}
@@ -410,7 +418,10 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		s.bank = bank
 		return reject(rejectCode(err), "%v", err)
 	}
-	m.srv.metrics.DecisionLatency.WithLabelValues(m.game).Observe(elapsed.Seconds())
+	if m.latency == nil {
+		m.latency = m.srv.metrics.DecisionLatency.WithLabelValues(m.game)
+	}
+	m.latency.Observe(elapsed.Seconds())
 	return m.steps[len(m.steps)-1].notation, nil
 }
 

@@ -196,6 +196,20 @@ func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
 	return ca
 }
 
+// Notation is a's notation, from the cache when a was listed before (nil cache: none): a
+// match logs the notation of every step, and the step is almost always a listed action.
+func (c *ActionCache) Notation(st engine.State, a engine.Action) string {
+	if c != nil {
+		c.mu.RLock()
+		ca, ok := c.m[a]
+		c.mu.RUnlock()
+		if ok {
+			return ca.notation
+		}
+	}
+	return st.FormatAction(a)
+}
+
 // CachedDecision is Decision drawing the legal actions' envelopes and notation from cache
 // (nil: none).
 func CachedDecision(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache) *orreryv1.Decision {
