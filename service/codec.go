@@ -1,21 +1,20 @@
 package service
 
 import (
-	"google.golang.org/grpc/encoding"
-	protocodec "google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
 )
 
-// codec is gRPC's protobuf codec, except that a decision's typed legal list is copied from
-// bytes encoded once per action (wire.AppendDecisionResponse) rather than marshalled for
-// every decision: the list is most of a decision's marshalling cost. The bytes on the wire
-// are a valid encoding of the same message.
-type codec struct{ encoding.CodecV2 }
+// codec is the protocol's codec (wire.Codec: generated marshalling, standard decoding of
+// what clients send), except that a decision's typed legal list is copied from bytes
+// encoded once per action (wire.AppendDecisionResponse) rather than marshalled for every
+// decision: the list is most of a decision's marshalling cost. The bytes on the wire are a
+// valid encoding of the same message.
+type codec struct{ wire.Codec }
 
-func newCodec() codec { return codec{encoding.GetCodecV2(protocodec.Name)} }
+func newCodec() codec { return codec{} }
 
 func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 	if r, ok := v.(*orreryv1.PlayResponse); ok {
@@ -27,5 +26,5 @@ func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 			return mem.BufferSlice{mem.SliceBuffer(b)}, nil
 		}
 	}
-	return c.CodecV2.Marshal(v)
+	return c.Codec.Marshal(v)
 }

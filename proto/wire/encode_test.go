@@ -3,6 +3,7 @@ package wire
 import (
 	"testing"
 
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -84,4 +85,51 @@ func BenchmarkMarshalDecision(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(len(d.GetLegal())), "actions")
+}
+
+// The codec's generated marshalling writes what proto.Unmarshal reads back as the same
+// message, and its trusted decoding reads proto.Marshal's bytes as the same message.
+func TestCodec_SameMessagesAsTheStandardCodec(t *testing.T) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := st.ToAct(nil)
+	d := Decision(st, seats[0], st.Legal(seats[0], nil), 7)
+	d.DecisionId, d.MatchId = "d7.1", "m1"
+	d.Deadline, d.TimeBank = timestamppb.Now(), durationpb.New(3e9)
+	d.Events = []*orreryv1.Event{{Seq: 4, Kind: &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: 1}}}}
+	msgs := []proto.Message{
+		&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}},
+		&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: &orreryv1.Joined{MatchId: "m1", Options: map[string]string{"stash": "3", "turn_cap": "40"}}}},
+		&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{DecisionId: "d7.1", Choice: &orreryv1.Answer_Notation{Notation: "pick red small, blue large"}}}},
+	}
+	for _, trusted := range []bool{false, true} {
+		c := Codec{Trusted: trusted}
+		for _, m := range msgs {
+			b, err := c.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := m.ProtoReflect().New().Interface()
+			if err := proto.Unmarshal(b.Materialize(), got); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(got, m) {
+				t.Errorf("%T: the codec's bytes decode to another message", m)
+			}
+			std, err := proto.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := m.ProtoReflect().New().Interface()
+			proto.Merge(back, m) // decoding replaces what the message held: merged, lists would double
+			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(std)}, back); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(back, m) {
+				t.Errorf("%T, trusted %v: decoded as another message", m, trusted)
+			}
+		}
+	}
 }
