@@ -130,9 +130,12 @@ func (echoCodec) Unmarshal(data []byte, v any) error {
 func (echoCodec) Name() string { return "echo" }
 
 // recordedDecisions are the decisions of seeded random 2-seat games of testGame, as the server
-// would send them: the echo baselines replay exactly this mix of small and large messages.
+// would send them (their legal envelopes from an action cache, so the server's codec copies
+// them as encoded bytes, as it does the arena's): the echo baselines replay exactly this mix
+// of small and large messages.
 func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
 	var out []*orreryv1.Decision
+	var cache wire.ActionCache
 	var toAct []engine.Seat
 	var legal []engine.Action
 	for n := uint64(0); n < uint64(games); n++ {
@@ -144,7 +147,7 @@ func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
 		for ply := int64(0); !st.Terminal(); ply++ {
 			toAct = st.ToAct(toAct[:0])
 			legal = st.Legal(toAct[0], legal[:0])
-			d := wire.Decision(st, toAct[0], legal, ply)
+			d := wire.CachedDecision(st, toAct[0], legal, ply, &cache)
 			d.DecisionId = "d1.1"
 			out = append(out, d)
 			if err := st.Apply(toAct[0], legal[r.Act(d).GetLegalIndex()]); err != nil {
