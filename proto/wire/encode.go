@@ -6,6 +6,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/orrery/orrery/engine"
+
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -25,6 +27,13 @@ func registerEncoded(env *orreryv1.Action) {
 	if entry, err := encodeEntry(env); err == nil {
 		encodedLegal.Store(env, entry)
 	} // never fails for a well-formed envelope; the codec then encodes it each time
+}
+
+// forgetEncoded drops the encoded bytes of a collected cache's envelopes.
+func forgetEncoded(cached map[engine.Action]cachedAction) {
+	for _, ca := range cached {
+		encodedLegal.Delete(ca.env)
+	}
 }
 
 func legalEntry(env *orreryv1.Action) ([]byte, error) {

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
@@ -131,5 +133,39 @@ func TestCodec_SameMessagesAsTheStandardCodec(t *testing.T) {
 				t.Errorf("%T, trusted %v: decoded as another message", m, trusted)
 			}
 		}
+	}
+}
+
+// The encoded bytes of a cache's envelopes are dropped with the cache: a server drops the
+// caches of option sets it no longer plays, and the bytes were kept for the process's life.
+func TestActionCache_EncodedBytesGoWithTheCache(t *testing.T) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := st.ToAct(nil)[0]
+	encoded := func(envs []*orreryv1.Action) int {
+		n := 0
+		for _, env := range envs {
+			if _, ok := encodedLegal.Load(env); ok {
+				n++
+			}
+		}
+		return n
+	}
+	envs := func() []*orreryv1.Action { // the cache is unreachable once this returns
+		cache := new(ActionCache)
+		envs := CachedDecision(st, seat, st.Legal(seat, nil), 0, cache).GetLegal()
+		if n := encoded(envs); len(envs) == 0 || n != len(envs) {
+			t.Fatalf("%d of %d envelopes encoded while the cache lives", n, len(envs))
+		}
+		return envs
+	}()
+	for i := 0; i < 20 && encoded(envs) > 0; i++ {
+		runtime.GC() // the cleanup runs on its own goroutine after a collection
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := encoded(envs); n != 0 {
+		t.Errorf("%d of %d envelopes still encoded after the cache was collected", n, len(envs))
 	}
 }

@@ -5,6 +5,7 @@ package wire
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
@@ -189,6 +190,9 @@ func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
 	if len(c.m) < maxCached {
 		if c.m == nil {
 			c.m = make(map[engine.Action]cachedAction)
+			// The envelopes' encoded bytes are kept beside the cache, keyed by envelope, and
+			// must go with it: a server drops the caches of option sets it no longer plays.
+			runtime.AddCleanup(c, forgetEncoded, c.m)
 		}
 		c.m[a] = ca
 		registerEncoded(ca.env)
