@@ -81,6 +81,9 @@ type match struct {
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
 	joined   bool
+	// shared is the run of events last built for every viewer alike (engine.PublicEvents):
+	// the seats sent the same events after a change share one build of them.
+	shared sharedEvents
 	// decided and latency are the game's series of metrics, looked up at the first decision:
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
@@ -770,18 +773,32 @@ func (m *match) endedLocked() *orreryv1.MatchEnded {
 	return m.srv.reveal(e)
 }
 
+// sharedEvents are the events numbered from on, as every viewer reads them. They are sent
+// to several seats and must not be changed.
+type sharedEvents struct {
+	from   int64
+	events []*orreryv1.Event
+}
+
 // eventsLocked is seat's view of the events numbered from cursor on.
 func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	if cursor < 0 || cursor >= int64(len(m.events)) {
 		return nil
 	}
 	refs := m.events[cursor:]
+	if sh := m.shared; sh.from == cursor && len(sh.events) == len(refs) {
+		return sh.events[:len(refs):len(refs)]
+	}
 	first := -1
 	for _, r := range refs {
 		if r.engine >= 0 {
 			first = r.engine
 			break
 		}
+	}
+	public := first < 0 // the service's own events (timeouts) read alike for everyone
+	if pe, ok := m.st.(engine.PublicEvents); ok && first >= 0 {
+		public = pe.EventsPublic(first)
 	}
 	var game []proto.Message
 	if first >= 0 {
@@ -801,6 +818,9 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 			e.Kind = &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}
 		}
 		out = append(out, e)
+	}
+	if public {
+		m.shared = sharedEvents{from: cursor, events: out}
 	}
 	return out
 }
