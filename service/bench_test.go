@@ -130,12 +130,11 @@ func (echoCodec) Unmarshal(data []byte, v any) error {
 func (echoCodec) Name() string { return "echo" }
 
 // recordedDecisions are the decisions of seeded random 2-seat games of testGame, as the server
-// would send them (their legal envelopes from an action cache, so the server's codec copies
-// them as encoded bytes, as it does the arena's): the echo baselines replay exactly this mix
-// of small and large messages.
-func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
+// would send them (their legal envelopes from cache, so the server's codec copies them as
+// encoded bytes, as it does the arena's, while the cache lives): the echo baselines replay
+// exactly this mix of small and large messages.
+func recordedDecisions(tb testing.TB, games int, cache *wire.ActionCache) []*orreryv1.Decision {
 	var out []*orreryv1.Decision
-	var cache wire.ActionCache
 	var toAct []engine.Seat
 	var legal []engine.Action
 	for n := uint64(0); n < uint64(games); n++ {
@@ -147,7 +146,7 @@ func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
 		for ply := int64(0); !st.Terminal(); ply++ {
 			toAct = st.ToAct(toAct[:0])
 			legal = st.Legal(toAct[0], legal[:0])
-			d := wire.CachedDecision(st, toAct[0], legal, ply, &cache)
+			d := wire.CachedDecision(st, toAct[0], legal, ply, cache)
 			d.DecisionId = "d1.1"
 			out = append(out, d)
 			if err := st.Apply(toAct[0], legal[r.Act(d).GetLegalIndex()]); err != nil {
@@ -188,7 +187,9 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 // through the decisions of recorded games so that the mix of sizes is the arena's. One round
 // trip per iteration.
 func BenchmarkRawEcho(b *testing.B) {
-	recorded := recordedDecisions(b, 40)
+	cache := new(wire.ActionCache) // kept to the end, as a match keeps its own
+	defer runtime.KeepAlive(cache)
+	recorded := recordedDecisions(b, 40, cache)
 	replies := make([]*orreryv1.PlayResponse, len(recorded))
 	total := 0
 	for i, d := range recorded {
@@ -230,7 +231,7 @@ func BenchmarkRawEcho(b *testing.B) {
 // BenchmarkRawEchoBytes is the floor: a decision of the recorded mix's average size as opaque
 // bytes, no protobuf at all.
 func BenchmarkRawEchoBytes(b *testing.B) {
-	recorded := recordedDecisions(b, 40)
+	recorded := recordedDecisions(b, 40, nil)
 	total := 0
 	for _, d := range recorded {
 		total += proto.Size(d)
