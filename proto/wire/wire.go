@@ -249,13 +249,31 @@ func DecisionFor(st engine.State, seat engine.Seat, legal []engine.Action, ply i
 		return d
 	}
 	if cache != nil {
-		for i, a := range legal {
-			ca := cache.get(st, a)
+		// One read lock for the whole list, not one per action; the actions not cached yet
+		// are built after it.
+		put := func(i int, ca cachedAction) {
 			if typed {
 				d.Legal[i] = ca.env
 			}
 			if notation {
 				d.LegalNotation[i] = ca.notation
+			}
+		}
+		missed := false
+		cache.mu.RLock()
+		for i, a := range legal {
+			if ca, ok := cache.m[a]; ok {
+				put(i, ca)
+			} else {
+				missed = true
+			}
+		}
+		cache.mu.RUnlock()
+		if missed {
+			for i, a := range legal {
+				if (typed && d.Legal[i] == nil) || (!typed && d.LegalNotation[i] == "") {
+					put(i, cache.get(st, a))
+				}
 			}
 		}
 		return d
