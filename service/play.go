@@ -33,18 +33,13 @@ type LadderServer interface {
 // The handler's goroutine only waits for the stream's end, so that it can return (and gRPC
 // end the stream) even while a Recv or a send to a bot that does not read is blocked. It
 // does nothing deeper, so that its stack, which lives as long as the stream, stays at its
-// smallest: serve, on a goroutine of its own, joins and then reads and applies the bot's
-// answers; a third goroutine, which runs only while the seat has something new
-// (Seat.wakeLocked), sends the replies, the events and the decisions.
+// smallest: serve, on a goroutine of its own, joins; read, on another started once the
+// seat has joined, reads and applies the bot's answers; a further goroutine, which runs
+// only while the seat has something new (Seat.wakeLocked), sends the replies, the events
+// and the decisions.
 func (s *Server) Play(stream PlayStream) error {
-	end := make(chan error, 2) // from serve, and from the sender
-	go func() {
-		// When the bot closes its side, the sender gives the end, once it has sent every
-		// reply.
-		if err := s.serve(stream, end); !errors.Is(err, errStreamClosed) {
-			end <- err
-		}
-	}()
+	end := make(chan error, 2) // from serve or read, and from the sender
+	go s.serve(stream, end)
 	select {
 	case err := <-end:
 		if errors.Is(err, errStreamClosed) {
@@ -56,55 +51,80 @@ func (s *Server) Play(stream PlayStream) error {
 	}
 }
 
-// serve is a Play stream's reader: it joins, and applies each answer at once (the next
-// seat's decision then waits for no other goroutine), until the bot's side fails or
-// closes (errStreamClosed). Once it has joined, the seat's sender gives the stream's end
-// on end too.
-func (s *Server) serve(stream PlayStream, end chan<- error) error {
+// serve joins a Play stream's seat, or serves a ladder or relayed stream, and gives the
+// stream's end on end unless the seat joined: then the seat's reader and sender give it.
+func (s *Server) serve(stream PlayStream, end chan<- error) {
+	seat, err := s.joinStream(stream)
+	if seat == nil {
+		end <- err
+		return
+	}
+	seat.stream(stream.Send, end)
+	// The reader lasts as long as the stream, on a goroutine whose stack has not grown to
+	// join (Attach, the Joined message), so that it stays at its smallest.
+	go func() {
+		defer seat.Detach()
+		// When the bot closes its side, the sender gives the end, once it has sent every
+		// reply.
+		if err := seat.read(stream); !errors.Is(err, errStreamClosed) {
+			end <- err
+		}
+	}()
+}
+
+// joinStream reads a Play stream's first request and joins its seat, sending Joined; it
+// returns no seat, and how the stream ends, for a ladder or relayed stream (served to its
+// end here) or a join that failed.
+func (s *Server) joinStream(stream PlayStream) (*Seat, error) {
 	first, err := stream.Recv()
 	if errors.Is(err, io.EOF) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return recvStatus(err)
+		return nil, recvStatus(err)
 	}
 	if lj := first.GetLadder(); lj != nil {
 		if s.cfg.Ladder == nil {
-			return status.Error(codes.FailedPrecondition, "this server runs no ladder")
+			return nil, status.Error(codes.FailedPrecondition, "this server runs no ladder")
 		}
-		return s.cfg.Ladder.ServeLadder(stream, lj)
+		return nil, s.cfg.Ladder.ServeLadder(stream, lj)
 	}
 	join := first.GetJoin()
 	if join == nil {
-		return errNoJoin
+		return nil, errNoJoin
 	}
 	if conn, err := s.seatElsewhere(stream.Context(), join.GetToken()); err != nil {
-		return err
+		return nil, err
 	} else if conn != nil {
-		return s.relayPlay(stream, first, conn)
+		return nil, s.relayPlay(stream, first, conn)
 	}
 	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	seat.SetReceive(join.GetReceive())
-	defer seat.Detach()
 	if err := stream.Send(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: seat.Joined()}}); err != nil {
-		return err
+		seat.Detach()
+		return nil, err
 	}
-	seat.stream(stream.Send, end)
+	return seat, nil
+}
+
+// read applies each answer the bot sends at once (the next seat's decision then waits for
+// no other goroutine), until the bot's side fails or closes (errStreamClosed).
+func (st *Seat) read(stream PlayStream) error {
 	for {
 		req, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
 			// The bot closed its side: the replies queued for it are still sent, and the
 			// sender then ends the stream with errStreamClosed.
-			seat.closeSend()
+			st.closeSend()
 			return errStreamClosed
 		}
 		if err != nil {
 			return recvStatus(err)
 		}
-		if err := seat.Answer(req); err != nil {
+		if err := st.Answer(req); err != nil {
 			return err // the bot does not read its replies: the stream ends, the seat stays
 		}
 	}
