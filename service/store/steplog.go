@@ -1,0 +1,337 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The step log (migration 00005): the writer's steps go to step_log, one row per
+// transaction holding the batch's steps of every match, packed in the order played. A step
+// row per step cost a page written for every match in the batch (the steps table is
+// ordered by match, and a busy server's batch holds a step or two of each of a thousand
+// matches); a log row is a few pages written one after another. Every compactAfter steps the
+// log is emptied into the steps table in the same transaction as a batch, sorted by match,
+// so that each match's page is written once for dozens of its steps. A match's log is what
+// steps and step_log hold together (Steps).
+
+// compactAfter is how many steps this store logs before it moves the log into the steps
+// table: enough that each of a thousand running matches has a few dozen steps to move at
+// once, few enough that reading the log whole (Steps of a running match) stays cheap.
+const compactAfter = 32 << 10
+
+// Batch is one transaction of the writer: steps of many matches, in the order played, and
+// the results of matches that ended; all are stored or none.
+type Batch struct {
+	Steps   []MatchStep
+	Results []Finish
+}
+
+// Finish is a match's result in a Batch.
+type Finish struct {
+	Match  string
+	Ended  time.Time
+	Result *Result
+}
+
+// WriteBatch stores b in one transaction: a server running many matches commits once per
+// batch of its writer, not once per match or result. A batch with a step numbered below
+// one this store has written for its match is refused whole.
+func (d *DB) WriteBatch(ctx context.Context, b Batch) error {
+	if err := d.checkNext(b.Steps); err != nil {
+		return err
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	compacted, err := d.writeTx(ctx, tx, b)
+	if err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.written(b)
+	d.logged(len(b.Steps), compacted)
+	return nil
+}
+
+// ErrStepWritten is a step numbered below one already written for its match.
+var ErrStepWritten = errors.New("store: a step of that number is written already")
+
+// checkNext refuses steps numbered below the next this store expects of their matches. The
+// step log cannot refuse a step stored twice as the steps table's key did (that would cost
+// a read of the table per match); a step numbered twice comes from a writer that lost
+// count, and the store's own writes are where it shows. Another node writing the same
+// match is what the leases' fence prevents (AppendLeasedSteps).
+func (d *DB) checkNext(steps []MatchStep) error {
+	d.nextMu.Lock()
+	defer d.nextMu.Unlock()
+	for _, s := range steps {
+		if next, ok := d.next[s.Match]; ok && s.Seq < next {
+			return fmt.Errorf("%w: step %d of %s (next is %d)", ErrStepWritten, s.Seq, s.Match, next)
+		}
+	}
+	return nil
+}
+
+// written notes what a committed batch wrote: the next step of each match, forgotten
+// once the match has its result.
+func (d *DB) written(b Batch) {
+	d.nextMu.Lock()
+	defer d.nextMu.Unlock()
+	for _, s := range b.Steps {
+		d.next[s.Match] = max(d.next[s.Match], s.Seq+1)
+	}
+	for _, f := range b.Results {
+		delete(d.next, f.Match)
+	}
+}
+
+// writeTx writes b inside tx, and reports whether it compacted the log.
+func (d *DB) writeTx(ctx context.Context, tx *sql.Tx, b Batch) (compacted bool, err error) {
+	if len(b.Steps) > 0 {
+		if d.sinceCompaction.Load()+int64(len(b.Steps)) >= d.compactAfter {
+			compacted = true
+			err = d.compactTx(ctx, tx, b.Steps)
+		} else {
+			err = d.logStepsTx(ctx, tx, b.Steps)
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	for _, f := range b.Results {
+		if err := d.FinishMatchTx(ctx, tx, f.Match, f.Ended, f.Result); err != nil {
+			return false, err
+		}
+	}
+	return compacted, nil
+}
+
+// logged counts n steps committed to the log, or none left in it after a compaction.
+func (d *DB) logged(n int, compacted bool) {
+	if compacted {
+		d.sinceCompaction.Store(0)
+	} else {
+		d.sinceCompaction.Add(int64(n))
+	}
+}
+
+// logStepsTx appends steps to the step log as one row.
+func (d *DB) logStepsTx(ctx context.Context, tx *sql.Tx, steps []MatchStep) error {
+	insert, err := d.prepared(ctx, tx, `INSERT INTO step_log (steps) VALUES (?)`)
+	if err != nil {
+		return err
+	}
+	if _, err := insert.ExecContext(ctx, packSteps(steps)); err != nil {
+		return fmt.Errorf("store: log the steps of %s to %s: %w", steps[0].Match, steps[len(steps)-1].Match, err)
+	}
+	return nil
+}
+
+// Compact moves the step log into the steps table. The store compacts by itself as it
+// writes, when it opens and when it closes.
+func (d *DB) Compact(ctx context.Context) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := d.compactTx(ctx, tx, nil); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.logged(0, true)
+	return nil
+}
+
+// forget drops what written noted of matches this store no longer writes.
+func (d *DB) forget(matches []string) {
+	d.nextMu.Lock()
+	defer d.nextMu.Unlock()
+	for _, m := range matches {
+		delete(d.next, m)
+	}
+}
+
+// compactTx empties the step log into the steps table, with more steps not yet logged,
+// inside tx. Rows of the log another node commits meanwhile are not seen, and stay for the
+// next compaction.
+//
+// A step numbered like one stored before it (which only two writers of one match could
+// log, and the fence and checkNext prevent) is dropped, the first kept, as Steps reads
+// them: a compaction that failed on it would fail forever, and the store with it.
+func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
+	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
+	if err != nil {
+		return fmt.Errorf("store: compact the step log: %w", err)
+	}
+	type logRow struct {
+		id     int64
+		packed []byte
+	}
+	var log []logRow
+	for rows.Next() {
+		var r logRow
+		if err := rows.Scan(&r.id, &r.packed); err != nil {
+			rows.Close()
+			return err
+		}
+		log = append(log, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	slices.SortFunc(log, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
+	var steps []MatchStep
+	for _, r := range log {
+		if steps, err = unpackSteps(steps, r.packed, ""); err != nil {
+			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
+		}
+	}
+	steps = append(steps, more...)
+	// Each match's steps together: its pages of the table are written once.
+	slices.SortStableFunc(steps, func(a, b MatchStep) int {
+		return cmp.Or(cmp.Compare(a.Match, b.Match), cmp.Compare(a.Seq, b.Seq))
+	})
+	return d.appendStepsTx(ctx, tx, steps)
+}
+
+// loggedSteps are match's steps still in the step log, in order.
+func (d *DB) loggedSteps(ctx context.Context, match string) ([]Step, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT steps FROM step_log ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var found []MatchStep
+	for rows.Next() {
+		var packed []byte
+		if err := rows.Scan(&packed); err != nil {
+			return nil, err
+		}
+		if found, err = unpackSteps(found, packed, match); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	steps := make([]Step, len(found))
+	for i, s := range found {
+		steps[i] = s.Step
+	}
+	return steps, nil
+}
+
+// mergeSteps is a match's log from its stored steps and those still in the step log, in
+// order. Steps are read from the log before the table, so a compaction between the reads
+// can show a step in both: it is read once. Of two steps with one number the first stored
+// is kept, as compactTx keeps it.
+func mergeSteps(stored, logged []Step) []Step {
+	if len(logged) == 0 {
+		return stored
+	}
+	all := append(stored, logged...)
+	slices.SortStableFunc(all, func(a, b Step) int { return cmp.Compare(a.Seq, b.Seq) })
+	out := all[:0]
+	for _, s := range all {
+		if n := len(out); n == 0 || out[n-1].Seq != s.Seq {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stepsFormat is the first byte of a packed batch, so that the format can change.
+const stepsFormat = 1
+
+// packSteps packs steps into a step log row: after the format byte, each step's match id
+// and notation (length-prefixed) and its numbers (varints).
+func packSteps(steps []MatchStep) []byte {
+	n := 1
+	for _, s := range steps {
+		n += len(s.Match) + len(s.Notation) + 24
+	}
+	b := make([]byte, 1, n)
+	b[0] = stepsFormat
+	for _, s := range steps {
+		b = binary.AppendUvarint(b, uint64(len(s.Match)))
+		b = append(b, s.Match...)
+		b = binary.AppendVarint(b, s.Seq)
+		b = binary.AppendVarint(b, int64(s.Seat))
+		b = binary.AppendUvarint(b, uint64(len(s.Notation)))
+		b = append(b, s.Notation...)
+		b = binary.AppendVarint(b, int64(s.TimedOut))
+		b = binary.AppendVarint(b, int64(s.Bank))
+	}
+	return b
+}
+
+var errPacked = errors.New("store: a step log row is damaged")
+
+// unpackSteps appends the steps packed in b to out: all of them, or those of match only
+// if it is not "".
+func unpackSteps(out []MatchStep, b []byte, match string) ([]MatchStep, error) {
+	if len(b) == 0 || b[0] != stepsFormat {
+		return out, errPacked
+	}
+	r := packed{b: b[1:]}
+	var last string // a batch often holds a match's steps one after another: one string each
+	for len(r.b) > 0 {
+		id := r.bytes()
+		seq, seat := r.number(), r.number()
+		notation := r.bytes()
+		timedOut, bank := r.number(), r.number()
+		if r.bad {
+			return out, errPacked
+		}
+		if match != "" && string(id) != match {
+			continue
+		}
+		if string(id) != last {
+			last = string(id)
+		}
+		out = append(out, MatchStep{Match: last, Step: Step{Seq: seq, Seat: int(seat), Notation: string(notation),
+			TimedOut: int32(timedOut), Bank: time.Duration(bank)}})
+	}
+	return out, nil
+}
+
+// packed reads a packed batch; bad is set, and nothing more read, once it runs short.
+type packed struct {
+	b   []byte
+	bad bool
+}
+
+func (r *packed) bytes() []byte {
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 || uint64(len(r.b)-k) < n {
+		r.b, r.bad = nil, true
+		return nil
+	}
+	v := r.b[k : k+int(n)]
+	r.b = r.b[k+int(n):]
+	return v
+}
+
+func (r *packed) number() int64 {
+	v, k := binary.Varint(r.b)
+	if k <= 0 {
+		r.b, r.bad = nil, true
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
