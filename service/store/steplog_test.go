@@ -152,7 +152,9 @@ func testTheFirstIsKept(t *testing.T, target string) {
 
 // Retention removes the steps of the matches it removes from the step log too, and keeps
 // the others'.
-func TestStepLog_RetentionRemovesLoggedSteps(t *testing.T) { eachBackend(t, testRetentionRemovesLoggedSteps) }
+func TestStepLog_RetentionRemovesLoggedSteps(t *testing.T) {
+	eachBackend(t, testRetentionRemovesLoggedSteps)
+}
 
 func testRetentionRemovesLoggedSteps(t *testing.T, target string) {
 	ctx := context.Background()
