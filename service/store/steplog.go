@@ -7,22 +7,26 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
 // The step log (migration 00005): the writer's steps go to step_log, one row per
 // transaction holding the batch's steps of every match, packed in the order played. A step
-// row per step cost a page written for every match in the batch (the steps table is
-// ordered by match, and a busy server's batch holds a step or two of each of a thousand
-// matches); a log row is a few pages written one after another. Every compactAfter steps the
-// log is emptied into the steps table in the same transaction as a batch, sorted by match,
-// so that each match's page is written once for dozens of its steps. A match's log is what
-// steps and step_log hold together (Steps).
+// row per step cost a page written for every match in the batch (the steps table is ordered
+// by match, and a busy server's batch holds a step or two of each of a thousand matches,
+// each on a page of its own); a log row is a few pages written one after another. Every
+// compactAfter steps the log is emptied, in the same transaction as a batch, into
+// step_runs: one row per match holding its steps logged since the last compaction, packed
+// the same way, so that a match's page is written once for dozens of its steps. A match's
+// log is what steps (rows written before the step log), step_runs and step_log hold
+// together (Steps).
 
-// compactAfter is how many steps this store logs before it moves the log into the steps
-// table: enough that each of a thousand running matches has a few dozen steps to move at
-// once, few enough that reading the log whole (Steps of a running match) stays cheap.
+// compactAfter is how many steps this store logs before it empties the log into runs:
+// enough that each of a thousand running matches has a few dozen steps in its run, few
+// enough that reading the log whole (Steps of a running match) stays cheap.
 const compactAfter = 32 << 10
 
 // Batch is one transaction of the writer: steps of many matches, in the order played, and
@@ -137,8 +141,8 @@ func (d *DB) logStepsTx(ctx context.Context, tx *sql.Tx, steps []MatchStep) erro
 	return nil
 }
 
-// Compact moves the step log into the steps table. The store compacts by itself as it
-// writes, when it opens and when it closes.
+// Compact empties the step log into runs. The store compacts by itself as it writes, when
+// it opens and when it closes.
 func (d *DB) Compact(ctx context.Context) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -164,13 +168,14 @@ func (d *DB) forget(matches []string) {
 	}
 }
 
-// compactTx empties the step log into the steps table, with more steps not yet logged,
-// inside tx. Rows of the log another node commits meanwhile are not seen, and stay for the
-// next compaction.
+// compactTx empties the step log into runs, with more steps not yet logged, inside tx.
+// Rows of the log another node commits meanwhile are not seen, and stay for the next
+// compaction.
 //
-// A step numbered like one stored before it (which only two writers of one match could
-// log, and the fence and checkNext prevent) is dropped, the first kept, as Steps reads
-// them: a compaction that failed on it would fail forever, and the store with it.
+// Two steps with one number (which only two writers of one match could log, and the
+// leases' fence and checkNext prevent) keep the first logged, as Steps reads them; a run
+// starting at a step already in a run is dropped. Failing on them would fail at every write
+// and every start from then on.
 func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
 	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
 	if err != nil {
@@ -194,18 +199,123 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error 
 		return err
 	}
 	slices.SortFunc(log, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
-	var steps []MatchStep
+	if len(more) > 0 {
+		log = append(log, logRow{packed: packSteps(more)})
+	}
+	// Each match's steps in the order logged, still packed: a run is their bytes put together.
+	runs := make(map[string][]packedStep)
 	for _, r := range log {
-		if steps, err = unpackSteps(steps, r.packed, ""); err != nil {
+		err := eachPacked(r.packed, func(match []byte, s packedStep) {
+			runs[string(match)] = append(runs[string(match)], s)
+		})
+		if err != nil {
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
 		}
 	}
-	steps = append(steps, more...)
-	// Each match's steps together: its pages of the table are written once.
-	slices.SortStableFunc(steps, func(a, b MatchStep) int {
-		return cmp.Or(cmp.Compare(a.Match, b.Match), cmp.Compare(a.Seq, b.Seq))
-	})
-	return d.appendStepsTx(ctx, tx, steps)
+	return d.insertRunsTx(ctx, tx, runs)
+}
+
+// packedStep is a step as packed, without its match id.
+type packedStep struct {
+	seq   int64
+	bytes []byte // from the number to the end
+}
+
+// insertRunsTx inserts one run per match, of its steps in order.
+func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, runs map[string][]packedStep) error {
+	args := make([]any, 0, runsPerInsert*3)
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		var err error
+		if n := len(args) / 3; n == runsPerInsert {
+			var full *sql.Stmt
+			if full, err = d.prepared(ctx, tx, d.insertRuns(n)); err == nil {
+				_, err = full.ExecContext(ctx, args...)
+			}
+		} else {
+			_, err = tx.ExecContext(ctx, d.insertRuns(n), args...)
+		}
+		if err != nil {
+			return fmt.Errorf("store: runs of %s to %s: %w", args[0], args[len(args)-3], err)
+		}
+		args = args[:0]
+		return nil
+	}
+	// In the order of the table's key, so that neighbouring runs share pages.
+	for _, match := range slices.Sorted(maps.Keys(runs)) {
+		steps := runs[match]
+		bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
+		if !slices.IsSortedFunc(steps, bySeq) { // logged in order unless written twice
+			slices.SortStableFunc(steps, bySeq)
+		}
+		n := 1
+		for _, s := range steps {
+			n += 1 + len(s.bytes)
+		}
+		run := make([]byte, 1, n)
+		run[0] = stepsFormat
+		for i, s := range steps {
+			if i > 0 && s.seq == steps[i-1].seq {
+				continue // of two with one number, the first
+			}
+			run = append(run, 0) // no match id: the row names it
+			run = append(run, s.bytes...)
+		}
+		args = append(args, match, steps[0].seq, run)
+		if len(args) == cap(args) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// runsPerInsert is the rows of one INSERT statement of runs.
+const runsPerInsert = 128
+
+func (d *DB) insertRuns(n int) string {
+	var b strings.Builder
+	// OR IGNORE, as compactTx says; in SQLite it also spares the statement journal that
+	// undoing a failed statement's earlier rows needs (a fifth of an insert's cost).
+	if d.dialect == SQLite {
+		b.WriteString("INSERT OR IGNORE")
+	} else {
+		b.WriteString("INSERT")
+	}
+	b.WriteString(" INTO step_runs (match_id, seq, steps) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?,?,?)")
+	}
+	if d.dialect == Postgres {
+		b.WriteString(" ON CONFLICT DO NOTHING")
+	}
+	return b.String()
+}
+
+// runSteps are a match's steps in runs, in order.
+func (d *DB) runSteps(ctx context.Context, match string) ([]Step, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT steps FROM step_runs WHERE match_id = ? ORDER BY seq`, match)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var found []MatchStep
+	for rows.Next() {
+		var packed []byte
+		if err := rows.Scan(&packed); err != nil {
+			return nil, err
+		}
+		if found, err = unpackSteps(found, packed, ""); err != nil {
+			return nil, err
+		}
+	}
+	return withoutMatch(found), rows.Err()
 }
 
 // loggedSteps are match's steps still in the step log, in order.
@@ -225,20 +335,20 @@ func (d *DB) loggedSteps(ctx context.Context, match string) ([]Step, error) {
 			return nil, err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	steps := make([]Step, len(found))
-	for i, s := range found {
-		steps[i] = s.Step
-	}
-	return steps, nil
+	return withoutMatch(found), rows.Err()
 }
 
-// mergeSteps is a match's log from its stored steps and those still in the step log, in
-// order. Steps are read from the log before the table, so a compaction between the reads
-// can show a step in both: it is read once. Of two steps with one number the first stored
-// is kept, as compactTx keeps it.
+func withoutMatch(steps []MatchStep) []Step {
+	out := make([]Step, len(steps))
+	for i, s := range steps {
+		out[i] = s.Step
+	}
+	return out
+}
+
+// mergeSteps is a match's log from its stored steps (rows and runs) and those still in the
+// step log, in order. A compaction between the reads can show a step in both: it is read
+// once. Of two steps with one number the first stored is kept, as compactTx keeps it.
 func mergeSteps(stored, logged []Step) []Step {
 	if len(logged) == 0 {
 		return stored
@@ -257,8 +367,8 @@ func mergeSteps(stored, logged []Step) []Step {
 // stepsFormat is the first byte of a packed batch, so that the format can change.
 const stepsFormat = 1
 
-// packSteps packs steps into a step log row: after the format byte, each step's match id
-// and notation (length-prefixed) and its numbers (varints).
+// packSteps packs steps into a step log row or a run: after the format byte, each step's
+// match id ("" in a run) and notation, length-prefixed, and its numbers, varints.
 func packSteps(steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
@@ -307,6 +417,28 @@ func unpackSteps(out []MatchStep, b []byte, match string) ([]MatchStep, error) {
 			TimedOut: int32(timedOut), Bank: time.Duration(bank)}})
 	}
 	return out, nil
+}
+
+// eachPacked calls f with each step packed in b, its match id and its bytes after it.
+func eachPacked(b []byte, f func(match []byte, s packedStep)) error {
+	if len(b) == 0 || b[0] != stepsFormat {
+		return errPacked
+	}
+	r := packed{b: b[1:]}
+	for len(r.b) > 0 {
+		match := r.bytes()
+		step := r.b
+		seq := r.number()
+		r.number()
+		r.bytes()
+		r.number()
+		r.number()
+		if r.bad {
+			return errPacked
+		}
+		f(match, packedStep{seq: seq, bytes: step[:len(step)-len(r.b)]})
+	}
+	return nil
 }
 
 // packed reads a packed batch; bad is set, and nothing more read, once it runs short.

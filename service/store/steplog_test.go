@@ -21,8 +21,8 @@ func count(t *testing.T, db *DB, query string, args ...any) int {
 	return n
 }
 
-// A match's log reads whole wherever its steps lie: in the step log, in the steps table
-// after a compaction, or both; a compaction moves every step once, each match's in order.
+// A match's log reads whole wherever its steps lie: in the step log, in runs after a
+// compaction, or both; a compaction moves every step once, each match's in order.
 func TestStepLog_StepsReadTheLogAndTheTable(t *testing.T) {
 	eachBackend(t, testStepsReadTheLogAndTheTable)
 }
@@ -51,15 +51,15 @@ func testStepsReadTheLogAndTheTable(t *testing.T, target string) {
 		}
 	}
 	// Batches of 4 with a compaction every 10 steps: the third batch moved the first three
-	// into the table, the last two wait in the log.
-	if table, log := count(t, db, `SELECT COUNT(*) FROM steps`), count(t, db, `SELECT COUNT(*) FROM step_log`); table != 12 || log != 2 {
-		t.Errorf("%d steps in the table and %d rows in the log; want 12 and 2", table, log)
+	// into a run per match, the last two wait in the log.
+	if runs, log := count(t, db, `SELECT COUNT(*) FROM step_runs`), count(t, db, `SELECT COUNT(*) FROM step_log`); runs != 3 || log != 2 {
+		t.Errorf("%d runs and %d rows in the log; want 3 and 2", runs, log)
 	}
 	if err := db.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if table, log := count(t, db, `SELECT COUNT(*) FROM steps`), count(t, db, `SELECT COUNT(*) FROM step_log`); table != 20 || log != 0 {
-		t.Errorf("after Compact, %d steps in the table and %d rows in the log; want 20 and 0", table, log)
+	if runs, log := count(t, db, `SELECT COUNT(*) FROM step_runs`), count(t, db, `SELECT COUNT(*) FROM step_log`); runs != 6 || log != 0 {
+		t.Errorf("after Compact, %d runs and %d rows in the log; want 6 and 0", runs, log)
 	}
 	for m, w := range want {
 		if got, err := db.Steps(ctx, m); err != nil || !slices.Equal(got, w) {
@@ -69,7 +69,7 @@ func testStepsReadTheLogAndTheTable(t *testing.T, target string) {
 }
 
 // A server killed with steps in the log loses none of them: the next open reads them and
-// empties the log into the table.
+// empties the log into runs.
 func TestStepLog_AKilledServersLogIsCompactedAtOpen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "orrery.db")
@@ -90,8 +90,8 @@ func TestStepLog_AKilledServersLogIsCompactedAtOpen(t *testing.T) {
 	if got, err := again.Steps(ctx, "m"); err != nil || !slices.Equal(got, steps) {
 		t.Errorf("Steps after the restart = %v, %v; want %v", got, err, steps)
 	}
-	if table, log := count(t, again, `SELECT COUNT(*) FROM steps`), count(t, again, `SELECT COUNT(*) FROM step_log`); table != 2 || log != 0 {
-		t.Errorf("after the open, %d steps in the table and %d rows in the log; want 2 and 0", table, log)
+	if runs, log := count(t, again, `SELECT COUNT(*) FROM step_runs`), count(t, again, `SELECT COUNT(*) FROM step_log`); runs != 1 || log != 0 {
+		t.Errorf("after the open, %d runs and %d rows in the log; want 1 and 0", runs, log)
 	}
 }
 
@@ -181,8 +181,8 @@ func testRetentionRemovesLoggedSteps(t *testing.T, target string) {
 	if got, err := db.Steps(ctx, "running"); err != nil || !slices.Equal(got, []Step{{Seq: 0, Notation: "r0"}}) {
 		t.Errorf("Steps(running) = %v, %v; want its one step", got, err)
 	}
-	if table, log := count(t, db, `SELECT COUNT(*) FROM steps`), count(t, db, `SELECT COUNT(*) FROM step_log`); table != 1 || log != 0 {
-		t.Errorf("%d steps in the table and %d rows in the log; want 1 and 0", table, log)
+	if runs, log := count(t, db, `SELECT COUNT(*) FROM step_runs`), count(t, db, `SELECT COUNT(*) FROM step_log`); runs != 1 || log != 0 {
+		t.Errorf("%d runs and %d rows in the log; want 1 and 0", runs, log)
 	}
 }
 

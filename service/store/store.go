@@ -153,7 +153,7 @@ type DB struct {
 // one connection is then free (a statement prepared on the pool inside a transaction would
 // wait for it).
 func (d *DB) writeQueries() []string {
-	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertSteps(stepsPerInsert), finishQuery, unleaseQuery}
+	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery}
 }
 
 // prepare prepares the writer's statements and empties the step log, which a server that
@@ -297,7 +297,7 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 		return 0, err
 	}
 	cut := t.UnixNano()
-	for _, table := range []string{"steps", "seat_tokens"} {
+	for _, table := range []string{"steps", "step_runs", "seat_tokens"} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
 			return 0, err
 		}
@@ -406,63 +406,6 @@ func (d *DB) AppendStepBatch(ctx context.Context, batch []MatchStep) error {
 	return d.WriteBatch(ctx, Batch{Steps: batch})
 }
 
-// appendStepsTx inserts batch into the steps table inside tx.
-func (d *DB) appendStepsTx(ctx context.Context, tx *sql.Tx, batch []MatchStep) error {
-	var err error
-	// Many rows per statement: a statement's fixed cost, not the rows, is most of an insert.
-	var full *sql.Stmt
-	args := make([]any, 0, stepsPerInsert*6)
-	for len(batch) > 0 {
-		n := min(len(batch), stepsPerInsert)
-		args = args[:0]
-		for _, s := range batch[:n] {
-			args = append(args, s.Match, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank))
-		}
-		if n == stepsPerInsert && full == nil {
-			if full, err = d.prepared(ctx, tx, d.insertSteps(n)); err != nil {
-				return err
-			}
-		}
-		if n == stepsPerInsert {
-			_, err = full.ExecContext(ctx, args...)
-		} else {
-			_, err = tx.ExecContext(ctx, d.insertSteps(n), args...)
-		}
-		if err != nil {
-			return fmt.Errorf("store: steps of %s to %s: %w", batch[0].Match, batch[n-1].Match, err)
-		}
-		batch = batch[n:]
-	}
-	return nil
-}
-
-// stepsPerInsert is the rows of one INSERT statement (6 parameters each, well under
-// SQLite's limit of 32,766).
-const stepsPerInsert = 128
-
-func (d *DB) insertSteps(n int) string {
-	var b strings.Builder
-	// A step already in the table is kept and the newer one dropped (compactTx says why).
-	// In SQLite OR IGNORE also spares the statement journal that undoing a failed
-	// statement's earlier rows needs (a fifth of an insert's cost).
-	if d.dialect == SQLite {
-		b.WriteString("INSERT OR IGNORE")
-	} else {
-		b.WriteString("INSERT")
-	}
-	b.WriteString(" INTO steps (match_id, seq, seat, notation, timed_out, bank_ns) VALUES ")
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("(?,?,?,?,?,?)")
-	}
-	if d.dialect == Postgres {
-		b.WriteString(" ON CONFLICT DO NOTHING")
-	}
-	return b.String()
-}
-
 // FinishMatch records a match's result.
 func (d *DB) FinishMatch(ctx context.Context, matchID string, ended time.Time, r *Result) error {
 	return d.FinishMatchTx(ctx, nil, matchID, ended, r)
@@ -554,9 +497,15 @@ func (d *DB) Match(ctx context.Context, id string) (*Match, error) {
 	return m, err
 }
 
-// Steps loads a match's action log in order: its steps in the table and in the step log.
+// Steps loads a match's action log in order, from the three places its steps may be
+// (steplog.go). The log is read first: a compaction between the reads moves steps from it
+// to the runs, never back.
 func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 	logged, err := d.loggedSteps(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := d.runSteps(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -564,10 +513,10 @@ func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mergeSteps(stored, logged), nil
+	return mergeSteps(append(stored, runs...), logged), nil
 }
 
-// storedSteps are a match's steps in the steps table, in order.
+// storedSteps are a match's steps in the steps table (written before the step log), in order.
 func (d *DB) storedSteps(ctx context.Context, id string) ([]Step, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT seq, seat, notation, timed_out, bank_ns FROM steps WHERE match_id = ? ORDER BY seq`, id)
 	if err != nil {
