@@ -103,9 +103,9 @@ func (d *DB) written(b Batch) {
 func (d *DB) writeTx(ctx context.Context, tx *sql.Tx, b Batch) (compacted bool, err error) {
 	if len(b.Steps) > 0 {
 		if d.sinceCompaction.Load()+int64(len(b.Steps)) >= d.compactAfter {
-			compacted = true
-			err = d.compactTx(ctx, tx, b.Steps)
-		} else {
+			compacted, err = d.compactTx(ctx, tx, b.Steps, false)
+		}
+		if err == nil && !compacted {
 			err = d.logStepsTx(ctx, tx, b.Steps)
 		}
 		if err != nil {
@@ -141,15 +141,16 @@ func (d *DB) logStepsTx(ctx context.Context, tx *sql.Tx, steps []MatchStep) erro
 	return nil
 }
 
-// Compact empties the step log into runs. The store compacts by itself as it writes, when
-// it opens and when it closes.
+// Compact empties the step log into runs, unless another node of the cluster is doing so.
+// The store compacts by itself as it writes, when it opens and when it closes.
 func (d *DB) Compact(ctx context.Context) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := d.compactTx(ctx, tx, nil); err != nil {
+	compacted, err := d.compactTx(ctx, tx, nil, false)
+	if err != nil || !compacted {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -158,6 +159,10 @@ func (d *DB) Compact(ctx context.Context) error {
 	d.logged(0, true)
 	return nil
 }
+
+// compactLock is the PostgreSQL advisory lock a compaction holds, so that nodes compact one
+// at a time: two DELETEs of the same rows in different orders could deadlock.
+const compactLock int64 = 0x6f72726572790005
 
 // forget drops what written noted of matches this store no longer writes.
 func (d *DB) forget(matches []string) {
@@ -168,7 +173,8 @@ func (d *DB) forget(matches []string) {
 	}
 }
 
-// compactTx empties the step log into runs, with more steps not yet logged, inside tx.
+// compactTx empties the step log into runs, with more steps not yet logged, inside tx. On
+// PostgreSQL it reports false and does nothing if another node is compacting, unless wait.
 // Rows of the log another node commits meanwhile are not seen, and stay for the next
 // compaction.
 //
@@ -176,7 +182,24 @@ func (d *DB) forget(matches []string) {
 // leases' fence and checkNext prevent) keep the first logged, as Steps reads them; a run
 // starting at a step already in a run is dropped. Failing on them would fail at every write
 // and every start from then on.
-func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
+func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait bool) (bool, error) {
+	if d.dialect == Postgres {
+		lock := `SELECT pg_try_advisory_xact_lock(?)`
+		if wait {
+			lock = `SELECT true FROM (SELECT pg_advisory_xact_lock(?)) l`
+		}
+		var locked bool
+		if err := tx.QueryRowContext(ctx, lock, compactLock).Scan(&locked); err != nil {
+			return false, fmt.Errorf("store: lock the step log: %w", err)
+		}
+		if !locked {
+			return false, nil
+		}
+	}
+	return true, d.emptyLogTx(ctx, tx, more)
+}
+
+func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
 	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
 	if err != nil {
 		return fmt.Errorf("store: compact the step log: %w", err)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/orrery/orrery/service/store/pgtest"
 )
 
 // count is the one number a query returns.
@@ -233,5 +235,46 @@ func TestMigrate_UpgradesADatabaseOfMainBeforeTheStepLog(t *testing.T) {
 		if err := db.Close(); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// Nodes on one PostgreSQL compact one at a time: a node that finds another compacting
+// leaves the log to it (two DELETEs of the same rows could deadlock), and the rows logged
+// meanwhile stay for the next compaction.
+func TestStepLog_NodesCompactOneAtATime(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	ctx := context.Background()
+	first := leaseStore(t, target, "m")
+	second, err := Open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	want := []Step{{Seq: 0, Notation: "a"}, {Seq: 1, Notation: "b"}, {Seq: 2, Notation: "c"}}
+	if err := first.AppendSteps(ctx, "m", want[:2]); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := first.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if compacted, err := first.compactTx(ctx, tx, nil, false); !compacted || err != nil {
+		t.Fatalf("the first node's compaction = %v, %v; want it done", compacted, err)
+	}
+	if err := second.Compact(ctx); err != nil {
+		t.Errorf("the second node's compaction while the first compacts: %v; want it left to the first", err)
+	}
+	if err := second.AppendSteps(ctx, "m", want[2:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if runs, log := count(t, first, `SELECT COUNT(*) FROM step_runs`), count(t, first, `SELECT COUNT(*) FROM step_log`); runs != 1 || log != 1 {
+		t.Errorf("%d runs and %d rows in the log; want the first node's run and the row logged meanwhile", runs, log)
+	}
+	if got, err := second.Steps(ctx, "m"); err != nil || !slices.Equal(got, want) {
+		t.Errorf("Steps = %v, %v; want %v", got, err, want)
 	}
 }

@@ -293,7 +293,7 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 	}
 	defer tx.Rollback()
 	// The step log's steps of the matches removed go first, with those of the others.
-	if err := d.compactTx(ctx, tx, nil); err != nil {
+	if _, err := d.compactTx(ctx, tx, nil, true); err != nil {
 		return 0, err
 	}
 	cut := t.UnixNano()
