@@ -134,6 +134,37 @@ func BenchmarkAppendStepBatchThousand(b *testing.B) {
 	b.ReportMetric(float64(b.N*perBatch)/(cpuTime()-cpu0).Seconds(), "steps/cpu-s")
 }
 
+// BenchmarkStepsWithAFullLog is the price of the step log for readers: the log of one of
+// 1,000 running matches read (Steps) while the log holds nearly compactAfter steps of them
+// all, as a replay or a single resume finds it at worst.
+//
+//	go test ./service/store -run '^$' -bench StepsWithAFullLog
+func BenchmarkStepsWithAFullLog(b *testing.B) {
+	const matches, perBatch = 1000, 256
+	db := openWithMatches(b, matches)
+	ctx := context.Background()
+	seq := make([]int64, matches)
+	for range (compactAfter - 1) / perBatch {
+		batch := make([]MatchStep, perBatch)
+		for j := range batch {
+			m := j * 7 % matches
+			batch[j] = MatchStep{Match: fmt.Sprint("m", m), Step: Step{Seq: seq[m], Seat: j % 4, Notation: "move s12 to sys3", Bank: time.Minute}}
+			seq[m]++
+		}
+		if err := db.AppendStepBatch(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := i % matches
+		steps, err := db.Steps(ctx, fmt.Sprint("m", m))
+		if err != nil || int64(len(steps)) != seq[m] {
+			b.Fatalf("Steps(m%d) = %d steps, %v; want %d", m, len(steps), err, seq[m])
+		}
+	}
+}
+
 // cpuTime is the process's user and system CPU time so far.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

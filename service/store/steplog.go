@@ -228,8 +228,10 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	// Each match's steps in the order logged, still packed: a run is their bytes put together.
 	runs := make(map[string][]packedStep)
 	for _, r := range log {
-		err := eachPacked(r.packed, func(match []byte, s packedStep) {
-			runs[string(match)] = append(runs[string(match)], s)
+		err := eachPacked(r.packed, func(match, step []byte) bool {
+			seq, ok := stepNumber(step)
+			runs[string(match)] = append(runs[string(match)], packedStep{seq: seq, bytes: step})
+			return ok
 		})
 		if err != nil {
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
@@ -241,7 +243,14 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 // packedStep is a step as packed, without its match id.
 type packedStep struct {
 	seq   int64
-	bytes []byte // from the number to the end
+	bytes []byte // its body, with the body's length before it
+}
+
+// stepNumber is the number of a packed step.
+func stepNumber(step []byte) (int64, bool) {
+	body, _, ok := chunk(step)
+	seq, _, ok := number(body, ok)
+	return seq, ok
 }
 
 // insertRunsTx inserts one run per match, of its steps in order.
@@ -390,24 +399,29 @@ func mergeSteps(stored, logged []Step) []Step {
 // stepsFormat is the first byte of a packed batch, so that the format can change.
 const stepsFormat = 1
 
-// packSteps packs steps into a step log row or a run: after the format byte, each step's
-// match id ("" in a run) and notation, length-prefixed, and its numbers, varints.
+// packSteps packs steps into a step log row or a run: after the format byte, each step as
+// its match id ("" in a run) and its body, each prefixed with its length, so that a reader
+// looking for one match skips the others' steps whole. A body is the step's number and seat
+// (varints), notation (length-prefixed), timeout policy and bank (varints).
 func packSteps(steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
-		n += len(s.Match) + len(s.Notation) + 24
+		n += len(s.Match) + len(s.Notation) + 26
 	}
 	b := make([]byte, 1, n)
 	b[0] = stepsFormat
+	var body []byte
 	for _, s := range steps {
 		b = binary.AppendUvarint(b, uint64(len(s.Match)))
 		b = append(b, s.Match...)
-		b = binary.AppendVarint(b, s.Seq)
-		b = binary.AppendVarint(b, int64(s.Seat))
-		b = binary.AppendUvarint(b, uint64(len(s.Notation)))
-		b = append(b, s.Notation...)
-		b = binary.AppendVarint(b, int64(s.TimedOut))
-		b = binary.AppendVarint(b, int64(s.Bank))
+		body = binary.AppendVarint(body[:0], s.Seq)
+		body = binary.AppendVarint(body, int64(s.Seat))
+		body = binary.AppendUvarint(body, uint64(len(s.Notation)))
+		body = append(body, s.Notation...)
+		body = binary.AppendVarint(body, int64(s.TimedOut))
+		body = binary.AppendVarint(body, int64(s.Bank))
+		b = binary.AppendUvarint(b, uint64(len(body)))
+		b = append(b, body...)
 	}
 	return b
 }
@@ -417,76 +431,71 @@ var errPacked = errors.New("store: a step log row is damaged")
 // unpackSteps appends the steps packed in b to out: all of them, or those of match only
 // if it is not "".
 func unpackSteps(out []MatchStep, b []byte, match string) ([]MatchStep, error) {
-	if len(b) == 0 || b[0] != stepsFormat {
-		return out, errPacked
-	}
-	r := packed{b: b[1:]}
 	var last string // a batch often holds a match's steps one after another: one string each
-	for len(r.b) > 0 {
-		id := r.bytes()
-		seq, seat := r.number(), r.number()
-		notation := r.bytes()
-		timedOut, bank := r.number(), r.number()
-		if r.bad {
-			return out, errPacked
-		}
+	err := eachPacked(b, func(id, step []byte) bool {
 		if match != "" && string(id) != match {
-			continue
+			return true
+		}
+		s, ok := unpackStep(step)
+		if !ok {
+			return false
 		}
 		if string(id) != last {
 			last = string(id)
 		}
-		out = append(out, MatchStep{Match: last, Step: Step{Seq: seq, Seat: int(seat), Notation: string(notation),
-			TimedOut: int32(timedOut), Bank: time.Duration(bank)}})
-	}
-	return out, nil
+		out = append(out, MatchStep{Match: last, Step: s})
+		return true
+	})
+	return out, err
 }
 
-// eachPacked calls f with each step packed in b, its match id and its bytes after it.
-func eachPacked(b []byte, f func(match []byte, s packedStep)) error {
+// unpackStep reads a step's body, with its length before it.
+func unpackStep(b []byte) (Step, bool) {
+	b, _, ok := chunk(b)
+	seq, b, ok1 := number(b, ok)
+	seat, b, ok2 := number(b, ok1)
+	notation, b, ok3 := chunk(b)
+	timedOut, b, ok4 := number(b, ok2 && ok3)
+	bank, b, ok5 := number(b, ok4)
+	return Step{Seq: seq, Seat: int(seat), Notation: string(notation), TimedOut: int32(timedOut), Bank: time.Duration(bank)},
+		ok5 && len(b) == 0
+}
+
+// eachPacked calls f with each step packed in b: its match id, and its body with the
+// body's length before it, until f returns false (a damaged step).
+func eachPacked(b []byte, f func(match, step []byte) bool) error {
 	if len(b) == 0 || b[0] != stepsFormat {
 		return errPacked
 	}
-	r := packed{b: b[1:]}
-	for len(r.b) > 0 {
-		match := r.bytes()
-		step := r.b
-		seq := r.number()
-		r.number()
-		r.bytes()
-		r.number()
-		r.number()
-		if r.bad {
+	b = b[1:]
+	for len(b) > 0 {
+		match, rest, ok := chunk(b)
+		if !ok {
 			return errPacked
 		}
-		f(match, packedStep{seq: seq, bytes: step[:len(step)-len(r.b)]})
+		_, after, ok := chunk(rest)
+		if !ok || !f(match, rest[:len(rest)-len(after)]) {
+			return errPacked
+		}
+		b = after
 	}
 	return nil
 }
 
-// packed reads a packed batch; bad is set, and nothing more read, once it runs short.
-type packed struct {
-	b   []byte
-	bad bool
+// chunk splits the bytes prefixed with their length off the front of b.
+func chunk(b []byte) (v, rest []byte, ok bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || uint64(len(b)-k) < n {
+		return nil, nil, false
+	}
+	return b[k : k+int(n)], b[k+int(n):], true
 }
 
-func (r *packed) bytes() []byte {
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 || uint64(len(r.b)-k) < n {
-		r.b, r.bad = nil, true
-		return nil
+// number splits a varint off the front of b, if ok so far.
+func number(b []byte, ok bool) (int64, []byte, bool) {
+	v, k := binary.Varint(b)
+	if !ok || k <= 0 {
+		return 0, nil, false
 	}
-	v := r.b[k : k+int(n)]
-	r.b = r.b[k+int(n):]
-	return v
-}
-
-func (r *packed) number() int64 {
-	v, k := binary.Varint(r.b)
-	if k <= 0 {
-		r.b, r.bad = nil, true
-		return 0
-	}
-	r.b = r.b[k:]
-	return v
+	return v, b[k:], true
 }
