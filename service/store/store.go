@@ -148,12 +148,13 @@ type DB struct {
 	next   map[string]int64 // each match's next step, as this store wrote it (checkNext)
 }
 
-// writeQueries are the writer's statements, prepared once when the store opens: parsing
+// writeQueries are the writer's statements (and CreateMatch's), prepared once when the store opens: parsing
 // them cost as much as running them. They are prepared before any transaction, as SQLite's
 // one connection is then free (a statement prepared on the pool inside a transaction would
 // wait for it).
 func (d *DB) writeQueries() []string {
-	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery}
+	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery,
+		createQuery, tokenQuery}
 }
 
 // prepare prepares the writer's statements and empties the step log, which a server that
@@ -361,6 +362,13 @@ func FromUnixNano(ns int64) time.Time {
 	return time.Unix(0, ns)
 }
 
+const (
+	createQuery = `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
+		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	tokenQuery = `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
+)
+
 // CreateMatch stores a new match, and its seats' token hashes in the index of tokens.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	tx, err := d.db.BeginTx(ctx, nil)
@@ -368,17 +376,23 @@ func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 		return err
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
-		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	insert, err := d.prepared(ctx, tx, createQuery)
+	if err != nil {
+		return err
+	}
+	_, err = insert.ExecContext(ctx,
 		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 		m.Created.UnixNano(), JSON(botsText(m.Bots)))
 	if err != nil {
 		return err
 	}
+	index, err := d.prepared(ctx, tx, tokenQuery)
+	if err != nil {
+		return err
+	}
 	for _, h := range m.TokenHashes {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, h, m.ID); err != nil {
+		if _, err := index.ExecContext(ctx, h, m.ID); err != nil {
 			return err
 		}
 	}
