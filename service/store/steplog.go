@@ -20,9 +20,9 @@ import (
 // each on a page of its own); a log row is a few pages written one after another. Every
 // compactAfter steps the log is emptied, in the same transaction as a batch, into
 // step_runs: one row per match holding its steps logged since the last compaction, packed
-// the same way, so that a match's page is written once for dozens of its steps. A match's
-// log is what steps (rows written before the step log), step_runs and step_log hold
-// together (Steps).
+// the same way, so that a match's page is written once for dozens of its steps; and when
+// the store opens and closes. A match's log is what steps (rows written before the step
+// log), step_runs and step_log hold together (Steps).
 
 // compactAfter is how many steps this store logs before it empties the log into runs:
 // enough that each of a thousand running matches has a few dozen steps in its run, few
@@ -74,7 +74,7 @@ var ErrStepWritten = errors.New("store: a step of that number is written already
 // step log cannot refuse a step stored twice as the steps table's key did (that would cost
 // a read of the table per match); a step numbered twice comes from a writer that lost
 // count, and the store's own writes are where it shows. Another node writing the same
-// match is what the leases' fence prevents (AppendLeasedSteps).
+// match is what the leases' fence prevents (WriteLeasedBatch).
 func (d *DB) checkNext(steps []MatchStep) error {
 	d.nextMu.Lock()
 	defer d.nextMu.Unlock()
