@@ -76,7 +76,7 @@ type soakServer struct {
 	// webAddr is where it serves the web page: a free port of its own, not the default
 	// 8080 another server on the machine may hold.
 	webAddr string
-	rss  []int64  // the child's resident set in KiB, sampled at each start and at the end
+	rss     []int64 // the child's resident set in KiB, sampled at each start and at the end
 	// debug is the child's debug address (soakDebugEnv); web reads it, without keeping
 	// connections that would count among the child's goroutines.
 	debug string
@@ -270,7 +270,9 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	started := time.Now()
 	cpu0 := cpuTimes()
 	var phases []string
-	phase := func(name string, since time.Time) { phases = append(phases, fmt.Sprintf("%s %v", name, time.Since(since).Round(time.Second))) }
+	phase := func(name string, since time.Time) {
+		phases = append(phases, fmt.Sprintf("%s %v", name, time.Since(since).Round(time.Second)))
+	}
 	// One ladder match at a time for each bot: with six bots and four seats a match, the
 	// ladder plays one match at a time, through the three kills, each of which cuts one.
 	ladder := startSoakLadder(ctx, t, srv.db, conn, 1)
@@ -459,7 +461,9 @@ func cpuTimes() rusage {
 	return rusage{self: tv(&self), children: tv(&children)}
 }
 
-func (r rusage) sub(o rusage) rusage { return rusage{self: r.self - o.self, children: r.children - o.children} }
+func (r rusage) sub(o rusage) rusage {
+	return rusage{self: r.self - o.self, children: r.children - o.children}
+}
 
 func (r rusage) String() string {
 	return fmt.Sprintf("test process %v (its clients and the clean runs), the killed servers %v, the last server %v",
