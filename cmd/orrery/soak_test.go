@@ -405,6 +405,9 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	}
 	phase("verify", verifyStarted)
 	t.Logf("verified %d of %d at %v", verified, n, time.Since(started).Round(time.Second))
+	ratingsStarted := time.Now()
+	rated := ladder.check(ctx, addr)
+	phase("clean run of the ladder's schedule", ratingsStarted)
 	conn.Close() // every client has gone
 	goroutines := srv.awaitGoroutines(ctx, baseGoroutines)
 	soakHeap, soakRSS := srv.settled()
@@ -433,9 +436,6 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 		t.Errorf("%d more matches left the server at %d KiB of heap and %d KiB resident, from %d and %d",
 			n, heap>>10, rss, warmHeap>>10, warmRSS)
 	}
-	ratingsStarted := time.Now()
-	rated := ladder.check(ctx, addr)
-	phase("clean run of the ladder's schedule", ratingsStarted)
 	cpu := cpuTimes().sub(cpu0)
 	cpu.server = srv.cpu()
 	t.Logf("chaos soak: %d matches (%d finished, %d verified, end reasons %v), %d ladder matches rated; 3 kill -9 restarts (starts took %v); "+
