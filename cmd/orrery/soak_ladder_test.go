@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"io"
 	"log/slog"
 	"maps"
@@ -230,7 +229,7 @@ func (l *soakLadder) check(ctx context.Context, addr string) int {
 	if len(got) != len(want) {
 		t.Errorf("the soak rated %d bot-games, the clean run %d", len(got), len(want))
 	}
-	t.Logf("ladder: %d matches rated through the kills (running at each kill: %v), every rating equal to a clean run's: %s",
-		matches, l.cut, fmt.Sprint(len(want), " bot-games"))
+	t.Logf("ladder: %d matches rated through the kills (running at each kill: %v); %d bot-games' ratings compared with a clean run's",
+		matches, l.cut, len(want))
 	return matches
 }
