@@ -91,7 +91,11 @@ type Config struct {
 	// Depth, when positive, overrides the game's playout depth; when negative, the search
 	// plays no playouts and scores each new node's state as it stands.
 	Depth int
-	Seed  uint64
+	// Exhaustive spends the whole budget even when the answer is already settled (the most
+	// visited root action cannot be overtaken in the iterations left, or only one action is
+	// a candidate); benchmarks of the loop's speed set it.
+	Exhaustive bool
+	Seed       uint64
 }
 
 // DefaultBudget is the thinking time per decision when Config.Budget is zero.
@@ -244,6 +248,9 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 		}
 	}
 	b.widen(engine.Seat(d.GetSeat()))
+	if len(b.cands) == 1 && b.favour >= 0 && !b.cfg.Exhaustive {
+		return prior // the prior's choice is the only one the search may make
+	}
 	if b.game.PlayoutBot != nil {
 		b.playoutBot = b.game.PlayoutBot(b.cfg.Seed ^ stream ^ 0x9147)
 	}
@@ -345,6 +352,9 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 				break
 			}
 		}
+		if i > 0 && i%settleEvery == 0 && !b.cfg.Exhaustive && b.settled(me, b.left(i, start, stop)) {
+			break
+		}
 		b.scratch = det.Sample(b.scratch, b.r)
 		if !b.iterate(b.scratch, me) {
 			b.stats.Failed++
@@ -353,6 +363,43 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 	}
 	b.stats.Nodes = len(b.nodes)
 	b.stats.Elapsed = time.Since(start)
+}
+
+// settleEvery is how many iterations pass between checks that the answer is settled.
+const settleEvery = 64
+
+// left is how many iterations the search has left after i: the rest of the iteration budget,
+// or as many as the time left allows at the pace so far.
+func (b *Bot) left(i int, start, stop time.Time) float64 {
+	if b.cfg.Iterations > 0 {
+		return float64(b.cfg.Iterations - i)
+	}
+	spent := time.Since(start)
+	if spent <= 0 {
+		return math.Inf(1)
+	}
+	return float64(i) * float64(stop.Sub(start)-spent) / float64(spent)
+}
+
+// settled reports whether the root's most visited candidate stays most visited whatever the
+// iterations left do: the runner-up could not catch up even if it took them all. The answer
+// is then what it would be at the end of the budget, bar the overruling test of best, whose
+// means the extra iterations would refine only for the one action already ahead.
+func (b *Bot) settled(me engine.Seat, left float64) bool {
+	first, second := -1.0, -1.0
+	for _, a := range b.cands {
+		v := 0.0
+		if k, ok := b.kids[kidKey{0, me, a}]; ok {
+			v = b.nodes[k].visits
+		}
+		switch {
+		case v > first:
+			first, second = v, first
+		case v > second:
+			second = v
+		}
+	}
+	return second >= 0 && first-second > left
 }
 
 // iterate is one descent, playout and backup on the sample st.
