@@ -287,13 +287,15 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	)
 	chaos, chaosCancel := context.WithCancel(ctx) // the misbehaving clients, ended at the end
 	defer chaosCancel()
-	for i := range n {
+	createSoakMatch := func(i int) bool {
 		g := games[i%len(games)]
 		seed := uint64(i + 1)
 		created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: g.name, Seats: g.seats, Seed: &seed, Options: g.options,
-			Clock: &orreryv1.Clock{PerMove: durationpb.New(300 * time.Millisecond), TimeBank: durationpb.New(time.Second)}})
+			Clock: &orreryv1.Clock{PerMove: durationpb.New(300 * time.Millisecond), TimeBank: durationpb.New(time.Second)}},
+			grpc.WaitForReady(true)) // the server may be restarting
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("create match %d: %v", i, err)
+			return false
 		}
 		ids[i] = created.GetMatchId()
 		// A spectator that never reads, and on some matches a stream holding a seat that
@@ -360,19 +362,44 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 			seats.Wait()
 			finished.Add(1)
 		}()
+		return true
 	}
+	// The matches are created while the first ones play and the kills come (on a busy
+	// server, creating 1,000 takes minutes); a kill waits for the match being created, so
+	// that none is half-created when the server dies (its id lost with the answer).
+	var creating sync.Mutex
+	var createFailed atomic.Bool
+	createdAll := make(chan struct{})
+	go func() {
+		defer close(createdAll)
+		for i := range n {
+			creating.Lock()
+			ok := createSoakMatch(i)
+			creating.Unlock()
+			if !ok {
+				createFailed.Store(true)
+				return
+			}
+		}
+	}()
 	// Three crashes, at a quarter, a half and three quarters of the matches finished, each
 	// while a ladder match is mid-game.
-	for k := 1; k <= 3; k++ {
-		for finished.Load() < int64(n*k/4) && ctx.Err() == nil {
+	for k := 1; k <= 3 && !createFailed.Load(); k++ {
+		for finished.Load() < int64(n*k/4) && ctx.Err() == nil && !createFailed.Load() {
 			time.Sleep(20 * time.Millisecond)
 		}
+		creating.Lock()
 		ladder.awaitMidGame(ctx)
 		srv.kill()
 		srv.start()
 		srv.sampleRSS()
+		creating.Unlock()
 		t.Logf("kill %d at %v: %d of %d matches finished, ladder matches running at each kill %v; restarted in %v, RSS %d KiB",
 			k, time.Since(started).Round(time.Second), finished.Load(), n, ladder.cut, srv.starts[len(srv.starts)-1], srv.rss[len(srv.rss)-1])
+	}
+	<-createdAll
+	if createFailed.Load() {
+		t.FailNow()
 	}
 	// The ladder has rated through the three kills: its bots leave, and the soak plays the
 	// seats of its last matches, while the chaos plays on.
