@@ -62,9 +62,10 @@ type soakLadder struct {
 	cut []int
 }
 
-// startSoakLadder registers the soak's ladder bots on the server at conn and plays them, up
-// to maxMatches matches at once each, reconnecting at most 200 ms after the server is back.
-func startSoakLadder(ctx context.Context, t *testing.T, dbPath string, conn *grpc.ClientConn, maxMatches int) *soakLadder {
+// startSoakLadder registers the soak's ladder bots on the server at conn and plays them in
+// games (nil: every game), up to maxMatches matches at once each, reconnecting at most 200 ms
+// after the server is back.
+func startSoakLadder(ctx context.Context, t *testing.T, dbPath string, conn *grpc.ClientConn, games []string, maxMatches int) *soakLadder {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+dbPath+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
@@ -81,7 +82,7 @@ func startSoakLadder(ctx context.Context, t *testing.T, dbPath string, conn *grp
 			t.Fatal(err)
 		}
 		l.wg.Go(func() {
-			botladder.Run(botCtx, conn, botladder.Options{APIKey: r.GetApiKey(), MaxMatches: maxMatches, MaxBackoff: 200 * time.Millisecond,
+			botladder.Run(botCtx, conn, botladder.Options{APIKey: r.GetApiKey(), Games: games, MaxMatches: maxMatches, MaxBackoff: 200 * time.Millisecond,
 				NewBot: func(j *orreryv1.Joined) (bots.Bot, error) { return soakLadderBot(j.GetGame(), name), nil }})
 		})
 	}

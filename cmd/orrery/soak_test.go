@@ -274,8 +274,16 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 		phases = append(phases, fmt.Sprintf("%s %v", name, time.Since(since).Round(time.Second)))
 	}
 	// One ladder match at a time for each bot: with six bots and four seats a match, the
-	// ladder plays one match at a time, through the three kills, each of which cuts one.
-	ladder := startSoakLadder(ctx, t, srv.db, conn, 1)
+	// ladder plays one match at a time, through the three kills, each of which cuts one. At
+	// full size the server is so busy that a ladder match of PanTropia or Full-Contact Catan
+	// (4,500 to 5,000 decisions at the ladder's options) lasted the whole chaos, so there the
+	// ladder plays the short games, two matches at once each, and rates hundreds.
+	var ladderGames []string
+	ladderAtOnce := 1
+	if n >= 100 {
+		ladderGames, ladderAtOnce = []string{"icetraders", "planet"}, 2
+	}
+	ladder := startSoakLadder(ctx, t, srv.db, conn, ladderGames, ladderAtOnce)
 
 	games := soakGames
 	var (
