@@ -14,9 +14,8 @@ import (
 // nobody has seen, the other seats' objectives from the cards the viewer does not hold, and
 // face-down mystery animals from the cards not in sight. It reads the observation once.
 //
-// The observation does not carry three options, which take their defaults: the data set (an
-// observation that does not fit the built-in one is refused), rotate-first-player and
-// mystery-ahead.
+// The match options come from the observation, except the data set: an observation that does
+// not fit the built-in one is refused.
 type Determinizer struct {
 	base     *state
 	hidden   []int16 // tiles in the face-down stacks, in some order
@@ -36,7 +35,7 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 	}
 	s := &state{
 		d:     d,
-		opt:   options{beginners: o.GetBeginners(), mystery: o.GetMystery(), rotate: true, ahead: 3, lastTurn: int8(o.GetLastTurn())},
+		opt:   options{beginners: o.GetBeginners(), mystery: o.GetMystery(), rotate: o.GetRotateFirstPlayer(), ahead: int8(o.GetMysteryAhead()), lastTurn: int8(o.GetLastTurn())},
 		seats: int8(n),
 		turn:  int8(o.GetTurn()),
 		first: int8(o.GetFirstPlayer()),

@@ -25,6 +25,22 @@ func TestDeterminizer_SamplesKeepTheSeatsView(t *testing.T) {
 	}
 }
 
+// TestDeterminizer_ReadsTheMatchOptions: a match without the first player's rotation, or with
+// mystery animals turned up a different number of turns ahead, is sampled with those options
+// (the samples' views equal the seat's), as the observation now carries them.
+func TestDeterminizer_ReadsTheMatchOptions(t *testing.T) {
+	for _, opts := range []map[string]string{
+		{OptRotate: "false"},
+		{OptMystery: "true", OptAhead: "2"},
+		{OptMystery: "true", OptAhead: "5", OptRotate: "false"},
+	} {
+		enginetest.CheckDeterminizer(t, "planet", engine.Config{Seats: 3, Seed: 23, Options: opts}, 3,
+			func(obs proto.Message, seat engine.Seat) (enginetest.Sampler, error) {
+				return NewDeterminizer(obs.(*planetv1.Observation), int(seat))
+			})
+	}
+}
+
 // TestDeterminizer_BlindToPerturbation: what the conformance suite's perturbation changes
 // (everything the seat may not know) changes no sample the seat's determinizer draws, so a
 // search bot built on it chooses the same with the same seed and budget.
