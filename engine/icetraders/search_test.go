@@ -1,6 +1,8 @@
 package icetraders
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -33,4 +35,38 @@ func TestDeterminizer_BlindToPerturbation(t *testing.T) {
 		func(obs proto.Message, seat engine.Seat) (enginetest.Sampler, error) {
 			return NewDeterminizer(obs.(*pb.Observation), int(seat))
 		})
+}
+
+// TestDeterminizer_DrawsHiddenAlignmentsMostlyEvil: an unrevealed chosen alignment is drawn
+// Evil about EvilOdds of the time, and a seat's own and revealed alignments are never redrawn.
+func TestDeterminizer_DrawsHiddenAlignmentsMostlyEvil(t *testing.T) {
+	b := newBoard(t, 4)
+	b.evil(0)
+	o := b.State.Observe(0).(*pb.Observation)
+	det, err := NewDeterminizer(o, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(det.align) != 3 {
+		t.Fatalf("%d hidden alignments to draw, want the 3 other seats'", len(det.align))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const draws = 4000
+	evil := 0
+	var st engine.State
+	for range draws {
+		st = det.Sample(st, r)
+		s := st.(*State)
+		if s.players[0].align != Evil {
+			t.Fatal("the seat's own alignment was redrawn")
+		}
+		for _, i := range det.align {
+			if s.players[i].align == Evil {
+				evil++
+			}
+		}
+	}
+	if got := float64(evil) / (3 * draws); math.Abs(got-EvilOdds) > 0.03 {
+		t.Errorf("%.3f of hidden alignments drawn Evil, want about %.2f", got, EvilOdds)
+	}
 }

@@ -14,9 +14,8 @@ import (
 // nobody has seen, the other seats' objectives from the cards the viewer does not hold, and
 // face-down mystery animals from the cards not in sight. It reads the observation once.
 //
-// The observation does not carry three options, which take their defaults: the data set (an
-// observation that does not fit the built-in one is refused), rotate-first-player and
-// mystery-ahead.
+// The match options come from the observation, except the data set: an observation that does
+// not fit the built-in one is refused.
 type Determinizer struct {
 	base     *state
 	hidden   []int16 // tiles in the face-down stacks, in some order
@@ -36,7 +35,7 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 	}
 	s := &state{
 		d:     d,
-		opt:   options{beginners: o.GetBeginners(), mystery: o.GetMystery(), rotate: true, ahead: 3, lastTurn: int8(o.GetLastTurn())},
+		opt:   options{beginners: o.GetBeginners(), mystery: o.GetMystery(), rotate: o.GetRotateFirstPlayer(), ahead: int8(o.GetMysteryAhead()), lastTurn: int8(o.GetLastTurn())},
 		seats: int8(n),
 		turn:  int8(o.GetTurn()),
 		first: int8(o.GetFirstPlayer()),
@@ -258,9 +257,20 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 	return s
 }
 
-// Evaluate scores seat's standing for a search that stops before the end: its points now,
-// plus the points of each animal still to come that its planet would win as it stands,
-// against the best rival's, on a logistic scale.
+// The weights of Evaluate, the greedy bot's (bots/planet): a card a turn further away counts
+// this much less; each area of the objective's habitat beyond the points it scores; each
+// habitat's largest region, for the cards not yet seen.
+const (
+	evalDecay         = 0.8
+	evalObjectiveArea = 0.12
+	evalShape         = 0.03
+)
+
+// Evaluate scores seat's standing for a search that stops before the end, on a logistic scale
+// of its worth against the best rival's. A seat's worth is its points now (cards won, its
+// objective's step), each area of its objective's habitat, each card still open weighted by
+// how near its turn is and by the seat's chance of winning it against the best other planet
+// as the planets stand, and its largest regions.
 func (s *state) Evaluate(seat engine.Seat) float64 {
 	if s.over {
 		if s.result.Ranks[seat] == 1 {
@@ -268,41 +278,71 @@ func (s *state) Evaluate(seat engine.Seat) float64 {
 		}
 		return 0
 	}
+	n := int(s.seats)
 	var sv [maxSeats]Survey
-	var pts [maxSeats]float64
-	for i := 0; i < int(s.seats); i++ {
-		sv[i].Measure(&s.planets[i].surface)
+	var worth [maxSeats]float64
+	var objective [maxSeats]Habitat
+	for i := 0; i < n; i++ {
+		p := &s.planets[i]
+		sv[i].Measure(&p.surface)
 		sc := s.score(i)
-		pts[i] = float64(sc.Total())
+		worth[i] = float64(sc.Total())
+		if p.objective >= 0 {
+			objective[i] = s.d.Objectives[p.objective].Habitat
+			worth[i] += evalObjectiveArea * float64(p.surface.Count(objective[i]))
+		}
+		var largest [Glacier + 1]int8
+		for _, r := range sv[i].Regions[:sv[i].N] {
+			largest[r.Habitat] = max(largest[r.Habitat], r.Size)
+		}
+		for _, size := range largest {
+			worth[i] += evalShape * float64(size)
+		}
 	}
-	for i := range s.cards {
-		c := &s.cards[i]
+	for k := range s.cards {
+		c := &s.cards[k]
 		if !c.open() || c.faceDown {
 			continue
 		}
 		req := s.d.Animals[c.id].Req
-		best, who := 0, -1
-		for i := 0; i < int(s.seats); i++ {
-			switch v := sv[i].Value(req); {
-			case v > best:
-				best, who = v, i
-			case v == best:
-				who = -1
-			}
+		urgency := math.Pow(evalDecay, float64(max(0, int(c.turn)-int(s.turn))))
+		var v [maxSeats]int
+		for i := 0; i < n; i++ {
+			v[i] = sv[i].Value(req)
 		}
-		if who >= 0 {
-			p := 2.0
-			if s.opt.beginners || (s.planets[who].objective >= 0 && s.d.Objectives[s.planets[who].objective].Habitat == req.X) {
-				p = 1
+		for i := 0; i < n; i++ {
+			rival := 0
+			for j := 0; j < n; j++ {
+				if j != i {
+					rival = max(rival, v[j])
+				}
 			}
-			pts[who] += 0.6 * p
+			points := 2.0
+			if s.opt.beginners || req.X == objective[i] {
+				points = 1
+			}
+			worth[i] += points * urgency * chance(v[i], rival)
 		}
 	}
 	rival := math.Inf(-1)
-	for i := 0; i < int(s.seats); i++ {
+	for i := 0; i < n; i++ {
 		if engine.Seat(i) != seat {
-			rival = max(rival, pts[i])
+			rival = max(rival, worth[i])
 		}
 	}
-	return 1 / (1 + math.Exp(-(pts[seat]-rival)/3))
+	return 1 / (1 + math.Exp(-(worth[seat]-rival)/3))
+}
+
+// chance is a rough likelihood that a planet whose value for a card is v wins it against a
+// best rival value: sure when ahead, some when tied (the card waits), less the further behind.
+func chance(v, rival int) float64 {
+	switch {
+	case v == 0:
+		return 0
+	case v > rival:
+		return 0.8 + 0.2*min(1, float64(v-rival)/3)
+	case v == rival:
+		return 0.35
+	}
+	return 0.3 * float64(v) / float64(rival+1)
 }

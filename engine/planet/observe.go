@@ -23,6 +23,7 @@ func (s *state) observe(k *blocks, seat engine.Seat) *planetv1.Observation {
 	o.Seat, o.Seats, o.Turn, o.LastTurn, o.FirstPlayer = int32(seat), int32(s.seats), int32(s.turn), int32(s.opt.lastTurn), int32(s.first)
 	o.Display, o.Box = k.tiles(s, s.display[:s.displayN]), k.tiles(s, s.box[:s.boxN])
 	o.Beginners, o.Mystery, o.Over = s.opt.beginners, s.opt.mystery, s.over
+	o.RotateFirstPlayer, o.MysteryAhead = s.opt.rotate, int32(s.opt.ahead)
 	if !s.over {
 		o.ToAct = take(&k.toAct, 1)
 		o.ToAct[0] = int32(s.toAct())

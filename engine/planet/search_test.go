@@ -25,6 +25,22 @@ func TestDeterminizer_SamplesKeepTheSeatsView(t *testing.T) {
 	}
 }
 
+// TestDeterminizer_ReadsTheMatchOptions: a match without the first player's rotation, or with
+// mystery animals turned up a different number of turns ahead, is sampled with those options
+// (the samples' views equal the seat's), as the observation now carries them.
+func TestDeterminizer_ReadsTheMatchOptions(t *testing.T) {
+	for _, opts := range []map[string]string{
+		{OptRotate: "false"},
+		{OptMystery: "true", OptAhead: "2"},
+		{OptMystery: "true", OptAhead: "5", OptRotate: "false"},
+	} {
+		enginetest.CheckDeterminizer(t, "planet", engine.Config{Seats: 3, Seed: 23, Options: opts}, 3,
+			func(obs proto.Message, seat engine.Seat) (enginetest.Sampler, error) {
+				return NewDeterminizer(obs.(*planetv1.Observation), int(seat))
+			})
+	}
+}
+
 // TestDeterminizer_BlindToPerturbation: what the conformance suite's perturbation changes
 // (everything the seat may not know) changes no sample the seat's determinizer draws, so a
 // search bot built on it chooses the same with the same seed and budget.
@@ -33,4 +49,68 @@ func TestDeterminizer_BlindToPerturbation(t *testing.T) {
 		func(obs proto.Message, seat engine.Seat) (enginetest.Sampler, error) {
 			return NewDeterminizer(obs.(*planetv1.Observation), int(seat))
 		})
+}
+
+// TestEvaluate_WorthOfAPlanet: the search's evaluation rates a planet ahead that is set to win
+// an open card or that holds more of its objective's habitat, a nearer card above a farther
+// one, and the end by the ranks.
+func TestEvaluate_WorthOfAPlanet(t *testing.T) {
+	bear := blobs(t, blobSpec{Forest, Mountain, true}) // 9 forest touching mountain
+	objectiveOf := func(h Habitat) int8 {
+		for k, o := range Default.Objectives {
+			if o.Habitat == h {
+				return int8(k)
+			}
+		}
+		t.Fatalf("no objective for %v", h)
+		return -1
+	}
+	// position is a two-seat game at turn 3 with the Bear in column turn, seat 0's planet
+	// mine, seat 1's empty, and both seats holding the objective of habitat obj.
+	position := func(turn int8, mine Surface, obj Habitat) *state {
+		s := newGame(t, 2, 7, nil)
+		playTurns(t, s, 2)
+		layCards(t, s, turn, "Bear")
+		for i := range s.planets {
+			s.planets[i].surface = Surface{}
+			s.planets[i].objective = objectiveOf(obj)
+		}
+		s.planets[0].surface = mine
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		s    *state
+	}{
+		{"set to win the Bear", position(4, bear, Ocean)},
+		{"more of its objective's habitat", position(4, bear, Forest)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if me, rival := tc.s.Evaluate(0), tc.s.Evaluate(1); !(me > 0.5 && rival < 0.5) {
+				t.Errorf("seat 0 rated %.3f, seat 1 %.3f: want seat 0 ahead", me, rival)
+			}
+		})
+	}
+	t.Run("a nearer card counts more", func(t *testing.T) {
+		near, far := position(4, bear, Ocean).Evaluate(0), position(8, bear, Ocean).Evaluate(0)
+		if near <= far {
+			t.Errorf("the Bear next turn rated %.3f, in turn 8 %.3f: want the nearer higher", near, far)
+		}
+	})
+	t.Run("the end by the ranks", func(t *testing.T) {
+		s := newGame(t, 2, 7, nil)
+		playTurns(t, s, TurnsPerGame)
+		if !s.over {
+			t.Fatal("the game did not end after 12 turns")
+		}
+		for seat := range s.result.Ranks {
+			want := 0.0
+			if s.result.Ranks[seat] == 1 {
+				want = 1
+			}
+			if got := s.Evaluate(engine.Seat(seat)); got != want {
+				t.Errorf("seat %d ranked %d rated %.3f, want %v", seat, s.result.Ranks[seat], got, want)
+			}
+		}
+	})
 }

@@ -803,25 +803,27 @@ func (x *Column) GetFaceDown() int32 {
 
 // Observation is one seat's view (or the spectator's public view).
 type Observation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"` // the viewer; -1 for the spectator
-	Seats         int32                  `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
-	Turn          int32                  `protobuf:"varint,3,opt,name=turn,proto3" json:"turn,omitempty"`                                  // 1-12
-	LastTurn      int32                  `protobuf:"varint,4,opt,name=last_turn,json=lastTurn,proto3" json:"last_turn,omitempty"`          // 12, or the safety cap
-	FirstPlayer   int32                  `protobuf:"varint,5,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"` // the seat holding the first-player token
-	ToAct         []int32                `protobuf:"varint,6,rep,packed,name=to_act,json=toAct,proto3" json:"to_act,omitempty"`
-	Display       []*Tile                `protobuf:"bytes,7,rep,name=display,proto3" json:"display,omitempty"`       // the revealed stack's tiles still to take, in display order
-	Stacks        []*Stack               `protobuf:"bytes,8,rep,name=stacks,proto3" json:"stacks,omitempty"`         // stacks not yet revealed, in number order
-	Box           []*Tile                `protobuf:"bytes,9,rep,name=box,proto3" json:"box,omitempty"`               // leftover tiles put back in the box
-	Planets       []*Planet              `protobuf:"bytes,10,rep,name=planets,proto3" json:"planets,omitempty"`      // one per seat, in seat order
-	Columns       []*Column              `protobuf:"bytes,11,rep,name=columns,proto3" json:"columns,omitempty"`      // the animal columns of this turn and the turns to come
-	Returned      []*AnimalCard          `protobuf:"bytes,12,rep,name=returned,proto3" json:"returned,omitempty"`    // animal cards that went back to the box unwon
-	Beginners     bool                   `protobuf:"varint,13,opt,name=beginners,proto3" json:"beginners,omitempty"` // variant 1: no objectives, every animal scores 1
-	Mystery       bool                   `protobuf:"varint,14,opt,name=mystery,proto3" json:"mystery,omitempty"`     // variant 2: mystery animals
-	Over          bool                   `protobuf:"varint,15,opt,name=over,proto3" json:"over,omitempty"`
-	Result        string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"` // the result sentence once the game is over
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	Seat              int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"` // the viewer; -1 for the spectator
+	Seats             int32                  `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
+	Turn              int32                  `protobuf:"varint,3,opt,name=turn,proto3" json:"turn,omitempty"`                                  // 1-12
+	LastTurn          int32                  `protobuf:"varint,4,opt,name=last_turn,json=lastTurn,proto3" json:"last_turn,omitempty"`          // 12, or the safety cap
+	FirstPlayer       int32                  `protobuf:"varint,5,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"` // the seat holding the first-player token
+	ToAct             []int32                `protobuf:"varint,6,rep,packed,name=to_act,json=toAct,proto3" json:"to_act,omitempty"`
+	Display           []*Tile                `protobuf:"bytes,7,rep,name=display,proto3" json:"display,omitempty"`       // the revealed stack's tiles still to take, in display order
+	Stacks            []*Stack               `protobuf:"bytes,8,rep,name=stacks,proto3" json:"stacks,omitempty"`         // stacks not yet revealed, in number order
+	Box               []*Tile                `protobuf:"bytes,9,rep,name=box,proto3" json:"box,omitempty"`               // leftover tiles put back in the box
+	Planets           []*Planet              `protobuf:"bytes,10,rep,name=planets,proto3" json:"planets,omitempty"`      // one per seat, in seat order
+	Columns           []*Column              `protobuf:"bytes,11,rep,name=columns,proto3" json:"columns,omitempty"`      // the animal columns of this turn and the turns to come
+	Returned          []*AnimalCard          `protobuf:"bytes,12,rep,name=returned,proto3" json:"returned,omitempty"`    // animal cards that went back to the box unwon
+	Beginners         bool                   `protobuf:"varint,13,opt,name=beginners,proto3" json:"beginners,omitempty"` // variant 1: no objectives, every animal scores 1
+	Mystery           bool                   `protobuf:"varint,14,opt,name=mystery,proto3" json:"mystery,omitempty"`     // variant 2: mystery animals
+	Over              bool                   `protobuf:"varint,15,opt,name=over,proto3" json:"over,omitempty"`
+	Result            string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"`                                                   // the result sentence once the game is over
+	RotateFirstPlayer bool                   `protobuf:"varint,17,opt,name=rotate_first_player,json=rotateFirstPlayer,proto3" json:"rotate_first_player,omitempty"` // the first-player token passes each turn (a match option)
+	MysteryAhead      int32                  `protobuf:"varint,18,opt,name=mystery_ahead,json=mysteryAhead,proto3" json:"mystery_ahead,omitempty"`                  // with mystery animals, how many turns ahead a card is turned up
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Observation) Reset() {
@@ -964,6 +966,20 @@ func (x *Observation) GetResult() string {
 		return x.Result
 	}
 	return ""
+}
+
+func (x *Observation) GetRotateFirstPlayer() bool {
+	if x != nil {
+		return x.RotateFirstPlayer
+	}
+	return false
+}
+
+func (x *Observation) GetMysteryAhead() int32 {
+	if x != nil {
+		return x.MysteryAhead
+	}
+	return 0
 }
 
 // Event is one thing that happened, as a seat sees it.
@@ -2106,7 +2122,7 @@ const file_orrery_planet_v1_planet_proto_rawDesc = "" +
 	"\x06Column\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x122\n" +
 	"\x05cards\x18\x02 \x03(\v2\x1c.orrery.planet.v1.AnimalCardR\x05cards\x12\x1b\n" +
-	"\tface_down\x18\x03 \x01(\x05R\bfaceDown\"\xb5\x04\n" +
+	"\tface_down\x18\x03 \x01(\x05R\bfaceDown\"\x8a\x05\n" +
 	"\vObservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12\x12\n" +
@@ -2124,7 +2140,9 @@ const file_orrery_planet_v1_planet_proto_rawDesc = "" +
 	"\tbeginners\x18\r \x01(\bR\tbeginners\x12\x18\n" +
 	"\amystery\x18\x0e \x01(\bR\amystery\x12\x12\n" +
 	"\x04over\x18\x0f \x01(\bR\x04over\x12\x16\n" +
-	"\x06result\x18\x10 \x01(\tR\x06result\"\xe8\x05\n" +
+	"\x06result\x18\x10 \x01(\tR\x06result\x12.\n" +
+	"\x13rotate_first_player\x18\x11 \x01(\bR\x11rotateFirstPlayer\x12#\n" +
+	"\rmystery_ahead\x18\x12 \x01(\x05R\fmysteryAhead\"\xe8\x05\n" +
 	"\x05Event\x12K\n" +
 	"\x0fobjective_dealt\x18\x01 \x01(\v2 .orrery.planet.v1.ObjectiveDealtH\x00R\x0eobjectiveDealt\x12B\n" +
 	"\fturn_started\x18\x02 \x01(\v2\x1d.orrery.planet.v1.TurnStartedH\x00R\vturnStarted\x12?\n" +

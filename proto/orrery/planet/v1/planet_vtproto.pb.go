@@ -653,6 +653,25 @@ func (m *Observation) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.MysteryAhead != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.MysteryAhead))
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0x90
+	}
+	if m.RotateFirstPlayer {
+		i--
+		if m.RotateFirstPlayer {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0x88
+	}
 	if len(m.Result) > 0 {
 		i -= len(m.Result)
 		copy(dAtA[i:], m.Result)
@@ -2282,6 +2301,12 @@ func (m *Observation) SizeVT() (n int) {
 	l = len(m.Result)
 	if l > 0 {
 		n += 2 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	if m.RotateFirstPlayer {
+		n += 3
+	}
+	if m.MysteryAhead != 0 {
+		n += 2 + protohelpers.SizeOfVarint(uint64(m.MysteryAhead))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -4663,6 +4688,45 @@ func (m *Observation) UnmarshalVT(dAtA []byte) error {
 			}
 			m.Result = string(dAtA[iNdEx:postIndex])
 			iNdEx = postIndex
+		case 17:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field RotateFirstPlayer", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.RotateFirstPlayer = bool(v != 0)
+		case 18:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field MysteryAhead", wireType)
+			}
+			m.MysteryAhead = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.MysteryAhead |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -199,18 +199,20 @@ class ObjectiveDealt(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., habitat: _Optional[_Union[Habitat, str]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ["beginners", "box", "columns", "display", "first_player", "last_turn", "mystery", "over", "planets", "result", "returned", "seat", "seats", "stacks", "to_act", "turn"]
+    __slots__ = ["beginners", "box", "columns", "display", "first_player", "last_turn", "mystery", "mystery_ahead", "over", "planets", "result", "returned", "rotate_first_player", "seat", "seats", "stacks", "to_act", "turn"]
     BEGINNERS_FIELD_NUMBER: _ClassVar[int]
     BOX_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     LAST_TURN_FIELD_NUMBER: _ClassVar[int]
+    MYSTERY_AHEAD_FIELD_NUMBER: _ClassVar[int]
     MYSTERY_FIELD_NUMBER: _ClassVar[int]
     OVER_FIELD_NUMBER: _ClassVar[int]
     PLANETS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     RETURNED_FIELD_NUMBER: _ClassVar[int]
+    ROTATE_FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STACKS_FIELD_NUMBER: _ClassVar[int]
@@ -223,16 +225,18 @@ class Observation(_message.Message):
     first_player: int
     last_turn: int
     mystery: bool
+    mystery_ahead: int
     over: bool
     planets: _containers.RepeatedCompositeFieldContainer[Planet]
     result: str
     returned: _containers.RepeatedCompositeFieldContainer[AnimalCard]
+    rotate_first_player: bool
     seat: int
     seats: int
     stacks: _containers.RepeatedCompositeFieldContainer[Stack]
     to_act: _containers.RepeatedScalarFieldContainer[int]
     turn: int
-    def __init__(self, seat: _Optional[int] = ..., seats: _Optional[int] = ..., turn: _Optional[int] = ..., last_turn: _Optional[int] = ..., first_player: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., display: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., stacks: _Optional[_Iterable[_Union[Stack, _Mapping]]] = ..., box: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., planets: _Optional[_Iterable[_Union[Planet, _Mapping]]] = ..., columns: _Optional[_Iterable[_Union[Column, _Mapping]]] = ..., returned: _Optional[_Iterable[_Union[AnimalCard, _Mapping]]] = ..., beginners: bool = ..., mystery: bool = ..., over: bool = ..., result: _Optional[str] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., seats: _Optional[int] = ..., turn: _Optional[int] = ..., last_turn: _Optional[int] = ..., first_player: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., display: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., stacks: _Optional[_Iterable[_Union[Stack, _Mapping]]] = ..., box: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., planets: _Optional[_Iterable[_Union[Planet, _Mapping]]] = ..., columns: _Optional[_Iterable[_Union[Column, _Mapping]]] = ..., returned: _Optional[_Iterable[_Union[AnimalCard, _Mapping]]] = ..., beginners: bool = ..., mystery: bool = ..., over: bool = ..., result: _Optional[str] = ..., rotate_first_player: bool = ..., mystery_ahead: _Optional[int] = ...) -> None: ...
 
 class Place(_message.Message):
     __slots__ = ["face", "rotation", "tile"]
