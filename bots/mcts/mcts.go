@@ -92,6 +92,9 @@ type Config struct {
 	// plays no playouts and scores each new node's state as it stands.
 	Depth int
 	Seed  uint64
+	// Exhaust searches the whole budget even once the answer is settled (see Bot.settled):
+	// for measuring the search itself.
+	Exhaust bool
 }
 
 // DefaultBudget is the thinking time per decision when Config.Budget is zero.
@@ -171,6 +174,7 @@ type Stats struct {
 	Nodes      int
 	Failed     int  // samples in which the chosen path was not playable
 	Overruled  bool // the search chose other than the prior bot
+	Settled    bool // the search stopped before its budget: the answer could not change
 	Elapsed    time.Duration
 }
 
@@ -373,6 +377,10 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 				break
 			}
 		}
+		if i > 0 && i%settleEvery == 0 && !b.cfg.Exhaust && b.settled(me, i, start, stop) {
+			b.stats.Settled = true
+			break
+		}
 		b.scratch = det.Sample(b.scratch, b.r)
 		if !b.iterate(b.scratch, me) {
 			b.stats.Failed++
@@ -382,6 +390,44 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 	b.stats.Nodes = len(b.nodes)
 	b.stats.Elapsed = time.Since(start)
 }
+
+// settleEvery is how often, in iterations, the search asks whether its answer is settled.
+const settleEvery = 32
+
+// settled reports whether the answer can no longer change after done iterations: the root's
+// most visited action leads every other by more than the iterations left (the budget's, or
+// the time left at the pace so far), and it is the prior's choice, which stands whatever the
+// means (or there is no prior). An answer settled early leaves the CPU to the other seats.
+func (b *Bot) settled(me engine.Seat, done int, start, stop time.Time) bool {
+	left := float64(b.cfg.Iterations - done)
+	if b.cfg.Iterations <= 0 {
+		if stop.IsZero() {
+			return false
+		}
+		spent := time.Since(start)
+		left = float64(done) * float64(stop.Sub(start)-spent) / float64(max(spent, 1))
+	}
+	top, second, topAt := -1.0, 0.0, -1
+	for i, a := range b.cands {
+		v := 0.0
+		if k, ok := b.kids[kidKey{0, me, a}]; ok {
+			v = b.nodes[k].visits
+		}
+		switch {
+		case v > top:
+			top, second, topAt = v, max(top, 0), i
+		case v > second:
+			second = v
+		}
+	}
+	if topAt < 0 || b.favour >= 0 && !b.isFavour(b.cands[topAt]) {
+		return false
+	}
+	return top-second > left
+}
+
+// isFavour reports whether a is the prior's choice.
+func (b *Bot) isFavour(a engine.Action) bool { return b.favour >= 0 && b.roots[b.favour] == a }
 
 // iterate is one descent, playout and backup on the sample st.
 func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
