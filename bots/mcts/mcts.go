@@ -92,6 +92,9 @@ type Config struct {
 	// plays no playouts and scores each new node's state as it stands.
 	Depth int
 	Seed  uint64
+	// UniformPlayouts plays the playouts uniformly at random even where the game has a
+	// playout policy: for measuring the policy.
+	UniformPlayouts bool
 	// Exhaust searches the whole budget even once the answer is settled (see Bot.settled):
 	// for measuring the search itself.
 	Exhaust bool
@@ -189,6 +192,9 @@ func New(g Game, cfg Config) *Bot {
 	}
 	if cfg.Widen > 0 {
 		g.Widen = cfg.Widen
+	}
+	if cfg.UniformPlayouts {
+		g.Playout = nil
 	}
 	if cfg.GreedyPlayouts && g.PlayoutBot == nil {
 		g.PlayoutBot = g.Prior
