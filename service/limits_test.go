@@ -130,3 +130,28 @@ func TestSpectators_ShareOneViewPerChange(t *testing.T) {
 		t.Errorf("after a step the view is %v (ply %d)", next == first, next.GetPly())
 	}
 }
+
+// Every distinct option set (a Planet inline data set, say) once kept an action cache of up
+// to 65,536 actions for the server's life: a client creating matches with ever new options
+// grew the server's memory without bound. Now the caches of option sets not used lately go.
+func TestLimits_ActionCachesOfOldOptionSetsAreDropped(t *testing.T) {
+	srv, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	first := srv.actionCache("planet", map[string]string{"a": "1", "b": "2"})
+	if again := srv.actionCache("planet", map[string]string{"b": "2", "a": "1"}); again != first {
+		t.Fatal("the same options in another order got another cache")
+	}
+	// Keys and values are delimited: "a"="1\x00b=2" is not "a"="1","b"="2".
+	if other := srv.actionCache("planet", map[string]string{"a": "1\x00b=2"}); other == first {
+		t.Fatal("different options share a cache")
+	}
+	for i := range 10 * maxActionCaches {
+		srv.actionCache("planet", map[string]string{"data": strings.Repeat("x", i)})
+	}
+	if n := srv.actions.Len(); n > maxActionCaches {
+		t.Fatalf("%d action caches kept, want at most %d", n, maxActionCaches)
+	}
+}

@@ -27,6 +27,8 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
@@ -102,7 +104,11 @@ type Server struct {
 	live      atomic.Int64 // matches running (not ended)
 	renewed   atomic.Int64 // on a node: when its leases were last renewed (UnixNano)
 	limits    *limits.Limits
-	actions   sync.Map // configured game (name and options) → *wire.ActionCache
+	// actions holds the action caches of the configured games (name and options) used last;
+	// bounded, because every distinct option set (a Planet inline data set, say) would
+	// otherwise keep a cache of up to 65,536 actions for the server's life. A match keeps its
+	// own cache, so one evicted here only stops being shared with later matches.
+	actions *lru.Cache[[sha256.Size]byte, *wire.ActionCache]
 	// legalBufs lends matches a buffer to list legal actions into: a match keeps only the
 	// lists its seats owe, not a scratch buffer as long as the longest list it ever made.
 	legalBufs sync.Pool // *[]engine.Action
@@ -159,6 +165,7 @@ func New(cfg Config) (*Server, error) {
 		byToken:  make(map[[32]byte]seatRef),
 		limits:   limits.New(cfg.Limits),
 	}
+	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.started = s.now()
 	if s.store != nil {
@@ -609,20 +616,33 @@ func (s *Server) start(rec *store.Match, r *replayed, c clock) *match {
 	return m
 }
 
+// maxActionCaches is how many configured games' action caches the server keeps for matches
+// still to come: many more than the option sets a busy server plays at once.
+const maxActionCaches = 64
+
 // actionCache is the action cache of a configured game: the same options, the same cache.
+// The key is a digest, as options may hold a whole data set.
 func (s *Server) actionCache(game string, options map[string]string) *wire.ActionCache {
 	keys := make([]string, 0, len(options))
 	for k := range options {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString(game)
+	h := sha256.New()
+	h.Write([]byte(game))
 	for _, k := range keys {
-		fmt.Fprintf(&b, "\x00%s=%s", k, options[k])
+		fmt.Fprintf(h, "\x00%d:%s=%d:%s", len(k), k, len(options[k]), options[k])
 	}
-	c, _ := s.actions.LoadOrStore(b.String(), new(wire.ActionCache))
-	return c.(*wire.ActionCache)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	if c, ok := s.actions.Get(key); ok {
+		return c
+	}
+	c := new(wire.ActionCache)
+	if prev, ok, _ := s.actions.PeekOrAdd(key, c); ok {
+		return prev
+	}
+	return c
 }
 
 // release drops an ended match whose result is stored from memory (match.releaseIfIdleLocked):

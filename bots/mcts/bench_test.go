@@ -23,7 +23,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, game := range searched {
 		b.Run(game, func(b *testing.B) {
 			_, d := midGame(b, game, 4, benchPly[game])
-			bot := mcts.MustNew(game, mcts.Config{Iterations: 500, Seed: 1, Exhaust: true})
+			bot := mcts.MustNew(game, mcts.Config{Iterations: 500, Seed: 1, Exhaustive: true})
 			bot.Act(d)
 			b.ReportAllocs()
 			iters, cpu := 0, cpuTime()
@@ -44,7 +44,7 @@ func BenchmarkSearch(b *testing.B) {
 func marginalAllocs(game string, d *orreryv1.Decision) float64 {
 	const short, long = 500, 2500
 	mallocs := func(n int) uint64 {
-		bot := mcts.MustNew(game, mcts.Config{Iterations: n, Seed: 1, Exhaust: true})
+		bot := mcts.MustNew(game, mcts.Config{Iterations: n, Seed: 1, Exhaustive: true})
 		bot.Act(d) // warm: the tree's buffers and the scratch states grow once
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

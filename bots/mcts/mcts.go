@@ -91,13 +91,14 @@ type Config struct {
 	// Depth, when positive, overrides the game's playout depth; when negative, the search
 	// plays no playouts and scores each new node's state as it stands.
 	Depth int
-	Seed  uint64
 	// UniformPlayouts plays the playouts uniformly at random even where the game has a
 	// playout policy: for measuring the policy.
 	UniformPlayouts bool
-	// Exhaust searches the whole budget even once the answer is settled (see Bot.settled):
-	// for measuring the search itself.
-	Exhaust bool
+	// Exhaustive spends the whole budget even when the answer is already settled (the most
+	// visited root action cannot be overtaken in the iterations left, or only one action is
+	// a candidate); benchmarks of the loop's speed set it.
+	Exhaustive bool
+	Seed       uint64
 }
 
 // DefaultBudget is the thinking time per decision when Config.Budget is zero.
@@ -177,7 +178,6 @@ type Stats struct {
 	Nodes      int
 	Failed     int  // samples in which the chosen path was not playable
 	Overruled  bool // the search chose other than the prior bot
-	Settled    bool // the search stopped before its budget: the answer could not change
 	Elapsed    time.Duration
 }
 
@@ -255,6 +255,9 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 		}
 	}
 	b.widen(engine.Seat(d.GetSeat()))
+	if len(b.cands) == 1 && b.favour >= 0 && !b.cfg.Exhaustive {
+		return prior // the prior's choice is the only one the search may make
+	}
 	if b.game.PlayoutBot != nil {
 		b.playoutBot = b.game.PlayoutBot(b.cfg.Seed ^ stream ^ 0x9147)
 	}
@@ -283,7 +286,7 @@ func (b *Bot) stream(d *orreryv1.Decision) uint64 {
 		h ^= x
 		h *= 1099511628211
 	}
-	mix(uint64(b.seen))
+	mix(b.seen)
 	mix(uint64(d.GetSeat()))
 	mix(uint64(len(d.GetLegal())))
 	for _, n := range d.GetLegalNotation() {
@@ -383,8 +386,7 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 				break
 			}
 		}
-		if i > 0 && i%settleEvery == 0 && !b.cfg.Exhaust && b.settled(me, i, start, stop) {
-			b.stats.Settled = true
+		if i > 0 && i%settleEvery == 0 && !b.cfg.Exhaustive && b.settled(me, b.left(i, start, stop)) {
 			break
 		}
 		b.scratch = det.Sample(b.scratch, b.r)
@@ -397,43 +399,42 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 	b.stats.Elapsed = time.Since(start)
 }
 
-// settleEvery is how often, in iterations, the search asks whether its answer is settled.
-const settleEvery = 32
+// settleEvery is how many iterations pass between checks that the answer is settled.
+const settleEvery = 64
 
-// settled reports whether the answer can no longer change after done iterations: the root's
-// most visited action leads every other by more than the iterations left (the budget's, or
-// the time left at the pace so far), and it is the prior's choice, which stands whatever the
-// means (or there is no prior). An answer settled early leaves the CPU to the other seats.
-func (b *Bot) settled(me engine.Seat, done int, start, stop time.Time) bool {
-	left := float64(b.cfg.Iterations - done)
-	if b.cfg.Iterations <= 0 {
-		if stop.IsZero() {
-			return false
-		}
-		spent := time.Since(start)
-		left = float64(done) * float64(stop.Sub(start)-spent) / float64(max(spent, 1))
+// left is how many iterations the search has left after i: the rest of the iteration budget,
+// or as many as the time left allows at the pace so far.
+func (b *Bot) left(i int, start, stop time.Time) float64 {
+	if b.cfg.Iterations > 0 {
+		return float64(b.cfg.Iterations - i)
 	}
-	top, second, topAt := -1.0, 0.0, -1
-	for i, a := range b.cands {
+	spent := time.Since(start)
+	if spent <= 0 {
+		return math.Inf(1)
+	}
+	return float64(i) * float64(stop.Sub(start)-spent) / float64(spent)
+}
+
+// settled reports whether the root's most visited candidate stays most visited whatever the
+// iterations left do: the runner-up could not catch up even if it took them all. The answer
+// is then what it would be at the end of the budget, bar the overruling test of best, whose
+// means the extra iterations would refine only for the one action already ahead.
+func (b *Bot) settled(me engine.Seat, left float64) bool {
+	first, second := -1.0, -1.0
+	for _, a := range b.cands {
 		v := 0.0
 		if k, ok := b.kids[kidKey{0, me, a}]; ok {
 			v = b.nodes[k].visits
 		}
 		switch {
-		case v > top:
-			top, second, topAt = v, max(top, 0), i
+		case v > first:
+			first, second = v, first
 		case v > second:
 			second = v
 		}
 	}
-	if topAt < 0 || b.favour >= 0 && !b.isFavour(b.cands[topAt]) {
-		return false
-	}
-	return top-second > left
+	return second >= 0 && first-second > left
 }
-
-// isFavour reports whether a is the prior's choice.
-func (b *Bot) isFavour(a engine.Action) bool { return b.favour >= 0 && b.roots[b.favour] == a }
 
 // iterate is one descent, playout and backup on the sample st.
 func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
