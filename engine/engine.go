@@ -208,6 +208,14 @@ type ObservationRenderer interface {
 	RenderObservation(obs proto.Message) string
 }
 
+// PublicEvents is implemented by games that can tell when their events read alike for every
+// viewer, so that a server builds them once for all the seats that are sent them.
+type PublicEvents interface {
+	// EventsPublic reports whether Events(seat, from, nil) is the same for every seat and for
+	// Spectator: no event from on is redacted for anyone.
+	EventsPublic(from int) bool
+}
+
 // Budgeter is implemented by games that want some decisions answered faster than the match's
 // per-move budget, such as a reaction window. The server gives such a decision the shorter
 // budget, without the seat's time bank, and the timeout policy then acts as for any other.

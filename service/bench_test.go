@@ -54,7 +54,9 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 
 // BenchmarkDecisionRoundTrip is one decision answered over loopback gRPC: the server sends a
 // decision (typed observation, typed legal list, text) and the events before it, the bot
-// answers by index, the server applies it, acknowledges, and sends the next decision. Matches
+// answers by index, the server applies it, acknowledges, and sends the next decision. The
+// bots ask for everything (the Receive default), as BenchmarkRawEcho's messages carry it, and
+// decode it all with the SDK's codec, as its client does. Matches
 // of two random seats run back to back; creating a match and joining its seats are not timed.
 // Besides ns/decision (all the timed work over all decisions, match ends included), it reports
 // gap-ns: from a bot's answer to the next decision reaching a bot, mid-match, the figure to
@@ -63,7 +65,8 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	_, conn := loopback(b, Config{})
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
-	var decisions, gaps, gapNS, answered, bytes atomic.Int64
+	var decisions, gaps, gapNS, answered, sizes, sized atomic.Int64
+	const sampled = 16 // one decision in sampled is sized for decision-bytes
 	var cpu time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -85,8 +88,10 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 					gaps.Add(1)
 					gapNS.Add(time.Now().UnixNano() - last)
 				}
-				decisions.Add(1)
-				bytes.Add(int64(proto.Size(d)))
+				if decisions.Add(1)%sampled == 0 { // sizing every decision cost the bot 4% of the CPU
+					sizes.Add(int64(d.SizeVT()))
+					sized.Add(1)
+				}
 				a := r.Act(d)
 				answered.Store(time.Now().UnixNano())
 				return a
@@ -111,7 +116,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(decisions.Load()), "cpu-ns/decision")
 	b.ReportMetric(float64(gapNS.Load())/float64(max(gaps.Load(), 1)), "gap-ns")
-	b.ReportMetric(float64(bytes.Load())/float64(decisions.Load()), "decision-bytes")
+	b.ReportMetric(float64(sizes.Load())/float64(max(sized.Load(), 1)), "decision-bytes")
 }
 
 // echoCodec passes bytes through untouched, so the echo measures gRPC alone.
@@ -125,8 +130,10 @@ func (echoCodec) Unmarshal(data []byte, v any) error {
 func (echoCodec) Name() string { return "echo" }
 
 // recordedDecisions are the decisions of seeded random 2-seat games of testGame, as the server
-// would send them: the echo baselines replay exactly this mix of small and large messages.
-func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
+// would send them (their legal envelopes from cache, so the server's codec copies them as
+// encoded bytes, as it does the arena's, while the cache lives): the echo baselines replay
+// exactly this mix of small and large messages.
+func recordedDecisions(tb testing.TB, games int, cache *wire.ActionCache) []*orreryv1.Decision {
 	var out []*orreryv1.Decision
 	var toAct []engine.Seat
 	var legal []engine.Action
@@ -139,7 +146,7 @@ func recordedDecisions(tb testing.TB, games int) []*orreryv1.Decision {
 		for ply := int64(0); !st.Terminal(); ply++ {
 			toAct = st.ToAct(toAct[:0])
 			legal = st.Legal(toAct[0], legal[:0])
-			d := wire.Decision(st, toAct[0], legal, ply)
+			d := wire.CachedDecision(st, toAct[0], legal, ply, cache)
 			d.DecisionId = "d1.1"
 			out = append(out, d)
 			if err := st.Apply(toAct[0], legal[r.Act(d).GetLegalIndex()]); err != nil {
@@ -174,19 +181,22 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 }
 
 // BenchmarkRawEcho is the baseline for BenchmarkDecisionRoundTrip: a bare bidirectional gRPC
-// stream over loopback, with the protocol's own messages and codec but no arena behind it.
+// stream over loopback, with the protocol's own messages and codecs (the server's and the Go
+// SDK's) but no arena behind it.
 // The client sends an Answer; the server replies at once with a ready-made Decision, cycling
 // through the decisions of recorded games so that the mix of sizes is the arena's. One round
 // trip per iteration.
 func BenchmarkRawEcho(b *testing.B) {
-	recorded := recordedDecisions(b, 40)
+	cache := new(wire.ActionCache) // kept to the end, as a match keeps its own
+	defer runtime.KeepAlive(cache)
+	recorded := recordedDecisions(b, 40, cache)
 	replies := make([]*orreryv1.PlayResponse, len(recorded))
 	total := 0
 	for i, d := range recorded {
 		replies[i] = &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}}
 		total += proto.Size(d)
 	}
-	conn, desc := echoServer(b, grpc.EmptyServerOption{}, func(stream grpc.ServerStream) error {
+	conn, desc := echoServer(b, grpc.ForceServerCodecV2(newCodec()), func(stream grpc.ServerStream) error {
 		var req orreryv1.PlayRequest
 		for i := 0; ; i++ {
 			if err := stream.RecvMsg(&req); err != nil {
@@ -197,7 +207,7 @@ func BenchmarkRawEcho(b *testing.B) {
 			}
 		}
 	})
-	cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo")
+	cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo", grpc.ForceCodecV2(wire.Codec{Trusted: true}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -221,7 +231,7 @@ func BenchmarkRawEcho(b *testing.B) {
 // BenchmarkRawEchoBytes is the floor: a decision of the recorded mix's average size as opaque
 // bytes, no protobuf at all.
 func BenchmarkRawEchoBytes(b *testing.B) {
-	recorded := recordedDecisions(b, 40)
+	recorded := recordedDecisions(b, 40, nil)
 	total := 0
 	for _, d := range recorded {
 		total += proto.Size(d)

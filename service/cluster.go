@@ -326,18 +326,10 @@ func (l leasedLog) until() time.Time {
 	return l.s.now().Add(l.s.cfg.Node.LeaseTTL - fenceAfter(l.s.cfg.Node.LeaseTTL))
 }
 
-func (l leasedLog) AppendStepBatch(ctx context.Context, batch []store.MatchStep) error {
-	lost, err := l.s.store.AppendLeasedSteps(ctx, l.s.cfg.Node.ID, l.until(), batch)
+func (l leasedLog) WriteBatch(ctx context.Context, b store.Batch) error {
+	lost, err := l.s.store.WriteLeasedBatch(ctx, l.s.cfg.Node.ID, l.until(), b)
 	if err == nil && len(lost) > 0 {
 		l.s.lost(lost)
-	}
-	return err
-}
-
-func (l leasedLog) FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error {
-	ok, err := l.s.store.FinishLeased(ctx, l.s.cfg.Node.ID, l.until(), matchID, ended, r)
-	if err == nil && !ok {
-		l.s.lost([]string{matchID})
 	}
 	return err
 }

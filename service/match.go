@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -80,6 +81,13 @@ type match struct {
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
 	joined   bool
+	// shared is the run of events last built for every viewer alike (engine.PublicEvents):
+	// the seats sent the same events after a change share one build of them.
+	shared sharedEvents
+	// decided and latency are the game's series of metrics, looked up at the first decision:
+	// looking up the label on every decision hashed it each time.
+	decided prometheus.Counter
+	latency prometheus.Observer
 }
 
 // logged is one applied step with its notation.
@@ -268,7 +276,7 @@ func (s *seatState) lateDecision(id string) *pending {
 
 // applyLocked plays a for seat, logs it, and updates clocks and decisions.
 func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy) error {
-	notation := m.st.FormatAction(a)
+	notation := m.actions.Notation(m.st, a)
 	before := m.st.EventCount()
 	var stepBefore int64
 	if t, ok := m.st.(engine.Ticker); ok && m.clock.wall {
@@ -302,7 +310,10 @@ func (m *match) recordLocked(now time.Time, step engine.Step, notation string, t
 	for i := eventsBefore; i < m.st.EventCount(); i++ {
 		m.events = append(m.events, eventRef{engine: i})
 	}
-	m.srv.metrics.Decisions.WithLabelValues(m.game).Inc()
+	if m.decided == nil {
+		m.decided = m.srv.metrics.Decisions.WithLabelValues(m.game)
+	}
+	m.decided.Inc()
 	if m.st.Terminal() {
 		m.finishLocked(now, m.st.Result())
 	}
@@ -410,7 +421,10 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		s.bank = bank
 		return reject(rejectCode(err), "%v", err)
 	}
-	m.srv.metrics.DecisionLatency.WithLabelValues(m.game).Observe(elapsed.Seconds())
+	if m.latency == nil {
+		m.latency = m.srv.metrics.DecisionLatency.WithLabelValues(m.game)
+	}
+	m.latency.Observe(elapsed.Seconds())
 	return m.steps[len(m.steps)-1].notation, nil
 }
 
@@ -759,18 +773,32 @@ func (m *match) endedLocked() *orreryv1.MatchEnded {
 	return m.srv.reveal(e)
 }
 
+// sharedEvents are the events numbered from on, as every viewer reads them. They are sent
+// to several seats and must not be changed.
+type sharedEvents struct {
+	from   int64
+	events []*orreryv1.Event
+}
+
 // eventsLocked is seat's view of the events numbered from cursor on.
 func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	if cursor < 0 || cursor >= int64(len(m.events)) {
 		return nil
 	}
 	refs := m.events[cursor:]
+	if sh := m.shared; sh.from == cursor && len(sh.events) == len(refs) {
+		return sh.events[:len(refs):len(refs)]
+	}
 	first := -1
 	for _, r := range refs {
 		if r.engine >= 0 {
 			first = r.engine
 			break
 		}
+	}
+	public := first < 0 // the service's own events (timeouts) read alike for everyone
+	if pe, ok := m.st.(engine.PublicEvents); ok && first >= 0 {
+		public = pe.EventsPublic(first)
 	}
 	var game []proto.Message
 	if first >= 0 {
@@ -790,6 +818,9 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 			e.Kind = &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}
 		}
 		out = append(out, e)
+	}
+	if public {
+		m.shared = sharedEvents{from: cursor, events: out}
 	}
 	return out
 }

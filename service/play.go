@@ -389,6 +389,12 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 		return err
 	}
 	resp := st.srv.handleLocked(m, st.seat, req)
+	if resp.GetAccepted() != nil && st.recv.GetQuiet() {
+		// A quiet seat is told by its next decision: queueing the acceptance only to drop it
+		// (takeRepliesLocked) woke its sender for nothing on every decision. The change has
+		// woken everyone already.
+		return nil
+	}
 	st.outbox = append(st.outbox, resp)
 	st.queued.Store(true)
 	switch {

@@ -82,7 +82,11 @@ func (c counted) Receive() *orreryv1.Receive {
 
 // BenchmarkThousandMatches plays 1,000 simultaneous 4-seat matches of random bots per
 // iteration, over loopback TCP, and reports decisions/s: with no store, and with every step
-// logged to a SQLite file as `orrery serve` does (the difference is the store's cost). Set
+// logged to a SQLite file as `orrery serve` does (the difference is the store's cost). The
+// bots ask, as random does, for the legal count alone and one message per decision (no
+// lists, view, text, events or acknowledgements: bots.Receiver), so each decision is one
+// small message each way, the fair match for BenchmarkRawEcho1000Streams' opaque bytes;
+// joining and the end (four streams a match, about 20 decisions) are timed too. Set
 // it beside BenchmarkRawEcho1000Streams in the same run (issue 15's target is 0.3x of its
 // roundtrips/s); both report rates that are right with -benchtime 1x.
 func BenchmarkThousandMatches(b *testing.B) {

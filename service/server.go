@@ -671,6 +671,13 @@ func (s *Server) resume() error {
 	if err != nil {
 		return fmt.Errorf("resume: %w", err)
 	}
+	if len(recs) > 1 {
+		// Reading a match's log reads the whole of the store's step log (a node taking over
+		// a dead one's matches finds it full): emptied once, not read once per match.
+		if err := s.store.Compact(ctx); err != nil {
+			s.log.Warn("resume: compact the step log", "err", err)
+		}
+	}
 	for _, rec := range recs {
 		r, err := s.replay(ctx, rec)
 		if err != nil {

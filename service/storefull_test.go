@@ -35,19 +35,12 @@ func (f *fullDisk) fail() error {
 	return fmt.Errorf("disk I/O error: %w", syscall.ENOSPC)
 }
 
-func (f *fullDisk) AppendStepBatch(ctx context.Context, steps []store.MatchStep) error {
+func (f *fullDisk) WriteBatch(ctx context.Context, b store.Batch) error {
 	if f.full.Load() {
+		f.failedResults.Add(int32(len(b.Results)))
 		return f.fail()
 	}
-	return f.db.AppendStepBatch(ctx, steps)
-}
-
-func (f *fullDisk) FinishMatch(ctx context.Context, id string, ended time.Time, r *store.Result) error {
-	if f.full.Load() {
-		f.failedResults.Add(1)
-		return f.fail()
-	}
-	return f.db.FinishMatch(ctx, id, ended, r)
+	return f.db.WriteBatch(ctx, b)
 }
 
 // A result is told only once it is stored: while the disk is full the match's end reaches

@@ -13,13 +13,13 @@ import (
 // logStore is what the writer needs of the store: the boundary at which tests inject write
 // failures (a full disk).
 type logStore interface {
-	AppendStepBatch(ctx context.Context, steps []store.MatchStep) error
-	FinishMatch(ctx context.Context, matchID string, ended time.Time, r *store.Result) error
+	WriteBatch(ctx context.Context, b store.Batch) error
 }
 
-// writer persists action logs off the decision path: one goroutine drains a queue and writes
-// steps in batched transactions, in order, so a match's result is never written before its
-// last step. Tokens and seeds never pass through here as log lines.
+// writer persists action logs off the decision path: one goroutine drains a queue and
+// writes each drained batch, steps and results of every match in it, in one transaction, in
+// order, so a match's result is never written before its last step. Tokens and seeds never
+// pass through here as log lines.
 //
 // A write that fails is retried, in order, until it succeeds: nothing queued is dropped
 // while the server runs. health hears of the first failure and of the recovery, so the
@@ -37,23 +37,24 @@ type writer struct {
 	healthMu sync.Mutex   // guards applied; held while health runs
 	applied  int64
 
-	steps []store.MatchStep // run's buffer, reused by the writing goroutine
+	batch store.Batch // write's buffers, reused by the writing goroutine
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
 }
 
+// writeOp is a step of match, or its result, or a flush.
 type writeOp struct {
 	match     string
-	step      *store.Step
+	step      store.Step // unless result or flush is set
 	result    *store.Result
 	ended     time.Time
 	committed func()        // for a result: runs once it is stored
 	flush     chan struct{} // closed once everything before it is written
 }
 
-// maxBatch is the most writes drained into one run: a commit costs about as much as a few
-// hundred rows, so a writer that falls behind catches up in larger transactions.
+// maxBatch is the most writes drained into one transaction: a commit costs about as much as
+// a few hundred steps, so a writer that falls behind catches up in larger transactions.
 const maxBatch = 2048
 
 func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
@@ -62,7 +63,7 @@ func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
 	return w
 }
 
-func (w *writer) step(match string, s store.Step) { w.queue(writeOp{match: match, step: &s}) }
+func (w *writer) step(match string, s store.Step) { w.queue(writeOp{match: match, step: s}) }
 
 // finish queues a match's result; committed runs (on its own goroutine) once it is stored.
 func (w *writer) finish(match string, ended time.Time, r *store.Result, committed func()) {
@@ -187,31 +188,31 @@ func (w *writer) retry(what, match string, write func() error) bool {
 	}
 }
 
-func (w *writer) write(ctx context.Context, batch []writeOp) {
-	for i := 0; i < len(batch); {
-		op := batch[i]
+// write stores a drained batch's steps and results in one transaction, then closes its
+// flushes and tells its results' matches.
+func (w *writer) write(ctx context.Context, ops []writeOp) {
+	b := store.Batch{Steps: w.batch.Steps[:0], Results: w.batch.Results[:0]}
+	for _, op := range ops {
 		switch {
 		case op.flush != nil:
-			close(op.flush)
-			i++
-		case op.step != nil:
-			// A run of steps, of any matches, goes in one transaction: each match's steps
-			// keep their order, and nothing queued after a result or a flush is written
-			// before it.
-			j := i
-			steps := w.steps[:0]
-			for j < len(batch) && batch[j].step != nil {
-				steps = append(steps, store.MatchStep{Match: batch[j].match, Step: *batch[j].step})
-				j++
-			}
-			w.steps = steps
-			w.retry("steps", op.match, func() error { return w.db.AppendStepBatch(ctx, steps) })
-			i = j
+		case op.result != nil:
+			b.Results = append(b.Results, store.Finish{Match: op.match, Ended: op.ended, Result: op.result})
 		default:
-			if w.retry("result", op.match, func() error { return w.db.FinishMatch(ctx, op.match, op.ended, op.result) }) && op.committed != nil {
-				w.callback(op.committed)
-			}
-			i++
+			b.Steps = append(b.Steps, store.MatchStep{Match: op.match, Step: op.step})
 		}
 	}
+	stored := true
+	if len(b.Steps)+len(b.Results) > 0 {
+		stored = w.retry("steps and results", ops[0].match, func() error { return w.db.WriteBatch(ctx, b) })
+	}
+	for _, op := range ops {
+		if op.flush != nil {
+			close(op.flush)
+		}
+		if stored && op.committed != nil {
+			w.callback(op.committed)
+		}
+	}
+	clear(b.Results) // the results must not stay alive until a later batch as long overwrites them
+	w.batch = b
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/backoff"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 // Options configure Run. APIKey and NewBot are required.
@@ -109,7 +110,7 @@ var errClosed = status.Error(codes.Unavailable, "the ladder stream closed")
 // anything arrived.
 func session(ctx context.Context, client orreryv1.ArenaServiceClient, o Options, ended *int) (bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	stream, err := client.Play(ctx)
+	stream, err := client.Play(ctx, grpc.ForceCodecV2(wire.Codec{Trusted: true}))
 	if err != nil {
 		cancel()
 		return false, err

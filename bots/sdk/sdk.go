@@ -17,6 +17,7 @@ import (
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/backoff"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 // Options tune Play. The zero value is ready to use.
@@ -86,7 +87,7 @@ var errNoEnd = status.Error(codes.Unavailable, "stream closed before the match e
 func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token string, bot bots.Bot, seen *int64, o Options) (*orreryv1.MatchEnded, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := client.Play(ctx)
+	stream, err := client.Play(ctx, grpc.ForceCodecV2(wire.Codec{Trusted: true}))
 	if err != nil {
 		return nil, false, err
 	}

@@ -5,18 +5,13 @@ package main
 import (
 	"bufio"
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,13 +141,7 @@ func (b hashBot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if n == 0 {
 		return bots.Index(d, 0)
 	}
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%d", d.GetSeat(), n)
-	for _, notation := range d.GetLegalNotation() {
-		h.Write([]byte(notation))
-		h.Write([]byte{0})
-	}
-	return bots.Index(d, int(h.Sum64()%uint64(n)))
+	return bots.Index(d, int(positionHash(d)%uint64(n)))
 }
 
 // runLadderBot plays a registered bot on the ladder behind conn until ctx ends.
@@ -161,14 +150,6 @@ func runLadderBot(ctx context.Context, wg *sync.WaitGroup, conn grpc.ClientConnI
 		botladder.Run(ctx, conn, botladder.Options{APIKey: key, Games: []string{"icetraders"}, TournamentsOnly: tournamentsOnly,
 			MaxBackoff: 500 * time.Millisecond, NewBot: func(*orreryv1.Joined) (bots.Bot, error) { return hashBot{pace: pace}, nil }})
 	})
-}
-
-// scheduled is a ladder match as the cluster played it: its bots seat by seat and its seed.
-type scheduled struct {
-	id    string
-	bots  []string
-	seed  uint64
-	ranks []int32
 }
 
 // TestCluster_LadderAndTournamentAcrossNodes starts three nodes (processes) with the ladder
@@ -246,17 +227,13 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	// Kill n0 while a ladder match it runs is mid-game, and a tournament match too unless
 	// the tournament has ended first.
 	for {
-		var victim string
-		err := db.SQL().QueryRowContext(ctx, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-			JOIN leases l ON l.match_id = lm.match_id
-			WHERE m.ended_ns = 0 AND l.node_id = 'n0' AND (SELECT COUNT(*) FROM steps s WHERE s.match_id = lm.match_id) >= 5`).Scan(&victim)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			t.Fatal(err)
-		}
-		tourOnN0 := count(t, db, `SELECT COUNT(*) FROM tournament_slots ts JOIN leases l ON l.match_id = ts.match_id
-			WHERE ts.ended = 0 AND l.node_id = 'n0' AND (SELECT COUNT(*) FROM steps s WHERE s.match_id = ts.match_id) >= 5`)
+		ladderOnN0 := midway(t, ctx, db, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
+			JOIN leases l ON l.match_id = lm.match_id WHERE m.ended_ns = 0 AND l.node_id = 'n0'`)
+		tourOnN0 := len(midway(t, ctx, db, `SELECT ts.match_id FROM tournament_slots ts JOIN leases l ON l.match_id = ts.match_id
+			WHERE ts.ended = 0 AND l.node_id = 'n0'`))
 		tourDone := count(t, db, `SELECT COUNT(*) FROM tournament_runs WHERE finished_ns != 0`) > 0
-		if err == nil && (tourOnN0 > 0 || tourDone) {
+		if len(ladderOnN0) > 0 && (tourOnN0 > 0 || tourDone) {
+			victim := ladderOnN0[0]
 			t.Logf("killing n0 mid-way through ladder match %s and %d tournament matches", victim, tourOnN0)
 			break
 		}
@@ -327,7 +304,7 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 		}
 		seeds[id] = scheduled{seed: rep.GetSeed(), ranks: m.GetResult().GetRanks()}
 	}
-	schedule := ladderSchedule(t, db, seeds)
+	schedule := ladderSchedule(t, db.SQL(), seeds)
 	ratings := storedRatings(t, db.SQL())
 	gotTour, err := tours.GetTournament(ctx, &orreryv1.GetTournamentRequest{TournamentId: tourID})
 	if err != nil {
@@ -344,7 +321,8 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 		t.Errorf("tournament standings differ from the single-node run:\ncluster %v\nsingle  %v", gotTour.GetTournament().GetStandings(), ref.standings)
 	}
 	for _, name := range ladderBots {
-		if got, want := ratings[name], ref.ratings[name]; got != want || got.Games == 0 {
+		k := ratingKey{"icetraders", name}
+		if got, want := ratings[k], ref.ratings[k]; got != want || got.Games == 0 {
 			t.Errorf("%s: cluster rating %+v, single node %+v", name, got, want)
 		}
 	}
@@ -363,6 +341,32 @@ func sleep(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-time.After(d):
 	}
+}
+
+// midway lists the matches q selects that have played at least 5 steps (read through the
+// store: a match's steps are in more than one table).
+func midway(t *testing.T, ctx context.Context, db *store.DB, q string) []string {
+	t.Helper()
+	rows, err := db.SQL().QueryContext(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	var out []string
+	for _, id := range ids {
+		if steps, err := db.Steps(ctx, id); err == nil && len(steps) >= 5 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func count(t *testing.T, db *store.DB, q string) int {
@@ -439,77 +443,10 @@ func finishLadderMatches(t *testing.T, ctx context.Context, db *store.DB, conn g
 	t.Logf("the test played %d seats of the ladder's last matches", len(tokens))
 }
 
-// ladderSchedule is the cluster's ladder matches in creation order.
-func ladderSchedule(t *testing.T, db *store.DB, seeds map[string]scheduled) []scheduled {
-	t.Helper()
-	rows, err := db.SQL().Query(`SELECT lm.match_id, lm.bot_ids FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id ORDER BY m.rowid_`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	names := map[int64]string{}
-	nrows, err := db.SQL().Query(`SELECT id, name FROM ladder_bots`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for nrows.Next() {
-		var id int64
-		var name string
-		nrows.Scan(&id, &name)
-		names[id] = name
-	}
-	nrows.Close()
-	var out []scheduled
-	for rows.Next() {
-		var s scheduled
-		var ids string
-		if err := rows.Scan(&s.id, &ids); err != nil {
-			t.Fatal(err)
-		}
-		var botIDs []int64
-		if err := json.Unmarshal([]byte(ids), &botIDs); err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range botIDs {
-			s.bots = append(s.bots, names[id])
-		}
-		s.seed = seeds[s.id].seed
-		s.ranks = seeds[s.id].ranks
-		out = append(out, s)
-	}
-	return out
-}
-
-// rated is a bot's stored rating in icetraders.
-type rated struct {
-	Mu, Sigma   float64
-	Games, Wins int
-}
-
-func storedRatings(t *testing.T, db *sql.DB) map[string]rated {
-	t.Helper()
-	rows, err := db.Query(`SELECT b.name, r.mu, r.sigma, r.games, r.wins FROM ladder_ratings r JOIN ladder_bots b ON b.id = r.bot_id
-		WHERE r.game = 'icetraders'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string]rated{}
-	for rows.Next() {
-		var name string
-		var r rated
-		if err := rows.Scan(&name, &r.Mu, &r.Sigma, &r.Games, &r.Wins); err != nil {
-			t.Fatal(err)
-		}
-		out[name] = r
-	}
-	return out
-}
-
 // singleRun is what the single-node run gives.
 type singleRun struct {
 	standings []*orreryv1.TournamentStanding
-	ratings   map[string]rated
+	ratings   map[ratingKey]rated
 }
 
 // singleNode runs the same tournament on one SQLite server, plays the cluster's ladder
@@ -530,14 +467,7 @@ func singleNode(t *testing.T, ctx context.Context, req *orreryv1.CreateTournamen
 	}
 	admin := metadata.AppendToOutgoingContext(ctx, "authorization", "bearer "+clusterAdminKey)
 	lad := orreryv1.NewLadderServiceClient(conn)
-	keys := map[string]string{}
-	for _, name := range names {
-		r, err := lad.RegisterBot(admin, &orreryv1.RegisterBotRequest{Name: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys[name] = r.GetApiKey()
-	}
+	keys := registerBots(t, ctx, a, clusterAdminKey, names)
 	botCtx, stopBots := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	for _, name := range []string{"tour-a", "tour-b"} {
@@ -563,67 +493,10 @@ func singleNode(t *testing.T, ctx context.Context, req *orreryv1.CreateTournamen
 	}
 	stopBots()
 	wg.Wait()
-
-	ids := map[string]int64{}
-	rows, err := a.db.SQL().Query(`SELECT id, name FROM ladder_bots`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id int64
-		var name string
-		rows.Scan(&id, &name)
-		ids[name] = id
-	}
-	rows.Close()
-	for _, s := range schedule {
-		seed := s.seed
-		id, tokens, _, err := a.srv.Create(ctx, service.MatchSpec{Game: "icetraders", Seats: len(s.bots), Seed: &seed,
-			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}, Names: s.bots})
-		if err != nil {
-			t.Fatal(err)
-		}
-		botIDs := make([]int64, len(s.bots))
-		for i, name := range s.bots {
-			botIDs[i] = ids[name]
-		}
-		if _, err := a.db.SQL().Exec(`INSERT INTO ladder_matches (match_id, game, bot_ids, created_ns) VALUES (?,?,?,?)`,
-			id, "icetraders", store.JSON(botIDs), time.Now().UnixNano()); err != nil {
-			t.Fatal(err)
-		}
-		var seats sync.WaitGroup
-		ends := make([]*orreryv1.MatchEnded, len(tokens))
-		for i, tok := range tokens {
-			seats.Go(func() {
-				end, err := sdk.Play(ctx, conn, tok, hashBot{}, sdk.Options{})
-				if err != nil {
-					t.Errorf("single node: %v", err)
-				}
-				ends[i] = end
-			})
-		}
-		seats.Wait()
-		if ranks := ends[0].GetResult().GetRanks(); !slices.Equal(ranks, s.ranks) {
-			t.Errorf("ladder match %s (seed %d): ranks %v on the cluster, %v on one node", s.id, s.seed, s.ranks, ranks)
-			if mine, err := service.LoadReplay(ctx, a.db, id); err == nil && clusterReplay != nil {
-				theirs := clusterReplay(s.id)
-				for i := range min(len(mine.GetSteps()), len(theirs.GetSteps())) {
-					if !proto.Equal(mine.GetSteps()[i], theirs.GetSteps()[i]) {
-						t.Logf("first different step %d: cluster %v, one node %v", i, theirs.GetSteps()[i], mine.GetSteps()[i])
-						break
-					}
-				}
-			}
-		}
-	}
 	conn.Close()
+	playSchedule(t, ctx, a, schedule, func(string, string) bots.Bot { return hashBot{} }, clusterReplay)
 	a.stop()
 	// The restarted ladder rates every finished ladder match not yet rated, in creation order.
-	a, err = startArena(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref.ratings = storedRatings(t, a.db.SQL())
-	a.stop()
+	ref.ratings = restartedRatings(t, cfg)
 	return ref
 }

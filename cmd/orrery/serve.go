@@ -301,6 +301,7 @@ type serveOptions struct {
 	tlsCert     string
 	tlsKey      string
 	ladderClock struct{ perMove, bank time.Duration }
+	fillAfter   time.Duration
 	nodeID      string
 	advertise   string
 }
@@ -329,6 +330,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
 	f.DurationVar(&o.ladderClock.perMove, "ladder-per-move", 5*time.Second, "ladder matches: time per move")
 	f.DurationVar(&o.ladderClock.bank, "ladder-time-bank", 30*time.Second, "ladder matches: time bank")
+	f.DurationVar(&o.fillAfter, "ladder-fill-after", 5*time.Second, "house bots complete the match of a registered bot that has waited this long for opponents")
 	f.StringVar(&o.adminFile, "admin-key-file", "", "read the admin key from `FILE` (kept out of the process list)")
 	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
@@ -408,7 +410,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 			return err
 		}
 	}
-	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace,
+	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace, fillAfter: o.fillAfter,
 		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
 		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node})

@@ -95,12 +95,28 @@ func (s *State) Events(seat engine.Seat, from int, buf []proto.Message) []proto.
 	return buf
 }
 
+// EventsPublic reports whether the events from on read alike for every viewer: all do but
+// a chosen alignment or opening picks (redacted for the other seats) and an assigned
+// alignment (shown to its seat alone).
+func (s *State) EventsPublic(from int) bool {
+	for i := max(from, 0); i < len(s.events); i++ {
+		if e := &s.events[i]; e.kind == evAssigned || e.kind == evAction && secretAction(e.a) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretAction reports whether a is shown to its own seat alone.
+func secretAction(a engine.Action) bool { return a.Kind == KindAlign || a.Kind == KindPicks }
+
+var _ engine.PublicEvents = (*State)(nil)
+
 func (s *State) eventProto(viewer engine.Seat, e *event) *pb.Event {
 	switch e.kind {
 	case evAction:
 		at := &pb.ActionTaken{Seat: int32(e.seat)}
-		secret := e.a.Kind == KindAlign || e.a.Kind == KindPicks
-		if secret && viewer != engine.Seat(e.seat) {
+		if secretAction(e.a) && viewer != engine.Seat(e.seat) {
 			at.Redacted = true
 			at.Notation = "chose an alignment"
 			if e.a.Kind == KindPicks {

@@ -57,7 +57,20 @@ func pieceOfKind(k int) Piece { return Piece{Color(k / 3), Size(k%3 + 1)} }
 // valid reports whether p is a real piece.
 func (p Piece) valid() bool { return p.Color < numColors && p.Size >= Small && p.Size <= Large }
 
-func (p Piece) String() string { return p.Color.String() + " " + p.Size.String() }
+func (p Piece) String() string {
+	if p.valid() {
+		return pieceNames[p.kind()] // an action's notation names pieces on every step
+	}
+	return p.Color.String() + " " + p.Size.String()
+}
+
+var pieceNames = func() (t [numKinds]string) {
+	for k := range t {
+		p := pieceOfKind(k)
+		t[k] = p.Color.String() + " " + p.Size.String()
+	}
+	return t
+}()
 
 // Connected reports whether systems with these markers are connected: the same size or the
 // same color, but not both (the seed's "Two systems are said to be connected").

@@ -1,10 +1,12 @@
 package wire
 
 import (
+	"slices"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/engine"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -27,6 +29,13 @@ func registerEncoded(env *orreryv1.Action) {
 	} // never fails for a well-formed envelope; the codec then encodes it each time
 }
 
+// forgetEncoded drops the encoded bytes of a collected cache's envelopes.
+func forgetEncoded(cached map[engine.Action]cachedAction) {
+	for _, ca := range cached {
+		encodedLegal.Delete(ca.env)
+	}
+}
+
 func legalEntry(env *orreryv1.Action) ([]byte, error) {
 	if b, ok := encodedLegal.Load(env); ok {
 		return b.([]byte), nil
@@ -36,7 +45,7 @@ func legalEntry(env *orreryv1.Action) ([]byte, error) {
 
 // encodeEntry is env as one entry of Decision.legal: tag, length, message.
 func encodeEntry(env *orreryv1.Action) ([]byte, error) {
-	b, err := proto.Marshal(env)
+	b, err := env.MarshalVT()
 	if err != nil {
 		return nil, err
 	}
@@ -60,11 +69,13 @@ func withoutLegal(d *orreryv1.Decision) *orreryv1.Decision {
 
 // AppendDecisionResponse appends the wire form of PlayResponse{decision: d} to buf, the
 // same message proto.Marshal would write (decision.legal last, which protobuf allows), with
-// each cached legal envelope copied as ready-made bytes instead of marshalled again.
+// each cached legal envelope copied as ready-made bytes instead of marshalled again, and the
+// rest marshalled by the generated code.
 func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 	rest := withoutLegal(d)
+	restSize := rest.SizeVT()
+	size := restSize
 	entries := make([][]byte, len(d.Legal))
-	size := proto.Size(rest)
 	for i, env := range d.Legal {
 		entry, err := legalEntry(env)
 		if err != nil {
@@ -75,8 +86,10 @@ func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 	}
 	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
 	buf = protowire.AppendVarint(buf, uint64(size))
-	buf, err := proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(buf, rest)
-	if err != nil {
+	buf = slices.Grow(buf, size)
+	at := len(buf)
+	buf = buf[:at+restSize]
+	if _, err := rest.MarshalToSizedBufferVT(buf[at:]); err != nil {
 		return nil, err
 	}
 	for _, e := range entries {

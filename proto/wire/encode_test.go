@@ -1,8 +1,11 @@
 package wire
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -84,4 +87,85 @@ func BenchmarkMarshalDecision(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(len(d.GetLegal())), "actions")
+}
+
+// The codec's generated marshalling writes what proto.Unmarshal reads back as the same
+// message, and its trusted decoding reads proto.Marshal's bytes as the same message.
+func TestCodec_SameMessagesAsTheStandardCodec(t *testing.T) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := st.ToAct(nil)
+	d := Decision(st, seats[0], st.Legal(seats[0], nil), 7)
+	d.DecisionId, d.MatchId = "d7.1", "m1"
+	d.Deadline, d.TimeBank = timestamppb.Now(), durationpb.New(3e9)
+	d.Events = []*orreryv1.Event{{Seq: 4, Kind: &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: 1}}}}
+	msgs := []proto.Message{
+		&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}},
+		&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Joined{Joined: &orreryv1.Joined{MatchId: "m1", Options: map[string]string{"stash": "3", "turn_cap": "40"}}}},
+		&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{DecisionId: "d7.1", Choice: &orreryv1.Answer_Notation{Notation: "pick red small, blue large"}}}},
+	}
+	for _, trusted := range []bool{false, true} {
+		c := Codec{Trusted: trusted}
+		for _, m := range msgs {
+			b, err := c.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := m.ProtoReflect().New().Interface()
+			if err := proto.Unmarshal(b.Materialize(), got); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(got, m) {
+				t.Errorf("%T: the codec's bytes decode to another message", m)
+			}
+			std, err := proto.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := m.ProtoReflect().New().Interface()
+			proto.Merge(back, m) // decoding replaces what the message held: merged, lists would double
+			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(std)}, back); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(back, m) {
+				t.Errorf("%T, trusted %v: decoded as another message", m, trusted)
+			}
+		}
+	}
+}
+
+// The encoded bytes of a cache's envelopes are dropped with the cache: a server drops the
+// caches of option sets it no longer plays, and the bytes were kept for the process's life.
+func TestActionCache_EncodedBytesGoWithTheCache(t *testing.T) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := st.ToAct(nil)[0]
+	encoded := func(envs []*orreryv1.Action) int {
+		n := 0
+		for _, env := range envs {
+			if _, ok := encodedLegal.Load(env); ok {
+				n++
+			}
+		}
+		return n
+	}
+	envs := func() []*orreryv1.Action { // the cache is unreachable once this returns
+		cache := new(ActionCache)
+		envs := CachedDecision(st, seat, st.Legal(seat, nil), 0, cache).GetLegal()
+		if n := encoded(envs); len(envs) == 0 || n != len(envs) {
+			t.Fatalf("%d of %d envelopes encoded while the cache lives", n, len(envs))
+		}
+		return envs
+	}()
+	for i := 0; i < 20 && encoded(envs) > 0; i++ {
+		runtime.GC() // the cleanup runs on its own goroutine after a collection
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := encoded(envs); n != 0 {
+		t.Errorf("%d of %d envelopes still encoded after the cache was collected", n, len(envs))
+	}
 }

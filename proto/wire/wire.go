@@ -5,6 +5,7 @@ package wire
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
@@ -189,11 +190,28 @@ func (c *ActionCache) get(st engine.State, a engine.Action) cachedAction {
 	if len(c.m) < maxCached {
 		if c.m == nil {
 			c.m = make(map[engine.Action]cachedAction)
+			// The envelopes' encoded bytes are kept beside the cache, keyed by envelope, and
+			// must go with it: a server drops the caches of option sets it no longer plays.
+			runtime.AddCleanup(c, forgetEncoded, c.m)
 		}
 		c.m[a] = ca
 		registerEncoded(ca.env)
 	}
 	return ca
+}
+
+// Notation is a's notation, from the cache when a was listed before (nil cache: none): a
+// match logs the notation of every step, and the step is almost always a listed action.
+func (c *ActionCache) Notation(st engine.State, a engine.Action) string {
+	if c != nil {
+		c.mu.RLock()
+		ca, ok := c.m[a]
+		c.mu.RUnlock()
+		if ok {
+			return ca.notation
+		}
+	}
+	return st.FormatAction(a)
 }
 
 // CachedDecision is Decision drawing the legal actions' envelopes and notation from cache
@@ -231,13 +249,31 @@ func DecisionFor(st engine.State, seat engine.Seat, legal []engine.Action, ply i
 		return d
 	}
 	if cache != nil {
-		for i, a := range legal {
-			ca := cache.get(st, a)
+		// One read lock for the whole list, not one per action; the actions not cached yet
+		// are built after it.
+		put := func(i int, ca cachedAction) {
 			if typed {
 				d.Legal[i] = ca.env
 			}
 			if notation {
 				d.LegalNotation[i] = ca.notation
+			}
+		}
+		missed := false
+		cache.mu.RLock()
+		for i, a := range legal {
+			if ca, ok := cache.m[a]; ok {
+				put(i, ca)
+			} else {
+				missed = true
+			}
+		}
+		cache.mu.RUnlock()
+		if missed {
+			for i, a := range legal {
+				if (typed && d.Legal[i] == nil) || (!typed && d.LegalNotation[i] == "") {
+					put(i, cache.get(st, a))
+				}
 			}
 		}
 		return d

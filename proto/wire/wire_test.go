@@ -49,7 +49,8 @@ func TestWrap_DirectPathMatchesReflection(t *testing.T) {
 	}
 }
 
-// A cached decision is the same message as one built afresh.
+// A cached decision is the same message as one built afresh, and a cached notation the
+// action's own.
 func TestCachedDecision_SameAsFresh(t *testing.T) {
 	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 2})
 	if err != nil {
@@ -65,7 +66,11 @@ func TestCachedDecision_SameAsFresh(t *testing.T) {
 		if !proto.Equal(fresh, cached) {
 			t.Fatalf("ply %d: cached decision differs", ply)
 		}
-		if err := st.Apply(seat, legal[ply%len(legal)]); err != nil {
+		a := legal[ply%len(legal)]
+		if got, want := cache.Notation(st, a), st.FormatAction(a); got != want {
+			t.Errorf("ply %d: cached notation %q, want %q", ply, got, want)
+		}
+		if err := st.Apply(seat, a); err != nil {
 			t.Fatal(err)
 		}
 	}

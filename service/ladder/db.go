@@ -299,6 +299,27 @@ func (d *db) unfinished(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
+// unfinishedSeats lists the recorded seats of the ladder matches whose result is not stored
+// yet, by match, with the match's game.
+func (d *db) unfinishedSeats(ctx context.Context) (map[string][]assignedSeat, error) {
+	rows, err := d.QueryContext(ctx, `SELECT ls.match_id, ls.seat, ls.seats, ls.bot_id, ls.tournament, ls.token, lm.game
+		FROM ladder_seats ls JOIN ladder_matches lm ON lm.match_id = ls.match_id JOIN matches m ON m.id = ls.match_id
+		WHERE m.ended_ns = 0 ORDER BY ls.match_id, ls.seat`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string][]assignedSeat)
+	for rows.Next() {
+		var a assignedSeat
+		if err := rows.Scan(&a.match, &a.seat, &a.seats, &a.bot, &a.tournament, &a.token, &a.game); err != nil {
+			return nil, err
+		}
+		out[a.match] = append(out[a.match], a)
+	}
+	return out, rows.Err()
+}
+
 // errRated says a match was already rated: nothing was written.
 var errRated = errors.New("match already rated")
 

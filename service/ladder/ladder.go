@@ -273,21 +273,14 @@ func (l *Ladder) Start(arena *service.Server) error {
 	if err := l.ratePending(l.ctx); err != nil {
 		return fmt.Errorf("ladder: rate pending matches: %w", err)
 	}
-	ids, err := l.db.unfinished(l.ctx)
+	resumed, err := l.resumeMatches(l.ctx)
 	if err != nil {
-		return fmt.Errorf("ladder: list unfinished matches: %w", err)
-	}
-	for _, id := range ids {
-		// Nobody holds their seat tokens after a restart: rather than let the clock play them
-		// out on timeouts, they end aborted (unrated) at once.
-		l.arena.Abort(l.ctx, id, "orphaned by a server restart: the ladder's seats were lost")
-		l.wg.Add(1)
-		go l.watch(&liveMatch{id: id})
+		return fmt.Errorf("ladder: resume unfinished matches: %w", err)
 	}
 	l.wg.Add(2)
 	go l.loop(l.cfg.Tick, l.kick, l.matchmake) // forms matches, also whenever a bot joins or a match ends
 	go l.loop(l.cfg.RateEvery, l.rateKick, l.rate)
-	l.log.Info("ladder started", "games", l.games, "bots", len(l.bots), "resumed", len(ids))
+	l.log.Info("ladder started", "games", l.games, "bots", len(l.bots), "resumed", resumed)
 	return nil
 }
 
@@ -455,41 +448,29 @@ func (l *Ladder) spec(lm *liveMatch, names []string) service.MatchSpec {
 	}
 }
 
-// start creates a planned match on the arena and records it; false if it could not, its
-// bots then queued again.
+// start creates a planned match on the arena and records it with its seats (create, as the
+// cluster's matchmaker does, so that a restart finds who plays each seat); false if it could
+// not, its bots then queued again.
 func (l *Ladder) start(lm *liveMatch) bool {
-	names := make([]string, len(lm.bots))
+	err := l.create(lm, make([]string, len(lm.bots)))
+	if err == nil {
+		return true
+	}
+	if l.ctx.Err() == nil {
+		l.log.Error("ladder: cannot start a match", "game", lm.game, "err", err)
+	}
 	l.mu.Lock()
-	for i, id := range lm.bots {
-		names[i] = l.bots[id].name
+	for _, c := range lm.runner {
+		if c != nil {
+			c.active--
+			l.requeueLocked(c)
+		}
+	}
+	if lm.houseOnly {
+		l.houseLive--
 	}
 	l.mu.Unlock()
-	id, tokens, _, err := l.arena.Create(l.ctx, l.spec(lm, names))
-	if err == nil {
-		if err = l.db.insertLadderMatch(l.ctx, id, lm.game, lm.bots, l.now()); err != nil {
-			err = fmt.Errorf("record ladder match %s: %w", id, err)
-		}
-	}
-	if err != nil {
-		if l.ctx.Err() == nil {
-			l.log.Error("ladder: cannot start a match", "game", lm.game, "bots", names, "err", err)
-		}
-		l.mu.Lock()
-		for _, c := range lm.runner {
-			if c != nil {
-				c.active--
-				l.requeueLocked(c)
-			}
-		}
-		if lm.houseOnly {
-			l.houseLive--
-		}
-		l.mu.Unlock()
-		return false
-	}
-	l.log.Info("ladder match started", "match", id, "game", lm.game, "bots", names)
-	lm.id, lm.tokens = id, tokens
-	return true
+	return false
 }
 
 // run sets a started match's seats playing and waits for its end.
@@ -540,7 +521,10 @@ func (l *Ladder) watch(lm *liveMatch) {
 		if l.ctx.Err() == nil {
 			l.log.Warn("ladder: lost a match", "match", lm.id, "err", err)
 		}
-		return
+		return // its seats stay recorded: a restart resumes it
+	}
+	if _, err := l.db.ExecContext(l.ctx, `DELETE FROM ladder_seats WHERE match_id = ?`, lm.id); err != nil && l.ctx.Err() == nil {
+		l.log.Error("ladder: forget an ended match's seats", "match", lm.id, "err", err)
 	}
 	wake(l.rateKick)
 	wake(l.kick)

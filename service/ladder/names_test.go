@@ -37,9 +37,10 @@ func TestNames_RegisteredAndHouseNamesAreReserved(t *testing.T) {
 	}
 }
 
-// A ladder match orphaned by a restart (its house seats were played in the old process)
-// does not linger to be played out by the clock: it ends aborted at once, and is not rated.
-func TestRestart_OrphanedLadderMatchEndsAbortedUnrated(t *testing.T) {
+// A ladder match whose seats are not recorded (started by a version that did not record
+// them) cannot be resumed on anyone's stream after a restart: rather than linger to be played
+// out by the clock, it ends aborted at once, and is not rated.
+func TestRestart_LadderMatchWithoutRecordedSeatsEndsAbortedUnrated(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(filepath.Join(t.TempDir(), "o.db"))
 	if err != nil {
@@ -60,6 +61,9 @@ func TestRestart_OrphanedLadderMatchEndsAbortedUnrated(t *testing.T) {
 	}
 	first.lad.Close()
 	first.arena.Close()
+	if _, err := db.SQL().Exec(`DELETE FROM ladder_seats`); err != nil {
+		t.Fatal(err)
+	}
 
 	second := newEnv(t, db, quick(Config{}), "")
 	sum, err := second.arena.AwaitEnd(ctx, id)

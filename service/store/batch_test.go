@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -85,6 +86,83 @@ func BenchmarkAppendStepBatch(b *testing.B) {
 	// On a shared machine wall time measures the neighbours; steps per CPU-second is the
 	// rate of a core of one's own (the WAL's commits do not wait for the disk).
 	b.ReportMetric(float64(b.N*perBatch)/(cpuTime()-cpu0).Seconds(), "steps/cpu-s")
+}
+
+// BenchmarkAppendStepBatchThousand is the writer's batches on a server that has run a
+// while: 1,000 running matches (random ids, as the server's) in a database that already
+// holds the 200,000 steps of 1,000 finished ones, 256 steps per transaction spread over the
+// running matches as a busy writer drains them. Filling the database is not timed.
+//
+//	go test ./service/store -run '^$' -bench AppendStepBatchThousand -benchtime 400x
+func BenchmarkAppendStepBatchThousand(b *testing.B) {
+	const matches, history, perBatch = 1000, 200, 256
+	db := openWithMatches(b, 2*matches)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	ids := make([]string, 2*matches)
+	for i := range ids {
+		ids[i] = fmt.Sprint("m", i)
+	}
+	// The finished matches' steps, as their writer left them: interleaved.
+	for seq := range history {
+		batch := make([]MatchStep, matches)
+		for m := range batch {
+			batch[m] = MatchStep{Match: ids[matches+m], Step: Step{Seq: int64(seq), Seat: m % 4, Notation: "move s12 to sys3", Bank: time.Minute}}
+		}
+		if err := db.AppendStepBatch(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	seq := make([]int64, matches)
+	batches := make([][]MatchStep, b.N)
+	for i := range batches {
+		batches[i] = make([]MatchStep, perBatch)
+		for j := range batches[i] {
+			m := r.IntN(matches)
+			batches[i][j] = MatchStep{Match: ids[m], Step: Step{Seq: seq[m], Seat: j % 4, Notation: "move s12 to sys3", Bank: time.Minute}}
+			seq[m]++
+		}
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if err := db.AppendStepBatch(ctx, batches[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*perBatch)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(b.N*perBatch)/(cpuTime()-cpu0).Seconds(), "steps/cpu-s")
+}
+
+// BenchmarkStepsWithAFullLog is the price of the step log for readers: the log of one of
+// 1,000 running matches read (Steps) while the log holds nearly compactAfter steps of them
+// all, as a replay or a single resume finds it at worst.
+//
+//	go test ./service/store -run '^$' -bench StepsWithAFullLog
+func BenchmarkStepsWithAFullLog(b *testing.B) {
+	const matches, perBatch = 1000, 256
+	db := openWithMatches(b, matches)
+	ctx := context.Background()
+	seq := make([]int64, matches)
+	for range (compactAfter - 1) / perBatch {
+		batch := make([]MatchStep, perBatch)
+		for j := range batch {
+			m := j * 7 % matches
+			batch[j] = MatchStep{Match: fmt.Sprint("m", m), Step: Step{Seq: seq[m], Seat: j % 4, Notation: "move s12 to sys3", Bank: time.Minute}}
+			seq[m]++
+		}
+		if err := db.AppendStepBatch(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := i % matches
+		steps, err := db.Steps(ctx, fmt.Sprint("m", m))
+		if err != nil || int64(len(steps)) != seq[m] {
+			b.Fatalf("Steps(m%d) = %d steps, %v; want %d", m, len(steps), err, seq[m])
+		}
+	}
 }
 
 // cpuTime is the process's user and system CPU time so far.

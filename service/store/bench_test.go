@@ -94,3 +94,25 @@ func benchAppend(b *testing.B, target string, batch int) {
 	}
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "steps/s")
 }
+
+// BenchmarkCreateMatch stores new 4-seat matches, one transaction each, as CreateMatch does:
+// matches/s.
+//
+//	go test ./service/store -run '^$' -bench CreateMatch -benchtime 2000x
+func BenchmarkCreateMatch(b *testing.B) {
+	db, err := Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		id := fmt.Sprint("m", i)
+		if err := db.CreateMatch(ctx, &Match{ID: id, Game: "icetraders", Seats: 4, Options: map[string]string{}, SeedHash: "h",
+			Names: []string{"a", "b", "c", "d"}, TokenHashes: []string{id + "0", id + "1", id + "2", id + "3"}, Created: time.Unix(1, 0)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "matches/s")
+}

@@ -141,7 +141,12 @@ func openPostgres(url string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: migrate the schema of %s: %w", redact(cfg), err)
 	}
-	return &DB{db: db, dialect: Postgres}, nil
+	d := &DB{db: db, dialect: Postgres}
+	if err := d.prepare(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", redact(cfg), err)
+	}
+	return d, nil
 }
 
 // migratePostgres runs the migrations on a plain connection: goose writes PostgreSQL's own

@@ -144,14 +144,17 @@ func (d *DB) Live(ctx context.Context, since, now time.Time) ([]NodeLoad, error)
 	return out, rows.Err()
 }
 
-// AppendLeasedSteps is AppendStepBatch for a node of a cluster, fenced by the leases: in the
-// same transaction it reads the leases of the batch's matches and writes only the steps of
-// the matches node holds a lease on that runs at least until until. It returns the matches
-// whose steps it left out: their leases lapsed (or are about to), so another node may own
+// WriteLeasedBatch is WriteBatch for a node of a cluster, fenced by the leases: in the same
+// transaction it reads the leases of the batch's matches and writes only the steps and
+// results of the matches node holds a lease on that runs at least until until. It returns
+// the matches it left out: their leases lapsed (or are about to), so another node may own
 // them and write their logs. The lease rows are read, not locked, so that the node's
 // renewal never waits for its writer: until must lie far enough ahead of the node's clock
 // (a third of a lease) that no other node can take a lease between the check and the commit.
-func (d *DB) AppendLeasedSteps(ctx context.Context, node string, until time.Time, batch []MatchStep) (lost []string, err error) {
+func (d *DB) WriteLeasedBatch(ctx context.Context, node string, until time.Time, b Batch) (lost []string, err error) {
+	if err := d.checkNext(b.Steps); err != nil {
+		return nil, err
+	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -159,10 +162,16 @@ func (d *DB) AppendLeasedSteps(ctx context.Context, node string, until time.Time
 	defer tx.Rollback()
 	var ids []string
 	seen := map[string]bool{}
-	for _, s := range batch {
+	for _, s := range b.Steps {
 		if !seen[s.Match] {
 			seen[s.Match] = true
 			ids = append(ids, s.Match)
+		}
+	}
+	for _, f := range b.Results {
+		if !seen[f.Match] {
+			seen[f.Match] = true
+			ids = append(ids, f.Match)
 		}
 	}
 	held, err := holdLeases(ctx, tx, node, until, ids)
@@ -170,42 +179,48 @@ func (d *DB) AppendLeasedSteps(ctx context.Context, node string, until time.Time
 		return nil, err
 	}
 	if len(held) < len(ids) {
-		kept := make([]MatchStep, 0, len(batch))
-		for _, s := range batch {
+		kept := Batch{Steps: make([]MatchStep, 0, len(b.Steps))}
+		for _, s := range b.Steps {
 			if held[s.Match] {
-				kept = append(kept, s)
+				kept.Steps = append(kept.Steps, s)
 			}
 		}
-		batch = kept
+		for _, f := range b.Results {
+			if held[f.Match] {
+				kept.Results = append(kept.Results, f)
+			}
+		}
+		b = kept
 		for _, id := range ids {
 			if !held[id] {
 				lost = append(lost, id)
 			}
 		}
 	}
-	if err := d.appendStepsTx(ctx, tx, batch); err != nil {
+	compacted, err := d.writeTx(ctx, tx, b)
+	if err != nil {
 		return nil, err
 	}
-	return lost, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	d.written(b)
+	d.forget(lost)
+	d.logged(len(b.Steps), compacted)
+	return lost, nil
+}
+
+// AppendLeasedSteps is WriteLeasedBatch of steps alone.
+func (d *DB) AppendLeasedSteps(ctx context.Context, node string, until time.Time, batch []MatchStep) (lost []string, err error) {
+	return d.WriteLeasedBatch(ctx, node, until, Batch{Steps: batch})
 }
 
 // FinishLeased records a match's result if node holds a lease on it that runs at least until
-// until, checked and written in one transaction as AppendLeasedSteps does; it reports
+// until, checked and written in one transaction as WriteLeasedBatch does; it reports
 // whether it did.
 func (d *DB) FinishLeased(ctx context.Context, node string, until time.Time, match string, ended time.Time, r *Result) (bool, error) {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback()
-	held, err := holdLeases(ctx, tx, node, until, []string{match})
-	if err != nil || !held[match] {
-		return false, err
-	}
-	if err := d.FinishMatchTx(ctx, tx, match, ended, r); err != nil {
-		return false, err
-	}
-	return true, tx.Commit()
+	lost, err := d.WriteLeasedBatch(ctx, node, until, Batch{Results: []Finish{{Match: match, Ended: ended, Result: r}}})
+	return err == nil && len(lost) == 0, err
 }
 
 // holdLeases lists, inside tx, the matches among matches whose lease node holds until at

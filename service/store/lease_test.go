@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -232,5 +233,37 @@ func testLeaseWritesNeedTheLease(t *testing.T, target string) {
 	}
 	if live, err := db.Live(ctx, t0.Add(-ttl), t0); err != nil || len(live) != 0 {
 		t.Errorf("after leaving, live nodes: %v, %v; want none", live, err)
+	}
+}
+
+// The writer's batch, steps and results together, is fenced as a whole: what the node holds
+// is written in the one transaction, what it lost is left out and reported.
+func TestLease_ABatchOfStepsAndResultsNeedsTheLease(t *testing.T) {
+	eachBackend(t, testBatchNeedsTheLease)
+}
+
+func testBatchNeedsTheLease(t *testing.T, target string) {
+	ctx := context.Background()
+	db := leaseStore(t, target, "held", "lapsed")
+	t0, ttl := time.Unix(1000, 0), 10*time.Second
+	for match, at := range map[string]time.Duration{"held": 0, "lapsed": -time.Minute} {
+		if won, err := db.Acquire(ctx, match, "n1", t0.Add(at), ttl); err != nil || !won {
+			t.Fatal(match, won, err)
+		}
+	}
+	res := &Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}, Plies: 1}
+	lost, err := db.WriteLeasedBatch(ctx, "n1", t0, Batch{
+		Steps:   []MatchStep{{Match: "lapsed", Step: Step{Seq: 0, Notation: "b"}}, {Match: "held", Step: Step{Seq: 0, Notation: "a"}}},
+		Results: []Finish{{Match: "held", Ended: t0, Result: res}, {Match: "lapsed", Ended: t0, Result: res}},
+	})
+	if err != nil || !slices.Equal(lost, []string{"lapsed"}) {
+		t.Errorf("WriteLeasedBatch lost %v, %v; want [lapsed]", lost, err)
+	}
+	for match, want := range map[string]bool{"held": true, "lapsed": false} {
+		steps, err := db.Steps(ctx, match)
+		m, merr := db.Match(ctx, match)
+		if err != nil || merr != nil || (len(steps) == 1) != want || (m.Result != nil) != want {
+			t.Errorf("%s: %d steps (%v), result %v (%v); want stored %v", match, len(steps), err, m.Result, merr, want)
+		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -134,6 +136,52 @@ type Filter struct {
 type DB struct {
 	db      *sql.DB
 	dialect Dialect
+
+	compactAfter    int64        // steps logged between compactions: compactAfter, but for tests
+	sinceCompaction atomic.Int64 // steps this store has logged since it last compacted (steplog.go)
+	closed          atomic.Bool
+
+	stmtsMu sync.Mutex // guards stmts
+	stmts   map[string]*sql.Stmt
+
+	nextMu sync.Mutex       // guards next
+	next   map[string]int64 // each match's next step, as this store wrote it (checkNext)
+}
+
+// writeQueries are the writer's statements (and CreateMatch's), prepared once when the store opens: parsing
+// them cost as much as running them. They are prepared before any transaction, as SQLite's
+// one connection is then free (a statement prepared on the pool inside a transaction would
+// wait for it).
+func (d *DB) writeQueries() []string {
+	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery,
+		createQuery, tokenQuery}
+}
+
+// prepare prepares the writer's statements and empties the step log, which a server that
+// stopped without closing the store leaves full.
+func (d *DB) prepare() error {
+	d.stmts, d.next = make(map[string]*sql.Stmt), make(map[string]int64)
+	d.compactAfter = compactAfter
+	for _, q := range d.writeQueries() {
+		st, err := d.db.Prepare(q)
+		if err != nil {
+			return fmt.Errorf("store: prepare %.40q: %w", q, err)
+		}
+		d.stmts[q] = st
+	}
+	return d.Compact(context.Background())
+}
+
+// prepared is query as a statement of tx: prepared once if it is one of writeQueries, else
+// for this transaction only.
+func (d *DB) prepared(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	d.stmtsMu.Lock()
+	st := d.stmts[query]
+	d.stmtsMu.Unlock()
+	if st == nil {
+		return tx.PrepareContext(ctx, query)
+	}
+	return tx.StmtContext(ctx, st), nil
 }
 
 //go:embed migrations/*.sql
@@ -185,7 +233,12 @@ func Open(target string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: migrate the schema of %s: %w", path, err)
 	}
-	return &DB{db: db}, nil
+	d := &DB{db: db}
+	if err := d.prepare(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return d, nil
 }
 
 // ErrDamaged is a database that fails SQLite's quick_check: the server refuses to start on it.
@@ -240,8 +293,12 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 		return 0, err
 	}
 	defer tx.Rollback()
+	// The step log's steps of the matches removed go first, with those of the others.
+	if _, err := d.compactTx(ctx, tx, nil, true); err != nil {
+		return 0, err
+	}
 	cut := t.UnixNano()
-	for _, table := range []string{"steps", "seat_tokens"} {
+	for _, table := range []string{"steps", "step_runs", "seat_tokens"} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
 			return 0, err
 		}
@@ -251,15 +308,33 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 		return 0, err
 	}
 	n, _ := res.RowsAffected()
-	return n, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	d.logged(0, true)
+	return n, nil
 }
 
 // SQL exposes the database to packages that keep their own tables beside the matches (the
 // ladder), so that their writes can share a transaction.
 func (d *DB) SQL() *sql.DB { return d.db }
 
-// Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+// Close empties the step log into the steps table (a clean stop leaves no log behind) and
+// closes the database.
+func (d *DB) Close() error {
+	if d.closed.Swap(true) {
+		return nil
+	}
+	// Bounded: a database out of reach must not hold up a stop; the log is compacted at the
+	// next open instead.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := d.Compact(ctx)
+	for _, st := range d.stmts {
+		st.Close()
+	}
+	return errors.Join(err, d.db.Close())
+}
 
 // JSON is v as stored JSON text. Only plain maps, slices and structs are stored, so a
 // failure is a programming error.
@@ -287,6 +362,13 @@ func FromUnixNano(ns int64) time.Time {
 	return time.Unix(0, ns)
 }
 
+const (
+	createQuery = `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
+		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	tokenQuery = `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
+)
+
 // CreateMatch stores a new match, and its seats' token hashes in the index of tokens.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	tx, err := d.db.BeginTx(ctx, nil)
@@ -294,17 +376,23 @@ func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 		return err
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
-		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	insert, err := d.prepared(ctx, tx, createQuery)
+	if err != nil {
+		return err
+	}
+	_, err = insert.ExecContext(ctx,
 		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 		m.Created.UnixNano(), JSON(botsText(m.Bots)))
 	if err != nil {
 		return err
 	}
+	index, err := d.prepared(ctx, tx, tokenQuery)
+	if err != nil {
+		return err
+	}
 	for _, h := range m.TokenHashes {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, h, m.ID); err != nil {
+		if _, err := index.ExecContext(ctx, h, m.ID); err != nil {
 			return err
 		}
 	}
@@ -329,70 +417,7 @@ type MatchStep struct {
 // AppendStepBatch appends the steps of many matches in one transaction, in the order
 // given: a server running many matches commits once per batch, not once per match.
 func (d *DB) AppendStepBatch(ctx context.Context, batch []MatchStep) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := d.appendStepsTx(ctx, tx, batch); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// appendStepsTx inserts batch inside tx.
-func (d *DB) appendStepsTx(ctx context.Context, tx *sql.Tx, batch []MatchStep) error {
-	var err error
-	// Many rows per statement: a statement's fixed cost, not the rows, is most of an insert.
-	var full *sql.Stmt
-	args := make([]any, 0, stepsPerInsert*6)
-	for len(batch) > 0 {
-		n := min(len(batch), stepsPerInsert)
-		args = args[:0]
-		for _, s := range batch[:n] {
-			args = append(args, s.Match, s.Seq, s.Seat, s.Notation, s.TimedOut, int64(s.Bank))
-		}
-		if n == stepsPerInsert && full == nil {
-			if full, err = tx.PrepareContext(ctx, d.insertSteps(n)); err != nil {
-				return err
-			}
-			defer full.Close()
-		}
-		if n == stepsPerInsert {
-			_, err = full.ExecContext(ctx, args...)
-		} else {
-			_, err = tx.ExecContext(ctx, d.insertSteps(n), args...)
-		}
-		if err != nil {
-			return fmt.Errorf("store: steps of %s to %s: %w", batch[0].Match, batch[n-1].Match, err)
-		}
-		batch = batch[n:]
-	}
-	return nil
-}
-
-// stepsPerInsert is the rows of one INSERT statement (6 parameters each, well under
-// SQLite's limit of 32,766).
-const stepsPerInsert = 128
-
-func (d *DB) insertSteps(n int) string {
-	var b strings.Builder
-	if d.dialect == SQLite {
-		// OR ROLLBACK: a failing row ends the whole transaction, as AppendStepBatch does
-		// anyway, so SQLite keeps no statement journal to undo a statement's earlier rows
-		// (a fifth of a batch's cost).
-		b.WriteString("INSERT OR ROLLBACK")
-	} else {
-		b.WriteString("INSERT")
-	}
-	b.WriteString(" INTO steps (match_id, seq, seat, notation, timed_out, bank_ns) VALUES ")
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("(?,?,?,?,?,?)")
-	}
-	return b.String()
+	return d.WriteBatch(ctx, Batch{Steps: batch})
 }
 
 // FinishMatch records a match's result.
@@ -402,29 +427,33 @@ func (d *DB) FinishMatch(ctx context.Context, matchID string, ended time.Time, r
 
 // FinishMatchTx records a match's result inside tx (or on its own if tx is nil).
 func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ended time.Time, r *Result) error {
-	q := `UPDATE matches SET ended_ns = ?, result = ? WHERE id = ?`
-	var res sql.Result
-	var err error
-	if tx != nil {
-		res, err = tx.ExecContext(ctx, q, ended.UnixNano(), JSON(r), matchID)
-	} else {
-		res, err = d.db.ExecContext(ctx, q, ended.UnixNano(), JSON(r), matchID)
+	if tx == nil {
+		return d.WriteBatch(ctx, Batch{Results: []Finish{{Match: matchID, Ended: ended, Result: r}}})
 	}
+	finish, err := d.prepared(ctx, tx, finishQuery)
+	if err != nil {
+		return err
+	}
+	res, err := finish.ExecContext(ctx, ended.UnixNano(), JSON(r), matchID)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("store: finish %s: %w", matchID, ErrNotFound)
 	}
-	// An ended match needs no owner: its lease row goes with it.
-	q = `DELETE FROM leases WHERE match_id = ?`
-	if tx != nil {
-		_, err = tx.ExecContext(ctx, q, matchID)
-	} else {
-		_, err = d.db.ExecContext(ctx, q, matchID)
+	unlease, err := d.prepared(ctx, tx, unleaseQuery)
+	if err != nil {
+		return err
 	}
+	_, err = unlease.ExecContext(ctx, matchID)
 	return err
 }
+
+const (
+	finishQuery = `UPDATE matches SET ended_ns = ?, result = ? WHERE id = ?`
+	// An ended match needs no owner: its lease row goes with it.
+	unleaseQuery = `DELETE FROM leases WHERE match_id = ?`
+)
 
 const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
 	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, bots, rowid_`
@@ -482,8 +511,27 @@ func (d *DB) Match(ctx context.Context, id string) (*Match, error) {
 	return m, err
 }
 
-// Steps loads a match's action log in order.
+// Steps loads a match's action log in order, from the three places its steps may be
+// (steplog.go). The log is read first: a compaction between the reads moves steps from it
+// to the runs, never back.
 func (d *DB) Steps(ctx context.Context, id string) ([]Step, error) {
+	logged, err := d.loggedSteps(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := d.runSteps(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := d.storedSteps(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return mergeSteps(append(stored, runs...), logged), nil
+}
+
+// storedSteps are a match's steps in the steps table (written before the step log), in order.
+func (d *DB) storedSteps(ctx context.Context, id string) ([]Step, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT seq, seat, notation, timed_out, bank_ns FROM steps WHERE match_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, err

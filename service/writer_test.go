@@ -1,0 +1,83 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/orrery/orrery/service/store"
+)
+
+// heldStore is a logStore whose first write waits until released, so that the writer's
+// queue fills behind it; it records every batch it is given and fails as told.
+type heldStore struct {
+	entered chan struct{} // closed when the first write starts
+	release chan struct{}
+	once    sync.Once
+
+	mu      sync.Mutex // guards the fields below
+	batches []store.Batch
+	fail    int // writes after the first still to fail
+	stored  int // batches written
+}
+
+func (h *heldStore) WriteBatch(_ context.Context, b store.Batch) error {
+	h.once.Do(func() {
+		close(h.entered)
+		<-h.release
+	})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.batches = append(h.batches, store.Batch{Steps: slices.Clone(b.Steps), Results: slices.Clone(b.Results)})
+	if h.fail > 0 && len(h.batches) > 1 {
+		h.fail--
+		return errors.New("disk I/O error")
+	}
+	h.stored++
+	return nil
+}
+
+func (h *heldStore) written() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.stored
+}
+
+// What a busy writer finds queued, steps of several matches and a result, goes in one
+// transaction, each match's steps in order; the result is told only after it (and a
+// failed attempt is retried whole, telling nothing meanwhile).
+func TestWriter_OneTransactionPerDrainedBatch(t *testing.T) {
+	for _, failures := range []int{0, 1} {
+		h := &heldStore{entered: make(chan struct{}), release: make(chan struct{}), fail: failures}
+		w := newWriter(h, slog.New(slog.DiscardHandler), nil)
+		w.step("m0", store.Step{Seq: 0, Notation: "first"})
+		<-h.entered
+		w.step("m1", store.Step{Seq: 0, Notation: "a"})
+		w.step("m0", store.Step{Seq: 1, Notation: "b"})
+		w.step("m1", store.Step{Seq: 1, Notation: "c"})
+		told := make(chan int, 1)
+		w.finish("m1", time.Unix(5, 0), &store.Result{Plies: 2}, func() { told <- h.written() })
+		w.step("m0", store.Step{Seq: 2, Notation: "d"})
+		close(h.release)
+		w.sync()
+		if got := <-told; got != 2 {
+			t.Errorf("failures %d: the result was told after %d stored batches; want 2 (after its own)", failures, got)
+		}
+		w.close()
+
+		wantSteps := []store.MatchStep{{Match: "m1", Step: store.Step{Seq: 0, Notation: "a"}}, {Match: "m0", Step: store.Step{Seq: 1, Notation: "b"}},
+			{Match: "m1", Step: store.Step{Seq: 1, Notation: "c"}}, {Match: "m0", Step: store.Step{Seq: 2, Notation: "d"}}}
+		if len(h.batches) != 2+failures {
+			t.Fatalf("failures %d: %d writes; want %d", failures, len(h.batches), 2+failures)
+		}
+		for i, b := range h.batches[1:] {
+			if !slices.Equal(b.Steps, wantSteps) || len(b.Results) != 1 || b.Results[0].Match != "m1" || b.Results[0].Result.Plies != 2 {
+				t.Errorf("failures %d: write %d = %+v; want the 4 steps queued behind the first, in order, and m1's result", failures, i+1, b)
+			}
+		}
+	}
+}
