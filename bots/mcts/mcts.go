@@ -91,6 +91,9 @@ type Config struct {
 	// Depth, when positive, overrides the game's playout depth; when negative, the search
 	// plays no playouts and scores each new node's state as it stands.
 	Depth int
+	// UniformPlayouts plays the playouts uniformly at random even where the game has a
+	// playout policy: for measuring the policy.
+	UniformPlayouts bool
 	// Exhaustive spends the whole budget even when the answer is already settled (the most
 	// visited root action cannot be overtaken in the iterations left, or only one action is
 	// a candidate); benchmarks of the loop's speed set it.
@@ -160,6 +163,9 @@ type Bot struct {
 	rewards []float64
 	scratch engine.State
 	favour  int // the prior bot's choice for this decision, or -1
+	// seen counts the distinct decisions given (by id), the last of them lastID.
+	seen   uint64
+	lastID string
 	// playoutBot plays the playouts when the game or the config asks for a bot's playouts.
 	playoutBot bots.Bot
 
@@ -187,6 +193,9 @@ func New(g Game, cfg Config) *Bot {
 	if cfg.Widen > 0 {
 		g.Widen = cfg.Widen
 	}
+	if cfg.UniformPlayouts {
+		g.Playout = nil
+	}
 	if cfg.GreedyPlayouts && g.PlayoutBot == nil {
 		g.PlayoutBot = g.Prior
 	}
@@ -208,9 +217,7 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if len(legal) == 0 {
 		return bots.Index(d, 0)
 	}
-	// Each decision draws from its own stream: the choice depends on the seed and the
-	// decision alone, not on what the bot searched before.
-	stream := uint64(d.GetPly())*0x9e3779b97f4a7c15 + uint64(d.GetSeat())
+	stream := b.stream(d)
 	b.pcg.Seed(b.cfg.Seed, stream)
 	var prior *orreryv1.Answer
 	if b.game.Prior != nil {
@@ -261,6 +268,33 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 		return bots.Index(d, i)
 	}
 	return prior
+}
+
+// stream is the random stream of decision d. Each decision draws from its own: the choice
+// depends on the seed and the decision alone, not on what the bot searched before. A decision
+// is told by the match's order of its seat's decisions (how many distinct decision ids the
+// bot was given), its seat and its legal actions, not by its ply: the server numbers the plies
+// of simultaneous choices by the order the answers arrive in, so a tournament would not
+// replay from its seed.
+func (b *Bot) stream(d *orreryv1.Decision) uint64 {
+	if id := d.GetDecisionId(); id != "" && id != b.lastID {
+		b.lastID = id
+		b.seen++
+	}
+	h := uint64(14695981039346656037) // FNV-1a
+	mix := func(x uint64) {
+		h ^= x
+		h *= 1099511628211
+	}
+	mix(b.seen)
+	mix(uint64(d.GetSeat()))
+	mix(uint64(len(d.GetLegal())))
+	for _, n := range d.GetLegalNotation() {
+		for i := 0; i < len(n); i++ {
+			mix(uint64(n[i]))
+		}
+	}
+	return h
 }
 
 // widen sets the root's candidates: the searchable root actions, or when the game widens, the

@@ -113,6 +113,7 @@ func duplicateSets(tb testing.TB, game string, sets int, cfg mcts.Config) (wins 
 // decision); -args -full plays 50 sets (200 games) at the default 100 ms budget. The
 // environment narrows it: ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_BUDGET_MS
 // (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth; -1: none),
+// ORRERY_MCTS_UNIFORM_PLAYOUTS=1 (uniform playouts in place of the game's policy),
 // ORRERY_MCTS_OVERRULE and ORRERY_MCTS_SURE (the margin, and the standard errors, by which the
 // search must beat the prior bot to overrule it).
 //
@@ -128,6 +129,7 @@ func strength(b *testing.B, game string) {
 	}
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
+	cfg.UniformPlayouts = os.Getenv("ORRERY_MCTS_UNIFORM_PLAYOUTS") == "1"
 	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
 		cfg.Overrule = v
 	}

@@ -18,8 +18,8 @@ import (
 // It reads the observation once, and only in the tick phase: the market and setup are left to
 // other means.
 //
-// The observation carries the rules, not the options: the knights option and the wall-clock
-// settings take their defaults (neither changes a tick), and a simulated tick resolves in
+// The observation carries the rules (the knights option among them), not the wall-clock
+// settings: those take their defaults (they change no tick), and a simulated tick resolves in
 // lockstep.
 type Determinizer struct {
 	base   *State
@@ -47,8 +47,12 @@ func NewDeterminizer(o *fccatanv1.Observation, seat int) (*Determinizer, error) 
 		sizes[t] = strconv.Itoa(len(tm.GetAvatars()))
 	}
 	itoa := func(v int32) string { return strconv.Itoa(int(v)) }
+	knights := r.GetKnights()
+	if knights == "" {
+		knights = "any" // a server from before the rules named it: any count reads every view
+	}
 	c, err := newConfig(engine.Config{Seats: n, Options: map[string]string{
-		"ruleset": r.GetRuleset(), "map": r.GetMap(), "team_size": strings.Join(sizes, ","), "knights": "any",
+		"ruleset": r.GetRuleset(), "map": r.GetMap(), "team_size": strings.Join(sizes, ","), "knights": knights,
 		"round_seconds": itoa(r.GetTicksPerRound() * r.GetTickMs() / 1000), "tick_rate": itoa(1000 / r.GetTickMs()),
 		"win_vp": itoa(r.GetWinVp()), "top_speed_cm_s": itoa(r.GetTopSpeedCmS()), "reach_cm": itoa(r.GetReachCm()),
 		"round_cap": itoa(r.GetMaxRounds()), "idle_markets": itoa(r.GetIdleMarkets()), "trade_steps": itoa(r.GetTradeSteps()),

@@ -2,6 +2,7 @@ package fccatan
 
 import (
 	"fmt"
+	"strconv"
 
 	"google.golang.org/protobuf/proto"
 
@@ -26,7 +27,16 @@ func (c *config) rulesProto() *fccatanv1.Rules {
 		Ruleset: c.ruleset, WinVp: int32(c.winVP), TicksPerRound: int32(c.ticksPerRound), TickMs: int32(c.tickMS),
 		TopSpeedCmS: c.speed, ReachCm: c.reach, MaxRounds: int32(c.roundCap), IdleMarkets: int32(c.idleMarkets),
 		TradeSteps: int32(c.tradeSteps), Throwing: c.throwing, ThrowRangeCm: c.throwRange, Costs: c.costsProto(), Map: c.field.Name,
+		Knights: c.knightsOption(),
 	}
+}
+
+// knightsOption is the knights option as a match names it.
+func (c *config) knightsOption() string {
+	if c.knights < 0 {
+		return "any"
+	}
+	return strconv.Itoa(c.knights)
 }
 
 // Observe is seat's view: the whole field, every team's resources and cards, the clock; the

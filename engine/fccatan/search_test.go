@@ -13,6 +13,27 @@ import (
 var searchRuns = []map[string]string{
 	{"round_seconds": "2", "tick_rate": "5", "top_speed_cm_s": "5000", "round_cap": "6"},
 	{"ruleset": "published", "tick_rate": "1", "team_size": "3", "knights": "any", "round_cap": "6"},
+	{"round_seconds": "2", "tick_rate": "5", "top_speed_cm_s": "5000", "knights": "3", "round_cap": "6"},
+}
+
+// TestObservation_RulesNameTheKnightsOption: the knights option is a public rule, in every
+// team's view and the spectator's, as the match names it.
+func TestObservation_RulesNameTheKnightsOption(t *testing.T) {
+	for _, tc := range []struct{ option, want string }{{"", "2"}, {"0", "0"}, {"3", "3"}, {"any", "any"}} {
+		opts := map[string]string{}
+		if tc.option != "" {
+			opts["knights"] = tc.option
+		}
+		st, err := engine.New("fccatan", engine.Config{Seats: 3, Seed: 5, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, seat := range []engine.Seat{0, 2, engine.Spectator} {
+			if got := st.Observe(seat).(*fccatanv1.Observation).GetRules().GetKnights(); got != tc.want {
+				t.Errorf("knights=%q: seat %d's rules name %q, want %q", tc.option, seat, got, tc.want)
+			}
+		}
+	}
 }
 
 func TestCloneInto_EqualsCloneAndSharesNothing(t *testing.T) {

@@ -3,6 +3,7 @@ package pantropia
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -107,6 +108,8 @@ type config struct {
 	askAll        bool // Luddite windows ask every other seat holding cards, not only holders
 	replaceAlways bool // another player's ring may be replaced even when an empty joint is open
 	reactMS       int  // a Luddite window's deadline for each seat asked, in milliseconds
+	// options are the options as given, for the observation: rules every seat may know.
+	options map[string]string
 }
 
 var options = []engine.Option{
@@ -168,7 +171,7 @@ func pairs(name, text string) ([][2]string, error) {
 }
 
 func newConfig(cfg engine.Config) (*config, error) {
-	c := &config{seats: cfg.Seats}
+	c := &config{seats: cfg.Seats, options: maps.Clone(cfg.Options)}
 	if cfg.Seats < 3 || cfg.Seats > maxSeats {
 		return nil, fmt.Errorf("%w: pantropia takes 3 or 4 seats, not %d", engine.ErrBadOption, cfg.Seats)
 	}

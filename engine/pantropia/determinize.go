@@ -2,6 +2,7 @@ package pantropia
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -15,8 +16,7 @@ import (
 // dealt anew from the deck's make-up less the cards in sight, the deck's Technocalypses
 // placed at random, and the dice reseeded. It reads the observation once.
 //
-// The observation does not carry the dice, the deck's make-up, the printed menu, the stall
-// limit or the Luddite window option: those take their defaults.
+// The rules (dice, deck, menu, caps) are the match's options, which the observation carries.
 type Determinizer struct {
 	base     *state
 	viewer   int8
@@ -30,13 +30,17 @@ var _ engine.Evaluator = (*state)(nil)
 // NewDeterminizer reads o, the observation of seat.
 func NewDeterminizer(o *pb.Observation, seat int) (*Determinizer, error) {
 	n := len(o.GetPlayers())
-	cfg, err := newConfig(engine.Config{Seats: n, Options: map[string]string{
-		"turn_cap":        strconv.Itoa(int(o.GetTurnCap())),
-		"offers_per_turn": strconv.Itoa(int(o.GetOffersPerTurn())),
-	}})
+	opts := maps.Clone(o.GetOptions())
+	if opts == nil {
+		opts = make(map[string]string, 2)
+	}
+	opts["turn_cap"] = strconv.Itoa(int(o.GetTurnCap()))
+	opts["offers_per_turn"] = strconv.Itoa(int(o.GetOffersPerTurn()))
+	cfg, err := newConfig(engine.Config{Seats: n, Options: opts})
 	if err != nil {
 		return nil, fmt.Errorf("pantropia: observation: %w", err)
 	}
+	cfg.options = maps.Clone(o.GetOptions()) // what the samples show the seat, as the match does
 	if len(o.GetJoints()) != NumJoints || len(o.GetAbandonLeft()) != n || len(o.GetDiscardLeft()) != n || seat < 0 || seat >= n {
 		return nil, fmt.Errorf("pantropia: observation is not a seat's whole view")
 	}
@@ -174,7 +178,7 @@ func NewDeterminizer(o *pb.Observation, seat int) (*Determinizer, error) {
 	technos := int(o.GetTechnocalypsesInDeck())
 	want := hidden + int(s.lost) + int(s.deckN) - technos
 	if len(d.pool) != want || technos > int(s.deckN) {
-		return nil, fmt.Errorf("pantropia: %d unseen cards for %d places (a deck unlike the default?)", len(d.pool), want)
+		return nil, fmt.Errorf("pantropia: %d unseen cards for %d places (a deck unlike the options?)", len(d.pool), want)
 	}
 	for i := range s.deckN {
 		s.deck[i] = Technocalypse // the places Sample fills

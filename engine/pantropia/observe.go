@@ -257,6 +257,7 @@ func (s *state) Observe(seat engine.Seat) proto.Message {
 		MirrorLeft:           int32(s.mirrorLeft),
 		EmptyJoints:          int32(s.emptyJoints()),
 		StallTurns:           s.stallTurns(),
+		Options:              s.cfg.options, // read only, shared by every observation
 	}
 	if s.phase != PhaseMirror {
 		o.MirrorLeft = 0

@@ -1615,7 +1615,9 @@ type Rules struct {
 	ThrowRangeCm int32  `protobuf:"varint,11,opt,name=throw_range_cm,json=throwRangeCm,proto3" json:"throw_range_cm,omitempty"`
 	Costs        *Costs `protobuf:"bytes,12,opt,name=costs,proto3" json:"costs,omitempty"`
 	// The field's name in the catalog's maps.
-	Map           string `protobuf:"bytes,13,opt,name=map,proto3" json:"map,omitempty"`
+	Map string `protobuf:"bytes,13,opt,name=map,proto3" json:"map,omitempty"`
+	// The starting knights each team names at setup (the option knights): a count, or "any".
+	Knights       string `protobuf:"bytes,14,opt,name=knights,proto3" json:"knights,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1737,6 +1739,13 @@ func (x *Rules) GetCosts() *Costs {
 func (x *Rules) GetMap() string {
 	if x != nil {
 		return x.Map
+	}
+	return ""
+}
+
+func (x *Rules) GetKnights() string {
+	if x != nil {
+		return x.Knights
 	}
 	return ""
 }
@@ -4037,7 +4046,7 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	"\x04city\x18\x02 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04city\x124\n" +
 	"\x06knight\x18\x03 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x06knight\x120\n" +
 	"\x04card\x18\x04 \x01(\v2\x1c.orrery.fccatan.v1.ResourcesR\x04card\x12)\n" +
-	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\xa0\x03\n" +
+	"\x11city_sheep_or_ore\x18\x05 \x01(\bR\x0ecitySheepOrOre\"\xba\x03\n" +
 	"\x05Rules\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x15\n" +
 	"\x06win_vp\x18\x02 \x01(\x05R\x05winVp\x12&\n" +
@@ -4054,7 +4063,8 @@ const file_orrery_fccatan_v1_fccatan_proto_rawDesc = "" +
 	" \x01(\bR\bthrowing\x12$\n" +
 	"\x0ethrow_range_cm\x18\v \x01(\x05R\fthrowRangeCm\x12.\n" +
 	"\x05costs\x18\f \x01(\v2\x18.orrery.fccatan.v1.CostsR\x05costs\x12\x10\n" +
-	"\x03map\x18\r \x01(\tR\x03map\"\xe0\x02\n" +
+	"\x03map\x18\r \x01(\tR\x03map\x12\x18\n" +
+	"\aknights\x18\x0e \x01(\tR\aknights\"\xe0\x02\n" +
 	"\x06Avatar\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x16\n" +
 	"\x06knight\x18\x02 \x01(\bR\x06knight\x122\n" +

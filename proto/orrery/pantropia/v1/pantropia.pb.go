@@ -2152,7 +2152,10 @@ type Observation struct {
 	EmptyJoints int32   `protobuf:"varint,28,opt,name=empty_joints,json=emptyJoints,proto3" json:"empty_joints,omitempty"`
 	StallTurns  int32   `protobuf:"varint,29,opt,name=stall_turns,json=stallTurns,proto3" json:"stall_turns,omitempty"` // whole turns ended since the last turn that filled an empty joint
 	// The item of each menu slot, in slot order (the Catalog lists the default slots).
-	MenuItems     []Item `protobuf:"varint,30,rep,packed,name=menu_items,json=menuItems,proto3,enum=orrery.pantropia.v1.Item" json:"menu_items,omitempty"`
+	MenuItems []Item `protobuf:"varint,30,rep,packed,name=menu_items,json=menuItems,proto3,enum=orrery.pantropia.v1.Item" json:"menu_items,omitempty"`
+	// The match's rule options as given at its creation (dice, deck, menu, caps, ...), by name;
+	// an option not named takes the default the Catalog lists. Public: every seat plays by them.
+	Options       map[string]string `protobuf:"bytes,31,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2393,6 +2396,13 @@ func (x *Observation) GetStallTurns() int32 {
 func (x *Observation) GetMenuItems() []Item {
 	if x != nil {
 		return x.MenuItems
+	}
+	return nil
+}
+
+func (x *Observation) GetOptions() map[string]string {
+	if x != nil {
+		return x.Options
 	}
 	return nil
 }
@@ -3214,7 +3224,8 @@ const file_orrery_pantropia_v1_pantropia_proto_rawDesc = "" +
 	"\x04from\x18\x01 \x01(\x05R\x04from\x12\x0e\n" +
 	"\x02to\x18\x02 \x01(\x05R\x02to\x12.\n" +
 	"\x04give\x18\x03 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04give\x12.\n" +
-	"\x04take\x18\x04 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04take\"\xb2\t\n" +
+	"\x04take\x18\x04 \x01(\v2\x1a.orrery.pantropia.v1.ChipsR\x04take\"\xb7\n" +
+	"\n" +
 	"\vObservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x120\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x1a.orrery.pantropia.v1.PhaseR\x05phase\x12\x16\n" +
@@ -3255,7 +3266,11 @@ const file_orrery_pantropia_v1_pantropia_proto_rawDesc = "" +
 	"\vstall_turns\x18\x1d \x01(\x05R\n" +
 	"stallTurns\x128\n" +
 	"\n" +
-	"menu_items\x18\x1e \x03(\x0e2\x19.orrery.pantropia.v1.ItemR\tmenuItems\"\xa0\x05\n" +
+	"menu_items\x18\x1e \x03(\x0e2\x19.orrery.pantropia.v1.ItemR\tmenuItems\x12G\n" +
+	"\aoptions\x18\x1f \x03(\v2-.orrery.pantropia.v1.Observation.OptionsEntryR\aoptions\x1a:\n" +
+	"\fOptionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa0\x05\n" +
 	"\x05Event\x122\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1e.orrery.pantropia.v1.EventKindR\x04kind\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x1d\n" +
@@ -3419,7 +3434,7 @@ func file_orrery_pantropia_v1_pantropia_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_pantropia_v1_pantropia_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_orrery_pantropia_v1_pantropia_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_orrery_pantropia_v1_pantropia_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_orrery_pantropia_v1_pantropia_proto_goTypes = []any{
 	(Color)(0),            // 0: orrery.pantropia.v1.Color
 	(Die)(0),              // 1: orrery.pantropia.v1.Die
@@ -3459,6 +3474,7 @@ var file_orrery_pantropia_v1_pantropia_proto_goTypes = []any{
 	(*DieFaces)(nil),      // 35: orrery.pantropia.v1.DieFaces
 	(*DeckEntry)(nil),     // 36: orrery.pantropia.v1.DeckEntry
 	(*Catalog)(nil),       // 37: orrery.pantropia.v1.Catalog
+	nil,                   // 38: orrery.pantropia.v1.Observation.OptionsEntry
 }
 var file_orrery_pantropia_v1_pantropia_proto_depIdxs = []int32{
 	8,  // 0: orrery.pantropia.v1.Action.settle:type_name -> orrery.pantropia.v1.Settle
@@ -3505,34 +3521,35 @@ var file_orrery_pantropia_v1_pantropia_proto_depIdxs = []int32{
 	28, // 41: orrery.pantropia.v1.Observation.offer:type_name -> orrery.pantropia.v1.OpenOffer
 	7,  // 42: orrery.pantropia.v1.Observation.pending_card:type_name -> orrery.pantropia.v1.Action
 	3,  // 43: orrery.pantropia.v1.Observation.menu_items:type_name -> orrery.pantropia.v1.Item
-	5,  // 44: orrery.pantropia.v1.Event.kind:type_name -> orrery.pantropia.v1.EventKind
-	0,  // 45: orrery.pantropia.v1.Event.color:type_name -> orrery.pantropia.v1.Color
-	0,  // 46: orrery.pantropia.v1.Event.color2:type_name -> orrery.pantropia.v1.Color
-	1,  // 47: orrery.pantropia.v1.Event.die:type_name -> orrery.pantropia.v1.Die
-	1,  // 48: orrery.pantropia.v1.Event.die2:type_name -> orrery.pantropia.v1.Die
-	2,  // 49: orrery.pantropia.v1.Event.card:type_name -> orrery.pantropia.v1.CardKind
-	6,  // 50: orrery.pantropia.v1.Event.chips:type_name -> orrery.pantropia.v1.Chips
-	6,  // 51: orrery.pantropia.v1.Event.chips2:type_name -> orrery.pantropia.v1.Chips
-	7,  // 52: orrery.pantropia.v1.Event.action:type_name -> orrery.pantropia.v1.Action
-	0,  // 53: orrery.pantropia.v1.Intersection.color_a:type_name -> orrery.pantropia.v1.Color
-	0,  // 54: orrery.pantropia.v1.Intersection.color_b:type_name -> orrery.pantropia.v1.Color
-	0,  // 55: orrery.pantropia.v1.Strut.color:type_name -> orrery.pantropia.v1.Color
-	3,  // 56: orrery.pantropia.v1.Slot.item:type_name -> orrery.pantropia.v1.Item
-	1,  // 57: orrery.pantropia.v1.DieFaces.die:type_name -> orrery.pantropia.v1.Die
-	6,  // 58: orrery.pantropia.v1.DieFaces.faces:type_name -> orrery.pantropia.v1.Chips
-	2,  // 59: orrery.pantropia.v1.DeckEntry.card:type_name -> orrery.pantropia.v1.CardKind
-	31, // 60: orrery.pantropia.v1.Catalog.intersections:type_name -> orrery.pantropia.v1.Intersection
-	32, // 61: orrery.pantropia.v1.Catalog.struts:type_name -> orrery.pantropia.v1.Strut
-	33, // 62: orrery.pantropia.v1.Catalog.joints:type_name -> orrery.pantropia.v1.Joint
-	34, // 63: orrery.pantropia.v1.Catalog.slots:type_name -> orrery.pantropia.v1.Slot
-	0,  // 64: orrery.pantropia.v1.Catalog.default_menu:type_name -> orrery.pantropia.v1.Color
-	35, // 65: orrery.pantropia.v1.Catalog.default_dice:type_name -> orrery.pantropia.v1.DieFaces
-	36, // 66: orrery.pantropia.v1.Catalog.default_deck:type_name -> orrery.pantropia.v1.DeckEntry
-	67, // [67:67] is the sub-list for method output_type
-	67, // [67:67] is the sub-list for method input_type
-	67, // [67:67] is the sub-list for extension type_name
-	67, // [67:67] is the sub-list for extension extendee
-	0,  // [0:67] is the sub-list for field type_name
+	38, // 44: orrery.pantropia.v1.Observation.options:type_name -> orrery.pantropia.v1.Observation.OptionsEntry
+	5,  // 45: orrery.pantropia.v1.Event.kind:type_name -> orrery.pantropia.v1.EventKind
+	0,  // 46: orrery.pantropia.v1.Event.color:type_name -> orrery.pantropia.v1.Color
+	0,  // 47: orrery.pantropia.v1.Event.color2:type_name -> orrery.pantropia.v1.Color
+	1,  // 48: orrery.pantropia.v1.Event.die:type_name -> orrery.pantropia.v1.Die
+	1,  // 49: orrery.pantropia.v1.Event.die2:type_name -> orrery.pantropia.v1.Die
+	2,  // 50: orrery.pantropia.v1.Event.card:type_name -> orrery.pantropia.v1.CardKind
+	6,  // 51: orrery.pantropia.v1.Event.chips:type_name -> orrery.pantropia.v1.Chips
+	6,  // 52: orrery.pantropia.v1.Event.chips2:type_name -> orrery.pantropia.v1.Chips
+	7,  // 53: orrery.pantropia.v1.Event.action:type_name -> orrery.pantropia.v1.Action
+	0,  // 54: orrery.pantropia.v1.Intersection.color_a:type_name -> orrery.pantropia.v1.Color
+	0,  // 55: orrery.pantropia.v1.Intersection.color_b:type_name -> orrery.pantropia.v1.Color
+	0,  // 56: orrery.pantropia.v1.Strut.color:type_name -> orrery.pantropia.v1.Color
+	3,  // 57: orrery.pantropia.v1.Slot.item:type_name -> orrery.pantropia.v1.Item
+	1,  // 58: orrery.pantropia.v1.DieFaces.die:type_name -> orrery.pantropia.v1.Die
+	6,  // 59: orrery.pantropia.v1.DieFaces.faces:type_name -> orrery.pantropia.v1.Chips
+	2,  // 60: orrery.pantropia.v1.DeckEntry.card:type_name -> orrery.pantropia.v1.CardKind
+	31, // 61: orrery.pantropia.v1.Catalog.intersections:type_name -> orrery.pantropia.v1.Intersection
+	32, // 62: orrery.pantropia.v1.Catalog.struts:type_name -> orrery.pantropia.v1.Strut
+	33, // 63: orrery.pantropia.v1.Catalog.joints:type_name -> orrery.pantropia.v1.Joint
+	34, // 64: orrery.pantropia.v1.Catalog.slots:type_name -> orrery.pantropia.v1.Slot
+	0,  // 65: orrery.pantropia.v1.Catalog.default_menu:type_name -> orrery.pantropia.v1.Color
+	35, // 66: orrery.pantropia.v1.Catalog.default_dice:type_name -> orrery.pantropia.v1.DieFaces
+	36, // 67: orrery.pantropia.v1.Catalog.default_deck:type_name -> orrery.pantropia.v1.DeckEntry
+	68, // [68:68] is the sub-list for method output_type
+	68, // [68:68] is the sub-list for method input_type
+	68, // [68:68] is the sub-list for extension type_name
+	68, // [68:68] is the sub-list for extension extendee
+	0,  // [0:68] is the sub-list for field type_name
 }
 
 func init() { file_orrery_pantropia_v1_pantropia_proto_init() }
@@ -3565,7 +3582,7 @@ func file_orrery_pantropia_v1_pantropia_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_pantropia_v1_pantropia_proto_rawDesc), len(file_orrery_pantropia_v1_pantropia_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

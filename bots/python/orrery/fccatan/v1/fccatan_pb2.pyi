@@ -460,9 +460,10 @@ class RoundStarted(_message.Message):
     def __init__(self, round: _Optional[int] = ...) -> None: ...
 
 class Rules(_message.Message):
-    __slots__ = ["costs", "idle_markets", "map", "max_rounds", "reach_cm", "ruleset", "throw_range_cm", "throwing", "tick_ms", "ticks_per_round", "top_speed_cm_s", "trade_steps", "win_vp"]
+    __slots__ = ["costs", "idle_markets", "knights", "map", "max_rounds", "reach_cm", "ruleset", "throw_range_cm", "throwing", "tick_ms", "ticks_per_round", "top_speed_cm_s", "trade_steps", "win_vp"]
     COSTS_FIELD_NUMBER: _ClassVar[int]
     IDLE_MARKETS_FIELD_NUMBER: _ClassVar[int]
+    KNIGHTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     REACH_CM_FIELD_NUMBER: _ClassVar[int]
@@ -476,6 +477,7 @@ class Rules(_message.Message):
     WIN_VP_FIELD_NUMBER: _ClassVar[int]
     costs: Costs
     idle_markets: int
+    knights: str
     map: str
     max_rounds: int
     reach_cm: int
@@ -487,7 +489,7 @@ class Rules(_message.Message):
     top_speed_cm_s: int
     trade_steps: int
     win_vp: int
-    def __init__(self, ruleset: _Optional[str] = ..., win_vp: _Optional[int] = ..., ticks_per_round: _Optional[int] = ..., tick_ms: _Optional[int] = ..., top_speed_cm_s: _Optional[int] = ..., reach_cm: _Optional[int] = ..., max_rounds: _Optional[int] = ..., idle_markets: _Optional[int] = ..., trade_steps: _Optional[int] = ..., throwing: bool = ..., throw_range_cm: _Optional[int] = ..., costs: _Optional[_Union[Costs, _Mapping]] = ..., map: _Optional[str] = ...) -> None: ...
+    def __init__(self, ruleset: _Optional[str] = ..., win_vp: _Optional[int] = ..., ticks_per_round: _Optional[int] = ..., tick_ms: _Optional[int] = ..., top_speed_cm_s: _Optional[int] = ..., reach_cm: _Optional[int] = ..., max_rounds: _Optional[int] = ..., idle_markets: _Optional[int] = ..., trade_steps: _Optional[int] = ..., throwing: bool = ..., throw_range_cm: _Optional[int] = ..., costs: _Optional[_Union[Costs, _Mapping]] = ..., map: _Optional[str] = ..., knights: _Optional[str] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
     __slots__ = ["costs", "map", "name", "round_seconds", "throwing", "win_vp"]

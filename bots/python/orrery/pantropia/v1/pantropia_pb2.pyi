@@ -303,7 +303,14 @@ class Joint(_message.Message):
     def __init__(self, id: _Optional[int] = ..., strut: _Optional[int] = ..., x: _Optional[float] = ..., y: _Optional[float] = ..., z: _Optional[float] = ..., neighbors: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ["abandon_left", "active", "awaiting", "card_played", "countdown", "deck_size", "discard_left", "empty_joints", "hand", "joints", "last_roll", "lost_cards", "menu_items", "mirror_left", "offer", "offers_made", "offers_per_turn", "pending_black", "pending_by", "pending_card", "phase", "players", "reserve", "seat", "stall_turns", "structures", "technocalypse_reserve", "technocalypses_in_deck", "turn", "turn_cap"]
+    __slots__ = ["abandon_left", "active", "awaiting", "card_played", "countdown", "deck_size", "discard_left", "empty_joints", "hand", "joints", "last_roll", "lost_cards", "menu_items", "mirror_left", "offer", "offers_made", "offers_per_turn", "options", "pending_black", "pending_by", "pending_card", "phase", "players", "reserve", "seat", "stall_turns", "structures", "technocalypse_reserve", "technocalypses_in_deck", "turn", "turn_cap"]
+    class OptionsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ABANDON_LEFT_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_FIELD_NUMBER: _ClassVar[int]
     AWAITING_FIELD_NUMBER: _ClassVar[int]
@@ -321,6 +328,7 @@ class Observation(_message.Message):
     OFFERS_MADE_FIELD_NUMBER: _ClassVar[int]
     OFFERS_PER_TURN_FIELD_NUMBER: _ClassVar[int]
     OFFER_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PENDING_BLACK_FIELD_NUMBER: _ClassVar[int]
     PENDING_BY_FIELD_NUMBER: _ClassVar[int]
     PENDING_CARD_FIELD_NUMBER: _ClassVar[int]
@@ -351,6 +359,7 @@ class Observation(_message.Message):
     offer: OpenOffer
     offers_made: int
     offers_per_turn: int
+    options: _containers.ScalarMap[str, str]
     pending_black: bool
     pending_by: int
     pending_card: Action
@@ -364,7 +373,7 @@ class Observation(_message.Message):
     technocalypses_in_deck: int
     turn: int
     turn_cap: int
-    def __init__(self, seat: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., active: _Optional[int] = ..., awaiting: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., turn_cap: _Optional[int] = ..., joints: _Optional[_Iterable[int]] = ..., structures: _Optional[_Iterable[_Union[Structure, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardKind, str]]] = ..., reserve: _Optional[_Iterable[_Union[Die, str]]] = ..., last_roll: _Optional[_Union[Roll, _Mapping]] = ..., deck_size: _Optional[int] = ..., technocalypses_in_deck: _Optional[int] = ..., countdown: _Optional[int] = ..., technocalypse_reserve: _Optional[int] = ..., lost_cards: _Optional[int] = ..., card_played: bool = ..., offers_made: _Optional[int] = ..., offers_per_turn: _Optional[int] = ..., offer: _Optional[_Union[OpenOffer, _Mapping]] = ..., pending_card: _Optional[_Union[Action, _Mapping]] = ..., pending_black: bool = ..., pending_by: _Optional[int] = ..., mirror_left: _Optional[int] = ..., abandon_left: _Optional[_Iterable[int]] = ..., discard_left: _Optional[_Iterable[int]] = ..., empty_joints: _Optional[int] = ..., stall_turns: _Optional[int] = ..., menu_items: _Optional[_Iterable[_Union[Item, str]]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., active: _Optional[int] = ..., awaiting: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., turn_cap: _Optional[int] = ..., joints: _Optional[_Iterable[int]] = ..., structures: _Optional[_Iterable[_Union[Structure, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardKind, str]]] = ..., reserve: _Optional[_Iterable[_Union[Die, str]]] = ..., last_roll: _Optional[_Union[Roll, _Mapping]] = ..., deck_size: _Optional[int] = ..., technocalypses_in_deck: _Optional[int] = ..., countdown: _Optional[int] = ..., technocalypse_reserve: _Optional[int] = ..., lost_cards: _Optional[int] = ..., card_played: bool = ..., offers_made: _Optional[int] = ..., offers_per_turn: _Optional[int] = ..., offer: _Optional[_Union[OpenOffer, _Mapping]] = ..., pending_card: _Optional[_Union[Action, _Mapping]] = ..., pending_black: bool = ..., pending_by: _Optional[int] = ..., mirror_left: _Optional[int] = ..., abandon_left: _Optional[_Iterable[int]] = ..., discard_left: _Optional[_Iterable[int]] = ..., empty_joints: _Optional[int] = ..., stall_turns: _Optional[int] = ..., menu_items: _Optional[_Iterable[_Union[Item, str]]] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Offer(_message.Message):
     __slots__ = ["give", "take", "to"]
