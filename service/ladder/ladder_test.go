@@ -214,7 +214,7 @@ func TestRevoke_ClosesLiveStreamAndRefusesTheKey(t *testing.T) {
 	defer cancel()
 	key := e.register("doomed")
 	stream := e.join(ctx, key, &orreryv1.LadderJoin{})
-	eventually(t, "queued", func() bool { return len(e.bot("doomed").GetBot().GetQueuedGames()) == 1 })
+	eventually(t, "queued", func() bool { return len(e.bot("doomed").GetBot().GetQueuedGames()) > 0 }) // every game registered in this test binary
 	if _, err := e.ladder.RevokeBot(withKey(ctx, key), &orreryv1.RevokeBotRequest{}); err != nil {
 		t.Fatal(err)
 	}
