@@ -347,19 +347,7 @@ func sleep(ctx context.Context, d time.Duration) {
 // store: a match's steps are in more than one table).
 func midway(t *testing.T, ctx context.Context, db *store.DB, q string) []string {
 	t.Helper()
-	rows, err := db.SQL().QueryContext(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
+	ids := texts(t, ctx, db.SQL(), q)
 	var out []string
 	for _, id := range ids {
 		if steps, err := db.Steps(ctx, id); err == nil && len(steps) >= 5 {
@@ -416,20 +404,8 @@ func waitConnected(t *testing.T, ctx context.Context, lad orreryv1.LadderService
 // matches still running after the bots left.
 func finishLadderMatches(t *testing.T, ctx context.Context, db *store.DB, conn grpc.ClientConnInterface) {
 	t.Helper()
-	rows, err := db.SQL().QueryContext(ctx, `SELECT ls.token FROM ladder_seats ls JOIN ladder_matches lm ON lm.match_id = ls.match_id
+	tokens := texts(t, ctx, db.SQL(), `SELECT ls.token FROM ladder_seats ls JOIN ladder_matches lm ON lm.match_id = ls.match_id
 		JOIN matches m ON m.id = ls.match_id WHERE m.ended_ns = 0`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tokens []string
-	for rows.Next() {
-		var tok string
-		if err := rows.Scan(&tok); err != nil {
-			t.Fatal(err)
-		}
-		tokens = append(tokens, tok)
-	}
-	rows.Close()
 	var wg sync.WaitGroup
 	for _, tok := range tokens {
 		wg.Go(func() {

@@ -262,3 +262,25 @@ func restartedRatings(t *testing.T, cfg arenaConfig) map[ratingKey]rated {
 	defer a.stop()
 	return storedRatings(t, a.db.SQL())
 }
+
+// texts runs q on db and returns its one text column, row by row.
+func texts(t *testing.T, ctx context.Context, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -105,7 +105,7 @@ func (l *soakLadder) count(ctx context.Context, q string) int {
 func (l *soakLadder) awaitMidGame(ctx context.Context) {
 	arena := orreryv1.NewArenaServiceClient(l.conn)
 	for ctx.Err() == nil {
-		running := l.ids(ctx, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id WHERE m.ended_ns = 0`)
+		running := texts(l.t, ctx, l.db, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id WHERE m.ended_ns = 0`)
 		for _, id := range running {
 			if got, err := arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id}); err == nil && got.GetMatch().GetPly() >= 3 {
 				l.cut = append(l.cut, len(running))
@@ -114,28 +114,6 @@ func (l *soakLadder) awaitMidGame(ctx context.Context) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// ids runs a query of match ids on the server's database.
-func (l *soakLadder) ids(ctx context.Context, q string) []string {
-	l.t.Helper()
-	rows, err := l.db.QueryContext(ctx, q)
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			l.t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		l.t.Fatal(err)
-	}
-	return ids
 }
 
 // finish stops the ladder's bots and plays the seats of the matches they leave running, as
