@@ -84,6 +84,8 @@ type match struct {
 	// shared is the run of events last built for every viewer alike (engine.PublicEvents):
 	// the seats sent the same events after a change share one build of them.
 	shared sharedEvents
+	// gameEvents is a scratch list the engine's events are listed into (eventsLocked).
+	gameEvents []proto.Message
 	// decided and latency are the game's series of metrics, looked up at the first decision:
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
@@ -116,7 +118,10 @@ type seatState struct {
 	answeredIn int64
 	// late holds the seat's last few withdrawn decisions on the wall clock, so that an
 	// answer arriving after its tick resolved still applies, to the next one.
-	late     [4]*pending
+	late [4]*pending
+	// spare is the decision the seat last answered, reused for its next one: nothing else
+	// holds it once answered (a withdrawn decision goes to late instead).
+	spare    *pending
 	timeouts int
 	live     *Seat // the Play stream connected, woken when a change gives it something new
 }
@@ -191,7 +196,7 @@ func (m *match) refreshLocked(now time.Time) {
 	defer m.scheduleLocked()
 	if m.ended {
 		for i := range m.seats {
-			m.seats[i].pending = nil
+			m.seats[i].pending, m.seats[i].spare = nil, nil
 		}
 		return
 	}
@@ -224,7 +229,13 @@ func (m *match) refreshLocked(now time.Time) {
 		if s.pending != nil && slices.Equal(s.pending.legal, *buf) {
 			continue
 		}
-		p := &pending{id: m.decisionID(), legal: slices.Clone(*buf)}
+		// The new decision reuses the one the seat last answered, legal list and all.
+		p := s.spare
+		if p == nil {
+			p = new(pending)
+		}
+		s.spare = nil
+		*p = pending{id: m.decisionID(), legal: append(p.legal[:0], *buf...)}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
 			s.withdraw()
@@ -285,7 +296,8 @@ func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 	if err := m.st.Apply(seat, a); err != nil {
 		return err
 	}
-	m.seats[seat].pending = nil // answered: whatever the seat owes next is a new decision
+	// Answered: whatever the seat owes next is a new decision, built in this one's place.
+	m.seats[seat].spare, m.seats[seat].pending = m.seats[seat].pending, nil
 	if t, ok := m.st.(engine.Ticker); ok && m.clock.wall {
 		m.seats[seat].answered, m.seats[seat].answeredIn = true, stepBefore
 		if t.Step() != stepBefore { // everyone answered: the step resolved without the clock
@@ -651,7 +663,7 @@ func (m *match) disconnect(st *Seat) {
 // view is what a stream sends next, copied under the lock and sent outside it.
 type view struct {
 	events   []*orreryv1.Event
-	decision *orreryv1.Decision
+	decision *orreryv1.PlayResponse // a decision
 	ended    *orreryv1.MatchEnded
 	replaced bool
 	changed  <-chan struct{}
@@ -693,13 +705,29 @@ func (m *match) deliverLocked(seat engine.Seat, cursor int64) ([]*orreryv1.Event
 	return evs, cursor
 }
 
-func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive) *orreryv1.Decision {
-	d := wire.DecisionFor(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
+// decisionMsg is a decision and the message around it, allocated as one block: they were
+// seven allocations for every decision.
+type decisionMsg struct {
+	parts    wire.DecisionParts
+	deadline timestamppb.Timestamp
+	bank     durationpb.Duration
+	arm      orreryv1.PlayResponse_Decision
+	resp     orreryv1.PlayResponse
+}
+
+// decisionLocked is seat's decision p as a message to send.
+func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive) *orreryv1.PlayResponse {
+	b := new(decisionMsg)
+	d := b.parts.Build(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
 	d.DecisionId = p.id
 	d.MatchId = m.id
-	d.Deadline = timestamppb.New(p.deadline)
-	d.TimeBank = durationpb.New(p.bank)
-	return d
+	b.deadline.Seconds, b.deadline.Nanos = p.deadline.Unix(), int32(p.deadline.Nanosecond())
+	d.Deadline = &b.deadline
+	b.bank.Seconds, b.bank.Nanos = int64(p.bank/time.Second), int32(p.bank%time.Second)
+	d.TimeBank = &b.bank
+	b.arm.Decision = d
+	b.resp.Msg = &b.arm
+	return &b.resp
 }
 
 // public is what every spectator of a match is sent, published once per change while the
@@ -802,22 +830,23 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	}
 	var game []proto.Message
 	if first >= 0 {
-		game = m.st.Events(seat, first, nil)
+		game = m.st.Events(seat, first, m.gameEvents[:0])
+		defer func() { m.gameEvents = game[:0]; clear(game) }() // a scratch list: keep no event alive
 	}
 	out := make([]*orreryv1.Event, 0, len(refs))
+	parts := make([]wire.EventParts, len(game)) // the envelopes of every game event, in one block
 	gi := 0
 	for i, r := range refs {
-		e := &orreryv1.Event{Seq: cursor + int64(i)}
+		seq := cursor + int64(i)
 		if r.engine >= 0 {
 			if gi >= len(game) {
 				break // the engine redacted nothing away: counts always match
 			}
-			e.Kind = &orreryv1.Event_Game{Game: wire.GameEvent(game[gi])}
+			out = append(out, parts[gi].Game(seq, game[gi]))
 			gi++
 		} else {
-			e.Kind = &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}
+			out = append(out, &orreryv1.Event{Seq: seq, Kind: &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}})
 		}
-		out = append(out, e)
 	}
 	if public {
 		m.shared = sharedEvents{from: cursor, events: out}

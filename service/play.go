@@ -383,16 +383,17 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 	v := m.viewLocked(st.seat, st.gen, st.cursor, st.sent, st.recv)
 	st.cursor = v.cursor
 	if len(v.events) > 0 && v.decision == nil {
-		msgs = append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Events{Events: &orreryv1.EventBatch{Events: v.events, MatchId: m.id}}})
+		msgs = append(msgs, newEventsMsg(v.events, m.id))
 	}
 	if v.ended != nil {
 		v.ended.Seat = int32(st.seat)
 		return append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}}), true, nil, nil
 	}
 	if v.decision != nil {
-		v.decision.Events = v.events
-		msgs = append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: v.decision}})
-		st.sent = v.decision.GetDecisionId()
+		d := v.decision.GetDecision()
+		d.Events = v.events
+		msgs = append(msgs, v.decision)
+		st.sent = d.GetDecisionId()
 	}
 	if stream && len(msgs) == 0 {
 		st.out.running = false
@@ -477,9 +478,34 @@ func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequ
 		rej.MatchId = m.id
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
 	}
-	return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Accepted{Accepted: &orreryv1.ActionAccepted{
-		DecisionId: ans.GetDecisionId(), Notation: notation, MatchId: m.id,
-	}}}
+	b := new(acceptedMsg)
+	b.acc.DecisionId, b.acc.Notation, b.acc.MatchId = ans.GetDecisionId(), notation, m.id
+	b.arm.Accepted = &b.acc
+	b.resp.Msg = &b.arm
+	return &b.resp
+}
+
+// acceptedMsg is an acknowledgement and the message around it, allocated as one block: one
+// is sent for nearly every decision.
+type acceptedMsg struct {
+	acc  orreryv1.ActionAccepted
+	arm  orreryv1.PlayResponse_Accepted
+	resp orreryv1.PlayResponse
+}
+
+// eventsMsg is a batch of events and the message around it, allocated as one block.
+type eventsMsg struct {
+	batch orreryv1.EventBatch
+	arm   orreryv1.PlayResponse_Events
+	resp  orreryv1.PlayResponse
+}
+
+func newEventsMsg(events []*orreryv1.Event, matchID string) *orreryv1.PlayResponse {
+	b := new(eventsMsg)
+	b.batch.Events, b.batch.MatchId = events, matchID
+	b.arm.Events = &b.batch
+	b.resp.Msg = &b.arm
+	return &b.resp
 }
 
 // Watch streams the public view of a match: a view after each change, the public events,

@@ -110,7 +110,8 @@ type Server struct {
 	// own cache, so one evicted here only stops being shared with later matches.
 	actions *lru.Cache[[sha256.Size]byte, *wire.ActionCache]
 	// legalBufs lends matches a buffer to list legal actions into: a match keeps only the
-	// lists its seats owe, not a scratch buffer as long as the longest list it ever made.
+	// lists its seats owe (and their last answered one, to reuse), not a scratch buffer as
+	// long as the longest list it ever made.
 	legalBufs sync.Pool // *[]engine.Action
 	peers     *peers    // connections to the other nodes of a cluster; nil without one
 

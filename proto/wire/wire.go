@@ -96,6 +96,27 @@ func Observation(m proto.Message) *orreryv1.Observation {
 	return o
 }
 
+// wrap sets m into o's arm, from arms for the four games: Observation without allocating.
+func (arms *observationArms) wrap(o *orreryv1.Observation, m proto.Message) *orreryv1.Observation {
+	switch g := m.(type) {
+	case *icetradersv1.Observation:
+		arms.icetraders.Icetraders = g
+		o.Game = &arms.icetraders
+	case *planetv1.Observation:
+		arms.planet.Planet = g
+		o.Game = &arms.planet
+	case *pantropiav1.Observation:
+		arms.pantropia.Pantropia = g
+		o.Game = &arms.pantropia
+	case *fccatanv1.Observation:
+		arms.fccatan.Fccatan = g
+		o.Game = &arms.fccatan
+	default:
+		must(wrap(o, m))
+	}
+	return o
+}
+
 // GameEvent wraps a game's typed event.
 func GameEvent(m proto.Message) *orreryv1.GameEvent {
 	switch g := m.(type) {
@@ -111,6 +132,44 @@ func GameEvent(m proto.Message) *orreryv1.GameEvent {
 	e := &orreryv1.GameEvent{}
 	must(wrap(e, m))
 	return e
+}
+
+// EventParts is an event and its envelopes, to be allocated many at once: a server builds
+// the events of every change.
+type EventParts struct {
+	event orreryv1.Event
+	game  orreryv1.Event_Game
+	ge    orreryv1.GameEvent
+	arms  struct {
+		icetraders orreryv1.GameEvent_Icetraders
+		planet     orreryv1.GameEvent_Planet
+		pantropia  orreryv1.GameEvent_Pantropia
+		fccatan    orreryv1.GameEvent_Fccatan
+	}
+}
+
+// Game is the event numbered seq carrying m, a game's typed event, built in the parts, which
+// must be new.
+func (p *EventParts) Game(seq int64, m proto.Message) *orreryv1.Event {
+	switch g := m.(type) {
+	case *icetradersv1.Event:
+		p.arms.icetraders.Icetraders = g
+		p.ge.Game = &p.arms.icetraders
+	case *planetv1.Event:
+		p.arms.planet.Planet = g
+		p.ge.Game = &p.arms.planet
+	case *pantropiav1.Event:
+		p.arms.pantropia.Pantropia = g
+		p.ge.Game = &p.arms.pantropia
+	case *fccatanv1.Event:
+		p.arms.fccatan.Fccatan = g
+		p.ge.Game = &p.arms.fccatan
+	default:
+		must(wrap(&p.ge, m))
+	}
+	p.game.Game = &p.ge
+	p.event.Seq, p.event.Kind = seq, &p.game
+	return &p.event
 }
 
 // Catalog wraps a game's static catalog; nil stays nil.
@@ -223,13 +282,36 @@ func CachedDecision(st engine.State, seat engine.Seat, legal []engine.Action, pl
 // DecisionFor is CachedDecision with only the parts recv asks for (nil: every part). What a
 // seat left out is never built: the text and the typed lists are most of a decision's cost.
 func DecisionFor(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache, recv *orreryv1.Receive) *orreryv1.Decision {
-	d := &orreryv1.Decision{Seat: int32(seat), Ply: ply, LegalCount: int32(len(legal))}
+	return new(DecisionParts).Build(st, seat, legal, ply, cache, recv)
+}
+
+// DecisionParts is a decision and its observation's envelopes, allocated as one block: a
+// server builds a decision per answer, and each envelope was an allocation of its own. A
+// caller may embed it in a larger block (the message around the decision).
+type DecisionParts struct {
+	decision    orreryv1.Decision
+	observation orreryv1.Observation
+	arms        observationArms
+}
+
+// observationArms are the observation oneof's arms, one per game.
+type observationArms struct {
+	icetraders orreryv1.Observation_Icetraders
+	planet     orreryv1.Observation_Planet
+	pantropia  orreryv1.Observation_Pantropia
+	fccatan    orreryv1.Observation_Fccatan
+}
+
+// Build is DecisionFor into the parts, which must be new: the decision returned lives in them.
+func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache, recv *orreryv1.Receive) *orreryv1.Decision {
+	d := &p.decision
+	d.Seat, d.Ply, d.LegalCount = int32(seat), ply, int32(len(legal))
 	var obs proto.Message
 	if !recv.GetOmitObservation() || !recv.GetOmitText() {
 		obs = st.Observe(seat)
 	}
 	if !recv.GetOmitObservation() {
-		d.Observation = Observation(obs)
+		d.Observation = p.arms.wrap(&p.observation, obs)
 	}
 	if !recv.GetOmitText() {
 		if r, ok := st.(engine.ObservationRenderer); ok {
