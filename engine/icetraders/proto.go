@@ -208,8 +208,24 @@ func (s *State) Observe(seat engine.Seat) proto.Message { return s.observe(seat,
 // ObserveAll is the omniscient view, for finished matches.
 func (s *State) ObserveAll() proto.Message { return s.observe(engine.Spectator, true) }
 
+// observationBlock is an observation's parts of bounded size, allocated as one: an
+// observation is built for every decision.
+type observationBlock struct {
+	o          pb.Observation
+	stash      [numKinds]pb.StashCount
+	stashPtrs  [numKinds]*pb.StashCount
+	players    [maxSeats]pb.Player
+	playerPtrs [maxSeats]*pb.Player
+	toAct      [maxSeats]int32
+}
+
+// maxSeats is the most seats a match has (game.Info).
+const maxSeats = 6
+
 func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
-	o := &pb.Observation{
+	b := new(observationBlock)
+	o := &b.o
+	*o = pb.Observation{
 		Seat:               int32(viewer),
 		Seats:              int32(s.cfg.seats),
 		Phase:              pb.Phase(s.phase),
@@ -229,41 +245,62 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 	if s.phase == phasePlay {
 		o.CurrentSeat = int32(s.cur)
 	}
-	var toAct [6]engine.Seat
-	for _, t := range s.ToAct(toAct[:0]) {
-		o.ToAct = append(o.ToAct, int32(t))
+	var toAct [maxSeats]engine.Seat
+	if seats := s.ToAct(toAct[:0]); len(seats) > 0 {
+		for i, t := range seats {
+			b.toAct[i] = int32(t)
+		}
+		o.ToAct = b.toAct[:len(seats):len(seats)]
 	}
-	// An observation is built for every decision: its pieces are shared (pieceProto) and its
-	// stash and ships come in one block each.
+	// An observation is built for every decision: its pieces are shared (pieceProto), its
+	// parts of bounded size are one block, and its ships, systems and connections one block
+	// each.
 	piece := pieceProto
-	stash := make([]pb.StashCount, numKinds)
-	o.Stash = make([]*pb.StashCount, numKinds)
-	for k := range stash {
-		stash[k] = pb.StashCount{Piece: piece(pieceOfKind(k)), Count: int32(s.stash[k])}
-		o.Stash[k] = &stash[k]
+	for k := range b.stash {
+		b.stash[k] = pb.StashCount{Piece: piece(pieceOfKind(k)), Count: int32(s.stash[k])}
+		b.stashPtrs[k] = &b.stash[k]
 	}
-	shipBlock := make([]pb.Ship, 0, len(s.ships))
-	shipProto := func(x *ship) *pb.Ship {
-		shipBlock = append(shipBlock, pb.Ship{Id: int32(x.id), Owner: int32(x.owner), Piece: piece(x.piece)})
-		return &shipBlock[len(shipBlock)-1] // never reallocated: its capacity is every ship
+	o.Stash = b.stashPtrs[:]
+	shipBlock := make([]pb.Ship, len(s.ships))
+	shipPtrs := make([]*pb.Ship, len(s.ships))
+	nSys := 0
+	for li := range s.locs {
+		if !s.locs[li].hyper {
+			nSys++
+		}
 	}
+	sysBlock := make([]pb.System, nSys)
+	o.Systems = make([]*pb.System, 0, nSys)
+	connected := make([]int32, 0, nSys*max(len(s.locs)-1, 0)) // every system's connections, at most
+	placed := 0
 	for li := range s.locs {
 		l := &s.locs[li]
-		var ships []*pb.Ship
+		from := placed
 		for i := range s.ships {
-			if s.ships[i].loc == l.id {
-				ships = append(ships, shipProto(&s.ships[i]))
+			if x := &s.ships[i]; x.loc == l.id {
+				shipBlock[placed] = pb.Ship{Id: int32(x.id), Owner: int32(x.owner), Piece: piece(x.piece)}
+				shipPtrs[placed] = &shipBlock[placed]
+				placed++
 			}
+		}
+		var ships []*pb.Ship
+		if placed > from {
+			ships = shipPtrs[from:placed:placed]
 		}
 		if l.hyper {
 			o.Hyperspaces = append(o.Hyperspaces, &pb.Hyperspace{Id: int32(l.id), Ships: ships})
 			continue
 		}
-		sys := &pb.System{Id: int32(l.id), Marker: piece(l.marker), SecondMarker: piece(l.second), Ships: ships}
+		sys := &sysBlock[len(o.Systems)]
+		*sys = pb.System{Id: int32(l.id), Marker: piece(l.marker), SecondMarker: piece(l.second), Ships: ships}
+		at := len(connected)
 		for j := range s.locs {
 			if d := &s.locs[j]; d.id != l.id && canMove(l, d) {
-				sys.ConnectedIds = append(sys.ConnectedIds, int32(d.id))
+				connected = append(connected, int32(d.id))
 			}
+		}
+		if len(connected) > at {
+			sys.ConnectedIds = connected[at:len(connected):len(connected)]
 		}
 		o.Systems = append(o.Systems, sys)
 	}
@@ -272,7 +309,8 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 		p := &s.players[i]
 		own := all || viewer == engine.Seat(i)
 		ships, large := s.fleet(i)
-		pp := &pb.Player{
+		pp := &b.players[i]
+		*pp = pb.Player{
 			Seat:            int32(i),
 			AlignmentChosen: p.align != Unknown,
 			PicksChosen:     p.picked,
@@ -292,8 +330,9 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 			pp.FirstPick = piece(p.picks[0])
 			pp.SecondPick = piece(p.picks[1])
 		}
-		o.Players = append(o.Players, pp)
+		b.playerPtrs[i] = pp
 	}
+	o.Players = b.playerPtrs[:len(s.players):len(s.players)]
 	if s.sac.active {
 		o.PendingSacrifice = &pb.PendingSacrifice{Sacrificed: pieceProto(s.sac.piece), UsesLeft: int32(s.sac.left), UsesTotal: int32(s.sac.piece.Size)}
 	}
