@@ -206,6 +206,11 @@ func (m *match) refreshLocked(now time.Time) {
 		step = m.st.(engine.Ticker).Step()
 	}
 	var buf *[]engine.Action
+	defer func() {
+		if buf != nil {
+			m.srv.legalBufs.Put(buf)
+		}
+	}()
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !slices.Contains(m.toAct, engine.Seat(i)) {
@@ -223,7 +228,6 @@ func (m *match) refreshLocked(now time.Time) {
 			if buf == nil {
 				buf = new([]engine.Action)
 			}
-			defer m.srv.legalBufs.Put(buf)
 		}
 		*buf = m.st.Legal(engine.Seat(i), (*buf)[:0])
 		if s.pending != nil && slices.Equal(s.pending.legal, *buf) {
@@ -808,6 +812,12 @@ type sharedEvents struct {
 	events []*orreryv1.Event
 }
 
+// oneEvent is a list of one game event, allocated as one.
+type oneEvent struct {
+	parts [1]wire.EventParts
+	list  [1]*orreryv1.Event
+}
+
 // eventsLocked is seat's view of the events numbered from cursor on.
 func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	if cursor < 0 || cursor >= int64(len(m.events)) {
@@ -833,8 +843,15 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 		game = m.st.Events(seat, first, m.gameEvents[:0])
 		defer func() { m.gameEvents = game[:0]; clear(game) }() // a scratch list: keep no event alive
 	}
-	out := make([]*orreryv1.Event, 0, len(refs))
-	parts := make([]wire.EventParts, len(game)) // the envelopes of every game event, in one block
+	var out []*orreryv1.Event
+	var parts []wire.EventParts // the envelopes of every game event, in one block
+	if len(refs) == 1 && len(game) == 1 {
+		// Most changes cause one event: its envelopes and the list are one block.
+		one := new(oneEvent)
+		out, parts = one.list[:0:1], one.parts[:]
+	} else {
+		out, parts = make([]*orreryv1.Event, 0, len(refs)), make([]wire.EventParts, len(game))
+	}
 	gi := 0
 	for i, r := range refs {
 		seq := cursor + int64(i)

@@ -146,6 +146,9 @@ type Seat struct {
 	cursor int64                    // the events sent
 	sent   string                   // the decision last sent
 	outbox []*orreryv1.PlayResponse // replies to answers, not yet sent
+	// sending is the list next last returned, reused by the next call: only the seat's one
+	// sender (Run, or the stream's flush) calls next, and it clears the list once sent.
+	sending []*orreryv1.PlayResponse
 	out    *sender                  // a Play stream's sender; nil for Run
 	queued atomic.Bool              // outbox is not empty: read by Run's loop without m.mu
 }
@@ -258,6 +261,7 @@ func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, s
 				return err
 			}
 		}
+		clear(msgs) // sent: the list is reused, and must not keep them alive
 		if final {
 			return nil
 		}
@@ -344,6 +348,7 @@ func (st *Seat) flush() {
 				return
 			}
 		}
+		clear(msgs) // sent: the list is reused, and must not keep them alive
 		switch {
 		case err != nil || final:
 			st.end(err)
@@ -398,6 +403,7 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 	if stream && len(msgs) == 0 {
 		st.out.running = false
 	}
+	st.sending = msgs[:0]
 	return msgs, false, v.changed, nil
 }
 
@@ -433,8 +439,9 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 // on its acknowledgement, so that the bot reads its result before anything after it.
 func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	m := st.m
-	out := st.outbox
-	st.outbox = nil
+	out := append(st.sending[:0], st.outbox...)
+	clear(st.outbox)
+	st.outbox = st.outbox[:0]
 	st.queued.Store(false)
 	if st.recv.GetQuiet() {
 		// The next decision says the answer was applied, and carries the events.

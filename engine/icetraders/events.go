@@ -2,6 +2,7 @@ package icetraders
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"google.golang.org/protobuf/proto"
 
@@ -115,7 +116,11 @@ var _ engine.PublicEvents = (*State)(nil)
 func (s *State) eventProto(viewer engine.Seat, e *event) *pb.Event {
 	switch e.kind {
 	case evAction:
-		at := &pb.ActionTaken{Seat: int32(e.seat)}
+		// Nearly every event is an action taken: its message, arm and body are one block,
+		// and its action's message and notation are shared (takenAction).
+		b := new(actionTakenBlock)
+		at := &b.at
+		at.Seat = int32(e.seat)
 		if secretAction(e.a) && viewer != engine.Seat(e.seat) {
 			at.Redacted = true
 			at.Notation = "chose an alignment"
@@ -123,10 +128,11 @@ func (s *State) eventProto(viewer engine.Seat, e *event) *pb.Event {
 				at.Notation = "chose opening picks"
 			}
 		} else {
-			at.Action = actionProto(e.a)
-			at.Notation = formatAction(e.a)
+			at.Action, at.Notation = takenAction(e.a)
 		}
-		return &pb.Event{Kind: &pb.Event_ActionTaken{ActionTaken: at}}
+		b.arm.ActionTaken = at
+		b.ev.Kind = &b.arm
+		return &b.ev
 	case evAssigned:
 		aa := &pb.AlignmentAssigned{Seat: int32(e.seat)}
 		if viewer == engine.Seat(e.seat) {
@@ -167,6 +173,48 @@ func (s *State) eventProto(viewer engine.Seat, e *event) *pb.Event {
 		return &pb.Event{Kind: &pb.Event_GameOver{GameOver: s.gameOverProto()}}
 	}
 	return &pb.Event{}
+}
+
+// actionTakenBlock is an ActionTaken event, allocated as one.
+type actionTakenBlock struct {
+	ev  pb.Event
+	arm pb.Event_ActionTaken
+	at  pb.ActionTaken
+}
+
+// takenActions holds the message and notation of actions taken so far, shared by every
+// event that names them (never modified: the engine contract), as a server builds the events
+// of every change. Bounded: past it, each is built anew.
+var takenActions struct {
+	mu sync.RWMutex
+	m  map[engine.Action]takenMsg
+}
+
+type takenMsg struct {
+	action   *pb.Action
+	notation string
+}
+
+const maxTaken = 1 << 12
+
+// takenAction is a's shared message and notation.
+func takenAction(a engine.Action) (*pb.Action, string) {
+	takenActions.mu.RLock()
+	t, ok := takenActions.m[a]
+	takenActions.mu.RUnlock()
+	if ok {
+		return t.action, t.notation
+	}
+	t = takenMsg{actionProto(a), formatAction(a)}
+	takenActions.mu.Lock()
+	defer takenActions.mu.Unlock()
+	if takenActions.m == nil {
+		takenActions.m = make(map[engine.Action]takenMsg)
+	}
+	if len(takenActions.m) < maxTaken {
+		takenActions.m[a] = t
+	}
+	return t.action, t.notation
 }
 
 func (s *State) alignProtos(al [6]Alignment) []pb.Alignment {
