@@ -417,8 +417,9 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", ans.GetDecisionId(), p.id)
 	}
 	if now.After(p.deadline) {
+		id := p.id // the timeout answers p, which the seat's next decision then reuses
 		m.timeoutLocked(now, seat)
-		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q passed its deadline; the timeout policy acted", p.id)
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q passed its deadline; the timeout policy acted", id)
 	}
 	a, code, err := wire.Answer(m.st, p.legal, ans)
 	if err != nil {

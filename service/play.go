@@ -149,8 +149,8 @@ type Seat struct {
 	// sending is the list next last returned, reused by the next call: only the seat's one
 	// sender (Run, or the stream's flush) calls next, and it clears the list once sent.
 	sending []*orreryv1.PlayResponse
-	out    *sender                  // a Play stream's sender; nil for Run
-	queued atomic.Bool              // outbox is not empty: read by Run's loop without m.mu
+	out     *sender     // a Play stream's sender; nil for Run
+	queued  atomic.Bool // outbox is not empty: read by Run's loop without m.mu
 }
 
 // sender sends a Play stream's messages from a goroutine that runs only while the seat has
