@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -613,5 +616,55 @@ func TestRestart_KeepsTimeBanksAndDecisionIDs(t *testing.T) {
 	}
 	if resp := answer(t, rejoined, bots0(next)); resp.GetAccepted() == nil {
 		t.Errorf("the answer to %s, sent again after the restart: %v", next.GetDecisionId(), resp)
+	}
+}
+
+// The seat that answers reads its acknowledgement first, with the events its action caused
+// riding on it: the change its answer makes starts the seat's sender only once the reply is
+// queued, so no batch of those events goes ahead of it.
+func TestAnswer_AcknowledgementCarriesTheEventsOfItsAction(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	for _, s := range []uint64{3, 11, 21} {
+		created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(s)})
+		_, stream, d := seatToAct(t, h, ctx, created)
+		if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: bots0(d)}}); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc := resp.GetAccepted()
+		if acc == nil {
+			t.Fatalf("seed %d: first message after the answer: %v, want the acknowledgement", s, resp)
+		}
+		evs := acc.GetEvents()
+		if len(evs) == 0 {
+			t.Fatalf("seed %d: acknowledgement without the events its action caused", s)
+		}
+		if got := evs[0].GetGame().GetIcetraders().GetActionTaken().GetNotation(); got != d.GetLegalNotation()[0] {
+			t.Errorf("seed %d: first event names %q, want the action answered, %q", s, got, d.GetLegalNotation()[0])
+		}
+	}
+}
+
+// A decision answered after its deadline is refused naming that decision: the timeout
+// policy has answered it, and the seat's next decision may reuse its place (spare).
+func TestAnswer_PastItsDeadlineNamesTheDecisionTimedOut(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Unix(1_700_000_000, 0)
+	h := newHarness(t, Config{Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+	ctx := context.Background()
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(3), Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Hour)},
+		TimeoutPolicy: orreryv1.TimeoutPolicy_TIMEOUT_POLICY_RANDOM})
+	_, stream, d := seatToAct(t, h, ctx, created)
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+	resp := answer(t, stream, bots0(d))
+	rej := resp.GetRejected()
+	if rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION || !strings.Contains(rej.GetReason(), strconv.Quote(d.GetDecisionId())+" passed its deadline") {
+		t.Errorf("answer past the deadline: %v, want a stale rejection naming %q", resp, d.GetDecisionId())
 	}
 }
