@@ -17,6 +17,7 @@ func (s *State) Render(seat engine.Seat) string { return RenderObservation(s.obs
 
 // RenderObservation draws an observation as text, for people and language-model bots.
 func RenderObservation(o *pb.Observation) string {
+	// The builder stays on the stack (the rare lines use fmt.Appendf, not fmt.Fprintf to it).
 	var b strings.Builder
 	// One allocation for most texts: a text is drawn for every decision, and growing the
 	// builder step by step was most of its allocations.
@@ -43,7 +44,7 @@ func RenderObservation(o *pb.Observation) string {
 		b.WriteByte('\n')
 	case pb.Phase_PHASE_REPICKS:
 		r := o.GetPendingRepick()
-		fmt.Fprintf(&b, "Phase: repicks; seat %d chooses its %s pick again from the stash\n", r.GetSeat(), ordinal(r.GetSlot()))
+		b.Write(fmt.Appendf(nil, "Phase: repicks; seat %d chooses its %s pick again from the stash\n", r.GetSeat(), ordinal(r.GetSlot())))
 	case pb.Phase_PHASE_PLAY:
 		b.WriteString("Turn ")
 		writeInt(&b, o.GetTurn()+1)
@@ -58,7 +59,7 @@ func RenderObservation(o *pb.Observation) string {
 		b.WriteByte('\n')
 	case pb.Phase_PHASE_OVER:
 		g := o.GetGameOver()
-		fmt.Fprintf(&b, "Game over: %s\n", g.GetDetail())
+		b.Write(fmt.Appendf(nil, "Game over: %s\n", g.GetDetail()))
 	}
 	b.WriteString("Stash:")
 	var num [12]byte
@@ -149,15 +150,15 @@ func RenderObservation(o *pb.Observation) string {
 		b.WriteByte('\n')
 	}
 	if ps := o.GetPendingSacrifice(); ps != nil {
-		fmt.Fprintf(&b, "Sacrifice of a %s: %d of %d uses of its power left, for your ships of other colors\n",
-			pieceWords(ps.GetSacrificed()), ps.GetUsesLeft(), ps.GetUsesTotal())
+		b.Write(fmt.Appendf(nil, "Sacrifice of a %s: %d of %d uses of its power left, for your ships of other colors\n",
+			pieceWords(ps.GetSacrificed()), ps.GetUsesLeft(), ps.GetUsesTotal()))
 	}
 	if pc := o.GetPendingConcentration(); pc != nil {
 		what := "Enterprise: choose a second marker smaller than the main one, or decline"
 		if pc.GetKind() == pb.ConcentrationKind_CONCENTRATION_KIND_REVOLT {
 			what = "Revolt: choose another ship there to take, or decline"
 		}
-		fmt.Fprintf(&b, "Concentration at sys%d (catalyst s%d): %s\n", pc.GetSystemId(), pc.GetCatalystShipId(), what)
+		b.Write(fmt.Appendf(nil, "Concentration at sys%d (catalyst s%d): %s\n", pc.GetSystemId(), pc.GetCatalystShipId(), what))
 	}
 	return b.String()
 }
