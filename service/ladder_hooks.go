@@ -32,7 +32,7 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 			m.mu.Unlock()
 			return sum, nil
 		}
-		changed := m.changed
+		changed := m.changedLocked()
 		m.mu.Unlock()
 		select {
 		case <-ctx.Done():

@@ -178,16 +178,28 @@ func (m *match) unpause(now time.Time) {
 // changed (the ladder's seats, AwaitEnd).
 func (m *match) notifyLocked() {
 	old := m.changed
-	m.changed = make(chan struct{})
+	m.changed = nil // made again when someone waits for the next change (changedLocked)
 	if m.watchers > 0 {
 		m.publishLocked() // before old closes, so that a woken spectator finds the new view
 	}
-	close(old)
+	if old != nil {
+		close(old)
+	}
 	for i := range m.seats {
 		if st := m.seats[i].live; st != nil {
 			st.wakeLocked()
 		}
 	}
+}
+
+// changedLocked is a channel closed at the match's next change. It is made only when asked
+// for: a Play stream's sender is woken directly (Seat.wakeLocked), so a match whose seats
+// all play over streams made one for every change only to close it unread.
+func (m *match) changedLocked() <-chan struct{} {
+	if m.changed == nil {
+		m.changed = make(chan struct{})
+	}
+	return m.changed
 }
 
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
@@ -671,14 +683,13 @@ type view struct {
 	decision *orreryv1.PlayResponse // a decision
 	ended    *orreryv1.MatchEnded
 	replaced bool
-	changed  <-chan struct{}
 	cursor   int64
 }
 
 // viewLocked collects what seat has not been sent: events from cursor, the current decision
 // if it differs from sentDecision, and the end.
 func (m *match) viewLocked(seat engine.Seat, gen int64, cursor int64, sentDecision string, recv *orreryv1.Receive) view {
-	v := view{changed: m.changed, cursor: cursor}
+	v := view{cursor: cursor}
 	if m.seats[seat].stream != gen {
 		v.replaced = true
 		return v
@@ -767,7 +778,7 @@ func (m *match) watch(delta int) *public {
 // the events since the last one, and the end.
 func (m *match) publishLocked() {
 	prev := m.pub.Load()
-	p := &public{ply: int64(len(m.steps)), changed: m.changed, gone: m.gone.Load()}
+	p := &public{ply: int64(len(m.steps)), changed: m.changedLocked(), gone: m.gone.Load()}
 	p.view = m.spectateLocked()
 	if prev != nil {
 		p.events = prev.events

@@ -434,7 +434,10 @@ func (st *Seat) nextLocked(stream bool) (msgs []*orreryv1.PlayResponse, final bo
 		st.out.running = false
 	}
 	st.sending = msgs[:0]
-	return msgs, false, v.changed, nil
+	if !stream {
+		changed = m.changedLocked() // Run waits on it; a stream's sender is woken directly
+	}
+	return msgs, false, changed, nil
 }
 
 // Answer applies one request from the bot and queues the reply for the seat's stream. It
