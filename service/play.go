@@ -330,7 +330,24 @@ func (st *Seat) wakeLocked() {
 		return // nothing after all: nextLocked stopped the sender
 	}
 	o.first = taken{msgs, final, err}
+	if m := st.m; m.holding {
+		m.held = append(m.held, st)
+		return
+	}
 	go st.flush()
+}
+
+// startHeldLocked starts the senders held while an answer was applied (Seat.Answer), after
+// the answering seat's own: the goroutine started last runs first when the reader waits
+// again, so the seat to act next is sent its decision before the answerer its
+// acknowledgement.
+func (m *match) startHeldLocked() {
+	m.holding = false
+	for _, st := range m.held {
+		go st.flush()
+	}
+	clear(m.held)
+	m.held = m.held[:0]
 }
 
 // taken is what nextLocked took for a sender to send.
@@ -453,8 +470,10 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	// The change the answer makes must not start this seat's sender before its reply is
 	// queued: the events it caused ride on the acknowledgement.
 	st.answering = true
+	m.holding = true
+	defer m.startHeldLocked() // before the unlock
 	resp := st.srv.handleLocked(m, st.seat, req)
-	st.answering = false
+	st.answering, m.holding = false, false
 	if resp.GetAccepted() != nil && st.recv.GetQuiet() {
 		// A quiet seat is told by its next decision: queueing the acceptance only to drop it
 		// (takeRepliesLocked) woke its sender for nothing on every decision. The change has
