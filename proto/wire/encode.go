@@ -53,6 +53,10 @@ func encodeEntry(env *orreryv1.Action) ([]byte, error) {
 	return protowire.AppendBytes(entry, b), nil
 }
 
+// entryLists lends AppendDecisionResponse a list for a decision's legal entries: one is
+// encoded for every decision sent.
+var entryLists sync.Pool // *[][]byte
+
 // decisionFields is the number of fields withoutLegal copies, plus legal itself: a test
 // fails when Decision gains a field this file does not know.
 const decisionFields = 12
@@ -75,15 +79,21 @@ func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 	rest := withoutLegal(d)
 	restSize := rest.SizeVT()
 	size := restSize
-	entries := make([][]byte, len(d.Legal))
-	for i, env := range d.Legal {
+	list, _ := entryLists.Get().(*[][]byte)
+	if list == nil {
+		list = new([][]byte)
+	}
+	defer func() { clear(*list); entryLists.Put(list) }()
+	entries := slices.Grow((*list)[:0], len(d.Legal))
+	for _, env := range d.Legal {
 		entry, err := legalEntry(env)
 		if err != nil {
 			return nil, err
 		}
-		entries[i] = entry
+		entries = append(entries, entry)
 		size += len(entry)
 	}
+	*list = entries
 	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
 	buf = protowire.AppendVarint(buf, uint64(size))
 	buf = slices.Grow(buf, size)
