@@ -209,12 +209,12 @@ func (s *State) Observe(seat engine.Seat) proto.Message { return s.observe(seat,
 func (s *State) ObserveAll() proto.Message { return s.observe(engine.Spectator, true) }
 
 // observationBlock is an observation's parts of bounded size, allocated as one: an
-// observation is built for every decision.
+// observation is built for every decision. The players themselves are allocated as many as
+// there are.
 type observationBlock struct {
 	o          pb.Observation
 	stash      [numKinds]pb.StashCount
 	stashPtrs  [numKinds]*pb.StashCount
-	players    [maxSeats]pb.Player
 	playerPtrs [maxSeats]*pb.Player
 	toAct      [maxSeats]int32
 }
@@ -305,11 +305,12 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 		o.Systems = append(o.Systems, sys)
 	}
 	picksShown := s.phase >= phaseRepick
+	players := make([]pb.Player, len(s.players)) // as many as seated: a player is 104 bytes
 	for i := range s.players {
 		p := &s.players[i]
 		own := all || viewer == engine.Seat(i)
 		ships, large := s.fleet(i)
-		pp := &b.players[i]
+		pp := &players[i]
 		*pp = pb.Player{
 			Seat:            int32(i),
 			AlignmentChosen: p.align != Unknown,
