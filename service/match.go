@@ -86,10 +86,6 @@ type match struct {
 	shared sharedEvents
 	// gameEvents is a scratch list the engine's events are listed into (eventsLocked).
 	gameEvents []proto.Message
-	// holding: an answer is being applied, and the senders it wakes are started once the
-	// answering seat's is (held, startHeldLocked).
-	holding bool
-	held    []*Seat
 	// decided and latency are the game's series of metrics, looked up at the first decision:
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter

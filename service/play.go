@@ -149,10 +149,8 @@ type Seat struct {
 	// sending is the list next last returned, reused by the next call: only the seat's one
 	// sender (Run, or the stream's flush) calls next, and it clears the list once sent.
 	sending []*orreryv1.PlayResponse
-	out     *sender // a Play stream's sender; nil for Run
-	// answering: the seat's answer is being applied (Answer); its sender waits for the reply.
-	answering bool
-	queued    atomic.Bool // outbox is not empty: read by Run's loop without m.mu
+	out     *sender     // a Play stream's sender; nil for Run
+	queued  atomic.Bool // outbox is not empty: read by Run's loop without m.mu
 }
 
 // sender sends a Play stream's messages from a goroutine that runs only while the seat has
@@ -161,7 +159,6 @@ type Seat struct {
 type sender struct {
 	send    func(*orreryv1.PlayResponse) error
 	running bool         // a goroutine is sending
-	first   taken        // what a new sender sends first, taken when it was started
 	closing bool         // the bot closed its side: send the replies, then end
 	done    bool         // the stream has ended: start no more
 	end     chan<- error // the stream's end, once: nil when the match ended
@@ -315,46 +312,14 @@ func (st *Seat) closeSend() {
 	st.wakeLocked()
 }
 
-// wakeLocked starts the seat's sender if the seat has something new and none runs. What it
-// sends first is taken here, on the goroutine that made the change: building a decision
-// (the observation, the text, the events) is the deepest work a sender did, and a new
-// goroutine's stack grew, copied each time, to do it; the new goroutine now only sends.
+// wakeLocked starts the seat's sender if the seat has something new and none runs.
 func (st *Seat) wakeLocked() {
 	o := st.out
-	if o == nil || o.running || o.done || st.answering || !st.hasNewsLocked() {
+	if o == nil || o.running || o.done || !st.hasNewsLocked() {
 		return
 	}
 	o.running = true
-	msgs, final, _, err := st.nextLocked(true)
-	if len(msgs) == 0 && !final && err == nil {
-		return // nothing after all: nextLocked stopped the sender
-	}
-	o.first = taken{msgs, final, err}
-	if m := st.m; m.holding {
-		m.held = append(m.held, st)
-		return
-	}
 	go st.flush()
-}
-
-// startHeldLocked starts the senders held while an answer was applied (Seat.Answer), after
-// the answering seat's own: the goroutine started last runs first when the reader waits
-// again, so the seat to act next is sent its decision before the answerer its
-// acknowledgement.
-func (m *match) startHeldLocked() {
-	m.holding = false
-	for _, st := range m.held {
-		go st.flush()
-	}
-	clear(m.held)
-	m.held = m.held[:0]
-}
-
-// taken is what nextLocked took for a sender to send.
-type taken struct {
-	msgs  []*orreryv1.PlayResponse
-	final bool
-	err   error
 }
 
 // hasNewsLocked reports whether the seat's stream has anything to send (or to find out, as
@@ -376,14 +341,7 @@ func (st *Seat) hasNewsLocked() bool {
 func (st *Seat) flush() {
 	o := st.out
 	for {
-		// The first batch was taken by whoever woke the sender (wakeLocked); only this
-		// goroutine touches first until it has sent it.
-		t := o.first
-		o.first = taken{}
-		if t.msgs == nil && !t.final && t.err == nil {
-			t.msgs, t.final, _, t.err = st.next(true)
-		}
-		msgs, final, err := t.msgs, t.final, t.err
+		msgs, final, _, err := st.next(true)
 		for _, r := range msgs {
 			if err := o.send(r); err != nil {
 				st.end(err)
@@ -414,14 +372,9 @@ func (st *Seat) end(err error) {
 // For a Play stream's sender (stream), nothing new stops the sender, under the lock, so
 // that a change after it starts a new one.
 func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, changed <-chan struct{}, err error) {
-	st.m.mu.Lock()
-	defer st.m.mu.Unlock()
-	return st.nextLocked(stream)
-}
-
-// nextLocked is next, under the match's lock.
-func (st *Seat) nextLocked(stream bool) (msgs []*orreryv1.PlayResponse, final bool, changed <-chan struct{}, err error) {
 	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.gone.Load() {
 		return nil, false, nil, errGone(m.id)
 	}
@@ -467,20 +420,11 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	if err := st.srv.limits.StreamQueue(len(st.outbox)); err != nil {
 		return err
 	}
-	// The change the answer makes must not start this seat's sender before its reply is
-	// queued: the events it caused ride on the acknowledgement.
-	st.answering = true
-	m.holding = true
-	defer m.startHeldLocked() // before the unlock
 	resp := st.srv.handleLocked(m, st.seat, req)
-	st.answering, m.holding = false, false
 	if resp.GetAccepted() != nil && st.recv.GetQuiet() {
 		// A quiet seat is told by its next decision: queueing the acceptance only to drop it
 		// (takeRepliesLocked) woke its sender for nothing on every decision. The change has
-		// woken everyone else already; this seat has news if it owes a decision again.
-		if st.out != nil {
-			st.wakeLocked()
-		}
+		// woken everyone already.
 		return nil
 	}
 	st.outbox = append(st.outbox, resp)

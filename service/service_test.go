@@ -620,8 +620,7 @@ func TestRestart_KeepsTimeBanksAndDecisionIDs(t *testing.T) {
 }
 
 // The seat that answers reads its acknowledgement first, with the events its action caused
-// riding on it: the change its answer makes starts the seat's sender only once the reply is
-// queued, so no batch of those events goes ahead of it.
+// riding on it: no batch of those events goes ahead of it.
 func TestAnswer_AcknowledgementCarriesTheEventsOfItsAction(t *testing.T) {
 	h := newHarness(t, Config{})
 	ctx := context.Background()
