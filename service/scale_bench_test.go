@@ -177,13 +177,13 @@ func BenchmarkRawEcho1000Streams(b *testing.B) {
 	b.ReportMetric(float64(streams*trips*b.N)/cpu.Seconds(), "roundtrips/cpu-s")
 }
 
-// BenchmarkWriterThousandMatches feeds the writer, over a SQLite file, what 1,000 matches
+// BenchmarkWriterAtPlayPace feeds the writer, over a SQLite file, what 1,000 matches
 // send it while playing at about BenchmarkThousandMatches' rate on an idle machine: each
 // match a step every 50 ms (20k steps/s in all), 20 steps, then its result, waiting for the
 // result to be committed as the arena does. It reports steps per commit and the process's
 // CPU per step, for a writer that commits whenever it finds steps queued (every=0s) and
 // for one that commits at most every commitEvery. Creating the matches is not measured.
-func BenchmarkWriterThousandMatches(b *testing.B) {
+func BenchmarkWriterAtPlayPace(b *testing.B) {
 	const matches, steps, pace = 1000, 20, 50 * time.Millisecond
 	for _, every := range []time.Duration{0, commitEvery} {
 		b.Run(fmt.Sprintf("every=%v", every), func(b *testing.B) {
