@@ -27,15 +27,27 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 	tb.Helper()
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
+	// Created by 16 callers at once, as many clients (or the ladder) create them.
 	created := make([]*orreryv1.CreateMatchResponse, n)
-	for i := range created {
-		s := seed + uint64(i)
-		var err error
-		created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
-			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
-		if err != nil {
-			tb.Fatal(err)
-		}
+	var creating sync.WaitGroup
+	var next atomic.Int64
+	for range 16 {
+		creating.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				s := seed + uint64(i)
+				var err error
+				created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
+					Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+				if err != nil {
+					tb.Error(err)
+					return
+				}
+			}
+		})
+	}
+	creating.Wait()
+	if tb.Failed() {
+		tb.FailNow()
 	}
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
