@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -26,15 +27,27 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 	tb.Helper()
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
+	// Created by 16 callers at once, as many clients (or the ladder) create them.
 	created := make([]*orreryv1.CreateMatchResponse, n)
-	for i := range created {
-		s := seed + uint64(i)
-		var err error
-		created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
-			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
-		if err != nil {
-			tb.Fatal(err)
-		}
+	var creating sync.WaitGroup
+	var next atomic.Int64
+	for range 16 {
+		creating.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				s := seed + uint64(i)
+				var err error
+				created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
+					Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+				if err != nil {
+					tb.Error(err)
+					return
+				}
+			}
+		})
+	}
+	creating.Wait()
+	if tb.Failed() {
+		tb.FailNow()
 	}
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
@@ -101,7 +114,7 @@ func BenchmarkThousandMatches(b *testing.B) {
 				b.Cleanup(func() { db.Close() }) // after the server's own cleanup, which flushes
 				cfg.Store = db
 			}
-			_, conn := loopback(b, cfg)
+			srv, conn := loopback(b, cfg)
 			var decisions int64
 			var elapsed, cpu time.Duration
 			for i := 0; i < b.N; i++ {
@@ -112,6 +125,10 @@ func BenchmarkThousandMatches(b *testing.B) {
 			}
 			b.ReportMetric(float64(decisions)/elapsed.Seconds(), "decisions/s")
 			b.ReportMetric(float64(decisions)/cpu.Seconds(), "decisions/cpu-s")
+			if stored {
+				srv.writer.sync()
+				b.ReportMetric(float64(srv.writer.steps.Load())/float64(max(srv.writer.commits.Load(), 1)), "steps/commit")
+			}
 		})
 	}
 }
@@ -170,4 +187,62 @@ func BenchmarkRawEcho1000Streams(b *testing.B) {
 	}
 	b.ReportMetric(float64(streams*trips*b.N)/elapsed.Seconds(), "roundtrips/s")
 	b.ReportMetric(float64(streams*trips*b.N)/cpu.Seconds(), "roundtrips/cpu-s")
+}
+
+// BenchmarkWriterAtPlayPace feeds the writer, over a SQLite file, what 1,000 matches
+// send it while playing at about BenchmarkThousandMatches' rate on an idle machine: each
+// match a step every 50 ms (20k steps/s in all), 20 steps, then its result, waiting for the
+// result to be committed as the arena does. It reports steps per commit and the process's
+// CPU per step, for a writer that commits whenever it finds steps queued (every=0s) and
+// for one that commits at most every commitEvery. Creating the matches is not measured.
+func BenchmarkWriterAtPlayPace(b *testing.B) {
+	const matches, steps, pace = 1000, 20, 50 * time.Millisecond
+	for _, every := range []time.Duration{0, commitEvery} {
+		b.Run(fmt.Sprintf("every=%v", every), func(b *testing.B) {
+			db, err := store.Open(filepath.Join(b.TempDir(), "orrery.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { db.Close() })
+			w := startWriter(db, slog.New(slog.DiscardHandler), nil, every)
+			defer w.close()
+			ctx := context.Background()
+			var cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				ids := make([]string, matches)
+				for m := range ids {
+					ids[m] = fmt.Sprintf("b%d-m%d", i, m)
+					if err := db.CreateMatch(ctx, &store.Match{ID: ids[m], Game: testGame, Seats: 4, Options: map[string]string{},
+						Names: []string{"a", "b", "c", "d"}, Created: time.Now()}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				cpu0 := cpuTime()
+				var wg sync.WaitGroup
+				for m, id := range ids {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						time.Sleep(pace * time.Duration(m) / matches) // the matches' steps spread over the pace
+						tick := time.NewTicker(pace)
+						defer tick.Stop()
+						for seq := range int64(steps) {
+							<-tick.C
+							w.step(id, store.Step{Seq: seq, Seat: int(seq % 4), Notation: "move s12 to sys3", Bank: time.Minute})
+						}
+						told := make(chan struct{})
+						w.finish(id, time.Now(), &store.Result{Ranks: []int{1, 2, 3, 4}, Scores: []float64{4, 3, 2, 1}, Plies: steps},
+							func() { close(told) })
+						<-told
+					}()
+				}
+				wg.Wait()
+				cpu += cpuTime() - cpu0
+			}
+			b.ReportMetric(float64(w.steps.Load())/float64(max(w.commits.Load(), 1)), "steps/commit")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*matches*steps), "cpu-ns/step")
+		})
+	}
 }

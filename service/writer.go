@@ -37,7 +37,10 @@ type writer struct {
 	healthMu sync.Mutex   // guards applied; held while health runs
 	applied  int64
 
-	batch store.Batch // write's buffers, reused by the writing goroutine
+	batch store.Batch   // write's buffers, reused by the writing goroutine
+	every time.Duration // commitEvery, but for benchmarks
+
+	commits, steps atomic.Int64 // transactions committed and the steps in them (benchmarks)
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
@@ -57,8 +60,23 @@ type writeOp struct {
 // a few hundred steps, so a writer that falls behind catches up in larger transactions.
 const maxBatch = 2048
 
+// commitEvery is the least time between the starts of two commits, unless a flush or a full
+// batch asks for one sooner. A writer that keeps up would otherwise commit every few steps
+// (a thousand matches on an idle machine: about 10 steps a commit, each commit costing as
+// much as a few hundred steps); waiting gathers the steps of a few milliseconds of play
+// into one transaction. Nothing is acknowledged sooner for it: a result is still told once
+// committed, a flush still waits for its commit (and cuts the wait short), and what a crash
+// of the machine may lose grows by at most this much play.
+const commitEvery = 4 * time.Millisecond
+
 func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
-	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), done: make(chan struct{}), quit: make(chan struct{})}
+	return startWriter(db, log, health, commitEvery)
+}
+
+// startWriter is newWriter with commits at least every apart.
+func startWriter(db logStore, log *slog.Logger, health func(error), every time.Duration) *writer {
+	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), done: make(chan struct{}), quit: make(chan struct{}),
+		every: every}
 	go w.run()
 	return w
 }
@@ -109,26 +127,59 @@ func (w *writer) close() {
 func (w *writer) run() {
 	defer close(w.done)
 	ctx := context.Background()
+	wait := time.NewTimer(time.Hour)
+	wait.Stop()
 	var batch []writeOp
+	var last time.Time // when the last commit started
 	for op := range w.ops {
-		batch = append(batch[:0], op)
-	drain:
-		for len(batch) < maxBatch {
-			select {
-			case op, ok := <-w.ops:
-				if !ok {
-					break drain
-				}
-				batch = append(batch, op)
-			default:
-				break drain
-			}
-		}
+		batch = w.gather(append(batch[:0], op), last.Add(w.every), wait)
+		last = time.Now()
 		w.write(ctx, batch)
 		// The buffer is reused: its ops must not keep what they point at (a result's
 		// callback holds its match) alive until a later batch as long overwrites them.
 		clear(batch)
 	}
+}
+
+// gather adds to batch what is queued, then what comes until due, and returns it once it
+// is full, holds a flush, the queue is closed or it is due.
+func (w *writer) gather(batch []writeOp, due time.Time, wait *time.Timer) []writeOp {
+	waiting := false
+	defer func() {
+		if waiting {
+			wait.Stop()
+		}
+	}()
+	for len(batch) < maxBatch && batch[len(batch)-1].flush == nil {
+		select {
+		case op, ok := <-w.ops:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, op)
+			continue
+		default:
+		}
+		if !waiting {
+			d := time.Until(due)
+			if d <= 0 {
+				return batch
+			}
+			wait.Reset(d)
+			waiting = true
+		}
+		select {
+		case op, ok := <-w.ops:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, op)
+		case <-wait.C:
+			waiting = false
+			return batch
+		}
+	}
+	return batch
 }
 
 // callback runs f on its own goroutine: it takes a match's lock, which a goroutine waiting
@@ -204,6 +255,10 @@ func (w *writer) write(ctx context.Context, ops []writeOp) {
 	stored := true
 	if len(b.Steps)+len(b.Results) > 0 {
 		stored = w.retry("steps and results", ops[0].match, func() error { return w.db.WriteBatch(ctx, b) })
+		if stored {
+			w.commits.Add(1)
+			w.steps.Add(int64(len(b.Steps)))
+		}
 	}
 	for _, op := range ops {
 		if op.flush != nil {

@@ -144,6 +144,11 @@ type DB struct {
 	stmtsMu sync.Mutex // guards stmts
 	stmts   map[string]*sql.Stmt
 
+	createMu   sync.Mutex   // guards creating and createBusy
+	creating   []*creation  // CreateMatch calls waiting to be written
+	createBusy bool         // a CreateMatch call is writing: the others queue
+	createTxs  atomic.Int64 // transactions CreateMatch committed (tests)
+
 	nextMu sync.Mutex       // guards next
 	next   map[string]int64 // each match's next step, as this store wrote it (checkNext)
 }
@@ -369,8 +374,66 @@ const (
 	tokenQuery = `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
 )
 
-// CreateMatch stores a new match, and its seats' token hashes in the index of tokens.
+// creation is a CreateMatch call waiting for its transaction.
+type creation struct {
+	ctx  context.Context
+	m    *Match
+	err  chan error    // its answer, once its match is committed or has failed
+	lead chan struct{} // closed when it is to write the calls queued
+}
+
+// CreateMatch stores a new match, and its seats' token hashes in the index of tokens. It
+// returns once the match is committed. Calls made while another is writing wait, and are
+// then written together in one transaction by the first of them: a commit costs more than
+// a match's rows, and many clients (or the ladder) create at once.
 func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
+	c := &creation{ctx: ctx, m: m, err: make(chan error, 1), lead: make(chan struct{})}
+	d.createMu.Lock()
+	d.creating = append(d.creating, c)
+	leads := !d.createBusy
+	d.createBusy = true
+	d.createMu.Unlock()
+	if !leads {
+		select {
+		case err := <-c.err:
+			return err
+		case <-c.lead:
+		}
+	}
+	d.createMu.Lock()
+	queued := d.creating
+	d.creating = nil
+	d.createMu.Unlock()
+	d.createAll(queued)
+	d.createMu.Lock()
+	if len(d.creating) > 0 {
+		close(d.creating[0].lead) // who came meanwhile: the first writes them, not this caller
+	} else {
+		d.createBusy = false
+	}
+	d.createMu.Unlock()
+	return <-c.err
+}
+
+// createAll writes queued creations in one transaction (in the context of the first, the
+// caller writing them) and answers each; if that fails, each in its own, so that each
+// caller hears of its own match only (a duplicate id, its own context ended).
+func (d *DB) createAll(queued []*creation) {
+	if len(queued) > 1 {
+		if err := d.createTx(queued[0].ctx, queued); err == nil {
+			for _, c := range queued {
+				c.err <- nil
+			}
+			return
+		}
+	}
+	for _, c := range queued {
+		c.err <- d.createTx(c.ctx, []*creation{c})
+	}
+}
+
+// createTx stores the matches of queued in one transaction.
+func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -380,23 +443,30 @@ func (d *DB) CreateMatch(ctx context.Context, m *Match) error {
 	if err != nil {
 		return err
 	}
-	_, err = insert.ExecContext(ctx,
-		m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
-		JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
-		m.Created.UnixNano(), JSON(botsText(m.Bots)))
-	if err != nil {
-		return err
-	}
 	index, err := d.prepared(ctx, tx, tokenQuery)
 	if err != nil {
 		return err
 	}
-	for _, h := range m.TokenHashes {
-		if _, err := index.ExecContext(ctx, h, m.ID); err != nil {
+	for _, c := range queued {
+		m := c.m
+		_, err = insert.ExecContext(ctx,
+			m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
+			JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
+			m.Created.UnixNano(), JSON(botsText(m.Bots)))
+		if err != nil {
 			return err
 		}
+		for _, h := range m.TokenHashes {
+			if _, err := index.ExecContext(ctx, h, m.ID); err != nil {
+				return err
+			}
+		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.createTxs.Add(1)
+	return nil
 }
 
 // AppendSteps appends steps to a match's action log, in one transaction.
