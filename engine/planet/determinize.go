@@ -22,6 +22,11 @@ type Determinizer struct {
 	objPool  []int8  // objectives the viewer does not hold
 	animPool []int16 // animals the viewer has not seen
 	viewer   int
+	// lean[i][k] is how much likelier seat i holds objective k than another, from how far its
+	// planet leans to k's habitat (see objectiveLean); seats whose objective is drawn are
+	// drawn in turn, each from the cards left, by these weights.
+	lean  [maxSeats][Habitats]float64
+	drawn []int8 // the seats whose objective is drawn
 }
 
 var _ engine.Evaluator = (*state)(nil)
@@ -195,12 +200,45 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 			s.planets[seat].objective = own
 			s.objDeal[seat] = own
 		}
+		det.leanings(s, own)
 	}
 	s.rng = *engine.NewRand(0)
 	if s.over {
 		return nil, fmt.Errorf("planet: the game is over")
 	}
 	return det, nil
+}
+
+// objectiveLean is how much likelier a seat holds an objective for each area of its habitat
+// beyond the planet's fair share: players (greedy's evaluation included) lean to their
+// objective's habitat, so by mid-game the planets give their objectives away in part. A
+// uniform draw gave every rival each objective alike, so the search misjudged which cards
+// rivals score 1 point rather than 2 for, and which objective points they reach.
+const objectiveLean = 0.35
+
+// leanings fills lean and drawn from the planets as they stand: each seat but a viewer who
+// holds own draws, with weight exp(objectiveLean x (areas of the habitat - fair share)).
+func (det *Determinizer) leanings(s *state, own int8) {
+	var total [Glacier + 1]int
+	all := 0
+	for _, t := range s.d.Tiles {
+		for _, h := range t {
+			total[h]++
+			all++
+		}
+	}
+	for i := 0; i < int(s.seats); i++ {
+		if i == det.viewer && own >= 0 {
+			continue
+		}
+		det.drawn = append(det.drawn, int8(i))
+		p := &s.planets[i]
+		for k := range s.d.Objectives {
+			h := s.d.Objectives[k].Habitat
+			fair := float64(5*p.placed) * float64(total[h]) / float64(max(all, 1))
+			det.lean[i][k] = math.Exp(objectiveLean * (float64(p.surface.Count(h)) - fair))
+		}
+	}
 }
 
 // objectiveIndex is the built-in objective card equal to ob, or -1.
@@ -230,18 +268,7 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 		k += copy(s.stacks[i][:s.stackN[i]], d.hidden[k:])
 	}
 	if len(d.objPool) > 0 {
-		r.Shuffle(len(d.objPool), func(i, j int) { d.objPool[i], d.objPool[j] = d.objPool[j], d.objPool[i] })
-		k := 0
-		for i := 0; i < int(s.objN); i++ {
-			if i < int(s.seats) && i == d.viewer && s.planets[i].objective >= 0 {
-				continue
-			}
-			s.objDeal[i] = d.objPool[k]
-			if i < int(s.seats) {
-				s.planets[i].objective = d.objPool[k]
-			}
-			k++
-		}
+		d.dealObjectives(s, r)
 	}
 	if s.opt.mystery {
 		r.Shuffle(len(d.animPool), func(i, j int) { d.animPool[i], d.animPool[j] = d.animPool[j], d.animPool[i] })
@@ -255,6 +282,38 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 	}
 	s.rng.Seed(r.Uint64(), r.Uint64())
 	return s
+}
+
+// dealObjectives draws the seats' objectives in a random order, each from the cards left by
+// its lean, then deals the cards left over to the places past the seats.
+func (d *Determinizer) dealObjectives(s *state, r *rand.Rand) {
+	var pool [Habitats]int8
+	n := copy(pool[:], d.objPool)
+	r.Shuffle(len(d.drawn), func(i, j int) { d.drawn[i], d.drawn[j] = d.drawn[j], d.drawn[i] })
+	for _, i := range d.drawn {
+		if n == 0 {
+			break
+		}
+		sum := 0.0
+		for _, k := range pool[:n] {
+			sum += d.lean[i][k]
+		}
+		x, pick := r.Float64()*sum, n-1
+		for j, k := range pool[:n] {
+			if x -= d.lean[i][k]; x < 0 {
+				pick = j
+				break
+			}
+		}
+		s.objDeal[i], s.planets[i].objective = pool[pick], pool[pick]
+		n--
+		pool[pick] = pool[n]
+	}
+	r.Shuffle(n, func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	for i := int(s.seats); i < int(s.objN) && n > 0; i++ {
+		n--
+		s.objDeal[i] = pool[n]
+	}
 }
 
 // The weights of Evaluate, the greedy bot's (bots/planet): a card a turn further away counts

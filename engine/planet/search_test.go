@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -113,4 +114,60 @@ func TestEvaluate_WorthOfAPlanet(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDeterminizer_DrawsObjectivesByThePlanetsLean: a rival whose planet is all of one
+// habitat mid-game is drawn that habitat's objective far more often than a uniform draw
+// would (one in four, the viewer holding the fifth); the draw stays a deal without repeats
+// that never gives the viewer's card away.
+func TestDeterminizer_DrawsObjectivesByThePlanetsLean(t *testing.T) {
+	s := newGame(t, 3, 31, nil)
+	playTurns(t, s, 6)
+	det, err := NewDeterminizer(observe(s, 0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := s.planets[0].objective
+	leanTo := func(seat int) Habitat {
+		for k, o := range Default.Objectives {
+			if int8(k) != own && o.Habitat != Default.Objectives[s.planets[seat].objective].Habitat {
+				return o.Habitat // a habitat not its true objective's, so the lean is what counts
+			}
+		}
+		t.Fatal("no other objective")
+		return None
+	}
+	h := leanTo(1)
+	sf := &det.base.planets[1].surface
+	for a := range sf {
+		if sf[a] != None {
+			sf[a] = h
+		}
+	}
+	det.drawn = det.drawn[:0]
+	det.leanings(det.base, own)
+	r := rand.New(engine.NewRand(5))
+	var dst engine.State
+	const draws = 2000
+	hits := 0
+	for range draws {
+		dst = det.Sample(dst, r)
+		x := dst.(*state)
+		seen := map[int8]bool{}
+		for i := 0; i < int(x.objN); i++ {
+			if seen[x.objDeal[i]] {
+				t.Fatalf("objective %d dealt twice: %v", x.objDeal[i], x.objDeal[:x.objN])
+			}
+			seen[x.objDeal[i]] = true
+		}
+		if x.planets[0].objective != own || x.objDeal[0] != own {
+			t.Fatalf("the viewer's objective %d drawn as %d", own, x.planets[0].objective)
+		}
+		if Default.Objectives[x.planets[1].objective].Habitat == h {
+			hits++
+		}
+	}
+	if hits < draws*3/4 {
+		t.Errorf("seat 1, all %v, drew that objective %d times in %d: want most", h, hits, draws)
+	}
 }
