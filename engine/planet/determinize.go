@@ -331,13 +331,32 @@ const (
 // how near its turn is and by the seat's chance of winning it against the best other planet
 // as the planets stand, and its largest regions.
 func (s *state) Evaluate(seat engine.Seat) float64 {
-	if s.over {
-		if s.result.Ranks[seat] == 1 {
-			return 1
-		}
-		return 0
-	}
+	var v [maxSeats]float64
+	s.evaluate(&v)
+	return v[seat]
+}
+
+// EvaluateAll appends every seat's Evaluate of st, a Planet state, to dst: the planets are
+// measured once for all seats.
+func EvaluateAll(st engine.State, dst []float64) []float64 {
+	s := st.(*state)
+	var v [maxSeats]float64
+	s.evaluate(&v)
+	return append(dst, v[:s.seats]...)
+}
+
+// evaluate fills v with each seat's Evaluate.
+func (s *state) evaluate(v *[maxSeats]float64) {
 	n := int(s.seats)
+	if s.over {
+		for i := 0; i < n; i++ {
+			v[i] = 0
+			if s.result.Ranks[i] == 1 {
+				v[i] = 1
+			}
+		}
+		return
+	}
 	var sv [maxSeats]Survey
 	var worth [maxSeats]float64
 	var objective [maxSeats]Habitat
@@ -383,13 +402,15 @@ func (s *state) Evaluate(seat engine.Seat) float64 {
 			worth[i] += points * urgency * chance(v[i], rival)
 		}
 	}
-	rival := math.Inf(-1)
 	for i := 0; i < n; i++ {
-		if engine.Seat(i) != seat {
-			rival = max(rival, worth[i])
+		rival := math.Inf(-1)
+		for j := 0; j < n; j++ {
+			if j != i {
+				rival = max(rival, worth[j])
+			}
 		}
+		v[i] = 1 / (1 + math.Exp(-(worth[i]-rival)/3))
 	}
-	return 1 / (1 + math.Exp(-(worth[seat]-rival)/3))
 }
 
 // chance is a rough likelihood that a planet whose value for a card is v wins it against a

@@ -171,3 +171,21 @@ func TestDeterminizer_DrawsObjectivesByThePlanetsLean(t *testing.T) {
 		t.Errorf("seat 1, all %v, drew that objective %d times in %d: want most", h, hits, draws)
 	}
 }
+
+// TestEvaluateAll_EqualsEachSeatsEvaluate: the search's one-pass scoring of every seat gives
+// each seat exactly its Evaluate, mid-game and at the end.
+func TestEvaluateAll_EqualsEachSeatsEvaluate(t *testing.T) {
+	for _, turns := range []int{1, 5, 9, TurnsPerGame} {
+		s := newGame(t, 4, 13, nil)
+		playTurns(t, s, turns)
+		all := EvaluateAll(s, nil)
+		if len(all) != 4 {
+			t.Fatalf("after %d turns: %d rewards for 4 seats", turns, len(all))
+		}
+		for seat, got := range all {
+			if want := s.Evaluate(engine.Seat(seat)); got != want {
+				t.Errorf("after %d turns, seat %d: EvaluateAll %v, Evaluate %v", turns, seat, got, want)
+			}
+		}
+	}
+}
