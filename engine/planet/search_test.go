@@ -117,12 +117,12 @@ func TestEvaluate_WorthOfAPlanet(t *testing.T) {
 }
 
 // TestDeterminizer_DrawsObjectivesByThePlanetsLean: a rival whose planet is all of one
-// habitat mid-game is drawn that habitat's objective far more often than a uniform draw
+// habitat after eight turns is drawn that habitat's objective far more often than a uniform draw
 // would (one in four, the viewer holding the fifth); the draw stays a deal without repeats
 // that never gives the viewer's card away.
 func TestDeterminizer_DrawsObjectivesByThePlanetsLean(t *testing.T) {
 	s := newGame(t, 3, 31, nil)
-	playTurns(t, s, 6)
+	playTurns(t, s, 8)
 	det, err := NewDeterminizer(observe(s, 0), 0)
 	if err != nil {
 		t.Fatal(err)
