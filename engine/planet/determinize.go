@@ -11,8 +11,9 @@ import (
 
 // Determinizer draws full states consistent with one seat's observation, for search bots
 // [rule: Hidden information]: the tiles of the face-down stacks are dealt anew from the tiles
-// nobody has seen, the other seats' objectives from the cards the viewer does not hold, and
-// face-down mystery animals from the cards not in sight. It reads the observation once.
+// nobody has seen, the other seats' objectives from the cards the viewer does not hold (each
+// likelier the more a planet leans to its habitat), and face-down mystery animals from the
+// cards not in sight. It reads the observation once.
 //
 // The match options come from the observation, except the data set: an observation that does
 // not fit the built-in one is refused.
