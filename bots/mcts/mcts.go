@@ -46,6 +46,10 @@ type Game struct {
 	// Evaluate, if set, scores a state for seat in [0, 1] in place of the state's own
 	// engine.Evaluator.
 	Evaluate func(st engine.State, seat engine.Seat) float64
+	// EvaluateAll, if set, scores a state for every seat at once into rewards (one per
+	// seat), in place of Evaluate: a game whose score of one seat measures every planet
+	// against the others does that work once, not once per seat.
+	EvaluateAll func(st engine.State, rewards []float64) []float64
 	// Searchable, if set, says which root actions the search may choose besides the prior's
 	// choice: actions whose worth hangs on how other players answer (a trade offer), which
 	// sampled opponents judge badly, are left to the prior.
@@ -554,6 +558,10 @@ func (b *Bot) playout(st engine.State) {
 func (b *Bot) score(st engine.State) {
 	n := st.Seats()
 	b.rewards = b.rewards[:0]
+	if b.game.EvaluateAll != nil {
+		b.rewards = b.game.EvaluateAll(st, b.rewards)
+		return
+	}
 	if b.game.Evaluate != nil {
 		for s := 0; s < n; s++ {
 			b.rewards = append(b.rewards, b.game.Evaluate(st, engine.Seat(s)))

@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -113,4 +114,78 @@ func TestEvaluate_WorthOfAPlanet(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDeterminizer_DrawsObjectivesByThePlanetsLean: a rival whose planet is all of one
+// habitat after eight turns is drawn that habitat's objective far more often than a uniform draw
+// would (one in four, the viewer holding the fifth); the draw stays a deal without repeats
+// that never gives the viewer's card away.
+func TestDeterminizer_DrawsObjectivesByThePlanetsLean(t *testing.T) {
+	s := newGame(t, 3, 31, nil)
+	playTurns(t, s, 8)
+	det, err := NewDeterminizer(observe(s, 0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := s.planets[0].objective
+	leanTo := func(seat int) Habitat {
+		for k, o := range Default.Objectives {
+			if int8(k) != own && o.Habitat != Default.Objectives[s.planets[seat].objective].Habitat {
+				return o.Habitat // a habitat not its true objective's, so the lean is what counts
+			}
+		}
+		t.Fatal("no other objective")
+		return None
+	}
+	h := leanTo(1)
+	sf := &det.base.planets[1].surface
+	for a := range sf {
+		if sf[a] != None {
+			sf[a] = h
+		}
+	}
+	det.drawn = det.drawn[:0]
+	det.leanings(det.base, own)
+	r := rand.New(engine.NewRand(5))
+	var dst engine.State
+	const draws = 2000
+	hits := 0
+	for range draws {
+		dst = det.Sample(dst, r)
+		x := dst.(*state)
+		seen := map[int8]bool{}
+		for i := 0; i < int(x.objN); i++ {
+			if seen[x.objDeal[i]] {
+				t.Fatalf("objective %d dealt twice: %v", x.objDeal[i], x.objDeal[:x.objN])
+			}
+			seen[x.objDeal[i]] = true
+		}
+		if x.planets[0].objective != own || x.objDeal[0] != own {
+			t.Fatalf("the viewer's objective %d drawn as %d", own, x.planets[0].objective)
+		}
+		if Default.Objectives[x.planets[1].objective].Habitat == h {
+			hits++
+		}
+	}
+	if hits < draws*3/4 {
+		t.Errorf("seat 1, all %v, drew that objective %d times in %d: want most", h, hits, draws)
+	}
+}
+
+// TestEvaluateAll_EqualsEachSeatsEvaluate: the search's one-pass scoring of every seat gives
+// each seat exactly its Evaluate, mid-game and at the end.
+func TestEvaluateAll_EqualsEachSeatsEvaluate(t *testing.T) {
+	for _, turns := range []int{1, 5, 9, TurnsPerGame} {
+		s := newGame(t, 4, 13, nil)
+		playTurns(t, s, turns)
+		all := EvaluateAll(s, nil)
+		if len(all) != 4 {
+			t.Fatalf("after %d turns: %d rewards for 4 seats", turns, len(all))
+		}
+		for seat, got := range all {
+			if want := s.Evaluate(engine.Seat(seat)); got != want {
+				t.Errorf("after %d turns, seat %d: EvaluateAll %v, Evaluate %v", turns, seat, got, want)
+			}
+		}
+	}
 }
