@@ -133,9 +133,9 @@ func tradeKind(d *orreryv1.Decision, a *orreryv1.Answer) (offer, reply bool) {
 
 // tradeWatch plays a search bot and notes, for its trade answers, whether it searched.
 type tradeWatch struct {
-	b                           *mcts.Bot
-	offers, replies, searched   int
-	tradesSearched, otherChoice int
+	b                         *mcts.Bot
+	offers, replies, searched int
+	tradesSearched            int
 }
 
 func (w *tradeWatch) Act(d *orreryv1.Decision) *orreryv1.Answer {
