@@ -3,7 +3,6 @@ package pantropia
 import (
 	"fmt"
 	"maps"
-	"math"
 	"math/rand/v2"
 	"strconv"
 
@@ -211,29 +210,4 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 	copy(s.deck[:s.deckN], d.deal)
 	s.rng.Seed(r.Uint64(), r.Uint64())
 	return s
-}
-
-// Evaluate scores seat's standing for a search that stops before the end: its rings (the
-// score), then what produces more of them (habitats, arcologies counting double) and its
-// chips, against the best rival's, on a logistic scale.
-func (s *state) Evaluate(seat engine.Seat) float64 {
-	if s.phase == PhaseOver {
-		for p := int8(0); p < s.seats; p++ {
-			if s.pl[p].rings > s.pl[seat].rings {
-				return 0
-			}
-		}
-		return 1
-	}
-	worth := func(p int8) float64 {
-		pl := &s.pl[p]
-		return float64(pl.rings) + 1.5*float64(pl.habitats) + 3*float64(pl.arcologies) + float64(pl.total())/8
-	}
-	rival := math.Inf(-1)
-	for p := int8(0); p < s.seats; p++ {
-		if engine.Seat(p) != seat {
-			rival = max(rival, worth(p))
-		}
-	}
-	return 1 / (1 + math.Exp(-(worth(int8(seat))-rival)/4))
 }
