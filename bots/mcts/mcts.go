@@ -61,6 +61,18 @@ type Game struct {
 	// Prior, if set, makes the heuristic bot whose choice the search starts from and keeps
 	// unless another action scores clearly better (by Config.Margin of mean reward).
 	Prior func(seed uint64) bots.Bot
+	// Replan, if set, makes a bot's planner for a real-time game, which need not search every
+	// tick: it keeps its standing plan until the situation changes.
+	Replan func() Planner
+}
+
+// Planner decides when a real-time game's search bot searches again.
+type Planner interface {
+	// Standing is the answer to d without a search (the standing plan, given the prior's
+	// answer), or nil when d is worth a search.
+	Standing(d *orreryv1.Decision, prior *orreryv1.Answer) *orreryv1.Answer
+	// Planned is told the answer a search gave to d, and the prior's.
+	Planned(d *orreryv1.Decision, prior, answer *orreryv1.Answer)
 }
 
 // Config is a bot's budget and search constants.
@@ -168,6 +180,7 @@ type Bot struct {
 	lastID string
 	// playoutBot plays the playouts when the game or the config asks for a bot's playouts.
 	playoutBot bots.Bot
+	planner    Planner // the game's, when it re-plans only now and then
 
 	stats Stats
 }
@@ -201,6 +214,9 @@ func New(g Game, cfg Config) *Bot {
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
 	b.r = rand.New(&b.pcg)
+	if g.Replan != nil {
+		b.planner = g.Replan()
+	}
 	return b
 }
 
@@ -230,6 +246,11 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if prior != nil && !stop.IsZero() && !time.Now().Before(stop) {
 		return prior // the prior took the time there was
 	}
+	if b.planner != nil {
+		if a := b.planner.Standing(d, prior); a != nil {
+			return a
+		}
+	}
 	det, err := b.game.Determinizer(d)
 	if err == nil {
 		b.scratch = det.Sample(b.scratch, b.r)
@@ -256,6 +277,9 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	}
 	b.widen(engine.Seat(d.GetSeat()))
 	if len(b.cands) == 1 && b.favour >= 0 && !b.cfg.Exhaustive {
+		if b.planner != nil {
+			b.planner.Planned(d, prior, prior)
+		}
 		return prior // the prior's choice is the only one the search may make
 	}
 	if b.game.PlayoutBot != nil {
@@ -264,10 +288,14 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
 	i := b.best()
 	b.stats.Overruled = b.favour >= 0 && i != b.favour
+	answer := prior
 	if i < len(legal) {
-		return bots.Index(d, i)
+		answer = bots.Index(d, i)
 	}
-	return prior
+	if b.planner != nil {
+		b.planner.Planned(d, prior, answer)
+	}
+	return answer
 }
 
 // stream is the random stream of decision d. Each decision draws from its own: the choice
