@@ -1,0 +1,166 @@
+package mcts
+
+import (
+	"math"
+
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+	"google.golang.org/protobuf/proto"
+)
+
+// fccatanReplanTicks is how many ticks a Full-Contact Catan plan stands at most (a second at
+// the default tick rate) when nothing on the field changes it.
+const fccatanReplanTicks = 10
+
+// fccatanThreat is how near (in reaches) an opposing knight and a carrier must be for the
+// contact to count as a change of situation worth a new plan.
+const fccatanThreat = 5
+
+// fccatanPlanner re-plans a team's intents only when the situation changes: a new round (after
+// a deployment), a ball picked up, delivered or taken, a tag, a marker or a building, a knight
+// and a carrier coming into contact, or fccatanReplanTicks ticks since the last plan. In
+// between it keeps the plan: the prior's fresh intents (greedy's steering follows the field
+// tick by tick), but for the players whose order the search changed, who keep the search's.
+type fccatanPlanner struct {
+	planned   bool
+	round     int32
+	tick      int32
+	situation uint64
+	// override is the search's order for each player where it differs from the prior's
+	// motion; nil where the prior's stands.
+	override [4]*fccatanv1.AvatarIntent
+}
+
+func newFccatanPlanner() Planner { return &fccatanPlanner{} }
+
+func (p *fccatanPlanner) Standing(d *orreryv1.Decision, prior *orreryv1.Answer) *orreryv1.Answer {
+	o, err := observation[*fccatanv1.Observation](d)
+	if err != nil || o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
+		p.planned = false
+		return nil
+	}
+	if !p.planned || o.GetRound() != p.round || o.GetTick() < p.tick || o.GetTick()-p.tick >= fccatanReplanTicks ||
+		fccatanSituation(o) != p.situation {
+		return nil
+	}
+	return p.keep(d, prior)
+}
+
+// keep is the prior's answer with the search's orders in place of the prior's for the players
+// the search overrode.
+func (p *fccatanPlanner) keep(d *orreryv1.Decision, prior *orreryv1.Answer) *orreryv1.Answer {
+	in := intentsOf(prior)
+	if in == nil {
+		return prior
+	}
+	var out *fccatanv1.Intents
+	for i, o := range p.override {
+		if o == nil || i >= len(in.GetAvatars()) {
+			continue
+		}
+		if out == nil {
+			out = proto.Clone(in).(*fccatanv1.Intents)
+		}
+		out.Avatars[i] = o
+	}
+	if out == nil {
+		return prior
+	}
+	a := &fccatanv1.Action{Kind: &fccatanv1.Action_Intents{Intents: out}}
+	return &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: wire.Action(a)}}
+}
+
+func (p *fccatanPlanner) Planned(d *orreryv1.Decision, prior, answer *orreryv1.Answer) {
+	o, err := observation[*fccatanv1.Observation](d)
+	if err != nil || o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
+		p.planned = false
+		return
+	}
+	p.planned, p.round, p.tick, p.situation = true, o.GetRound(), o.GetTick(), fccatanSituation(o)
+	p.override = [4]*fccatanv1.AvatarIntent{}
+	chosen := intentsOf(answer)
+	if i, ok := answer.GetChoice().(*orreryv1.Answer_LegalIndex); ok && int(i.LegalIndex) < len(d.GetLegal()) {
+		if a, ok := wire.GameAction(d.GetLegal()[i.LegalIndex]).(*fccatanv1.Action); ok {
+			chosen = a.GetIntents()
+		}
+	}
+	greedy := intentsOf(prior).GetAvatars()
+	for i, c := range chosen.GetAvatars() {
+		if i < len(greedy) && i < len(p.override) && !sameMotion(c, greedy[i]) {
+			p.override[i] = c
+		}
+	}
+}
+
+// intentsOf is the intents of a typed answer, or nil.
+func intentsOf(a *orreryv1.Answer) *fccatanv1.Intents {
+	c, ok := a.GetChoice().(*orreryv1.Answer_Action)
+	if !ok {
+		return nil
+	}
+	act, ok := wire.GameAction(c.Action).(*fccatanv1.Action)
+	if !ok {
+		return nil
+	}
+	return act.GetIntents()
+}
+
+// sameMotion reports whether two orders run the same way (their flags aside: greedy raises
+// its pickup flag only on arrival, and a kept order must not lose it).
+func sameMotion(a, b *fccatanv1.AvatarIntent) bool {
+	switch m := a.GetMotion().(type) {
+	case *fccatanv1.AvatarIntent_Target:
+		t := b.GetTarget()
+		return t != nil && t.GetX() == m.Target.GetX() && t.GetY() == m.Target.GetY()
+	case *fccatanv1.AvatarIntent_Velocity:
+		v := b.GetVelocity()
+		return v != nil && v.GetX() == m.Velocity.GetX() && v.GetY() == m.Velocity.GetY()
+	}
+	return b.GetTarget() == nil && b.GetVelocity() == nil
+}
+
+// fccatanSituation digests what a plan depends on: every player's ball, collection, freeze and
+// markers, the hoops' buildings, and which carriers are in contact with an opposing knight.
+func fccatanSituation(o *fccatanv1.Observation) uint64 {
+	h := uint64(14695981039346656037) // FNV-1a
+	mix := func(x uint64) {
+		h ^= x
+		h *= 1099511628211
+	}
+	b := func(v bool) uint64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	threat := float64(fccatanThreat * o.GetRules().GetReachCm())
+	for _, t := range o.GetTeams() {
+		for _, a := range t.GetAvatars() {
+			mix(uint64(a.GetCarrying()) | b(a.GetCollected())<<4 | b(a.GetFrozen())<<5 | uint64(a.GetMarkers())<<6)
+			if a.GetCarrying() == fccatanv1.Resource_RESOURCE_UNSPECIFIED || a.GetFrozen() {
+				continue
+			}
+			near := uint64(0)
+			for _, u := range o.GetTeams() {
+				if u.GetSeat() == t.GetSeat() {
+					continue
+				}
+				for _, k := range u.GetAvatars() {
+					if k.GetKnight() && !k.GetFrozen() && distance(a.GetPosition(), k.GetPosition()) <= threat {
+						near = 1
+					}
+				}
+			}
+			mix(near << 8)
+		}
+	}
+	for _, hs := range o.GetHoops() {
+		mix(uint64(hs.GetOwner()+1) | uint64(hs.GetBuilding())<<8)
+	}
+	return h
+}
+
+func distance(a, b *fccatanv1.Vec) float64 {
+	return math.Hypot(float64(a.GetX()-b.GetX()), float64(a.GetY()-b.GetY()))
+}
