@@ -30,6 +30,7 @@ type fccatanPlanner struct {
 	// override is the search's order for each player where it differs from the prior's
 	// motion; nil where the prior's stands.
 	override [4]*fccatanv1.AvatarIntent
+	answer   *orreryv1.Answer // the plan's own tick's answer, given again if asked again
 }
 
 func newFccatanPlanner() Planner { return &fccatanPlanner{} }
@@ -43,6 +44,9 @@ func (p *fccatanPlanner) Standing(d *orreryv1.Decision, prior *orreryv1.Answer) 
 	if !p.planned || o.GetRound() != p.round || o.GetTick() < p.tick || o.GetTick()-p.tick >= fccatanReplanTicks ||
 		fccatanSituation(o) != p.situation {
 		return nil
+	}
+	if o.GetTick() == p.tick && d.GetDecisionId() == p.answer.GetDecisionId() {
+		return p.answer // the planned tick asked again
 	}
 	return p.keep(d, prior)
 }
@@ -71,26 +75,40 @@ func (p *fccatanPlanner) keep(d *orreryv1.Decision, prior *orreryv1.Answer) *orr
 	return &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_Action{Action: wire.Action(a)}}
 }
 
+// Planned reads which orders the search changed. Greedy's plan clears the overrides. A listed
+// action changes one player's standing order (the others keep theirs, which may lag greedy's
+// steering): that player's new order is kept, over greedy's, until the next search; "keep
+// every intent" keeps the overrides there were.
 func (p *fccatanPlanner) Planned(d *orreryv1.Decision, prior, answer *orreryv1.Answer) {
 	o, err := observation[*fccatanv1.Observation](d)
 	if err != nil || o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
 		p.planned = false
 		return
 	}
-	p.planned, p.round, p.tick, p.situation = true, o.GetRound(), o.GetTick(), fccatanSituation(o)
-	p.override = [4]*fccatanv1.AvatarIntent{}
-	chosen := intentsOf(answer)
-	if i, ok := answer.GetChoice().(*orreryv1.Answer_LegalIndex); ok && int(i.LegalIndex) < len(d.GetLegal()) {
-		if a, ok := wire.GameAction(d.GetLegal()[i.LegalIndex]).(*fccatanv1.Action); ok {
-			chosen = a.GetIntents()
-		}
+	p.planned, p.round, p.tick, p.situation, p.answer = true, o.GetRound(), o.GetTick(), fccatanSituation(o), answer
+	i, listed := answer.GetChoice().(*orreryv1.Answer_LegalIndex)
+	if !listed || int(i.LegalIndex) >= len(d.GetLegal()) || len(d.GetLegal()) == 0 {
+		p.override = [4]*fccatanv1.AvatarIntent{}
+		return
 	}
+	if i.LegalIndex == 0 {
+		return
+	}
+	keep := legalIntents(d, 0).GetAvatars()
+	chosen := legalIntents(d, int(i.LegalIndex)).GetAvatars()
 	greedy := intentsOf(prior).GetAvatars()
-	for i, c := range chosen.GetAvatars() {
-		if i < len(greedy) && i < len(p.override) && !sameMotion(c, greedy[i]) {
-			p.override[i] = c
+	p.override = [4]*fccatanv1.AvatarIntent{}
+	for k, c := range chosen {
+		if k < len(keep) && k < len(greedy) && k < len(p.override) && !proto.Equal(c, keep[k]) && !sameMotion(c, greedy[k]) {
+			p.override[k] = c
 		}
 	}
+}
+
+// legalIntents is the intents of d's i-th legal action, or nil.
+func legalIntents(d *orreryv1.Decision, i int) *fccatanv1.Intents {
+	a, _ := wire.GameAction(d.GetLegal()[i]).(*fccatanv1.Action)
+	return a.GetIntents()
 }
 
 // intentsOf is the intents of a typed answer, or nil.
