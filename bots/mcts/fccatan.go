@@ -9,17 +9,18 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// fccatanReplanTicks is how many ticks a Full-Contact Catan plan stands at most (a second at
-// the default tick rate) when nothing on the field changes it.
-const fccatanReplanTicks = 10
+// fccatanReplanTicks is how many ticks a Full-Contact Catan plan stands at most (two seconds
+// at the default tick rate) when nothing on the field changes it.
+const fccatanReplanTicks = 20
 
 // fccatanThreat is how near (in reaches) an opposing knight and a carrier must be for the
 // contact to count as a change of situation worth a new plan.
 const fccatanThreat = 5
 
 // fccatanPlanner re-plans a team's intents only when the situation changes: a new round (after
-// a deployment), a ball picked up, delivered or taken, a tag, a marker or a building, a knight
-// and a carrier coming into contact, or fccatanReplanTicks ticks since the last plan. In
+// a deployment); one of its players picking up, delivering, losing a ball or tagged; a marker
+// or a building; one of its knights and a rival carrier, or a rival knight and one of its
+// carriers, coming into contact or out of it; or fccatanReplanTicks ticks since the last plan. In
 // between it keeps the plan: the prior's fresh intents (greedy's steering follows the field
 // tick by tick), but for the players whose order the search changed, who keep the search's.
 type fccatanPlanner struct {
@@ -138,8 +139,10 @@ func sameMotion(a, b *fccatanv1.AvatarIntent) bool {
 	return b.GetTarget() == nil && b.GetVelocity() == nil
 }
 
-// fccatanSituation digests what a plan depends on: every player's ball, collection, freeze and
-// markers, the hoops' buildings, and which carriers are in contact with an opposing knight.
+// fccatanSituation digests what the team's plan depends on: its own players' balls,
+// collections, freezes and markers, the hoops' buildings, and which carriers (of any team)
+// are in contact with an opposing knight. A rival's pickup far from the team's knights
+// changes no plan: greedy's steering follows it.
 func fccatanSituation(o *fccatanv1.Observation) uint64 {
 	h := uint64(14695981039346656037) // FNV-1a
 	mix := func(x uint64) {
@@ -155,14 +158,16 @@ func fccatanSituation(o *fccatanv1.Observation) uint64 {
 	threat := float64(fccatanThreat * o.GetRules().GetReachCm())
 	for _, t := range o.GetTeams() {
 		for _, a := range t.GetAvatars() {
-			mix(uint64(a.GetCarrying()) | b(a.GetCollected())<<4 | b(a.GetFrozen())<<5 | uint64(a.GetMarkers())<<6)
+			if t.GetSeat() == o.GetSeat() {
+				mix(uint64(a.GetCarrying()) | b(a.GetCollected())<<4 | b(a.GetFrozen())<<5 | uint64(a.GetMarkers())<<6)
+			}
 			if a.GetCarrying() == fccatanv1.Resource_RESOURCE_UNSPECIFIED || a.GetFrozen() {
 				continue
 			}
 			near := uint64(0)
 			for _, u := range o.GetTeams() {
-				if u.GetSeat() == t.GetSeat() {
-					continue
+				if u.GetSeat() == t.GetSeat() || t.GetSeat() != o.GetSeat() && u.GetSeat() != o.GetSeat() {
+					continue // contact between two rivals is none of the team's business
 				}
 				for _, k := range u.GetAvatars() {
 					if k.GetKnight() && !k.GetFrozen() && distance(a.GetPosition(), k.GetPosition()) <= threat {
@@ -170,7 +175,7 @@ func fccatanSituation(o *fccatanv1.Observation) uint64 {
 					}
 				}
 			}
-			mix(near << 8)
+			mix(near<<8 | uint64(t.GetSeat())<<9 | uint64(a.GetIndex())<<12)
 		}
 	}
 	for _, hs := range o.GetHoops() {

@@ -51,7 +51,8 @@ func observed(d *orreryv1.Decision) *fccatanv1.Observation {
 // without one (greedy's steering, with the search's changed orders kept) until a ball changes
 // hands or the plan is fccatanReplanTicks old; the planned tick asked again gets its answer.
 func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
-	ds := fccatanTicks(t, fccatanReplanTicks+2)
+	const calm = 10 // the first ticks of a round, in which no ball changes hands
+	ds := fccatanTicks(t, calm)
 	greedy := fccatanbot.NewGreedy(0)
 	p := newFccatanPlanner()
 	if a := p.Standing(ds[0], greedy.Act(ds[0])); a != nil {
@@ -77,7 +78,7 @@ func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 		t.Errorf("the planned tick asked again: %v, want %v", got, searched)
 	}
 	want := wire.GameAction(ds[0].GetLegal()[changed]).(*fccatanv1.Action).GetIntents().GetAvatars()[who]
-	for k := 1; k < fccatanReplanTicks; k++ {
+	for k := 1; k < calm; k++ {
 		got := p.Standing(ds[k], greedy.Act(ds[k]))
 		if got == nil {
 			t.Fatalf("tick %d: a search, want the standing plan (nothing changed)", observed(ds[k]).GetTick())
@@ -92,12 +93,19 @@ func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 			}
 		}
 	}
-	if a := p.Standing(ds[fccatanReplanTicks], greedy.Act(ds[fccatanReplanTicks])); a != nil {
+	old := proto.Clone(ds[1]).(*orreryv1.Decision)
+	observed(old).Tick = observed(ds[0]).GetTick() + fccatanReplanTicks
+	if a := p.Standing(old, greedy.Act(old)); a != nil {
 		t.Errorf("a plan %d ticks old stood: %v", fccatanReplanTicks, a)
 	}
-	// A ball in a rival's hands is a new situation.
+	// A rival's ball far from our knights is not; a ball in our hands is.
+	far := proto.Clone(ds[1]).(*orreryv1.Decision)
+	observed(far).GetTeams()[2].GetAvatars()[3].Carrying = fccatanv1.Resource_RESOURCE_ORE
+	if a := p.Standing(far, greedy.Act(far)); a == nil {
+		t.Error("a rival's pickup far from our knights called for a search")
+	}
 	d := proto.Clone(ds[1]).(*orreryv1.Decision)
-	observed(d).GetTeams()[2].GetAvatars()[3].Carrying = fccatanv1.Resource_RESOURCE_ORE
+	observed(d).GetTeams()[0].GetAvatars()[3].Carrying = fccatanv1.Resource_RESOURCE_ORE
 	if a := p.Standing(d, greedy.Act(d)); a != nil {
 		t.Errorf("a ball picked up left the plan standing: %v", a)
 	}
