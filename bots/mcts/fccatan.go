@@ -164,18 +164,20 @@ func fccatanSituation(o *fccatanv1.Observation) uint64 {
 			if a.GetCarrying() == fccatanv1.Resource_RESOURCE_UNSPECIFIED || a.GetFrozen() {
 				continue
 			}
-			near := uint64(0)
+			near := false
 			for _, u := range o.GetTeams() {
 				if u.GetSeat() == t.GetSeat() || t.GetSeat() != o.GetSeat() && u.GetSeat() != o.GetSeat() {
 					continue // contact between two rivals is none of the team's business
 				}
 				for _, k := range u.GetAvatars() {
 					if k.GetKnight() && !k.GetFrozen() && distance(a.GetPosition(), k.GetPosition()) <= threat {
-						near = 1
+						near = true
 					}
 				}
 			}
-			mix(near<<8 | uint64(t.GetSeat())<<9 | uint64(a.GetIndex())<<12)
+			if near {
+				mix(1<<8 | uint64(t.GetSeat())<<9 | uint64(a.GetIndex())<<12)
+			}
 		}
 	}
 	for _, hs := range o.GetHoops() {
