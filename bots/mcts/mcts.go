@@ -108,7 +108,8 @@ type Config struct {
 	UniformPlayouts bool
 	// Exhaustive spends the whole budget even when the answer is already settled (the most
 	// visited root action cannot be overtaken in the iterations left, or only one action is
-	// a candidate); benchmarks of the loop's speed set it.
+	// a candidate), and searches every decision a game's Planner would answer from its
+	// standing plan; benchmarks of the loop's speed set it.
 	Exhaustive bool
 	Seed       uint64
 }
@@ -246,7 +247,7 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if prior != nil && !stop.IsZero() && !time.Now().Before(stop) {
 		return prior // the prior took the time there was
 	}
-	if b.planner != nil {
+	if b.planner != nil && !b.cfg.Exhaustive {
 		if a := b.planner.Standing(d, prior); a != nil {
 			return a
 		}
