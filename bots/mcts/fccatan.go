@@ -13,6 +13,10 @@ import (
 // at the default tick rate) when nothing on the field changes it.
 const fccatanReplanTicks = 20
 
+// fccatanOverrideTicks is how long a player keeps an order the search gave it over greedy's
+// steering: about the playouts' horizon, past which the search did not look.
+const fccatanOverrideTicks = 6
+
 // fccatanThreat is how near (in reaches) an opposing knight and a carrier must be for the
 // contact to count as a change of situation worth a new plan.
 const fccatanThreat = 5
@@ -22,7 +26,8 @@ const fccatanThreat = 5
 // or a building; one of its knights and a rival carrier, or a rival knight and one of its
 // carriers, coming into contact or out of it; or fccatanReplanTicks ticks since the last plan. In
 // between it keeps the plan: the prior's fresh intents (greedy's steering follows the field
-// tick by tick), but for the players whose order the search changed, who keep the search's.
+// tick by tick), but for the players whose order the search changed, who keep the search's
+// for fccatanOverrideTicks.
 type fccatanPlanner struct {
 	planned   bool
 	round     int32
@@ -48,6 +53,9 @@ func (p *fccatanPlanner) Standing(d *orreryv1.Decision, prior *orreryv1.Answer) 
 	}
 	if o.GetTick() == p.tick && d.GetDecisionId() == p.answer.GetDecisionId() {
 		return p.answer // the planned tick asked again
+	}
+	if o.GetTick()-p.tick >= fccatanOverrideTicks {
+		return prior
 	}
 	return p.keep(d, prior)
 }

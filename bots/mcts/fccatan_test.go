@@ -48,8 +48,9 @@ func observed(d *orreryv1.Decision) *fccatanv1.Observation {
 }
 
 // TestPlanner_KeepsThePlanUntilTheSituationChanges: after a search, the next ticks are answered
-// without one (greedy's steering, with the search's changed orders kept) until a ball changes
-// hands or the plan is fccatanReplanTicks old; the planned tick asked again gets its answer.
+// without one (greedy's steering, with the search's changed order kept for
+// fccatanOverrideTicks) until a ball changes hands or the plan is fccatanReplanTicks old; the
+// planned tick asked again gets its answer.
 func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 	const calm = 10 // the first ticks of a round, in which no ball changes hands
 	ds := fccatanTicks(t, calm)
@@ -79,17 +80,24 @@ func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 	}
 	want := wire.GameAction(ds[0].GetLegal()[changed]).(*fccatanv1.Action).GetIntents().GetAvatars()[who]
 	for k := 1; k < calm; k++ {
-		got := p.Standing(ds[k], greedy.Act(ds[k]))
+		g := greedy.Act(ds[k])
+		got := p.Standing(ds[k], g)
 		if got == nil {
 			t.Fatalf("tick %d: a search, want the standing plan (nothing changed)", observed(ds[k]).GetTick())
+		}
+		if k >= fccatanOverrideTicks {
+			if !proto.Equal(got, g) {
+				t.Errorf("tick %d: %v, want greedy's plan once the override has run its course", observed(ds[k]).GetTick(), got)
+			}
+			continue
 		}
 		in := intentsOf(got).GetAvatars()
 		if !proto.Equal(in[who], want) {
 			t.Errorf("tick %d: player %d's order %v, want the search's %v", observed(ds[k]).GetTick(), who, in[who], want)
 		}
-		for i, g := range intentsOf(greedy.Act(ds[k])).GetAvatars() {
-			if i != who && !proto.Equal(in[i], g) {
-				t.Errorf("tick %d: player %d's order %v, want greedy's %v", observed(ds[k]).GetTick(), i, in[i], g)
+		for i, gi := range intentsOf(g).GetAvatars() {
+			if i != who && !proto.Equal(in[i], gi) {
+				t.Errorf("tick %d: player %d's order %v, want greedy's %v", observed(ds[k]).GetTick(), i, in[i], gi)
 			}
 		}
 	}

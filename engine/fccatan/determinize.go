@@ -226,19 +226,52 @@ func (s *State) Evaluate(seat engine.Seat) float64 {
 	return 1 / (1 + math.Exp(-(s.worth(int(seat))-rival)/3))
 }
 
-// worth is team t's standing in balls: 4 a VP, 1 a ball banked, and the field's prospects.
+// worth is team t's standing in balls: 4 a VP, and the balls banked, carried and in
+// prospect, each worth 1 while the team's next purchase lacks its resource and half that
+// beyond (a runner fetching an unneeded ball sooner is no gain); see needed.
 func (s *State) worth(t int) float64 {
 	tm := &s.teams[t]
 	v := 4 * float64(tm.vp)
-	for _, n := range tm.res {
-		v += float64(n)
+	lack := s.needed(t)
+	ball := func(r Resource) float64 {
+		if lack[r] > 0 {
+			lack[r]--
+			return 1
+		}
+		return 0.5
+	}
+	for r, n := range tm.res {
+		for k := int16(0); k < n; k++ {
+			v += ball(Resource(r))
+		}
 	}
 	f := s.c.field
 	// How far a player can still run this round.
 	run := float64(s.c.speed) * float64((s.c.ticksPerRound-int(s.tick))*s.c.tickMS) / 1000
+	for i := 0; i < int(tm.size); i++ {
+		av := &tm.av[i]
+		v += 0.5 * float64(av.markers)
+		if av.frozen || s.phase != PhaseTick || av.carry == noRes {
+			continue
+		}
+		h := s.nearestHoop(av.pos, t, city)
+		if h < 0 {
+			continue
+		}
+		w := ball(av.carry)
+		home := math.Sqrt(float64(dist2(av.pos, f.Hoops[h].Center))) - float64(f.Hoops[h].Radius)
+		if home > run {
+			v += 0.1 * w
+			continue
+		}
+		v += w * (0.6 + 0.35*(1-home/max(run, 1)))
+	}
+	if s.phase != PhaseTick {
+		return v
+	}
 	var back [maxPiles]float64 // from each pile with a ball to the team's nearest city; 0: none
 	for k, p := range f.Piles {
-		if s.piles[k] > 0 && s.phase == PhaseTick {
+		if s.piles[k] > 0 {
 			if h := s.nearestHoop(p.Pos, t, city); h >= 0 {
 				back[k] = math.Sqrt(float64(dist2(p.Pos, f.Hoops[h].Center)))
 			}
@@ -246,35 +279,41 @@ func (s *State) worth(t int) float64 {
 	}
 	for i := 0; i < int(tm.size); i++ {
 		av := &tm.av[i]
-		v += 0.5 * float64(av.markers)
-		if av.frozen || s.phase != PhaseTick {
+		if av.frozen || av.carry != noRes || av.collected {
 			continue
 		}
-		switch {
-		case av.carry != noRes:
-			h := s.nearestHoop(av.pos, t, city)
-			if h < 0 {
+		best := 0.0
+		for k, p := range f.Piles {
+			if back[k] == 0 {
 				continue
 			}
-			home := math.Sqrt(float64(dist2(av.pos, f.Hoops[h].Center))) - float64(f.Hoops[h].Radius)
-			if home > run {
-				v += 0.1
-				continue
+			w := 0.5
+			if lack[p.Resource] > 0 {
+				w = 1
 			}
-			v += 0.6 + 0.35*(1-home/max(run, 1))
-		case !av.collected:
-			best := 0.0
-			for k, p := range f.Piles {
-				if back[k] == 0 {
-					continue
-				}
-				trip := math.Sqrt(float64(dist2(av.pos, p.Pos))) + back[k]
-				if trip < run {
-					best = max(best, 0.5*(1-trip/max(run, 1)))
-				}
+			trip := math.Sqrt(float64(dist2(av.pos, p.Pos))) + back[k]
+			if trip < run {
+				best = max(best, 0.5*w*(1-trip/max(run, 1)))
 			}
-			v += best
 		}
+		v += best
 	}
 	return v
+}
+
+// needed is what team t's next purchase lacks, by resource: a knight while it has players
+// to make knights (the cheapest VP in the seed ruleset), else a settlement.
+func (s *State) needed(t int) [numRes]int16 {
+	tm := &s.teams[t]
+	goal := buySettlement
+	for i := 0; i < int(tm.size); i++ {
+		if !tm.av[i].knight {
+			goal = buyKnight
+		}
+	}
+	var lack [numRes]int16
+	for r := range lack {
+		lack[r] = int16(s.c.costs[goal][r])
+	}
+	return lack
 }

@@ -86,6 +86,13 @@ func TestEvaluate_SeesTheField(t *testing.T) {
 			hand(s, 0, 2, Wood)
 			put(s, 0, 2, home.X+3000, home.Y+3000)
 		}},
+		{"a ball the next purchase needs", func(s *State) {
+			hand(s, 0, 2, Brick) // a knight costs 2 brick and a sheep
+			put(s, 0, 2, home.X+1000, home.Y+1000)
+		}, func(s *State) {
+			hand(s, 0, 2, Wood)
+			put(s, 0, 2, home.X+1000, home.Y+1000)
+		}},
 		{"the leading rival's runner frozen", func(s *State) {
 			s.teams[1].vp = 1
 			s.teams[1].av[3].frozen = true
