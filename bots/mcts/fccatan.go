@@ -3,10 +3,11 @@ package mcts
 import (
 	"math"
 
+	"google.golang.org/protobuf/proto"
+
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
-	"google.golang.org/protobuf/proto"
 )
 
 // fccatanReplanTicks is how many ticks a Full-Contact Catan plan stands at most (two seconds
