@@ -70,6 +70,18 @@ type Game struct {
 	// Prior, if set, makes the heuristic bot whose choice the search starts from and keeps
 	// unless another action scores clearly better (by Config.Margin of mean reward).
 	Prior func(seed uint64) bots.Bot
+	// Replan, if set, makes a bot's planner for a real-time game, which need not search every
+	// tick: it keeps its standing plan until the situation changes.
+	Replan func() Planner
+}
+
+// Planner decides when a real-time game's search bot searches again.
+type Planner interface {
+	// Standing is the answer to d without a search (the standing plan, given the prior's
+	// answer), or nil when d is worth a search.
+	Standing(d *orreryv1.Decision, prior *orreryv1.Answer) *orreryv1.Answer
+	// Planned is told the answer a search gave to d, and the prior's.
+	Planned(d *orreryv1.Decision, prior, answer *orreryv1.Answer)
 }
 
 // Config is a bot's budget and search constants.
@@ -105,7 +117,8 @@ type Config struct {
 	UniformPlayouts bool
 	// Exhaustive spends the whole budget even when the answer is already settled (the most
 	// visited root action cannot be overtaken in the iterations left, or only one action is
-	// a candidate); benchmarks of the loop's speed set it.
+	// a candidate), and searches every decision a game's Planner would answer from its
+	// standing plan; benchmarks of the loop's speed set it.
 	Exhaustive bool
 	Seed       uint64
 }
@@ -177,6 +190,7 @@ type Bot struct {
 	lastID string
 	// playoutBot plays the playouts when the game or the config asks for a bot's playouts.
 	playoutBot bots.Bot
+	planner    Planner // the game's, when it re-plans only now and then
 
 	stats Stats
 }
@@ -210,6 +224,9 @@ func New(g Game, cfg Config) *Bot {
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
 	b.r = rand.New(&b.pcg)
+	if g.Replan != nil {
+		b.planner = g.Replan()
+	}
 	return b
 }
 
@@ -238,6 +255,11 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	}
 	if prior != nil && !stop.IsZero() && !time.Now().Before(stop) {
 		return prior // the prior took the time there was
+	}
+	if b.planner != nil && !b.cfg.Exhaustive {
+		if a := b.planner.Standing(d, prior); a != nil {
+			return a
+		}
 	}
 	det, err := b.game.Determinizer(d)
 	if err == nil {
@@ -268,6 +290,9 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	}
 	b.widen(engine.Seat(d.GetSeat()))
 	if len(b.cands) == 1 && b.favour >= 0 && !b.cfg.Exhaustive {
+		if b.planner != nil {
+			b.planner.Planned(d, prior, prior)
+		}
 		return prior // the prior's choice is the only one the search may make
 	}
 	if b.game.PlayoutBot != nil {
@@ -276,10 +301,14 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
 	i := b.best()
 	b.stats.Overruled = b.favour >= 0 && i != b.favour
+	answer := prior
 	if i < len(legal) {
-		return bots.Index(d, i)
+		answer = bots.Index(d, i)
 	}
-	return prior
+	if b.planner != nil {
+		b.planner.Planned(d, prior, answer)
+	}
+	return answer
 }
 
 // stream is the random stream of decision d. Each decision draws from its own: the choice

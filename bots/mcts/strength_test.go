@@ -140,11 +140,15 @@ func strength(b *testing.B, game string) {
 		cfg.Iterations, cfg.Budget = 0, time.Duration(ms)*time.Millisecond
 	}
 	for b.Loop() {
+		cpu := cpuTime()
 		wins, games, tm := duplicateSets(b, game, sets, cfg)
+		cpu = cpuTime() - cpu
 		b.ReportMetric(wins/float64(games), "winrate")
 		b.ReportMetric(float64(tm.spent.Milliseconds())/float64(max(tm.n, 1)), "ms/decision")
 		fmt.Printf("%s: mcts won %.1f of %d games (%.1f%%), %d decisions, %.2f ms each, %d overruling greedy\n",
 			game, wins, games, 100*wins/float64(games), tm.n, float64(tm.spent.Microseconds())/1000/float64(max(tm.n, 1)), tm.overruled)
+		fmt.Printf("%s: %.1f CPU-s a game (every seat), %.1f of them mcts's, %.0f mcts decisions a game, %.0f searched\n",
+			game, cpu.Seconds()/float64(games), tm.spent.Seconds()/float64(games), float64(tm.n)/float64(games), float64(tm.searched)/float64(games))
 		if tm.searched > 0 {
 			fmt.Printf("%s: %d decisions searched, %.0f iterations each, %.0f iterations per CPU-second\n",
 				game, tm.searched, float64(tm.iterations)/float64(tm.searched), float64(tm.iterations)/tm.cpu.Seconds())

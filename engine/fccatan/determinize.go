@@ -135,7 +135,6 @@ func NewDeterminizer(o *fccatanv1.Observation, seat int) (*Determinizer, error) 
 // Sample writes a draw into dst (nil, or an earlier sample) and returns it.
 func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 	s := d.base.CloneInto(dst).(*State)
-	f := s.c.field
 	for t := 0; t < s.c.teams; t++ {
 		if t == d.viewer {
 			continue
@@ -143,22 +142,11 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 		tm := &s.teams[t]
 		for i := 0; i < int(tm.size); i++ {
 			av := &tm.av[i]
-			var in Intent
-			switch {
-			case av.vel != (Vec{}) && r.IntN(2) == 0:
-				in = Velocity(int16(av.vel.X), int16(av.vel.Y))
-			case r.IntN(4) > 0:
-				in = To(int16(r.Int32N(f.Width)), int16(r.Int32N(f.Height)))
+			if av.frozen {
+				av.order = Stay()
+				continue
 			}
-			switch {
-			case av.knight:
-				in = in.Tag()
-			case av.carry == noRes:
-				in = in.PickUp()
-			default:
-				in = in.Place()
-			}
-			av.order = in
+			av.order = s.plausible(t, i, r)
 		}
 	}
 	r.Shuffle(len(d.cards), func(i, j int) { d.cards[i], d.cards[j] = d.cards[j], d.cards[i] })
@@ -167,9 +155,59 @@ func (d *Determinizer) Sample(dst engine.State, r *rand.Rand) engine.State {
 	return s
 }
 
-// Evaluate scores team seat's standing for a planner that looks a few ticks ahead: VP first,
-// then resources banked, balls carried home and markers to place, against the best rival's,
-// on a logistic scale.
+// plausible draws a standing intent for team t's player i as players play: half the time it
+// runs on as it moves now (its velocity is in sight); otherwise a carrier runs home to its
+// nearest city, a knight chases a carrier that has come near, a player yet to collect runs to
+// the nearest pile of a resource drawn at random and picks up, and the rest run to a random
+// point. Knights tag whatever they do.
+func (s *State) plausible(t, i int, r *rand.Rand) Intent {
+	av := &s.teams[t].av[i]
+	f := s.c.field
+	var in Intent
+	switch {
+	case av.vel != (Vec{}) && r.IntN(2) == 0:
+		in = Velocity(int16(av.vel.X), int16(av.vel.Y))
+	case av.carry != noRes:
+		if h := s.nearestHoop(av.pos, t, city); h >= 0 {
+			in = to(f.Hoops[h].Center)
+		}
+	case av.knight && r.IntN(2) == 0 && s.nearCarrier(av.pos, t, 7*s.c.reach) >= 0:
+		in = to(s.at(s.nearCarrier(av.pos, t, 7*s.c.reach)).pos)
+	case !av.collected:
+		if p := s.nearestPile(av.pos, Resource(r.IntN(int(numRes)))); p >= 0 {
+			in = to(f.Piles[p].Pos).PickUp()
+		}
+	default:
+		in = To(int16(r.Int32N(f.Width)), int16(r.Int32N(f.Height)))
+	}
+	switch {
+	case av.knight:
+		in = in.Tag()
+	case av.carry == noRes && !av.collected:
+		in = in.PickUp()
+	case av.markers > 0:
+		in = in.Place()
+	}
+	return in
+}
+
+// nearCarrier is the nearest free opposing carrier of team t within dist of p, or -1.
+func (s *State) nearCarrier(p Vec, t int, dist int32) ref {
+	v := s.nearestOpponent(p, t, true)
+	if v < 0 || !within(p, s.at(v).pos, dist) {
+		return -1
+	}
+	return v
+}
+
+// Evaluate scores team seat's standing for a planner that looks a few ticks ahead, on a
+// logistic scale against the best rival: VP first, then resources banked, then what the field
+// holds for each team this round. A ball carried is worth more the nearer its carrier is to a
+// city of its team, and little when it cannot get home before the whistle (it goes back to a
+// pile); a free player yet to collect is worth the ball it may still fetch, if a pile and the
+// way home fit in the time left; a frozen player is worth nothing more this round. So a tag
+// that freezes a rival's runner or takes its ball, a carrier caught, and a ball run home all
+// move the score.
 func (s *State) Evaluate(seat engine.Seat) float64 {
 	if s.phase == PhaseOver {
 		for t := 0; t < s.c.teams; t++ {
@@ -179,26 +217,103 @@ func (s *State) Evaluate(seat engine.Seat) float64 {
 		}
 		return 1
 	}
-	worth := func(t int) float64 {
-		tm := &s.teams[t]
-		v := 4 * float64(tm.vp)
-		for _, n := range tm.res {
-			v += float64(n)
-		}
-		for i := 0; i < int(tm.size); i++ {
-			av := &tm.av[i]
-			if av.carry != noRes {
-				v += 0.7
-			}
-			v += 0.5 * float64(av.markers)
-		}
-		return v
-	}
 	rival := math.Inf(-1)
 	for t := 0; t < s.c.teams; t++ {
 		if engine.Seat(t) != seat {
-			rival = max(rival, worth(t))
+			rival = max(rival, s.worth(t))
 		}
 	}
-	return 1 / (1 + math.Exp(-(worth(int(seat))-rival)/3))
+	return 1 / (1 + math.Exp(-(s.worth(int(seat))-rival)/3))
+}
+
+// worth is team t's standing in balls: 4 a VP, and the balls banked, carried and in
+// prospect, each worth 1 while the team's next purchase lacks its resource and half that
+// beyond (a runner fetching an unneeded ball sooner is no gain); see needed.
+func (s *State) worth(t int) float64 {
+	tm := &s.teams[t]
+	v := 4 * float64(tm.vp)
+	lack := s.needed(t)
+	ball := func(r Resource) float64 {
+		if lack[r] > 0 {
+			lack[r]--
+			return 1
+		}
+		return 0.5
+	}
+	for r, n := range tm.res {
+		for k := int16(0); k < n; k++ {
+			v += ball(Resource(r))
+		}
+	}
+	f := s.c.field
+	// How far a player can still run this round.
+	run := float64(s.c.speed) * float64((s.c.ticksPerRound-int(s.tick))*s.c.tickMS) / 1000
+	for i := 0; i < int(tm.size); i++ {
+		av := &tm.av[i]
+		v += 0.5 * float64(av.markers)
+		if av.frozen || s.phase != PhaseTick || av.carry == noRes {
+			continue
+		}
+		h := s.nearestHoop(av.pos, t, city)
+		if h < 0 {
+			continue
+		}
+		w := ball(av.carry)
+		home := math.Sqrt(float64(dist2(av.pos, f.Hoops[h].Center))) - float64(f.Hoops[h].Radius)
+		if home > run {
+			v += 0.1 * w
+			continue
+		}
+		v += w * (0.6 + 0.35*(1-home/max(run, 1)))
+	}
+	if s.phase != PhaseTick {
+		return v
+	}
+	var back [maxPiles]float64 // from each pile with a ball to the team's nearest city; 0: none
+	for k, p := range f.Piles {
+		if s.piles[k] > 0 {
+			if h := s.nearestHoop(p.Pos, t, city); h >= 0 {
+				back[k] = math.Sqrt(float64(dist2(p.Pos, f.Hoops[h].Center)))
+			}
+		}
+	}
+	for i := 0; i < int(tm.size); i++ {
+		av := &tm.av[i]
+		if av.frozen || av.carry != noRes || av.collected {
+			continue
+		}
+		best := 0.0
+		for k, p := range f.Piles {
+			if back[k] == 0 {
+				continue
+			}
+			w := 0.5
+			if lack[p.Resource] > 0 {
+				w = 1
+			}
+			trip := math.Sqrt(float64(dist2(av.pos, p.Pos))) + back[k]
+			if trip < run {
+				best = max(best, 0.5*w*(1-trip/max(run, 1)))
+			}
+		}
+		v += best
+	}
+	return v
+}
+
+// needed is what team t's next purchase lacks, by resource: a knight while it has players
+// to make knights (the cheapest VP in the seed ruleset), else a settlement.
+func (s *State) needed(t int) [numRes]int16 {
+	tm := &s.teams[t]
+	goal := buySettlement
+	for i := 0; i < int(tm.size); i++ {
+		if !tm.av[i].knight {
+			goal = buyKnight
+		}
+	}
+	var lack [numRes]int16
+	for r := range lack {
+		lack[r] = int16(s.c.costs[goal][r])
+	}
+	return lack
 }

@@ -1,6 +1,7 @@
 package fccatan
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -67,4 +68,93 @@ func TestDeterminizer_BlindToPerturbation(t *testing.T) {
 			}
 			return NewDeterminizer(o, int(seat))
 		})
+}
+
+// TestEvaluate_SeesTheField: the planner's evaluation moves with what happens on the field
+// within a round, not only with VP and stock: a carrier nearer its city, a rival's runner
+// frozen, a rival's ball taken, and a runner out of time each change the score the right way.
+func TestEvaluate_SeesTheField(t *testing.T) {
+	home := DefaultField().Hoops[0].Center // team 0's start city
+	for _, tc := range []struct {
+		name          string
+		better, worse func(s *State)
+	}{
+		{"a carrier nearer home", func(s *State) {
+			hand(s, 0, 2, Wood)
+			put(s, 0, 2, home.X+300, home.Y+300)
+		}, func(s *State) {
+			hand(s, 0, 2, Wood)
+			put(s, 0, 2, home.X+3000, home.Y+3000)
+		}},
+		{"a ball the next purchase needs", func(s *State) {
+			hand(s, 0, 2, Brick) // a knight costs 2 brick and a sheep
+			put(s, 0, 2, home.X+1000, home.Y+1000)
+		}, func(s *State) {
+			hand(s, 0, 2, Wood)
+			put(s, 0, 2, home.X+1000, home.Y+1000)
+		}},
+		{"the leading rival's runner frozen", func(s *State) {
+			s.teams[1].vp = 1
+			s.teams[1].av[3].frozen = true
+		}, func(s *State) {
+			s.teams[1].vp = 1
+		}},
+		{"a rival's ball taken by our knight", func(s *State) {
+			hand(s, 0, 0, Brick)
+			put(s, 0, 0, 2100, 2000)
+			s.teams[1].av[3].frozen, s.teams[1].av[3].collected = true, true
+		}, func(s *State) {
+			hand(s, 1, 3, Brick)
+			put(s, 1, 3, 2100, 2000)
+		}},
+		{"a runner of ours free", func(s *State) {}, func(s *State) {
+			s.teams[0].av[3].frozen = true
+		}},
+		{"a carrier with time to get home", func(s *State) {
+			hand(s, 0, 2, Sheep)
+			put(s, 0, 2, home.X+3000, home.Y+3000)
+		}, func(s *State) {
+			hand(s, 0, 2, Sheep)
+			put(s, 0, 2, home.X+3000, home.Y+3000)
+			s.tick = int32(s.c.ticksPerRound - 5)
+		}},
+	} {
+		better, worse := started(t, 4, nil), started(t, 4, nil)
+		tc.better(better)
+		tc.worse(worse)
+		if b, w := better.Evaluate(0), worse.Evaluate(0); !(b > w) {
+			t.Errorf("%s: team 0 scores %.4f, want more than %.4f", tc.name, b, w)
+		}
+	}
+}
+
+// TestDeterminizer_DrawsPlausibleIntents: a sampled rival carrier standing still runs home to
+// its city, and a sampled rival runner yet to collect runs to a pile and picks up.
+func TestDeterminizer_DrawsPlausibleIntents(t *testing.T) {
+	s := started(t, 4, nil)
+	hand(s, 1, 2, Ore)
+	put(s, 1, 2, 3000, 3000)
+	d, err := NewDeterminizer(s.Observe(0).(*fccatanv1.Observation), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	city := DefaultField().Hoops[1].Center
+	for k := 0; k < 20; k++ {
+		smp := d.Sample(nil, r).(*State)
+		if got, want := smp.teams[1].av[2].order, to(city); got != want {
+			t.Fatalf("sample %d: the carrier's intent is %+v, want home %+v", k, got, want)
+		}
+		runner := smp.teams[2].av[3].order
+		if !runner.has(flagPick) || !runner.has(flagTo) {
+			t.Fatalf("sample %d: a runner's intent is %+v, want to a pile with +pick", k, runner)
+		}
+		atPile := false
+		for _, p := range DefaultField().Piles {
+			atPile = atPile || to(p.Pos) == Intent{X: runner.X, Y: runner.Y, Flags: flagTo}
+		}
+		if !atPile {
+			t.Fatalf("sample %d: a runner heads for (%d, %d), no pile", k, runner.X, runner.Y)
+		}
+	}
 }

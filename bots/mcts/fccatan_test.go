@@ -1,0 +1,139 @@
+package mcts
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orrery/orrery/bots"
+	fccatanbot "github.com/orrery/orrery/bots/fccatan"
+	"github.com/orrery/orrery/engine"
+	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+)
+
+// fccatanTicks plays a Full-Contact Catan match with greedy in every seat into its first round
+// and returns team 0's decision at each of its first n ticks.
+func fccatanTicks(t *testing.T, n int) []*orreryv1.Decision {
+	t.Helper()
+	st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy := fccatanbot.NewGreedy(0)
+	var out []*orreryv1.Decision
+	for ply := 0; len(out) < n && !st.Terminal(); ply++ {
+		seat := st.ToAct(nil)[0]
+		legal := st.Legal(seat, nil)
+		d := wire.Decision(st, seat, legal, int64(ply))
+		d.DecisionId = string(rune('a'+ply%26)) + string(rune('a'+ply/26%26)) + string(rune('a'+ply/676))
+		o := wire.GameObservation(d.GetObservation()).(*fccatanv1.Observation)
+		if seat == 0 && o.GetPhase() == fccatanv1.Phase_PHASE_TICK {
+			out = append(out, d)
+		}
+		a, _, err := wire.Answer(st, legal, greedy.Act(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(seat, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+func observed(d *orreryv1.Decision) *fccatanv1.Observation {
+	return wire.GameObservation(d.GetObservation()).(*fccatanv1.Observation)
+}
+
+// TestPlanner_KeepsThePlanUntilTheSituationChanges: after a search, the next ticks are answered
+// without one (greedy's steering, with the search's changed order kept for
+// fccatanOverrideTicks) until a ball changes hands or the plan is fccatanReplanTicks old; the
+// planned tick asked again gets its answer.
+func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
+	const calm = 10 // the first ticks of a round, in which no ball changes hands
+	ds := fccatanTicks(t, calm)
+	greedy := fccatanbot.NewGreedy(0)
+	p := newFccatanPlanner()
+	if a := p.Standing(ds[0], greedy.Act(ds[0])); a != nil {
+		t.Fatalf("a first tick was answered without a plan: %v", a)
+	}
+	// The search changed one player's order: a listed change whose motion is not greedy's.
+	prior := greedy.Act(ds[0])
+	changed, who := -1, -1
+	for i, la := range ds[0].GetLegal() {
+		in := wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars()
+		for k, g := range intentsOf(prior).GetAvatars() {
+			if k < len(in) && !sameMotion(in[k], g) && in[k].GetTarget() != nil && changed < 0 {
+				changed, who = i, k
+			}
+		}
+	}
+	if changed < 0 {
+		t.Fatal("no listed change of a player's motion")
+	}
+	searched := bots.Index(ds[0], changed)
+	p.Planned(ds[0], prior, searched)
+	if got := p.Standing(ds[0], prior); !proto.Equal(got, searched) {
+		t.Errorf("the planned tick asked again: %v, want %v", got, searched)
+	}
+	want := wire.GameAction(ds[0].GetLegal()[changed]).(*fccatanv1.Action).GetIntents().GetAvatars()[who]
+	for k := 1; k < calm; k++ {
+		g := greedy.Act(ds[k])
+		got := p.Standing(ds[k], g)
+		if got == nil {
+			t.Fatalf("tick %d: a search, want the standing plan (nothing changed)", observed(ds[k]).GetTick())
+		}
+		if k >= fccatanOverrideTicks {
+			if !proto.Equal(got, g) {
+				t.Errorf("tick %d: %v, want greedy's plan once the override has run its course", observed(ds[k]).GetTick(), got)
+			}
+			continue
+		}
+		in := intentsOf(got).GetAvatars()
+		if !proto.Equal(in[who], want) {
+			t.Errorf("tick %d: player %d's order %v, want the search's %v", observed(ds[k]).GetTick(), who, in[who], want)
+		}
+		for i, gi := range intentsOf(g).GetAvatars() {
+			if i != who && !proto.Equal(in[i], gi) {
+				t.Errorf("tick %d: player %d's order %v, want greedy's %v", observed(ds[k]).GetTick(), i, in[i], gi)
+			}
+		}
+	}
+	old := proto.Clone(ds[1]).(*orreryv1.Decision)
+	observed(old).Tick = observed(ds[0]).GetTick() + fccatanReplanTicks
+	if a := p.Standing(old, greedy.Act(old)); a != nil {
+		t.Errorf("a plan %d ticks old stood: %v", fccatanReplanTicks, a)
+	}
+	// A rival's ball far from our knights is not; a ball in our hands is.
+	far := proto.Clone(ds[1]).(*orreryv1.Decision)
+	observed(far).GetTeams()[2].GetAvatars()[3].Carrying = fccatanv1.Resource_RESOURCE_ORE
+	if a := p.Standing(far, greedy.Act(far)); a == nil {
+		t.Error("a rival's pickup far from our knights called for a search")
+	}
+	d := proto.Clone(ds[1]).(*orreryv1.Decision)
+	observed(d).GetTeams()[0].GetAvatars()[3].Carrying = fccatanv1.Resource_RESOURCE_ORE
+	if a := p.Standing(d, greedy.Act(d)); a != nil {
+		t.Errorf("a ball picked up left the plan standing: %v", a)
+	}
+}
+
+// TestPlanner_SearchesFewerTicks: over a round of greedy play, the search bot searches only a
+// fraction of its ticks, and answers every one.
+func TestPlanner_SearchesFewerTicks(t *testing.T) {
+	ds := fccatanTicks(t, 60)
+	b := MustNew("fccatan", Config{Iterations: 40, Seed: 1})
+	searched := 0
+	for _, d := range ds {
+		if b.Act(d).GetChoice() == nil {
+			t.Fatalf("tick %d: no answer", observed(d).GetTick())
+		}
+		if b.LastStats().Iterations > 0 {
+			searched++
+		}
+	}
+	if searched == 0 || searched > len(ds)/3 {
+		t.Errorf("searched %d of %d ticks, want some, at most a third", searched, len(ds))
+	}
+}
