@@ -208,7 +208,7 @@ func (m *match) refreshLocked(now time.Time) {
 	defer m.scheduleLocked()
 	if m.ended {
 		for i := range m.seats {
-			m.seats[i].pending, m.seats[i].spare = nil, nil
+			m.srv.recycle(&m.seats[i])
 		}
 		return
 	}
@@ -248,7 +248,10 @@ func (m *match) refreshLocked(now time.Time) {
 		// The new decision reuses the one the seat last answered, legal list and all.
 		p := s.spare
 		if p == nil {
-			p = new(pending)
+			p, _ = m.srv.pendings.Get().(*pending)
+			if p == nil {
+				p = new(pending)
+			}
 		}
 		s.spare = nil
 		*p = pending{id: m.decisionID(), legal: append(p.legal[:0], *buf...)}
@@ -268,6 +271,30 @@ func (m *match) refreshLocked(now time.Time) {
 		}
 		s.pending = p
 	}
+}
+
+// maxPooledLegal is the longest legal list an ended match's decision keeps for the next
+// match: a seat holds its lists all match long, so the pool must not grow every seat's to
+// the longest a game ever lists.
+const maxPooledLegal = 256
+
+// recycle takes an ended match's seat's decisions, current, answered and withdrawn, for the
+// seats of later matches. Nothing reads them once the match has ended (answerLocked, expire
+// and viewLocked stop at ended), and nothing outside the match's lock ever holds one.
+func (s *Server) recycle(seat *seatState) {
+	put := func(p *pending) {
+		if p != nil && cap(p.legal) <= maxPooledLegal {
+			*p = pending{legal: p.legal[:0]}
+			s.pendings.Put(p)
+		}
+	}
+	put(seat.pending)
+	put(seat.spare)
+	for i, p := range seat.late {
+		put(p)
+		seat.late[i] = nil
+	}
+	seat.pending, seat.spare = nil, nil
 }
 
 // decisionID names a new decision by the ply it is issued at and its number within that ply.

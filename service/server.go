@@ -113,7 +113,10 @@ type Server struct {
 	// lists its seats owe (and their last answered one, to reuse), not a scratch buffer as
 	// long as the longest list it ever made.
 	legalBufs sync.Pool // *[]engine.Action
-	peers     *peers    // connections to the other nodes of a cluster; nil without one
+	// pendings holds the decisions of ended matches, with their legal lists, for the seats of
+	// new ones: a seat's first decisions otherwise grew a list from nothing in every match.
+	pendings sync.Pool // *pending
+	peers    *peers    // connections to the other nodes of a cluster; nil without one
 
 	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating
 	matches  map[string]*match // running, or ended with a seat still connected (release)
