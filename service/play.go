@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -149,8 +148,10 @@ type Seat struct {
 	// sending is the list next last returned, reused by the next call: only the seat's one
 	// sender (Run, or the stream's flush) calls next, and it clears the list once sent.
 	sending []*orreryv1.PlayResponse
-	out     *sender     // a Play stream's sender; nil for Run
-	queued  atomic.Bool // outbox is not empty: read by Run's loop without m.mu
+	out     *sender // a Play stream's sender; nil for Run
+	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
+	// channel, not by the match's changed one, cost a channel made and closed per change.
+	wake chan struct{}
 }
 
 // sender sends a Play stream's messages from a goroutine that runs only while the seat has
@@ -251,8 +252,9 @@ func (st *Seat) Joined() *orreryv1.Joined {
 // and applies the answers that arrive on answers, until the match ends (nil), the answers
 // channel closes (errStreamClosed), a send fails, or ctx ends.
 func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error {
+	st.live()
 	for {
-		msgs, final, changed, err := st.next(false)
+		msgs, final, err := st.next(false)
 		if err != nil {
 			return err
 		}
@@ -265,17 +267,12 @@ func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, s
 		if final {
 			return nil
 		}
-		// A reply queued after next took the replies woke a channel this loop no longer
-		// holds: send it now rather than at the match's next change.
-		if st.queued.Load() {
-			continue
-		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-st.srv.ctx.Done():
 			return errShuttingDown
-		case <-changed:
+		case <-st.wake:
 		case req, ok := <-answers:
 			if !ok {
 				return errStreamClosed
@@ -284,6 +281,17 @@ func (st *Seat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, s
 				return err
 			}
 		}
+	}
+}
+
+// live makes Run's seat the one woken when the match gives it something new.
+func (st *Seat) live() {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st.wake = make(chan struct{}, 1)
+	if m.seats[st.seat].stream == st.gen {
+		m.seats[st.seat].live = st
 	}
 }
 
@@ -312,10 +320,20 @@ func (st *Seat) closeSend() {
 	st.wakeLocked()
 }
 
-// wakeLocked starts the seat's sender if the seat has something new and none runs.
+// wakeLocked starts the seat's sender if the seat has something new and none runs, or
+// wakes Run's loop.
 func (st *Seat) wakeLocked() {
 	o := st.out
-	if o == nil || o.running || o.done || !st.hasNewsLocked() {
+	if o == nil {
+		if st.wake != nil && st.hasNewsLocked() {
+			select {
+			case st.wake <- struct{}{}:
+			default: // already woken
+			}
+		}
+		return
+	}
+	if o.running || o.done || !st.hasNewsLocked() {
 		return
 	}
 	o.running = true
@@ -328,7 +346,7 @@ func (st *Seat) hasNewsLocked() bool {
 	m := st.m
 	s := &m.seats[st.seat]
 	switch {
-	case st.out.closing, s.stream != st.gen, len(st.outbox) > 0, m.overLocked(), m.gone.Load():
+	case st.out != nil && st.out.closing, s.stream != st.gen, len(st.outbox) > 0, m.overLocked(), m.gone.Load():
 		return true
 	case s.pending != nil && s.pending.id != st.sent:
 		return true
@@ -341,7 +359,7 @@ func (st *Seat) hasNewsLocked() bool {
 func (st *Seat) flush() {
 	o := st.out
 	for {
-		msgs, final, _, err := st.next(true)
+		msgs, final, err := st.next(true)
 		for _, r := range msgs {
 			if err := o.send(r); err != nil {
 				st.end(err)
@@ -368,22 +386,21 @@ func (st *Seat) end(err error) {
 }
 
 // next takes what the seat has new: the replies queued, then the events, its decision or
-// the end; final says the end is among them, and changed closes at the match's next change.
-// For a Play stream's sender (stream), nothing new stops the sender, under the lock, so
-// that a change after it starts a new one.
-func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, changed <-chan struct{}, err error) {
+// the end; final says the end is among them. For a Play stream's sender (stream), nothing
+// new stops the sender, under the lock, so that a change after it starts a new one.
+func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, err error) {
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.gone.Load() {
-		return nil, false, nil, errGone(m.id)
+		return nil, false, errGone(m.id)
 	}
 	if m.seats[st.seat].stream != st.gen {
-		return nil, false, nil, errReplaced
+		return nil, false, errReplaced
 	}
 	msgs = st.takeRepliesLocked()
 	if stream && st.out.closing {
-		return msgs, true, nil, errStreamClosed
+		return msgs, true, errStreamClosed
 	}
 	v := m.viewLocked(st.seat, st.gen, st.cursor, st.sent, st.recv)
 	st.cursor = v.cursor
@@ -392,7 +409,7 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 	}
 	if v.ended != nil {
 		v.ended.Seat = int32(st.seat)
-		return append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}}), true, nil, nil
+		return append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}}), true, nil
 	}
 	if v.decision != nil {
 		d := v.decision.GetDecision()
@@ -404,10 +421,7 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, ch
 		st.out.running = false
 	}
 	st.sending = msgs[:0]
-	if !stream {
-		changed = m.changedLocked() // Run waits on it; a stream's sender is woken directly
-	}
-	return msgs, false, changed, nil
+	return msgs, false, nil
 }
 
 // Answer applies one request from the bot and queues the reply for the seat's stream. It
@@ -428,13 +442,7 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 		return nil
 	}
 	st.outbox = append(st.outbox, resp)
-	st.queued.Store(true)
-	switch {
-	case st.out != nil:
-		st.wakeLocked()
-	case resp.GetAccepted() == nil:
-		m.notifyLocked() // an accepted answer has woken everyone already
-	}
+	st.wakeLocked() // an accepted answer has woken everyone already, this seat too
 	return nil
 }
 
@@ -445,7 +453,6 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	out := append(st.sending[:0], st.outbox...)
 	clear(st.outbox)
 	st.outbox = st.outbox[:0]
-	st.queued.Store(false)
 	if st.recv.GetQuiet() {
 		// The next decision says the answer was applied, and carries the events.
 		kept := out[:0]
