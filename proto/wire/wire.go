@@ -5,8 +5,12 @@ package wire
 
 import (
 	"fmt"
+	"hash/maphash"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -222,6 +226,61 @@ type ActionCache struct {
 	// action (32 bytes) to look it up allocated once per listed action per decision.
 	mu sync.RWMutex // guards m
 	m  map[engine.Action]cachedAction
+	// lists holds whole legal lists that recur (every match of a game opens with the same
+	// choices), by hash: a decision listing one shares its typed and notation lists instead
+	// of building them. A slot is kept by a list that keeps being asked for (listed).
+	lists [listSlots]atomic.Pointer[cachedList]
+}
+
+// listSlots is how many recurring legal lists an ActionCache keeps; maxListed is the longest
+// it keeps.
+const (
+	listSlots = 256
+	maxListed = 256
+)
+
+// cachedList is a legal list with its typed and notation lists, shared by every decision
+// that lists it and never modified. hits counts its uses less the other lists that wanted
+// its slot meanwhile: at zero, the next one takes the slot.
+type cachedList struct {
+	hash     uint64
+	legal    []engine.Action
+	env      []*orreryv1.Action
+	notation []string
+	hits     atomic.Int32
+}
+
+// listSeed seeds the hash of legal lists.
+var listSeed = maphash.MakeSeed()
+
+// hashList hashes a legal list by its bytes: an engine.Action is plain integers.
+func hashList(legal []engine.Action) uint64 {
+	if len(legal) == 0 {
+		return maphash.Bytes(listSeed, nil)
+	}
+	return maphash.Bytes(listSeed, unsafe.Slice((*byte)(unsafe.Pointer(&legal[0])), len(legal)*int(unsafe.Sizeof(legal[0]))))
+}
+
+// listed is legal's shared lists if legal recurs, or nil, with legal's hash.
+func (c *ActionCache) listed(legal []engine.Action) (*cachedList, uint64) {
+	h := hashList(legal)
+	if l := c.lists[h%listSlots].Load(); l != nil && l.hash == h && slices.Equal(l.legal, legal) {
+		if l.hits.Load() < 1<<20 {
+			l.hits.Add(1)
+		}
+		return l, h
+	}
+	return nil, h
+}
+
+// admit shares d's lists of legal, just built whole, for the decisions that list it next,
+// unless the slot is kept by a list that is asked for more.
+func (c *ActionCache) admit(h uint64, legal []engine.Action, d *orreryv1.Decision) {
+	slot := &c.lists[h%listSlots]
+	if old := slot.Load(); old != nil && old.hits.Add(-1) >= 0 {
+		return
+	}
+	slot.Store(&cachedList{hash: h, legal: slices.Clone(legal), env: d.Legal, notation: d.LegalNotation})
 }
 
 type cachedAction struct {
@@ -321,14 +380,30 @@ func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.
 		}
 	}
 	typed, notation := !recv.GetOmitLegal(), !recv.GetOmitLegalNotation()
+	if !typed && !notation {
+		return d
+	}
+	var listHash uint64
+	share := cache != nil && len(legal) <= maxListed
+	if share {
+		var l *cachedList
+		if l, listHash = cache.listed(legal); l != nil {
+			if typed {
+				d.Legal = l.env
+			}
+			if notation {
+				d.LegalNotation = l.notation
+			}
+			return d
+		}
+		// Built whole, so that the lists may be shared once admitted.
+		typed, notation = true, true
+	}
 	if typed {
 		d.Legal = make([]*orreryv1.Action, len(legal))
 	}
 	if notation {
 		d.LegalNotation = make([]string, len(legal))
-	}
-	if !typed && !notation {
-		return d
 	}
 	if cache != nil {
 		// One read lock for the whole list, not one per action; the actions not cached yet
@@ -356,6 +431,15 @@ func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.
 				if (typed && d.Legal[i] == nil) || (!typed && d.LegalNotation[i] == "") {
 					put(i, cache.get(st, a))
 				}
+			}
+		}
+		if share {
+			cache.admit(listHash, legal, d)
+			if recv.GetOmitLegal() {
+				d.Legal = nil
+			}
+			if recv.GetOmitLegalNotation() {
+				d.LegalNotation = nil
 			}
 		}
 		return d

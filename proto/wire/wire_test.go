@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -73,5 +74,64 @@ func TestCachedDecision_SameAsFresh(t *testing.T) {
 		if err := st.Apply(seat, a); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A legal list that recurs (every match opens with the same choices) shares the lists built
+// for it the first time; each decision still holds exactly the parts its seat asked for, the
+// same as a decision built afresh, whatever list took the slot before.
+func TestCachedDecision_RecurringListIsShared(t *testing.T) {
+	cache := new(ActionCache)
+	opening := func(seed uint64) (engine.State, []engine.Action) {
+		st, err := engine.New("icetraders", engine.Config{Seats: 2, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, st.Legal(st.ToAct(nil)[0], nil)
+	}
+	st, legal := opening(1)
+	first := CachedDecision(st, 0, legal, 0, cache)
+	for _, tc := range []struct {
+		name string
+		recv *orreryv1.Receive
+	}{
+		{"everything", nil},
+		{"typed only", &orreryv1.Receive{OmitLegalNotation: true}},
+		{"notation only", &orreryv1.Receive{OmitLegal: true}},
+		{"neither", &orreryv1.Receive{OmitLegal: true, OmitLegalNotation: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, legal := opening(2) // another match, the same opening list
+			got := DecisionFor(st, 0, legal, 0, cache, tc.recv)
+			if want := DecisionFor(st, 0, legal, 0, nil, tc.recv); !proto.Equal(got, want) {
+				t.Errorf("shared decision differs from a fresh one:\n got %v\nwant %v", got, want)
+			}
+			if len(got.Legal) > 0 && &got.Legal[0] != &first.Legal[0] {
+				t.Error("typed list built again, not shared")
+			}
+			if len(got.LegalNotation) > 0 && &got.LegalNotation[0] != &first.LegalNotation[0] {
+				t.Error("notation list built again, not shared")
+			}
+		})
+	}
+	// Another list wanting the same slot takes it only once the first is asked for no more
+	// than the newcomer; a list is never answered for another.
+	h := hashList(legal)
+	other := slices.Clone(legal[:len(legal)-1])
+	d := &orreryv1.Decision{Legal: make([]*orreryv1.Action, len(other)), LegalNotation: make([]string, len(other))}
+	for range 3 { // the first list was asked for three times
+		if cache.admit(h, other, d); cache.lists[h%listSlots].Load().legal[0] != legal[0] || len(cache.lists[h%listSlots].Load().legal) != len(legal) {
+			t.Fatal("the slot's list, still asked for, was replaced")
+		}
+	}
+	cache.admit(h, other, d)
+	if l, _ := cache.listed(legal); l != nil {
+		t.Error("the slot's list, asked for no more, was not replaced")
+	}
+	if l, _ := cache.listed(other); l != nil {
+		t.Error("a list answered for another that hashes differently")
+	}
+	if l := cache.lists[h%listSlots].Load(); !slices.Equal(l.legal, other) {
+		t.Error("the newcomer does not hold the slot")
 	}
 }
