@@ -32,20 +32,27 @@ func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 // Unmarshal decodes what a client sends. An answer by index or by notation, the request of
-// every decision, is decoded by the generated code, and its strings checked for UTF-8 as
-// proto.Unmarshal checks them; any other request, or an answer that fails, is decoded by the
-// standard codec, which gives its own result or error.
+// every decision, and a join, the first of every stream, are decoded by the generated code,
+// and their strings checked for UTF-8 as proto.Unmarshal checks them; any other request, or
+// one that fails, is decoded by the standard codec, which gives its own result or error.
 func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
 	if req, ok := v.(*orreryv1.PlayRequest); ok {
 		buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
 		req.Reset()
 		err := req.UnmarshalVT(buf.ReadOnlyData())
 		buf.Free() // data keeps its own reference
-		if err == nil && plainAnswer(req.GetAnswer()) {
+		if err == nil && (plainAnswer(req.GetAnswer()) || plainJoin(req.GetJoin())) {
 			return nil
 		}
 	}
 	return c.Codec.Unmarshal(data, v)
+}
+
+// plainJoin reports whether j is a join whose one string, the token, is valid UTF-8: the
+// generated decoder reads it exactly as proto.Unmarshal would (its other fields are numbers
+// and flags).
+func plainJoin(j *orreryv1.Join) bool {
+	return j != nil && utf8.ValidString(j.GetToken())
 }
 
 // plainAnswer reports whether a is an answer by index or notation (or with no choice) whose

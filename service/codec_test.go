@@ -27,6 +27,8 @@ func TestCodec_DecodesRequestsAsTheStandardCodec(t *testing.T) {
 		{"typed action", answer(&orreryv1.Answer{DecisionId: "d3.1", Choice: &orreryv1.Answer_Action{Action: &orreryv1.Action{
 			Game: &orreryv1.Action_Icetraders{Icetraders: &icetradersv1.Action{Kind: &icetradersv1.Action_Decline{Decline: &icetradersv1.Decline{}}}}}}})},
 		{"join", &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: "m1.secret", Receive: &orreryv1.Receive{Quiet: true}}}}},
+		{"rejoin", &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: "m1.secret", EventsSeen: proto.Int64(0)}}}},
+		{"ladder join", &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Ladder{Ladder: &orreryv1.LadderJoin{Games: []string{"icetraders"}}}}},
 		{"bad decision id", answer(&orreryv1.Answer{DecisionId: bad, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 1}})},
 		{"bad match id", answer(&orreryv1.Answer{DecisionId: "d1.1", MatchId: bad})},
 		{"bad notation", answer(&orreryv1.Answer{DecisionId: "d1.1", Choice: &orreryv1.Answer_Notation{Notation: bad}})},
