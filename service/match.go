@@ -707,22 +707,24 @@ func (m *match) disconnect(st *Seat) {
 // view is what a stream sends next, copied under the lock and sent outside it.
 type view struct {
 	events   []*orreryv1.Event
-	decision *orreryv1.PlayResponse // a decision
+	decision *decisionMsg
 	ended    *orreryv1.MatchEnded
 	replaced bool
 	cursor   int64
 }
 
 // viewLocked collects what seat has not been sent: events from cursor, the current decision
-// if it differs from sentDecision, and the end.
-func (m *match) viewLocked(seat engine.Seat, gen int64, cursor int64, sentDecision string, recv *orreryv1.Receive) view {
+// if it differs from sentDecision (built in *spare if there is one, which it then takes),
+// and the end.
+func (m *match) viewLocked(seat engine.Seat, gen int64, cursor int64, sentDecision string, recv *orreryv1.Receive, spare **decisionMsg) view {
 	v := view{cursor: cursor}
 	if m.seats[seat].stream != gen {
 		v.replaced = true
 		return v
 	}
 	if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
-		v.decision = m.decisionLocked(seat, p, recv)
+		v.decision = m.decisionLocked(seat, p, recv, *spare)
+		*spare = nil
 	}
 	if m.overLocked() {
 		v.ended = m.endedLocked()
@@ -758,9 +760,14 @@ type decisionMsg struct {
 	resp     orreryv1.PlayResponse
 }
 
-// decisionLocked is seat's decision p as a message to send.
-func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive) *orreryv1.PlayResponse {
-	b := new(decisionMsg)
+// decisionLocked is seat's decision p as a message to send, built in b, a message nobody
+// holds any more, or in a new one when b is nil.
+func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive, b *decisionMsg) *decisionMsg {
+	if b == nil {
+		b = new(decisionMsg)
+	} else {
+		*b = decisionMsg{}
+	}
 	d := b.parts.Build(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
 	d.DecisionId = p.id
 	d.MatchId = m.id
@@ -770,7 +777,7 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 	d.TimeBank = &b.bank
 	b.arm.Decision = d
 	b.resp.Msg = &b.arm
-	return &b.resp
+	return b
 }
 
 // public is what every spectator of a match is sent, published once per change while the

@@ -149,6 +149,10 @@ type Seat struct {
 	// sender (Run, or the stream's flush) calls next, and it clears the list once sent.
 	sending []*orreryv1.PlayResponse
 	out     *sender // a Play stream's sender; nil for Run
+	// built is the decision a stream's sender took last; sent by the time it takes more, it
+	// becomes spare, in which the seat's next decision is built: gRPC has encoded a message
+	// once Send returns, and nothing else holds it. Run's senders may keep what they are sent.
+	built, spare *decisionMsg
 	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
 	// channel, not by the match's changed one, cost a channel made and closed per change.
 	wake chan struct{}
@@ -402,7 +406,11 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 	if stream && st.out.closing {
 		return msgs, true, errStreamClosed
 	}
-	v := m.viewLocked(st.seat, st.gen, st.cursor, st.sent, st.recv)
+	if stream && st.built != nil {
+		// The sender calls again only once it has sent everything it took.
+		st.spare, st.built = st.built, nil
+	}
+	v := m.viewLocked(st.seat, st.gen, st.cursor, st.sent, st.recv, &st.spare)
 	st.cursor = v.cursor
 	if len(v.events) > 0 && v.decision == nil {
 		msgs = append(msgs, newEventsMsg(v.events, m.id))
@@ -412,10 +420,13 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		return append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}}), true, nil
 	}
 	if v.decision != nil {
-		d := v.decision.GetDecision()
+		d := v.decision.arm.Decision
 		d.Events = v.events
-		msgs = append(msgs, v.decision)
+		msgs = append(msgs, &v.decision.resp)
 		st.sent = d.GetDecisionId()
+		if stream {
+			st.built = v.decision
+		}
 	}
 	if stream && len(msgs) == 0 {
 		st.out.running = false

@@ -15,8 +15,12 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/random"
+	"github.com/orrery/orrery/bots/sdk"
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 	"github.com/orrery/orrery/service/limits"
 )
 
@@ -208,4 +212,59 @@ func TestWatch_SpectatorsThatDoNotReadShareOneViewPerChange(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// A stream's sender builds a seat's next decision in the message it sent last: every
+// decision a bot receives is still exactly its seat's view of the match as it stood, with the
+// parts the bot asked for, whatever the decision before it held.
+func TestStream_EachDecisionIsBuiltAfreshInTheLastOnesMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		recv *orreryv1.Receive
+	}{
+		{"everything", nil},
+		{"no text or lists", &orreryv1.Receive{OmitText: true, OmitLegal: true, OmitLegalNotation: true}},
+		{"quiet", &orreryv1.Receive{Quiet: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{})
+			created := h.create(&orreryv1.CreateMatchRequest{Seats: 2, Seed: seed(5)})
+			m := h.srv.lookup(created.GetMatchId())
+			checked := 0
+			var mu sync.Mutex // guards checked
+			check := func(seat int, d *orreryv1.Decision) {
+				m.mu.Lock()
+				defer m.mu.Unlock()
+				p := m.seats[seat].pending
+				if p == nil || p.id != d.GetDecisionId() || d.GetPly() != int64(len(m.steps)) {
+					return // the match moved on meanwhile (the other seat's simultaneous choice)
+				}
+				want := wire.DecisionFor(m.st, engine.Seat(seat), p.legal, int64(len(m.steps)), nil, tc.recv)
+				got := proto.CloneOf(d)
+				got.DecisionId, got.MatchId, got.Deadline, got.TimeBank, got.Events = "", "", nil, nil, nil
+				if !proto.Equal(got, want) {
+					t.Errorf("seat %d, decision %s: got\n%v\nwant\n%v", seat, d.GetDecisionId(), got, want)
+				}
+				mu.Lock()
+				checked++
+				mu.Unlock()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var wg sync.WaitGroup
+			for i, s := range created.GetSeats() {
+				r := random.New(uint64(i))
+				bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { check(i, d); return r.Act(d) })
+				wg.Go(func() {
+					if _, err := sdk.Play(ctx, h.conn, s.GetToken(), bot, sdk.Options{Receive: tc.recv}); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			if checked < 4 {
+				t.Errorf("checked %d decisions; want the match's", checked)
+			}
+		})
+	}
 }
