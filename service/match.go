@@ -133,6 +133,9 @@ type pending struct {
 	deadline time.Time
 	bank     time.Duration
 	legal    []engine.Action
+	// shared: legal is a recurring list shared by every match of the game
+	// (wire.ActionCache.SharedList), to be read and never written, not one of its own.
+	shared   bool
 	budgeted bool // the game set a short deadline; the time bank is neither used nor charged
 }
 
@@ -254,7 +257,16 @@ func (m *match) refreshLocked(now time.Time) {
 			}
 		}
 		s.spare = nil
-		*p = pending{id: m.decisionID(), legal: append(p.legal[:0], *buf...)}
+		own := p.legal[:0]
+		if p.shared {
+			own = nil
+		}
+		*p = pending{id: m.decisionID(), legal: m.actions.SharedList(*buf)}
+		if p.legal != nil {
+			p.shared = true
+		} else {
+			p.legal = append(own, *buf...)
+		}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
 			s.withdraw()
@@ -284,7 +296,11 @@ const maxPooledLegal = 256
 func (s *Server) recycle(seat *seatState) {
 	put := func(p *pending) {
 		if p != nil && cap(p.legal) <= maxPooledLegal {
-			*p = pending{legal: p.legal[:0]}
+			own := p.legal[:0]
+			if p.shared {
+				own = nil
+			}
+			*p = pending{legal: own}
 			s.pendings.Put(p)
 		}
 	}

@@ -230,6 +230,9 @@ type ActionCache struct {
 	// choices), by hash: a decision listing one shares its typed and notation lists instead
 	// of building them. A slot is kept by a list that keeps being asked for (listed).
 	lists [listSlots]atomic.Pointer[cachedList]
+	// seen is, per slot, the hash of the list last asked for and missing (SharedList): a
+	// list is admitted there the second time in a row, not at its first sight.
+	seen [listSlots]atomic.Uint64
 }
 
 // listSlots is how many recurring legal lists an ActionCache keeps; maxListed is the longest
@@ -239,12 +242,14 @@ const (
 	maxListed = 256
 )
 
-// cachedList is a legal list with its typed and notation lists, shared by every decision
+// cachedList is a legal list with its typed and notation lists (once built: a server's
+// seats may share the list before any decision has listed it), shared by every decision
 // that lists it and never modified. hits counts its uses less the other lists that wanted
 // its slot meanwhile: at zero, the next one takes the slot.
 type cachedList struct {
 	hash     uint64
 	legal    []engine.Action
+	built    bool
 	env      []*orreryv1.Action
 	notation []string
 	hits     atomic.Int32
@@ -273,14 +278,44 @@ func (c *ActionCache) listed(legal []engine.Action) (*cachedList, uint64) {
 	return nil, h
 }
 
-// admit shares d's lists of legal, just built whole, for the decisions that list it next,
-// unless the slot is kept by a list that is asked for more.
-func (c *ActionCache) admit(h uint64, legal []engine.Action, d *orreryv1.Decision) {
-	slot := &c.lists[h%listSlots]
-	if old := slot.Load(); old != nil && old.hits.Add(-1) >= 0 {
-		return
+// SharedList is legal as a list shared with every match that lists it, if it recurs
+// (ActionCache.lists), or nil: read it, never write it. A server keeps it as a seat's
+// legal list rather than a copy of its own.
+func (c *ActionCache) SharedList(legal []engine.Action) []engine.Action {
+	if c == nil || len(legal) > maxListed {
+		return nil
 	}
-	slot.Store(&cachedList{hash: h, legal: slices.Clone(legal), env: d.Legal, notation: d.LegalNotation})
+	l, h := c.listed(legal)
+	if l == nil && c.seen[h%listSlots].Swap(h) == h {
+		l = c.admit(h, legal, nil)
+	}
+	if l == nil {
+		return nil
+	}
+	return l.legal
+}
+
+// admit shares legal, and d's lists of it if d is not nil (just built whole), for the
+// decisions that list it next, unless the slot is kept by a list that is asked for more;
+// it returns what it stored, or nil.
+func (c *ActionCache) admit(h uint64, legal []engine.Action, d *orreryv1.Decision) *cachedList {
+	slot := &c.lists[h%listSlots]
+	old := slot.Load()
+	if old != nil && old.hash == h && slices.Equal(old.legal, legal) {
+		// Listed by a seat before any decision built its lists: they join it.
+		l := &cachedList{hash: h, legal: old.legal, built: d != nil, env: d.GetLegal(), notation: d.GetLegalNotation()}
+		l.hits.Store(old.hits.Load())
+		if slot.CompareAndSwap(old, l) {
+			return l
+		}
+		return nil
+	}
+	if old != nil && old.hits.Add(-1) >= 0 {
+		return nil
+	}
+	l := &cachedList{hash: h, legal: slices.Clone(legal), built: d != nil, env: d.GetLegal(), notation: d.GetLegalNotation()}
+	slot.Store(l)
+	return l
 }
 
 type cachedAction struct {
@@ -387,7 +422,7 @@ func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.
 	share := cache != nil && len(legal) <= maxListed
 	if share {
 		var l *cachedList
-		if l, listHash = cache.listed(legal); l != nil {
+		if l, listHash = cache.listed(legal); l != nil && l.built {
 			if typed {
 				d.Legal = l.env
 			}

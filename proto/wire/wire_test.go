@@ -135,3 +135,30 @@ func TestCachedDecision_RecurringListIsShared(t *testing.T) {
 		t.Error("the newcomer does not hold the slot")
 	}
 }
+
+// A list a server's seats hold before any decision has listed it (a seat that asks for no
+// lists) is shared from its second sight on, and the first decision that lists it then
+// builds its lists beside the same shared list.
+func TestSharedList_AdmittedAtItsSecondSight(t *testing.T) {
+	cache := new(ActionCache)
+	st, err := engine.New("icetraders", engine.Config{Seats: 2, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal := st.Legal(st.ToAct(nil)[0], nil)
+	if got := cache.SharedList(legal); got != nil {
+		t.Fatal("shared at its first sight")
+	}
+	shared := cache.SharedList(legal)
+	if !slices.Equal(shared, legal) || &shared[0] == &legal[0] {
+		t.Fatalf("second sight: shared %v; want a copy of %v", shared, legal)
+	}
+	d := CachedDecision(st, 0, legal, 0, cache)
+	if want := Decision(st, 0, legal, 0); !proto.Equal(d, want) {
+		t.Errorf("decision differs from a fresh one:\n got %v\nwant %v", d, want)
+	}
+	l, _ := cache.listed(legal)
+	if l == nil || !l.built || &l.legal[0] != &shared[0] || &l.env[0] != &d.Legal[0] {
+		t.Error("the decision's lists were not kept beside the shared list")
+	}
+}
