@@ -370,6 +370,12 @@ func (m *match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 // recordLocked logs an applied step and its events, then moves the match on.
 func (m *match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int) {
 	seq := int64(len(m.steps))
+	if m.steps == nil {
+		// A match is tens of steps at least: grown from one, its log was five allocations
+		// before it held sixteen (as is the list of its events).
+		m.steps = make([]logged, 0, 16)
+		m.events = slices.Grow(m.events, 16)
+	}
 	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut})
 	if m.srv.writer != nil {
 		rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}

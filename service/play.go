@@ -445,11 +445,11 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	if err := st.srv.limits.StreamQueue(len(st.outbox)); err != nil {
 		return err
 	}
-	resp := st.srv.handleLocked(m, st.seat, req)
-	if resp.GetAccepted() != nil && st.recv.GetQuiet() {
-		// A quiet seat is told by its next decision: queueing the acceptance only to drop it
-		// (takeRepliesLocked) woke its sender for nothing on every decision. The change has
-		// woken everyone already.
+	// A quiet seat is told by its next decision: it is sent no acceptance (queueing one only
+	// to drop it, takeRepliesLocked, woke its sender for nothing on every decision). The
+	// change has woken everyone already.
+	resp := st.srv.handleLocked(m, st.seat, req, !st.recv.GetQuiet())
+	if resp == nil {
 		return nil
 	}
 	st.outbox = append(st.outbox, resp)
@@ -482,8 +482,8 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	return out
 }
 
-// handleLocked answers one request after the join.
-func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequest) *orreryv1.PlayResponse {
+// handleLocked answers one request after the join: nil for an accepted answer unless ack.
+func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequest, ack bool) *orreryv1.PlayResponse {
 	ans := req.GetAnswer()
 	if ans == nil {
 		reason := "expected an answer; this stream has already joined"
@@ -505,6 +505,9 @@ func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequ
 	if rej != nil {
 		rej.MatchId = m.id
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
+	}
+	if !ack {
+		return nil
 	}
 	b := new(acceptedMsg)
 	b.acc.DecisionId, b.acc.Notation, b.acc.MatchId = ans.GetDecisionId(), notation, m.id
