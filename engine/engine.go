@@ -208,6 +208,16 @@ type ObservationRenderer interface {
 	RenderObservation(obs proto.Message) string
 }
 
+// Reobserver is implemented by states that can build a view in the memory of an earlier one
+// that nobody reads any more: a server builds a seat's view for every decision, and the
+// view was most of a decision's allocations.
+type Reobserver interface {
+	// ObserveInto is Observe(seat), built in *scratch, which the caller keeps between calls
+	// (nil at first) and which holds whatever the game reuses. The view an earlier call
+	// returned with the same scratch is overwritten: the caller must be done with it.
+	ObserveInto(seat Seat, scratch *any) proto.Message
+}
+
 // PublicEvents is implemented by games that can tell when their events read alike for every
 // viewer, so that a server builds them once for all the seats that are sent them.
 type PublicEvents interface {

@@ -365,6 +365,7 @@ func BenchmarkDecisionInProcess(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				seat.Lend() // as the ladder's PlayInProcess does: send keeps nothing it is given
 				r := random.New(n*7 + uint64(i))
 				answers := make(chan *orreryv1.PlayRequest, 1)
 				send := func(resp *orreryv1.PlayResponse) error {

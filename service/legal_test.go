@@ -15,11 +15,12 @@ import (
 )
 
 // playInProcess plays every seat of a new 2-seat match of testGame with random bots through
-// Seat.Run, to its end.
-func playInProcess(t *testing.T, srv *Server, n uint64) {
+// Seat.Run, lending each decision back as the ladder's house seats do, to its end; check, if
+// set, sees every decision first.
+func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match, engine.Seat, *orreryv1.Decision)) {
 	t.Helper()
 	ctx := context.Background()
-	_, tokens, _, err := srv.Create(ctx, MatchSpec{Game: testGame, Seats: 2, Seed: &n,
+	id, tokens, _, err := srv.Create(ctx, MatchSpec{Game: testGame, Seats: 2, Seed: &n,
 		Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
 	if err != nil {
 		t.Fatal(err)
@@ -30,10 +31,14 @@ func playInProcess(t *testing.T, srv *Server, n uint64) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		seat.Lend()
 		r := random.New(n*7 + uint64(i))
 		answers := make(chan *orreryv1.PlayRequest, 1)
 		send := func(resp *orreryv1.PlayResponse) error {
 			if d := resp.GetDecision(); d != nil {
+				if check != nil {
+					check(srv.lookup(id), engine.Seat(i), d)
+				}
 				answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
 			}
 			return nil
@@ -74,7 +79,7 @@ func TestRefresh_SharedLegalListIsNeverWritten(t *testing.T) {
 	}
 	shared := make([][]engine.Action, len(openings))
 	for n := range uint64(12) {
-		playInProcess(t, srv, n)
+		playInProcess(t, srv, n, nil)
 		cache := srv.actionCache(testGame, nil)
 		for i, opening := range openings {
 			if shared[i] == nil {
@@ -86,5 +91,30 @@ func TestRefresh_SharedLegalListIsNeverWritten(t *testing.T) {
 	}
 	if shared[0] == nil || shared[2] == nil {
 		t.Fatal("the opening lists were never shared")
+	}
+}
+
+// A seat run in process that lends its decisions back (Seat.Lend) has each built in the
+// memory of its last, view and all: every one is still exactly its seat's decision as the
+// match stood.
+func TestRun_LentDecisionsAreEachBuiltAfresh(t *testing.T) {
+	srv, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	total := 0
+	for n := range uint64(6) {
+		var once sync.Once // the match is known once its seats play
+		var check func(engine.Seat, *orreryv1.Decision)
+		var checked func() int
+		playInProcess(t, srv, n, func(m *match, seat engine.Seat, d *orreryv1.Decision) {
+			once.Do(func() { check, checked = decisionChecker(t, m, nil) })
+			check(seat, d)
+		})
+		total += checked()
+	}
+	if total < 24 {
+		t.Errorf("checked %d decisions; want the matches'", total)
 	}
 }

@@ -788,7 +788,9 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 	if b == nil {
 		b = new(decisionMsg)
 	} else {
-		*b = decisionMsg{}
+		b.parts.Reset() // the seat's view is built again in the last one's memory
+		b.deadline, b.bank = timestamppb.Timestamp{}, durationpb.Duration{}
+		b.arm, b.resp = orreryv1.PlayResponse_Decision{}, orreryv1.PlayResponse{}
 	}
 	d := b.parts.Build(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
 	d.DecisionId = p.id

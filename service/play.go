@@ -150,9 +150,11 @@ type Seat struct {
 	sending []*orreryv1.PlayResponse
 	out     *sender // a Play stream's sender; nil for Run
 	// built is the decision a stream's sender took last; sent by the time it takes more, it
-	// becomes spare, in which the seat's next decision is built: gRPC has encoded a message
-	// once Send returns, and nothing else holds it. Run's senders may keep what they are sent.
+	// becomes spare, in which the seat's next decision is built, view and all: gRPC has
+	// encoded a message once Send returns, and nothing else holds it. Run's send may keep
+	// what it is given, unless it lends it back (Lend).
 	built, spare *decisionMsg
+	lend         bool
 	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
 	// channel, not by the match's changed one, cost a channel made and closed per change.
 	wake chan struct{}
@@ -171,6 +173,11 @@ type sender struct {
 
 // SetReceive sets what the seat's stream carries (nil: everything). Call it before Run.
 func (st *Seat) SetReceive(r *orreryv1.Receive) { st.recv = r }
+
+// Lend says that Run's send keeps nothing it is given, no part of it, once it returns: the
+// seat's next decision is then built in the memory of its last, as a Play stream's is.
+// Call it before Run.
+func (st *Seat) Lend() { st.lend = true }
 
 // Attach connects to the seat that token names, replacing any older connection of it.
 // eventsSeen, if set, is how many events the bot has already seen.
@@ -406,7 +413,8 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 	if stream && st.out.closing {
 		return msgs, true, errStreamClosed
 	}
-	if stream && st.built != nil {
+	reuse := stream || st.lend
+	if reuse && st.built != nil {
 		// The sender calls again only once it has sent everything it took.
 		st.spare, st.built = st.built, nil
 	}
@@ -424,7 +432,7 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		d.Events = v.events
 		msgs = append(msgs, &v.decision.resp)
 		st.sent = d.GetDecisionId()
-		if stream {
+		if reuse {
 			st.built = v.decision
 		}
 	}

@@ -229,32 +229,13 @@ func TestStream_EachDecisionIsBuiltAfreshInTheLastOnesMessage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, Config{})
 			created := h.create(&orreryv1.CreateMatchRequest{Seats: 2, Seed: seed(5)})
-			m := h.srv.lookup(created.GetMatchId())
-			checked := 0
-			var mu sync.Mutex // guards checked
-			check := func(seat int, d *orreryv1.Decision) {
-				m.mu.Lock()
-				defer m.mu.Unlock()
-				p := m.seats[seat].pending
-				if p == nil || p.id != d.GetDecisionId() || d.GetPly() != int64(len(m.steps)) {
-					return // the match moved on meanwhile (the other seat's simultaneous choice)
-				}
-				want := wire.DecisionFor(m.st, engine.Seat(seat), p.legal, int64(len(m.steps)), nil, tc.recv)
-				got := proto.CloneOf(d)
-				got.DecisionId, got.MatchId, got.Deadline, got.TimeBank, got.Events = "", "", nil, nil, nil
-				if !proto.Equal(got, want) {
-					t.Errorf("seat %d, decision %s: got\n%v\nwant\n%v", seat, d.GetDecisionId(), got, want)
-				}
-				mu.Lock()
-				checked++
-				mu.Unlock()
-			}
+			check, checked := decisionChecker(t, h.srv.lookup(created.GetMatchId()), tc.recv)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			var wg sync.WaitGroup
 			for i, s := range created.GetSeats() {
 				r := random.New(uint64(i))
-				bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { check(i, d); return r.Act(d) })
+				bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { check(engine.Seat(i), d); return r.Act(d) })
 				wg.Go(func() {
 					if _, err := sdk.Play(ctx, h.conn, s.GetToken(), bot, sdk.Options{Receive: tc.recv}); err != nil {
 						t.Error(err)
@@ -262,9 +243,35 @@ func TestStream_EachDecisionIsBuiltAfreshInTheLastOnesMessage(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			if checked < 4 {
-				t.Errorf("checked %d decisions; want the match's", checked)
+			if n := checked(); n < 4 {
+				t.Errorf("checked %d decisions; want the match's", n)
 			}
 		})
 	}
+}
+
+// decisionChecker checks each decision a seat of m is sent against the seat's decision built
+// afresh from the match as it stands, unless the match has moved on meanwhile; it also
+// returns how many it checked.
+func decisionChecker(t *testing.T, m *match, recv *orreryv1.Receive) (func(engine.Seat, *orreryv1.Decision), func() int) {
+	var mu sync.Mutex // guards checked
+	checked := 0
+	check := func(seat engine.Seat, d *orreryv1.Decision) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		p := m.seats[seat].pending
+		if p == nil || p.id != d.GetDecisionId() || d.GetPly() != int64(len(m.steps)) {
+			return // the match moved on meanwhile (the other seat's simultaneous choice)
+		}
+		want := wire.DecisionFor(m.st, seat, p.legal, int64(len(m.steps)), nil, recv)
+		got := proto.CloneOf(d)
+		got.DecisionId, got.MatchId, got.Deadline, got.TimeBank, got.Events = "", "", nil, nil, nil
+		if !proto.Equal(got, want) {
+			t.Errorf("seat %d, decision %s: got\n%v\nwant\n%v", seat, d.GetDecisionId(), got, want)
+		}
+		mu.Lock()
+		checked++
+		mu.Unlock()
+	}
+	return check, func() int { mu.Lock(); defer mu.Unlock(); return checked }
 }

@@ -19,6 +19,7 @@ import (
 // Suite configures the conformance run for one game.
 type Suite struct {
 	notation map[engine.Action]string // every action's notation so far in this playout
+	scratch  []any                    // each viewer's scratch for ObserveInto in this playout
 
 	Game    string
 	Seats   []int             // seat counts to play; default: MinSeats..MaxSeats
@@ -140,6 +141,7 @@ func (s *Suite) playout(t *testing.T, seats int, seed uint64) (perturbed int) {
 	}
 	r := rand.New(rand.NewPCG(seed, 77))
 	s.notation = make(map[engine.Action]string)
+	s.scratch = make([]any, seats+1)
 	var (
 		log    []engine.Step
 		toAct  []engine.Seat
@@ -358,13 +360,20 @@ func (s *Suite) checkClone(t *testing.T, st engine.State, r *rand.Rand) {
 	}
 }
 
-// checkViews renders every view; none may panic and the text form must say something.
+// checkViews renders every view; none may panic and the text form must say something. A
+// view built in an earlier one's memory (engine.Reobserver) is the view Observe builds.
 func (s *Suite) checkViews(t *testing.T, st engine.State) {
 	t.Helper()
+	ro, _ := st.(engine.Reobserver)
 	for seat := engine.Spectator; seat < engine.Seat(st.Seats()); seat++ {
-		marshal(t, st.Observe(seat))
+		view := marshal(t, st.Observe(seat))
 		if st.Render(seat) == "" {
 			t.Errorf("Render(%d) is empty", seat)
+		}
+		if ro != nil {
+			if again := marshal(t, ro.ObserveInto(seat, &s.scratch[seat+1])); !bytes.Equal(again, view) {
+				t.Errorf("seat %d: ObserveInto differs from Observe", seat)
+			}
 		}
 	}
 }

@@ -205,6 +205,19 @@ func ActionFromProto(m proto.Message) (engine.Action, error) {
 // public board. Observe(engine.Spectator) is the public view.
 func (s *State) Observe(seat engine.Seat) proto.Message { return s.observe(seat, false) }
 
+// ObserveInto is Observe built in the memory of the view last built in scratch
+// (engine.Reobserver).
+func (s *State) ObserveInto(seat engine.Seat, scratch *any) proto.Message {
+	sc, _ := (*scratch).(*observeScratch)
+	if sc == nil {
+		sc = new(observeScratch)
+		*scratch = sc
+	}
+	return s.observeIn(sc, seat, false)
+}
+
+var _ engine.Reobserver = (*State)(nil)
+
 // ObserveAll is the omniscient view, for finished matches.
 func (s *State) ObserveAll() proto.Message { return s.observe(engine.Spectator, true) }
 
@@ -219,11 +232,39 @@ type observationBlock struct {
 	toAct      [maxSeats]int32
 }
 
+// observeScratch is the memory an observation is built in: its parts of bounded size, and
+// its lists, as long as the longest built in it, kept for the next (ObserveInto).
+type observeScratch struct {
+	observationBlock
+	ships      []pb.Ship
+	shipPtrs   []*pb.Ship
+	systems    []pb.System
+	systemPtrs []*pb.System
+	hypers     []pb.Hyperspace
+	hyperPtrs  []*pb.Hyperspace
+	connected  []int32
+	players    []pb.Player
+}
+
+// grown is buf at length n, in its own memory if that holds n.
+func grown[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
+}
+
 // maxSeats is the most seats a match has (game.Info).
 const maxSeats = 6
 
 func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
-	b := new(observationBlock)
+	return s.observeIn(new(observeScratch), viewer, all)
+}
+
+// observeIn builds viewer's observation in sc. Every message in it is written whole, so
+// nothing of the view sc held before remains.
+func (s *State) observeIn(sc *observeScratch, viewer engine.Seat, all bool) *pb.Observation {
+	b := &sc.observationBlock
 	o := &b.o
 	*o = pb.Observation{
 		Seat:               int32(viewer),
@@ -261,17 +302,23 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 		b.stashPtrs[k] = &b.stash[k]
 	}
 	o.Stash = b.stashPtrs[:]
-	shipBlock := make([]pb.Ship, len(s.ships))
-	shipPtrs := make([]*pb.Ship, len(s.ships))
+	sc.ships = grown(sc.ships, len(s.ships))
+	sc.shipPtrs = grown(sc.shipPtrs, len(s.ships))
+	shipBlock, shipPtrs := sc.ships, sc.shipPtrs
 	nSys := 0
 	for li := range s.locs {
 		if !s.locs[li].hyper {
 			nSys++
 		}
 	}
-	sysBlock := make([]pb.System, nSys)
-	o.Systems = make([]*pb.System, 0, nSys)
-	connected := make([]int32, 0, nSys*max(len(s.locs)-1, 0)) // every system's connections, at most
+	sc.systems = grown(sc.systems, nSys)
+	sc.systemPtrs = grown(sc.systemPtrs, nSys)
+	sc.hypers = grown(sc.hypers, len(s.locs)-nSys)
+	sc.hyperPtrs = grown(sc.hyperPtrs, len(s.locs)-nSys)
+	sysBlock := sc.systems
+	o.Systems = sc.systemPtrs[:0]
+	sc.connected = grown(sc.connected, nSys*max(len(s.locs)-1, 0)) // every system's connections, at most
+	connected := sc.connected[:0]
 	placed := 0
 	for li := range s.locs {
 		l := &s.locs[li]
@@ -288,7 +335,12 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 			ships = shipPtrs[from:placed:placed]
 		}
 		if l.hyper {
-			o.Hyperspaces = append(o.Hyperspaces, &pb.Hyperspace{Id: int32(l.id), Ships: ships})
+			h := &sc.hypers[len(o.Hyperspaces)]
+			*h = pb.Hyperspace{Id: int32(l.id), Ships: ships}
+			if o.Hyperspaces == nil {
+				o.Hyperspaces = sc.hyperPtrs[:0]
+			}
+			o.Hyperspaces = append(o.Hyperspaces, h)
 			continue
 		}
 		sys := &sysBlock[len(o.Systems)]
@@ -305,7 +357,8 @@ func (s *State) observe(viewer engine.Seat, all bool) *pb.Observation {
 		o.Systems = append(o.Systems, sys)
 	}
 	picksShown := s.phase >= phaseRepick
-	players := make([]pb.Player, len(s.players)) // as many as seated: a player is 104 bytes
+	sc.players = grown(sc.players, len(s.players)) // as many as seated: a player is 104 bytes
+	players := sc.players
 	for i := range s.players {
 		p := &s.players[i]
 		own := all || viewer == engine.Seat(i)

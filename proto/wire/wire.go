@@ -386,6 +386,16 @@ type DecisionParts struct {
 	decision    orreryv1.Decision
 	observation orreryv1.Observation
 	arms        observationArms
+	// scratch is the game's memory for the view (engine.Reobserver), kept by Reset: parts
+	// built again build their view in the last one's memory.
+	scratch any
+}
+
+// Reset makes the parts new again for Build, keeping the memory of their view: the
+// decision last built in them, its view included, must be read by nobody any more.
+func (p *DecisionParts) Reset() {
+	scratch := p.scratch
+	*p = DecisionParts{scratch: scratch}
 }
 
 // observationArms are the observation oneof's arms, one per game.
@@ -396,13 +406,18 @@ type observationArms struct {
 	fccatan    orreryv1.Observation_Fccatan
 }
 
-// Build is DecisionFor into the parts, which must be new: the decision returned lives in them.
+// Build is DecisionFor into the parts, which must be new or Reset: the decision returned
+// lives in them.
 func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.Action, ply int64, cache *ActionCache, recv *orreryv1.Receive) *orreryv1.Decision {
 	d := &p.decision
 	d.Seat, d.Ply, d.LegalCount = int32(seat), ply, int32(len(legal))
 	var obs proto.Message
 	if !recv.GetOmitObservation() || !recv.GetOmitText() {
-		obs = st.Observe(seat)
+		if ro, ok := st.(engine.Reobserver); ok {
+			obs = ro.ObserveInto(seat, &p.scratch)
+		} else {
+			obs = st.Observe(seat)
+		}
 	}
 	if !recv.GetOmitObservation() {
 		d.Observation = p.arms.wrap(&p.observation, obs)

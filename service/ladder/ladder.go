@@ -33,6 +33,8 @@ import (
 
 // Player answers the decisions of one seat: bots.Bot is one. The ladder takes its house
 // players as values so that the service imports no bots.
+// Act must keep no part of d once it returns: the arena builds the seat's next decision in
+// its memory (service.Seat.Lend).
 type Player interface {
 	Act(d *orreryv1.Decision) *orreryv1.Answer
 }
@@ -566,29 +568,32 @@ func PlayInProcess(ctx context.Context, arena *service.Server, token string, p P
 			}
 		}
 	}
-	var current *orreryv1.Decision
+	// Only the decision's id is kept once it is answered: the seat lends its messages back
+	// (Seat.Lend), and its next decision is built in the memory of this one.
+	var current string
 	send := func(resp *orreryv1.PlayResponse) error {
 		switch m := resp.GetMsg().(type) {
 		case *orreryv1.PlayResponse_Decision:
-			current = m.Decision
+			current = m.Decision.GetDecisionId()
 			if pace > 0 {
 				select {
 				case <-ctx.Done():
 				case <-time.After(pace):
 				}
 			}
-			a := act(p, current)
-			a.DecisionId, a.MatchId = current.GetDecisionId(), id
+			a := act(p, m.Decision)
+			a.DecisionId, a.MatchId = current, id
 			push(a)
 		case *orreryv1.PlayResponse_Rejected:
 			rej := m.Rejected
-			if current != nil && rej.GetDecisionId() == current.GetDecisionId() && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION {
-				push(&orreryv1.Answer{DecisionId: current.GetDecisionId(), MatchId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}})
-				current = nil
+			if current != "" && rej.GetDecisionId() == current && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION {
+				push(&orreryv1.Answer{DecisionId: current, MatchId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}})
+				current = ""
 			}
 		}
 		return nil
 	}
+	st.Lend()
 	err = st.Run(ctx, answers, send)
 	if errors.Is(err, context.Canceled) {
 		return nil
