@@ -786,6 +786,9 @@ type decisionMsg struct {
 // holds any more, or in a new one when b is nil.
 func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive, b *decisionMsg) *decisionMsg {
 	if b == nil {
+		b, _ = m.srv.decisions.Get().(*decisionMsg)
+	}
+	if b == nil {
 		b = new(decisionMsg)
 	} else {
 		b.parts.Reset() // the seat's view is built again in the last one's memory

@@ -424,6 +424,11 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		msgs = append(msgs, newEventsMsg(v.events, m.id))
 	}
 	if v.ended != nil {
+		if reuse && st.spare != nil {
+			// Sent, and the seat is sent nothing more: another seat's decisions are built in it.
+			st.srv.decisions.Put(st.spare)
+			st.spare = nil
+		}
 		v.ended.Seat = int32(st.seat)
 		return append(msgs, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Ended{Ended: v.ended}}), true, nil
 	}

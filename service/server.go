@@ -116,7 +116,10 @@ type Server struct {
 	// pendings holds the decisions of ended matches, with their legal lists, for the seats of
 	// new ones: a seat's first decisions otherwise grew a list from nothing in every match.
 	pendings sync.Pool // *pending
-	peers    *peers    // connections to the other nodes of a cluster; nil without one
+	// decisions holds the decision messages of seats whose streams (or lending Runs) ended,
+	// view memory and all, for the seats of new matches (decisionLocked).
+	decisions sync.Pool // *decisionMsg
+	peers     *peers    // connections to the other nodes of a cluster; nil without one
 
 	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating
 	matches  map[string]*match // running, or ended with a seat still connected (release)
