@@ -119,7 +119,9 @@ type Server struct {
 	// decisions holds the decision messages of seats whose streams (or lending Runs) ended,
 	// view memory and all, for the seats of new matches (decisionLocked).
 	decisions sync.Pool // *decisionMsg
-	peers     *peers    // connections to the other nodes of a cluster; nil without one
+	// senders hands a seat with something to send to an idle sender goroutine (sendFor).
+	senders chan *Seat
+	peers   *peers // connections to the other nodes of a cluster; nil without one
 
 	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating
 	matches  map[string]*match // running, or ended with a seat still connected (release)
@@ -174,6 +176,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.senders = make(chan *Seat)
 	s.started = s.now()
 	if s.store != nil {
 		logs := cfg.logStore
