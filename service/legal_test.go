@@ -12,6 +12,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 // playInProcess plays every seat of a new 2-seat match of testGame with random bots through
@@ -83,7 +84,7 @@ func TestRefresh_SharedLegalListIsNeverWritten(t *testing.T) {
 		cache := srv.actionCache(testGame, nil)
 		for i, opening := range openings {
 			if shared[i] == nil {
-				shared[i] = cache.SharedList(opening)
+				shared[i] = cache.SharedList(opening, wire.ListHash(opening))
 			} else if !slices.Equal(shared[i], opening) {
 				t.Fatalf("after match %d the shared list of choice %d reads %v; want %v", n, i, shared[i], opening)
 			}

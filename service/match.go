@@ -136,7 +136,8 @@ type pending struct {
 	// shared: legal is a recurring list shared by every match of the game
 	// (wire.ActionCache.SharedList), to be read and never written, not one of its own.
 	shared   bool
-	budgeted bool // the game set a short deadline; the time bank is neither used nor charged
+	hash     uint64 // legal's (wire.ListHash)
+	budgeted bool   // the game set a short deadline; the time bank is neither used nor charged
 }
 
 // overLocked reports whether the match has ended and its result is stored: only then may
@@ -261,7 +262,8 @@ func (m *match) refreshLocked(now time.Time) {
 		if p.shared {
 			own = nil
 		}
-		*p = pending{id: m.decisionID(), legal: m.actions.SharedList(*buf)}
+		h := wire.ListHash(*buf)
+		*p = pending{id: m.decisionID(), legal: m.actions.SharedList(*buf, h), hash: h}
 		if p.legal != nil {
 			p.shared = true
 		} else {
@@ -795,6 +797,7 @@ func (m *match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 		b.deadline, b.bank = timestamppb.Timestamp{}, durationpb.Duration{}
 		b.arm, b.resp = orreryv1.PlayResponse_Decision{}, orreryv1.PlayResponse{}
 	}
+	b.parts.Hashed(p.hash)
 	d := b.parts.Build(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
 	d.DecisionId = p.id
 	d.MatchId = m.id

@@ -268,8 +268,12 @@ func hashList(legal []engine.Action) uint64 {
 
 // listed is legal's shared lists if legal recurs, or nil, with legal's hash.
 func (c *ActionCache) listed(legal []engine.Action) (*cachedList, uint64) {
-	h := hashList(legal)
-	if l := c.lists[h%listSlots].Load(); l != nil && l.hash == h && slices.Equal(l.legal, legal) {
+	return c.listedAs(legal, hashList(legal))
+}
+
+// listedAs is listed for a list whose hash is h.
+func (c *ActionCache) listedAs(legal []engine.Action, h uint64) (*cachedList, uint64) {
+	if l := c.lists[h%listSlots].Load(); l != nil && l.hash == h && sameList(l.legal, legal) {
 		if l.hits.Load() < 1<<20 {
 			l.hits.Add(1)
 		}
@@ -278,14 +282,25 @@ func (c *ActionCache) listed(legal []engine.Action) (*cachedList, uint64) {
 	return nil, h
 }
 
-// SharedList is legal as a list shared with every match that lists it, if it recurs
-// (ActionCache.lists), or nil: read it, never write it. A server keeps it as a seat's
-// legal list rather than a copy of its own.
-func (c *ActionCache) SharedList(legal []engine.Action) []engine.Action {
+// sameList reports whether a and b list the same actions; a list is itself at once.
+func sameList(a, b []engine.Action) bool {
+	if len(a) > 0 && len(a) == len(b) && &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
+}
+
+// ListHash is legal's hash, for DecisionParts.Hashed.
+func ListHash(legal []engine.Action) uint64 { return hashList(legal) }
+
+// SharedList is legal, whose hash is h (ListHash), as a list shared with every match that
+// lists it, if it recurs (ActionCache.lists), or nil: read it, never write it. A server keeps
+// it as a seat's legal list rather than a copy of its own.
+func (c *ActionCache) SharedList(legal []engine.Action, h uint64) []engine.Action {
 	if c == nil || len(legal) > maxListed {
 		return nil
 	}
-	l, h := c.listed(legal)
+	l, _ := c.listedAs(legal, h)
 	if l == nil && c.seen[h%listSlots].Swap(h) == h {
 		l = c.admit(h, legal, nil)
 	}
@@ -389,7 +404,14 @@ type DecisionParts struct {
 	// scratch is the game's memory for the view (engine.Reobserver), kept by Reset: parts
 	// built again build their view in the last one's memory.
 	scratch any
+	// listHash is the hash of the legal list Build is given, if hashed (Hashed).
+	listHash uint64
+	hashed   bool
 }
+
+// Hashed tells Build the hash of the legal list it will be given (ListHash), which the
+// caller has already: a list is hashed to find it among the shared ones.
+func (p *DecisionParts) Hashed(h uint64) { p.listHash, p.hashed = h, true }
 
 // Reset makes the parts new again for Build, keeping the memory of their view: the
 // decision last built in them, its view included, must be read by nobody any more.
@@ -437,7 +459,11 @@ func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.
 	share := cache != nil && len(legal) <= maxListed
 	if share {
 		var l *cachedList
-		if l, listHash = cache.listed(legal); l != nil && l.built {
+		if !p.hashed {
+			p.listHash = hashList(legal)
+		}
+		p.hashed = false // told for this Build only
+		if l, listHash = cache.listedAs(legal, p.listHash); l != nil && l.built {
 			if typed {
 				d.Legal = l.env
 			}

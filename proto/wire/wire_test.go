@@ -146,10 +146,10 @@ func TestSharedList_AdmittedAtItsSecondSight(t *testing.T) {
 		t.Fatal(err)
 	}
 	legal := st.Legal(st.ToAct(nil)[0], nil)
-	if got := cache.SharedList(legal); got != nil {
+	if got := cache.SharedList(legal, ListHash(legal)); got != nil {
 		t.Fatal("shared at its first sight")
 	}
-	shared := cache.SharedList(legal)
+	shared := cache.SharedList(legal, ListHash(legal))
 	if !slices.Equal(shared, legal) || &shared[0] == &legal[0] {
 		t.Fatalf("second sight: shared %v; want a copy of %v", shared, legal)
 	}
