@@ -20,9 +20,11 @@ import (
 // each on a page of its own); a log row is a few pages written one after another. Every
 // compactAfter steps the log is emptied, in the same transaction as a batch, into
 // step_runs: one row per match holding its steps logged since the last compaction, packed
-// the same way, so that a match's page is written once for dozens of its steps; and when
-// the store opens and closes. A match's log is what steps (rows written before the step
-// log), step_runs and step_log hold together (Steps).
+// the same way; and when the store opens and closes. The runs are appended one after
+// another (migration 00006), found by a small index on (match, seq): keyed by match, each
+// run went into its match's page, a page written per match at every compaction. A match's
+// log is what steps (rows written before the step log), step_runs and step_log hold
+// together (Steps).
 
 // compactAfter is how many steps this store logs before it empties the log into runs:
 // enough that each of a thousand running matches has a few dozen steps in its run, few
@@ -275,7 +277,7 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, runs map[string][]pac
 		args = args[:0]
 		return nil
 	}
-	// In the order of the table's key, so that neighbouring runs share pages.
+	// In the order of the index, so that neighbouring entries share its pages.
 	for _, match := range slices.Sorted(maps.Keys(runs)) {
 		steps := runs[match]
 		bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
