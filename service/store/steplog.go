@@ -227,17 +227,51 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	if len(more) > 0 {
 		log = append(log, logRow{packed: packSteps(more)})
 	}
-	// Each match's steps in the order logged, still packed: a run is their bytes put together.
-	runs := make(map[string][]packedStep)
+	// Each match's steps in the order logged, still packed: a run is their bytes put
+	// together. They are put in order by match in one slice (a counting sort): appended to
+	// a slice per match, each slice grew several times over a compaction.
+	type logged struct {
+		match int32 // the index of its match in ids
+		packedStep
+	}
+	var all []logged
+	index := make(map[string]int32)
+	var ids []string
 	for _, r := range log {
 		err := eachPacked(r.packed, func(match, step []byte) bool {
+			m, known := index[string(match)]
+			if !known {
+				m = int32(len(ids))
+				ids = append(ids, string(match))
+				index[ids[m]] = m
+			}
 			seq, ok := stepNumber(step)
-			runs[string(match)] = append(runs[string(match)], packedStep{seq: seq, bytes: step})
+			all = append(all, logged{match: m, packedStep: packedStep{seq: seq, bytes: step}})
 			return ok
 		})
 		if err != nil {
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
 		}
+	}
+	ends := make([]int, len(ids)) // where each match's steps end in ordered
+	for _, l := range all {
+		ends[l.match]++
+	}
+	for m := 1; m < len(ends); m++ {
+		ends[m] += ends[m-1]
+	}
+	ordered := make([]packedStep, len(all))
+	for i := len(all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
+		ends[all[i].match]--
+		ordered[ends[all[i].match]] = all[i].packedStep
+	}
+	runs := make(map[string][]packedStep, len(ids))
+	for m, id := range ids {
+		end := len(ordered)
+		if m+1 < len(ids) {
+			end = ends[m+1]
+		}
+		runs[id] = ordered[ends[m]:end:end]
 	}
 	return d.insertRunsTx(ctx, tx, runs)
 }
