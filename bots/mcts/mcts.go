@@ -73,6 +73,47 @@ type Game struct {
 	// Replan, if set, makes a bot's planner for a real-time game, which need not search every
 	// tick: it keeps its standing plan until the situation changes.
 	Replan func() Planner
+	// Reply, if set, makes how the other seats answer inside the tree (each call of Games
+	// makes one, with buffers of its own). Without it the tree branches over their legal
+	// actions too, and an untried reply is drawn uniformly: with hundreds of replies each
+	// tried once, the searching seat's moves are judged against random answers, blind to the
+	// obvious one that punishes them. With it the tree holds the searching seat's own moves
+	// only; between them the others play Reply's choice in the sample, and so do they after
+	// a new node, until the searching seat is to act again, before the playout.
+	Reply func() Policy
+	// TreeDepth, when positive, bounds how many of the searching seat's own moves a descent
+	// keeps in the tree, the root's included: deeper, the playout takes over.
+	TreeDepth int
+}
+
+// A Policy picks seat's action among legal in a sampled state.
+type Policy func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action
+
+// GreedyReply is a Reply that plays, for any seat, the action after which evaluate scores
+// the state best for that seat (ties drawn at random): a one-ply greedy player by the
+// search's own evaluation, as the opponents it most often meets play.
+func GreedyReply(evaluate func(st engine.State, seat engine.Seat) float64) func() Policy {
+	return func() Policy {
+		var ahead engine.State
+		return func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
+			best, bestV, ties := legal[0], math.Inf(-1), 0
+			for _, a := range legal {
+				ahead = engine.CloneInto(ahead, st)
+				if ahead.Apply(seat, a) != nil {
+					continue
+				}
+				switch v := evaluate(ahead, seat); {
+				case v > bestV:
+					best, bestV, ties = a, v, 1
+				case v == bestV:
+					if ties++; r.IntN(ties) == 0 {
+						best = a
+					}
+				}
+			}
+			return best
+		}
+	}
 }
 
 // Planner decides when a real-time game's search bot searches again.
@@ -115,6 +156,11 @@ type Config struct {
 	// UniformPlayouts plays the playouts uniformly at random even where the game has a
 	// playout policy: for measuring the policy.
 	UniformPlayouts bool
+	// BranchReplies has the tree branch over the other seats' replies even where the game
+	// models them (Game.Reply): for measuring the model.
+	BranchReplies bool
+	// TreeDepth, when positive, overrides the game's bound on own moves in the tree.
+	TreeDepth int
 	// Exhaustive spends the whole budget even when the answer is already settled (the most
 	// visited root action cannot be overtaken in the iterations left, or only one action is
 	// a candidate), and searches every decision a game's Planner would answer from its
@@ -191,6 +237,7 @@ type Bot struct {
 	// playoutBot plays the playouts when the game or the config asks for a bot's playouts.
 	playoutBot bots.Bot
 	planner    Planner // the game's, when it re-plans only now and then
+	reply      Policy  // how the other seats answer in the tree, when the game models it
 
 	stats Stats
 }
@@ -222,10 +269,16 @@ func New(g Game, cfg Config) *Bot {
 	if cfg.GreedyPlayouts && g.PlayoutBot == nil {
 		g.PlayoutBot = g.Prior
 	}
+	if cfg.TreeDepth > 0 {
+		g.TreeDepth = cfg.TreeDepth
+	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
 	b.r = rand.New(&b.pcg)
 	if g.Replan != nil {
 		b.planner = g.Replan()
+	}
+	if g.Reply != nil && !cfg.BranchReplies {
+		b.reply = g.Reply()
 	}
 	return b
 }
@@ -480,7 +533,7 @@ func (b *Bot) settled(me engine.Seat, left float64) bool {
 // iterate is one descent, playout and backup on the sample st.
 func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
 	b.path = append(b.path[:0], 0)
-	cur := int32(0)
+	cur, own := int32(0), 0
 	for !st.Terminal() {
 		var seat engine.Seat
 		var legal []engine.Action
@@ -495,9 +548,23 @@ func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
 		if len(legal) == 0 {
 			return false
 		}
+		if cur != 0 && b.reply != nil {
+			if seat != me {
+				if st.Apply(seat, b.reply(st, seat, legal, b.r)) != nil {
+					return false
+				}
+				continue
+			}
+			if b.game.TreeDepth > 0 && own >= b.game.TreeDepth {
+				break
+			}
+		}
 		a, next, expanded := b.choose(cur, seat, legal)
 		if st.Apply(seat, a) != nil {
 			return false
+		}
+		if seat == me {
+			own++
 		}
 		if next < 0 {
 			break // a full tree plays the new action without keeping it
@@ -507,6 +574,9 @@ func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
 		if expanded {
 			break
 		}
+	}
+	if !b.replies(st, me) {
+		return false
 	}
 	b.playout(st)
 	b.score(st)
@@ -557,6 +627,26 @@ func (b *Bot) choose(cur int32, seat engine.Seat, legal []engine.Action) (engine
 	b.nodes = append(b.nodes, node{action: pick, seat: seat, avail: 1})
 	b.kids[kidKey{cur, seat, pick}] = k
 	return pick, k, true
+}
+
+// replies plays the other seats' modeled replies, when the game models them, until the
+// searching seat is to act again: a new move is judged by how they answer it.
+func (b *Bot) replies(st engine.State, me engine.Seat) bool {
+	if b.reply == nil {
+		return true
+	}
+	for !st.Terminal() {
+		b.toAct = st.ToAct(b.toAct[:0])
+		seat := b.toAct[0]
+		if seat == me {
+			return true
+		}
+		b.legal = st.Legal(seat, b.legal[:0])
+		if len(b.legal) == 0 || st.Apply(seat, b.reply(st, seat, b.legal, b.r)) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // playout plays up to the game's depth of actions by its playout policy.
