@@ -240,3 +240,27 @@ func TestForward_CreateGoesToANodeWithRoom(t *testing.T) {
 		t.Errorf("create with every node full: %v, want ResourceExhausted", err)
 	}
 }
+
+// A node lists a match another node runs as its owner shows it: running, at the position
+// the owner holds in memory (the store has only its start).
+func TestForward_ListingShowsTheOwnersPosition(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	owner := newNode(t, target, "owner", Config{}, GRPCOptions{})
+	other := newNode(t, target, "other", Config{}, GRPCOptions{})
+	ctx := context.Background()
+	created := owner.create(&orreryv1.CreateMatchRequest{Seed: seed(22)})
+	_, stream, d := seatToAct(t, owner.harness, ctx, created)
+	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
+		t.Fatal(resp)
+	}
+	owner.srv.Sync()
+	for _, status := range []orreryv1.MatchStatus{orreryv1.MatchStatus_MATCH_STATUS_UNSPECIFIED, orreryv1.MatchStatus_MATCH_STATUS_RUNNING} {
+		list, err := other.client.ListMatches(ctx, &orreryv1.ListMatchesRequest{Status: status})
+		if err != nil || len(list.GetMatches()) != 1 {
+			t.Fatalf("ListMatches(%v) on the other node = %v, %v; want the match", status, list, err)
+		}
+		if got := list.GetMatches()[0]; got.GetPly() != 1 || got.GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
+			t.Errorf("ListMatches(%v) on the other node shows the match at ply %d, %v; want running at ply 1", status, got.GetPly(), got.GetStatus())
+		}
+	}
+}

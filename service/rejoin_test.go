@@ -130,11 +130,7 @@ func TestRelease_EndedMatchLeavesMemoryAndIsServedFromTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sum := range []*orreryv1.MatchSummary{inMemory, got.GetMatch()} {
-		for _, si := range sum.GetSeatInfo() {
-			si.Connected = false
-		}
-	}
+	disconnected(inMemory, got.GetMatch())
 	if !proto.Equal(got.GetMatch(), inMemory) {
 		t.Errorf("summary from the store:\n%v\nin memory it was:\n%v", got.GetMatch(), inMemory)
 	}
@@ -142,6 +138,7 @@ func TestRelease_EndedMatchLeavesMemoryAndIsServedFromTheStore(t *testing.T) {
 		t.Errorf("the absent seat has no timeouts: %v", inMemory.GetSeatInfo()[1])
 	}
 	replay, err := h.client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
+	disconnected(replay.GetMatch(), replayBefore.GetMatch())
 	if err != nil || !proto.Equal(replay, replayBefore) {
 		t.Errorf("replay from the store differs (%v)", err)
 	}
@@ -165,6 +162,17 @@ func TestRelease_EndedMatchLeavesMemoryAndIsServedFromTheStore(t *testing.T) {
 		t.Errorf("the absent seat joining after the release: %v, %v", e, err)
 	}
 	released(ctx, t, h.srv, id) // a seat's rejoin rebuilds it for that stream only
+}
+
+// disconnected clears whether each seat is connected in the summaries: in memory a seat
+// that has been told the end may not have left yet, and none is connected to a match
+// served from the store.
+func disconnected(sums ...*orreryv1.MatchSummary) {
+	for _, sum := range sums {
+		for _, si := range sum.GetSeatInfo() {
+			si.Connected = false
+		}
+	}
 }
 
 // Without a store nothing else could serve an ended match: it stays in memory.

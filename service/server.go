@@ -872,11 +872,37 @@ func (s *Server) ListMatches(ctx context.Context, req *orreryv1.ListMatchesReque
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	resp := &orreryv1.ListMatchesResponse{NextPageToken: next}
-	for _, rec := range recs {
-		resp.Matches = append(resp.Matches, s.locateStored(rec).summary())
+	return &orreryv1.ListMatchesResponse{NextPageToken: next, Matches: s.summaries(ctx, recs)}, nil
+}
+
+// summaries describes stored matches. A running match that another node of the cluster
+// holds is described by its owner, as GetMatch relays it (the store has only its start),
+// the owners asked a few at a time; one that cannot answer leaves the stored description.
+func (s *Server) summaries(ctx context.Context, recs []*store.Match) []*orreryv1.MatchSummary {
+	out := make([]*orreryv1.MatchSummary, len(recs))
+	var asking sync.WaitGroup
+	turns := make(chan struct{}, 16) // a page may list 500 matches held elsewhere
+	for i, rec := range recs {
+		at := s.locateStored(rec)
+		out[i] = at.summary()
+		if at.m != nil || rec.Result != nil || s.cfg.Node == nil {
+			continue
+		}
+		turns <- struct{}{}
+		asking.Go(func() {
+			defer func() { <-turns }()
+			conn, err := s.elsewhere(ctx, at)
+			if err != nil || conn == nil {
+				return
+			}
+			resp, err := orreryv1.NewArenaServiceClient(conn).GetMatch(s.ForwardContext(ctx), &orreryv1.GetMatchRequest{MatchId: rec.ID})
+			if err == nil && resp.GetMatch() != nil {
+				out[i] = resp.GetMatch()
+			}
+		})
 	}
-	return resp, nil
+	asking.Wait()
+	return out
 }
 
 // botID is the identity of the bot called name.

@@ -91,8 +91,15 @@ func TestStreamQueue_BotThatDoesNotReadIsDisconnectedSeatKept(t *testing.T) {
 }
 
 // countedGame is testGame counting the public events and views the engine builds: what
-// spectators cost the match, under its lock.
+// spectators cost the match, under its lock. Its public text is padded to spectatorPad, so
+// that a spectator that does not read blocks the server's sends to it within a few views.
 type countedGame struct{ engine.Game }
+
+// spectatorPad is the size of countedGame's public text: a whole match of testGame's own
+// views (about 20 KiB) fits in the flow-control window and the server's write quota (64 KiB
+// each), so a spectator that did not read would fall behind only if its stream's goroutine
+// happened to lag the match; a few padded views fill them, and it falls behind for sure.
+const spectatorPad = 32 << 10
 
 var spectatorBuilds atomic.Int64
 
@@ -123,6 +130,14 @@ func (s countedState) Observe(seat engine.Seat) proto.Message {
 	return s.State.Observe(seat)
 }
 
+func (s countedState) Render(seat engine.Seat) string {
+	text := s.State.Render(seat)
+	if seat == engine.Spectator && len(text) < spectatorPad {
+		text += strings.Repeat(" ", spectatorPad-len(text))
+	}
+	return text
+}
+
 func (s countedState) Clone() engine.State { return countedState{s.State.Clone()} }
 
 func init() {
@@ -141,8 +156,9 @@ func TestWatch_SpectatorsThatDoNotReadShareOneViewPerChange(t *testing.T) {
 	created := h.create(&orreryv1.CreateMatchRequest{Game: "test-counted"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	// Small flow-control windows: a spectator that does not read soon blocks the server's
-	// sends to it, as a slow one on a real network does.
+	// Small flow-control windows: a spectator that does not read blocks the server's sends
+	// to it after a few of the padded views (spectatorPad), as a slow one on a real network
+	// does.
 	client, conn := h.dial(grpc.WithInitialWindowSize(1<<16), grpc.WithInitialConnWindowSize(1<<16))
 	defer conn.Close()
 	const spectators = 16

@@ -20,9 +20,11 @@ import (
 // each on a page of its own); a log row is a few pages written one after another. Every
 // compactAfter steps the log is emptied, in the same transaction as a batch, into
 // step_runs: one row per match holding its steps logged since the last compaction, packed
-// the same way, so that a match's page is written once for dozens of its steps; and when
-// the store opens and closes. A match's log is what steps (rows written before the step
-// log), step_runs and step_log hold together (Steps).
+// the same way; and when the store opens and closes. The runs are appended one after
+// another (migration 00006), found by a small index on (match, seq): keyed by match, each
+// run went into its match's page, a page written per match at every compaction. A match's
+// log is what steps (rows written before the step log), step_runs and step_log hold
+// together (Steps).
 
 // compactAfter is how many steps this store logs before it empties the log into runs:
 // enough that each of a thousand running matches has a few dozen steps in its run, few
@@ -225,17 +227,51 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	if len(more) > 0 {
 		log = append(log, logRow{packed: packSteps(more)})
 	}
-	// Each match's steps in the order logged, still packed: a run is their bytes put together.
-	runs := make(map[string][]packedStep)
+	// Each match's steps in the order logged, still packed: a run is their bytes put
+	// together. They are put in order by match in one slice (a counting sort): appended to
+	// a slice per match, each slice grew several times over a compaction.
+	type logged struct {
+		match int32 // the index of its match in ids
+		packedStep
+	}
+	var all []logged
+	index := make(map[string]int32)
+	var ids []string
 	for _, r := range log {
 		err := eachPacked(r.packed, func(match, step []byte) bool {
+			m, known := index[string(match)]
+			if !known {
+				m = int32(len(ids))
+				ids = append(ids, string(match))
+				index[ids[m]] = m
+			}
 			seq, ok := stepNumber(step)
-			runs[string(match)] = append(runs[string(match)], packedStep{seq: seq, bytes: step})
+			all = append(all, logged{match: m, packedStep: packedStep{seq: seq, bytes: step}})
 			return ok
 		})
 		if err != nil {
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
 		}
+	}
+	ends := make([]int, len(ids)) // where each match's steps end in ordered
+	for _, l := range all {
+		ends[l.match]++
+	}
+	for m := 1; m < len(ends); m++ {
+		ends[m] += ends[m-1]
+	}
+	ordered := make([]packedStep, len(all))
+	for i := len(all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
+		ends[all[i].match]--
+		ordered[ends[all[i].match]] = all[i].packedStep
+	}
+	runs := make(map[string][]packedStep, len(ids))
+	for m, id := range ids {
+		end := len(ordered)
+		if m+1 < len(ids) {
+			end = ends[m+1]
+		}
+		runs[id] = ordered[ends[m]:end:end]
 	}
 	return d.insertRunsTx(ctx, tx, runs)
 }
@@ -275,7 +311,7 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, runs map[string][]pac
 		args = args[:0]
 		return nil
 	}
-	// In the order of the table's key, so that neighbouring runs share pages.
+	// In the order of the index, so that neighbouring entries share its pages.
 	for _, match := range slices.Sorted(maps.Keys(runs)) {
 		steps := runs[match]
 		bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
