@@ -12,15 +12,21 @@ import (
 )
 
 // icetradersGame is IceTraders' search: greedy's choice first, the other seats answering as
-// greedy answers (icetradersReply), and greedy's scoring of where that leaves the seat.
+// greedy answers (icetradersReply), and greedy's scoring of where that leaves the seat when it
+// is to act again. A play position is all but certain (chance is only the alignments, and
+// greedy opponents choose Evil), so one round is scored as it stands: random playouts after
+// it, or the seat's own next moves drawn untried in the tree, would only blur it. The root is widened to the best 16 by
+// the evaluation one action ahead, since late in a match there are hundreds of actions and a
+// few hundred iterations.
 func icetradersGame() Game {
 	return Game{
 		Name:         icetraders.Name,
 		Determinizer: icetradersDeterminizer,
-		Depth:        2,
 		Prior:        icetradersbot.NewGreedy,
 		Evaluate:     icetradersEvaluate(),
 		Reply:        icetradersReply,
+		TreeDepth:    1,
+		Widen:        16,
 	}
 }
 
