@@ -319,7 +319,7 @@ func (s *search) step(st *it.State, depth int) float64 {
 // static scores st for the bot as it stands.
 func (s *search) static(st *it.State) float64 {
 	if st.Terminal() {
-		if st.Result().Reason == engine.EndCap {
+		if st.Capped() { // not Result, which builds the ranks and the detail text
 			return scoreCappedDraw
 		}
 		w := st.Winners()
