@@ -25,6 +25,7 @@ func icetradersGame() Game {
 		Prior:        icetradersbot.NewGreedy,
 		Evaluate:     icetradersEvaluate(),
 		Reply:        icetradersReply,
+		Playout:      icetradersReply(), // for playouts asked for (Config.Depth)
 		TreeDepth:    1,
 		Widen:        16,
 	}
