@@ -12,6 +12,7 @@ package icetraders
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,15 +113,15 @@ func (g *Greedy) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if !sameActions(acts, legal) {
 		acts, parsed = parseAll(acts[:0], legal), true
 	}
-	best := g.pick(s.scoreAll(acts))
+	best := pick(s.scoreAll(acts), g.r)
 	if !parsed && it.FormatAction(acts[best]) != legal[best] {
-		best = g.pick(s.scoreAll(parseAll(acts[:0], legal)))
+		best = pick(s.scoreAll(parseAll(acts[:0], legal)), g.r)
 	}
 	return bots.Index(d, best)
 }
 
-// pick is the index of the best score, ties broken at random.
-func (g *Greedy) pick(scores []float64) int {
+// pick is the index of the best score, ties broken at random by r.
+func pick(scores []float64, r *rand.Rand) int {
 	best, bestScore, ties := 0, unscored, 0
 	for i, v := range scores {
 		switch {
@@ -130,7 +131,7 @@ func (g *Greedy) pick(scores []float64) int {
 			best, bestScore, ties = i, v, 1
 		case v == bestScore:
 			ties++
-			if g.r.IntN(ties) == 0 {
+			if r.IntN(ties) == 0 {
 				best = i
 			}
 		}
@@ -169,7 +170,8 @@ func sameActions(acts []engine.Action, legal []string) bool {
 const unscored = -1e18
 
 // search scores the actions of one decision. It owns the scratch states and buffers, so that
-// scoring a candidate allocates nothing.
+// scoring a candidate allocates nothing, and once used, neither does a search reset for the
+// next decision.
 type search struct {
 	root    *it.State
 	me      int
@@ -177,28 +179,41 @@ type search struct {
 	scratch [maxDepth + 1]*it.State
 	legal   [maxDepth + 1][]engine.Action
 	toAct   []engine.Seat
+	scores  []float64
+	chains  []int
 	steps   int     // continuation steps simulated so far
 	late    float64 // how far the bot is through the turn cap, 0 to 1
 }
 
 func newSearch(root *it.State, me int) *search {
-	s := &search{root: root, me: me}
+	s := new(search)
+	s.reset(root, me)
+	return s
+}
+
+// reset readies s to score me's actions in root.
+func (s *search) reset(root *it.State, me int) {
+	s.root, s.me, s.late = root, me, 0
 	if taken, turnCap := root.Turns(me); turnCap > 0 {
 		s.late = min(1, float64(taken)/float64(turnCap))
 	}
 	for i := range s.scratch {
-		s.scratch[i] = root.Clone().(*it.State)
+		if s.scratch[i] == nil {
+			s.scratch[i] = new(it.State)
+		}
+		s.scratch[i].CopyFrom(root)
 	}
-	return s
 }
 
 // scoreAll scores every action: the state after it, or, if the bot is still mid-action
 // there, its best continuation (for the maxChains most promising such actions; the rest
 // keep the score of their first step).
 func (s *search) scoreAll(acts []engine.Action) []float64 {
-	scores := make([]float64, len(acts))
+	scores := slices.Grow(s.scores[:0], len(acts))[:len(acts)]
+	s.scores = scores
 	s.steps = 0
-	var chains []int
+	chains := s.chains[:0]
+	defer func() { s.chains = chains }()
 	c := s.scratch[0]
 	for i, a := range acts {
 		c.CopyFrom(s.root)
@@ -304,7 +319,7 @@ func (s *search) step(st *it.State, depth int) float64 {
 // static scores st for the bot as it stands.
 func (s *search) static(st *it.State) float64 {
 	if st.Terminal() {
-		if st.Result().Reason == engine.EndCap {
+		if st.Capped() { // not Result, which builds the ranks and the detail text
 			return scoreCappedDraw
 		}
 		w := st.Winners()

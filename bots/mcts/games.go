@@ -2,11 +2,9 @@ package mcts
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
-	icetradersbot "github.com/orrery/orrery/bots/icetraders"
 	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
@@ -15,7 +13,6 @@ import (
 	"github.com/orrery/orrery/engine/pantropia"
 	"github.com/orrery/orrery/engine/planet"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
-	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
 	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -25,7 +22,7 @@ import (
 // Games lists the games the search plays, by name.
 func Games() map[string]Game {
 	return map[string]Game{
-		icetraders.Name: {Name: icetraders.Name, Determinizer: icetradersDeterminizer, Depth: 2, Prior: icetradersbot.NewGreedy, Evaluate: icetradersEvaluate()},
+		icetraders.Name: icetradersGame(),
 		// Planet's hundreds of placements are widened to the best 16 by the evaluation one
 		// placement ahead (and greedy's): 2,000 iterations over 300 placements left each
 		// too few samples to ever beat greedy's choice by two standard errors.
@@ -42,23 +39,6 @@ func observation[T any](d *orreryv1.Decision) (T, error) {
 		return o, fmt.Errorf("mcts: decision carries no %T", o)
 	}
 	return o, nil
-}
-
-func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
-	o, err := observation[*icetradersv1.Observation](d)
-	if err != nil {
-		return nil, err
-	}
-	return icetraders.NewDeterminizer(o, int(d.GetSeat()))
-}
-
-// icetradersEvaluate is the greedy bot's scoring of what the seat would see, squashed into
-// [0, 1]; each call of Games makes one, with buffers of its own.
-func icetradersEvaluate() func(st engine.State, seat engine.Seat) float64 {
-	var e icetradersbot.StateEvaluator
-	return func(st engine.State, seat engine.Seat) float64 {
-		return 0.5 + 0.5*math.Tanh(e.Evaluate(st.(*icetraders.State), int(seat))/1000)
-	}
 }
 
 // fccatanDeterminizer reads ticks; setup, deployment and the market are left to the prior.

@@ -115,7 +115,8 @@ func duplicateSets(tb testing.TB, game string, sets int, cfg mcts.Config) (wins 
 // (a time budget instead of iterations), ORRERY_MCTS_DEPTH (the playout depth; -1: none),
 // ORRERY_MCTS_UNIFORM_PLAYOUTS=1 (uniform playouts in place of the game's policy),
 // ORRERY_MCTS_OVERRULE and ORRERY_MCTS_SURE (the margin, and the standard errors, by which the
-// search must beat the prior bot to overrule it).
+// search must beat the prior bot to overrule it), ORRERY_MCTS_TREE_DEPTH (own moves kept in the
+// tree) and ORRERY_MCTS_BRANCH_REPLIES=1 (the tree branches over replies the game models).
 //
 //	go test ./bots/mcts -run '^$' -bench Strength_Planet -benchtime 1x -args -full
 func strength(b *testing.B, game string) {
@@ -130,6 +131,8 @@ func strength(b *testing.B, game string) {
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.GreedyPlayouts = os.Getenv("ORRERY_MCTS_GREEDY_PLAYOUTS") == "1"
 	cfg.UniformPlayouts = os.Getenv("ORRERY_MCTS_UNIFORM_PLAYOUTS") == "1"
+	cfg.TreeDepth = envInt("ORRERY_MCTS_TREE_DEPTH", 0)
+	cfg.BranchReplies = os.Getenv("ORRERY_MCTS_BRANCH_REPLIES") == "1"
 	if v, err := strconv.ParseFloat(os.Getenv("ORRERY_MCTS_OVERRULE"), 64); err == nil {
 		cfg.Overrule = v
 	}

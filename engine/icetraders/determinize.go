@@ -125,3 +125,17 @@ func FromObservation(o *pb.Observation, guess func(seat int) Alignment) (*State,
 	}
 	return s, nil
 }
+
+// GuessHidden sets every alignment viewer cannot see to Good, as FromObservation without a
+// guess does: a bot that models another seat's greedy play on a sampled state then reads it
+// as that seat's own rebuilt view would.
+func (s *State) GuessHidden(viewer int) {
+	if s.shown || s.phase == phaseOver {
+		return
+	}
+	for i := range s.players {
+		if i != viewer && s.players[i].align != Unknown {
+			s.players[i].align = Good
+		}
+	}
+}

@@ -70,3 +70,29 @@ func TestDeterminizer_DrawsHiddenAlignmentsMostlyEvil(t *testing.T) {
 		t.Errorf("%.3f of hidden alignments drawn Evil, want about %.2f", got, EvilOdds)
 	}
 }
+
+// TestGuessHidden_ReadsTheStateAsTheSeatsRebuiltView: the alignments a seat cannot see are
+// guessed Good, as FromObservation without a guess reads that seat's observation; its own,
+// and every one once the alignments are revealed, stay as they are.
+func TestGuessHidden_ReadsTheStateAsTheSeatsRebuiltView(t *testing.T) {
+	for _, shown := range []bool{false, true} {
+		b := newBoard(t, 4)
+		b.evil(0, 1, 2, 3)
+		b.sys("r3")
+		b.shown = shown
+		view, err := FromObservation(b.Observe(1).(*pb.Observation), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := b.clone()
+		s.GuessHidden(1)
+		for i := range s.players {
+			if got, want := s.players[i].align, view.players[i].align; got != want {
+				t.Errorf("shown %v: seat %d is %v, seat 1's rebuilt view has %v", shown, i, got, want)
+			}
+		}
+		if want := shown; (s.players[0].align == Evil) != want {
+			t.Errorf("shown %v: seat 0 is %v", shown, s.players[0].align)
+		}
+	}
+}

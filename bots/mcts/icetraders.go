@@ -1,0 +1,58 @@
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+
+	icetradersbot "github.com/orrery/orrery/bots/icetraders"
+	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/icetraders"
+	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// icetradersGame is IceTraders' search: greedy's choice first, the other seats answering as
+// greedy answers (icetradersReply), and greedy's scoring of where that leaves the seat when it
+// is to act again. A play position is all but certain (chance is only the alignments, and
+// greedy opponents choose Evil), so one round is scored as it stands: random playouts after
+// it, or the seat's own next moves drawn untried in the tree, would only blur it. The root is widened to the best 16 by
+// the evaluation one action ahead, since late in a match there are hundreds of actions and a
+// few hundred iterations.
+func icetradersGame() Game {
+	return Game{
+		Name:         icetraders.Name,
+		Determinizer: icetradersDeterminizer,
+		Prior:        icetradersbot.NewGreedy,
+		Evaluate:     icetradersEvaluate(),
+		Reply:        icetradersReply,
+		Playout:      icetradersReply(), // for playouts asked for (Config.Depth)
+		TreeDepth:    1,
+		Widen:        16,
+	}
+}
+
+func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
+	o, err := observation[*icetradersv1.Observation](d)
+	if err != nil {
+		return nil, err
+	}
+	return icetraders.NewDeterminizer(o, int(d.GetSeat()))
+}
+
+// icetradersEvaluate is the greedy bot's scoring of what the seat would see, squashed into
+// [0, 1]; each call of Games makes one, with buffers of its own.
+func icetradersEvaluate() func(st engine.State, seat engine.Seat) float64 {
+	var e icetradersbot.StateEvaluator
+	return func(st engine.State, seat engine.Seat) float64 {
+		return 0.5 + 0.5*math.Tanh(e.Evaluate(st.(*icetraders.State), int(seat))/1000)
+	}
+}
+
+// icetradersReply is how the other seats answer in the tree: as the greedy bot would from its
+// own view of the sample, the opponent the search most often meets.
+func icetradersReply() Policy {
+	var p icetradersbot.Policy
+	return func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
+		return p.Choose(st.(*icetraders.State), int(seat), legal, r)
+	}
+}
