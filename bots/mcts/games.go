@@ -29,7 +29,7 @@ func Games() map[string]Game {
 		// Planet's hundreds of placements are widened to the best 16 by the evaluation one
 		// placement ahead (and greedy's): 2,000 iterations over 300 placements left each
 		// too few samples to ever beat greedy's choice by two standard errors.
-		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll},
+		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll, Reply: planetReply},
 		"fccatan":   {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly, Replan: newFccatanPlanner},
 		"pantropia": {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy, Searchable: notOffer, LeftToPrior: trade, Playout: pantropia.Playout},
 	}

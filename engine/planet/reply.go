@@ -1,0 +1,393 @@
+package planet
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// Reply is a search's model of how another seat places its tile: the placement the greedy bot
+// (bots/planet) would make, scored as greedy scores it (the animals still to come against the
+// other planets as they stand, its objective, its largest regions) but without re-measuring
+// the planet for each of up to 300 placements. The planet is measured once per call; a
+// placement's score then follows from the few regions the tile touches across its face's five
+// edges. The zero Reply is ready; it keeps buffers between calls, so once warm it does not
+// allocate. It is not safe for concurrent use.
+type Reply struct {
+	mine   regionMap
+	goals  []replyGoal
+	change placementChange
+	// Placements whose tiles meet the planet alike score alike: on a face with no tile
+	// around it, a tile's placements all score one score (isolated, by tile); on another face,
+	// rotations that turn the same habitats to its occupied edges (rots, of the face last
+	// scored).
+	isolated    [TileCount]float64
+	isolatedSet [TileCount]bool
+	rotTile     int16
+	rotFace     int8
+	rotN        int
+	rots        [5]struct {
+		sig   uint16
+		score float64
+	}
+}
+
+// replyGoal is an open animal card: its requirement, what it is worth to the seat replying
+// (points, less for each turn it is further away), the best value among the other planets,
+// and the seat's value now.
+type replyGoal struct {
+	req    Requirement
+	weight float64
+	rival  int
+	now    int
+	term   float64 // the card's share of the score while the seat's value stays now
+}
+
+// regionMap is a planet's regions with the areas of each, so that a placement's neighbours
+// can be found by area.
+type regionMap struct {
+	sf      Surface
+	n       int
+	region  [Areas]Region
+	of      [Areas]int8 // the region of each area, -1 where empty
+	byHab   [Glacier + 1]uint64
+	count   [Glacier + 1]int  // areas of each habitat
+	largest [Glacier + 1]int8 // each habitat's largest region
+}
+
+// measure finds sf's regions, as Survey.Measure does, and which region each area is in.
+func (m *regionMap) measure(sf *Surface) {
+	m.sf = *sf
+	of := sf.sets()
+	m.n = 0
+	m.byHab = [Glacier + 1]uint64{}
+	m.largest = [Glacier + 1]int8{}
+	for a := range m.of {
+		m.of[a] = -1
+	}
+	for h := Ocean; h <= Glacier; h++ {
+		mask := of[h]
+		m.count[h] = bits.OnesCount64(mask)
+		for left := mask; left != 0; {
+			region := left & -left
+			reach := neighbourSet[bits.TrailingZeros64(region)]
+			frontier := reach & mask &^ region
+			region |= frontier
+			for frontier != 0 {
+				grow := neighbours(frontier)
+				reach |= grow
+				frontier = grow & mask &^ region
+				region |= frontier
+			}
+			left &^= region
+			var touch uint8
+			for y := Ocean; y <= Glacier; y++ {
+				if reach&of[y] != 0 {
+					touch |= 1 << y
+				}
+			}
+			size := int8(bits.OnesCount64(region))
+			m.region[m.n] = Region{Habitat: h, Size: size, Touch: touch &^ (1 << h)}
+			m.byHab[h] |= 1 << m.n
+			m.largest[h] = max(m.largest[h], size)
+			for rs := region; rs != 0; rs &= rs - 1 {
+				m.of[bits.TrailingZeros64(rs)] = int8(m.n)
+			}
+			m.n++
+		}
+	}
+}
+
+// placementChange is what laying one tile does to a planet's regions: each habitat of the
+// tile becomes one region, merged with the regions of that habitat across the face's edges;
+// the other regions across them gain a touched habitat.
+type placementChange struct {
+	tileHabs uint8               // the habitats on the tile, as bits
+	tileArea [Glacier + 1]int    // areas of each habitat on the tile
+	edgeHab  [5]Habitat          // the tile's habitat at each edge of the face
+	size     [Glacier + 1]int    // the new region of each of the tile's habitats
+	touch    [Glacier + 1]uint8  // and the habitats it touches
+	merged   [Glacier + 1]uint64 // the old regions it swallows, as bits of region indices
+	lost     uint64              // every merged old region
+	changed  [Glacier + 1]uint64 // per habitat, old regions merged or gaining a touch
+	gained   [Areas]uint8        // habitats an old region newly touches, by region
+	gainedAt [5]int8             // the regions with gains, to clear them after
+	nGained  int
+}
+
+// faceOutside is, for each face, the area across each of its edges.
+var faceOutside = func() (t [Faces][5]int) {
+	for f := range t {
+		for k := range t[f] {
+			t[f][k] = Geo.AreaNeighbour[AreaOf(f, k)][0]
+		}
+	}
+	return t
+}()
+
+// place works out c for tile t laid on face f with rotation rot over m's planet.
+func (c *placementChange) place(m *regionMap, t *Tile, f, rot int) {
+	for i := 0; i < c.nGained; i++ {
+		c.gained[c.gainedAt[i]] = 0
+	}
+	c.nGained = 0
+	c.tileHabs = 0
+	for h := Ocean; h <= Glacier; h++ {
+		c.size[h], c.touch[h], c.merged[h], c.tileArea[h], c.changed[h] = 0, 0, 0, 0, 0
+	}
+	c.lost = 0
+	for i, h := range t {
+		c.tileHabs |= 1 << h
+		c.tileArea[h]++
+		k := i + rot
+		if k >= 5 {
+			k -= 5
+		}
+		c.edgeHab[k] = h
+	}
+	for h := Ocean; h <= Glacier; h++ {
+		if c.tileHabs&(1<<h) != 0 {
+			// The habitats on a tile lie in one cycle, each in one run: every run touches
+			// every other.
+			c.size[h] = c.tileArea[h]
+			c.touch[h] = c.tileHabs &^ (1 << h)
+		}
+	}
+	for k := 0; k < 5; k++ {
+		a := faceOutside[f][k]
+		r := m.of[a]
+		if r < 0 {
+			continue
+		}
+		h, oh := c.edgeHab[k], m.sf[a]
+		if oh == h {
+			c.merged[h] |= 1 << r
+			continue
+		}
+		c.touch[h] |= 1 << oh
+		if m.region[r].Touch&(1<<h) == 0 && c.gained[r]&(1<<h) == 0 {
+			if c.gained[r] == 0 {
+				c.gainedAt[c.nGained] = r
+				c.nGained++
+			}
+			c.gained[r] |= 1 << h
+		}
+	}
+	for h := Ocean; h <= Glacier; h++ {
+		if c.tileHabs&(1<<h) == 0 {
+			continue
+		}
+		for rs := c.merged[h]; rs != 0; rs &= rs - 1 {
+			r := bits.TrailingZeros64(rs)
+			c.size[h] += int(m.region[r].Size)
+			c.touch[h] |= m.region[r].Touch | c.gained[r]
+		}
+		c.touch[h] &^= 1 << h
+		c.lost |= c.merged[h]
+		c.changed[h] |= c.merged[h]
+	}
+	for i := 0; i < c.nGained; i++ {
+		r := c.gainedAt[i]
+		c.changed[m.region[r].Habitat] |= 1 << r
+	}
+}
+
+// value is the planet's value for q after the change, given its value before.
+func (c *placementChange) value(m *regionMap, q Requirement, before int) int {
+	x, y := q.X, q.Y
+	if x > Glacier {
+		return 0
+	}
+	has := c.tileHabs&(1<<x) != 0
+	switch q.Kind {
+	case MostRegions:
+		if has {
+			return before - bits.OnesCount64(c.merged[x]) + 1
+		}
+		return before
+	case LargestTouching:
+		// A merged region that qualified lives on in a larger one that still does.
+		v := before
+		if has && c.touch[x]&(1<<y) != 0 {
+			v = max(v, c.size[x])
+		}
+		for rs := c.changed[x] &^ c.lost; rs != 0; rs &= rs - 1 {
+			r := bits.TrailingZeros64(rs)
+			if c.gained[r]&(1<<y) != 0 {
+				v = max(v, int(m.region[r].Size))
+			}
+		}
+		return v
+	case LargestNotTouching:
+		v := before
+		if c.changed[x] != 0 {
+			// A region that counted may have been merged or now touch y: count again.
+			v = 0
+			for rs := m.byHab[x]; rs != 0; rs &= rs - 1 {
+				r := bits.TrailingZeros64(rs)
+				if c.lost&(1<<r) == 0 && (m.region[r].Touch|c.gained[r])&(1<<y) == 0 {
+					v = max(v, int(m.region[r].Size))
+				}
+			}
+		}
+		if has && c.touch[x]&(1<<y) == 0 {
+			v = max(v, c.size[x])
+		}
+		return v
+	}
+	return 0
+}
+
+// Choose is the placement among legal that greedy would make for seat in st, ties drawn at
+// random.
+func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
+	s := st.(*state)
+	p.prepare(s, int(seat))
+	obj := Habitat(None)
+	var o *Objective
+	if k := s.planets[seat].objective; k >= 0 {
+		o = &s.d.Objectives[k]
+		obj = o.Habitat
+	}
+	best, bestScore, ties := legal[0], math.Inf(-1), 0
+	p.isolatedSet = [TileCount]bool{}
+	p.rotTile = -1
+	for _, a := range legal {
+		score := p.alike(s, a, o, obj)
+		switch {
+		case score > bestScore+1e-9:
+			best, bestScore, ties = a, score, 1
+		case score > bestScore-1e-9:
+			if ties++; r.IntN(ties) == 0 {
+				best = a
+			}
+		}
+	}
+	return best
+}
+
+// alike is score, or the score of an earlier placement that meets the planet alike.
+func (p *Reply) alike(s *state, a engine.Action, o *Objective, obj Habitat) float64 {
+	tile, f, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
+	sf := &p.mine.sf
+	var sig uint16 // the tile's habitat at each occupied edge of the face, 3 bits an edge
+	for k := 0; k < 5; k++ {
+		if sf[faceOutside[f][k]] != None {
+			i := k - rot
+			if i < 0 {
+				i += 5
+			}
+			sig |= uint16(s.d.Tiles[tile][i]) << (3 * k)
+		}
+	}
+	if sig == 0 {
+		if !p.isolatedSet[tile] {
+			p.isolated[tile], p.isolatedSet[tile] = p.score(s, a, o, obj), true
+		}
+		return p.isolated[tile]
+	}
+	if tile != p.rotTile || int8(f) != p.rotFace {
+		p.rotTile, p.rotFace, p.rotN = tile, int8(f), 0
+	}
+	for _, r := range p.rots[:p.rotN] {
+		if r.sig == sig {
+			return r.score
+		}
+	}
+	score := p.score(s, a, o, obj)
+	if p.rotN < len(p.rots) {
+		p.rots[p.rotN].sig, p.rots[p.rotN].score = sig, score
+		p.rotN++
+	}
+	return score
+}
+
+// prepare measures seat's planet and lists the open face-up cards as greedy sees them: by
+// column, then in each column's order, against the best of the other planets.
+func (p *Reply) prepare(s *state, seat int) {
+	p.mine.measure(&s.planets[seat].surface)
+	var rivals [maxSeats]Survey
+	for i := 0; i < int(s.seats); i++ {
+		if i != seat {
+			rivals[i].Measure(&s.planets[i].surface)
+		}
+	}
+	obj := Habitat(None)
+	if k := s.planets[seat].objective; k >= 0 {
+		obj = s.d.Objectives[k].Habitat
+	}
+	p.goals = p.goals[:0]
+	if s.over {
+		return
+	}
+	for t := max(s.turn, FirstAnimalTurn); t <= s.opt.lastTurn; t++ {
+		urgency := math.Pow(evalDecay, float64(t-s.turn))
+		for i := range s.cards {
+			c := &s.cards[i]
+			if c.turn != t || !c.open() || c.faceDown {
+				continue
+			}
+			req := s.d.Animals[c.id].Req
+			points := 2.0
+			if s.opt.beginners || req.X == obj {
+				points = 1
+			}
+			g := replyGoal{req: req, weight: points * urgency, now: p.mine.valueNow(req)}
+			for j := 0; j < int(s.seats); j++ {
+				if j != seat {
+					g.rival = max(g.rival, rivals[j].Value(req))
+				}
+			}
+			g.term = g.weight * chance(g.now, g.rival)
+			p.goals = append(p.goals, g)
+		}
+	}
+}
+
+// valueNow is the planet's value for q as it stands.
+func (m *regionMap) valueNow(q Requirement) int {
+	v := 0
+	for i := 0; i < m.n; i++ {
+		if !q.qualifies(m.region[i]) {
+			continue
+		}
+		if q.Kind == MostRegions {
+			v++
+		} else {
+			v = max(v, int(m.region[i].Size))
+		}
+	}
+	return v
+}
+
+// score is greedy's score of the planet after placement a (bots/planet, evaluator.score), its
+// terms summed in the same order.
+func (p *Reply) score(s *state, a engine.Action, o *Objective, obj Habitat) float64 {
+	c := &p.change
+	m := &p.mine
+	t := &s.d.Tiles[a.Arg[0]]
+	c.place(m, t, int(a.Arg[1]), int(a.Arg[2]))
+	total := 0.0
+	for i := range p.goals {
+		g := &p.goals[i]
+		if c.tileHabs&(1<<g.req.X) == 0 && c.changed[g.req.X] == 0 {
+			total += g.term // nothing of X changes
+			continue
+		}
+		total += g.weight * chance(c.value(m, g.req, g.now), g.rival)
+	}
+	if o != nil {
+		n := m.count[obj] + c.tileArea[obj]
+		total += float64(o.Score(n)) + evalObjectiveArea*float64(n)
+	}
+	for h := None; h <= Glacier; h++ {
+		l := int(m.largest[h])
+		if h != None && c.tileHabs&(1<<h) != 0 {
+			l = max(l, c.size[h])
+		}
+		total += evalShape * float64(l)
+	}
+	return total
+}

@@ -1,0 +1,123 @@
+package planet
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// randomPositions plays seeded games of 2-4 seats with random placements and hands each
+// position (every decision of the game) to visit.
+func randomPositions(t *testing.T, games int, visit func(s *state, seat engine.Seat, legal []engine.Action)) {
+	t.Helper()
+	var legal []engine.Action
+	for g := 0; g < games; g++ {
+		s := newGame(t, 2+g%3, uint64(100+g), nil)
+		r := rand.New(rand.NewPCG(uint64(g), 3))
+		for !s.over {
+			seat := s.toAct()
+			legal = s.Legal(seat, legal[:0])
+			visit(s, seat, legal)
+			if err := s.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestReply_PlacementChangeEqualsMeasuringTheWholePlanet: what the reply model works out from
+// the regions across a face's edges (each requirement's value, the areas of each habitat,
+// each habitat's largest region) equals a full survey of the planet with the tile laid, for
+// every legal placement and every requirement of the deck, at every decision of random games.
+func TestReply_PlacementChangeEqualsMeasuringTheWholePlanet(t *testing.T) {
+	var m regionMap
+	var c placementChange
+	checked := 0
+	randomPositions(t, 6, func(s *state, seat engine.Seat, legal []engine.Action) {
+		if s.turn%3 != 0 { // every third turn keeps the test quick
+			return
+		}
+		base := s.planets[seat].surface
+		m.measure(&base)
+		for _, a := range legal {
+			sf := base
+			tile, f, rot := int(a.Arg[0]), int(a.Arg[1]), int(a.Arg[2])
+			sf.Place(f, s.d.Tiles[tile], rot)
+			var sv Survey
+			sv.Measure(&sf)
+			c.place(&m, &s.d.Tiles[tile], f, rot)
+			for _, animal := range s.d.Animals {
+				q := animal.Req
+				if got, want := c.value(&m, q, m.valueNow(q)), sv.Value(q); got != want {
+					t.Fatalf("turn %d seat %d, %s: value of %+v is %d, a survey says %d", s.turn, seat, FormatAction(a), q, got, want)
+				}
+			}
+			var largest [Glacier + 1]int
+			for _, r := range sv.Regions[:sv.N] {
+				largest[r.Habitat] = max(largest[r.Habitat], int(r.Size))
+			}
+			for h := Ocean; h <= Glacier; h++ {
+				l := int(m.largest[h])
+				if c.tileHabs&(1<<h) != 0 {
+					l = max(l, c.size[h])
+				}
+				if l != largest[h] || m.count[h]+c.tileArea[h] != sf.Count(h) {
+					t.Fatalf("turn %d seat %d, %s: %v largest %d areas %d, a survey says %d and %d", s.turn, seat, FormatAction(a), h, l, m.count[h]+c.tileArea[h], largest[h], sf.Count(h))
+				}
+			}
+			checked++
+		}
+	})
+	if checked < 1000 {
+		t.Errorf("only %d placements checked", checked)
+	}
+}
+
+// TestReply_DoesNotAllocateOnceWarm: the reply model, called as the search calls it for every
+// other seat's move, allocates nothing once its buffers have grown.
+func TestReply_DoesNotAllocateOnceWarm(t *testing.T) {
+	s := newGame(t, 4, 5, nil)
+	r := rand.New(rand.NewPCG(1, 2))
+	var p Reply
+	var legal []engine.Action
+	playTurns(t, s, 4)
+	seat := s.toAct()
+	legal = s.Legal(seat, legal[:0])
+	p.Choose(s, seat, legal, r)
+	if n := testing.AllocsPerRun(20, func() { p.Choose(s, seat, legal, r) }); n != 0 {
+		t.Errorf("Choose allocates %.1f times a call", n)
+	}
+}
+
+// BenchmarkReply is the reply model's cost for one seat's move at a few points of a four-seat
+// game: a search asks it three times per iteration.
+func BenchmarkReply(b *testing.B) {
+	for _, turns := range []int{2, 5, 8} {
+		b.Run("turn"+string(rune('0'+turns+1)), func(b *testing.B) {
+			st, err := engine.New("planet", engine.Config{Seats: 4, Seed: 9})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := st.(*state)
+			var legal []engine.Action
+			r := rand.New(rand.NewPCG(1, 2))
+			for i := 0; i < turns*4; i++ {
+				seat := s.toAct()
+				legal = s.Legal(seat, legal[:0])
+				if err := s.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var p Reply
+			seat := s.toAct()
+			legal = s.Legal(seat, legal[:0])
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				p.Choose(s, seat, legal, r)
+			}
+			b.ReportMetric(float64(len(legal)), "placements")
+		})
+	}
+}
