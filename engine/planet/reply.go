@@ -19,19 +19,30 @@ type Reply struct {
 	mine   regionMap
 	goals  []replyGoal
 	change placementChange
+	// best remembers, for a position, a seat and a tile on display, the tile's best
+	// placement: the positions a search meets repeat (the other seats answer each of the
+	// searching seat's few candidate moves alike), and a tile's best does not depend on the
+	// other tiles on display. Direct-mapped by a hash of everything the score reads.
+	best *[replyCache]bestPlacement
 	// Placements whose tiles meet the planet alike score alike: on a face with no tile
-	// around it, a tile's placements all score one score (isolated, by tile); on another face,
-	// rotations that turn the same habitats to its occupied edges (rots, of the face last
-	// scored).
-	isolated    [TileCount]float64
-	isolatedSet [TileCount]bool
-	rotTile     int16
-	rotFace     int8
-	rotN        int
-	rots        [5]struct {
+	// around it, a tile's placements all score one score (isolated); on another face,
+	// rotations that turn the same habitats to its occupied edges (rots).
+	rots [5]struct {
 		sig   uint16
 		score float64
 	}
+}
+
+// replyCache is how many tiles' best placements a Reply remembers.
+const replyCache = 1 << 14
+
+// bestPlacement is a tile's best placement in one position: its score, how many of the
+// tile's placements share it, and one of them drawn at random.
+type bestPlacement struct {
+	key       uint64 // 0: empty
+	score     float64
+	ties      int32
+	face, rot int8
 }
 
 // replyGoal is an open animal card: its requirement, what it is worth to the seat replying
@@ -241,67 +252,143 @@ func (c *placementChange) value(m *regionMap, q Requirement, before int) int {
 }
 
 // Choose is the placement among legal that greedy would make for seat in st, ties drawn at
-// random.
+// random. legal must be every placement for seat, as st.Legal lists them.
 func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
 	s := st.(*state)
-	p.prepare(s, int(seat))
-	obj := Habitat(None)
+	var free [Faces]int8
+	nf := 0
+	for f, t := range s.planets[seat].tile {
+		if t < 0 {
+			free[nf] = int8(f)
+			nf++
+		}
+	}
+	if p.best == nil {
+		p.best = new([replyCache]bestPlacement)
+	}
+	key := s.replyKey(int(seat))
+	prepared := false
+	var best *bestPlacement
+	bestTile, ties := int16(0), int32(0)
+	for _, tile := range s.display[:s.displayN] {
+		k := mix64(key^uint64(tile)) | 1
+		e := &p.best[k%replyCache]
+		if e.key != k {
+			if !prepared {
+				p.prepare(s, int(seat))
+				prepared = true
+			}
+			*e = p.bestOf(s, int(seat), tile, free[:nf], r)
+			e.key = k
+		}
+		switch {
+		case best == nil || e.score > best.score+1e-9:
+			best, bestTile, ties = e, tile, e.ties
+		case e.score > best.score-1e-9:
+			if ties += e.ties; r.Int32N(ties) < e.ties {
+				best, bestTile = e, tile
+			}
+		}
+	}
+	if best == nil {
+		return legal[0]
+	}
+	return placeByTile[bestTile][best.face][best.rot]
+}
+
+// bestOf is tile's best placement on seat's free faces, p prepared for seat.
+func (p *Reply) bestOf(s *state, seat int, tile int16, free []int8, r *rand.Rand) bestPlacement {
 	var o *Objective
+	obj := Habitat(None)
 	if k := s.planets[seat].objective; k >= 0 {
 		o = &s.d.Objectives[k]
 		obj = o.Habitat
 	}
-	best, bestScore, ties := legal[0], math.Inf(-1), 0
-	p.isolatedSet = [TileCount]bool{}
-	p.rotTile = -1
-	for _, a := range legal {
-		score := p.alike(s, a, o, obj)
-		switch {
-		case score > bestScore+1e-9:
-			best, bestScore, ties = a, score, 1
-		case score > bestScore-1e-9:
-			if ties++; r.IntN(ties) == 0 {
-				best = a
+	sf := &p.mine.sf
+	best := bestPlacement{score: math.Inf(-1)}
+	isolated, isolatedSet := 0.0, false
+	for _, f := range free {
+		nRots := 0
+		for rot := 0; rot < 5; rot++ {
+			a := placeByTile[tile][f][rot]
+			var sig uint16 // the tile's habitat at each occupied edge of the face, 3 bits an edge
+			for k := 0; k < 5; k++ {
+				if sf[faceOutside[f][k]] != None {
+					i := k - rot
+					if i < 0 {
+						i += 5
+					}
+					sig |= uint16(s.d.Tiles[tile][i]) << (3 * k)
+				}
+			}
+			score, found := 0.0, false
+			if sig == 0 {
+				if !isolatedSet {
+					isolated, isolatedSet = p.score(s, a, o, obj), true
+				}
+				score, found = isolated, true
+			}
+			for _, x := range p.rots[:nRots] {
+				if !found && x.sig == sig {
+					score, found = x.score, true
+				}
+			}
+			if !found {
+				score = p.score(s, a, o, obj)
+				p.rots[nRots].sig, p.rots[nRots].score = sig, score
+				nRots++
+			}
+			switch {
+			case score > best.score+1e-9:
+				best = bestPlacement{score: score, ties: 1, face: f, rot: int8(rot)}
+			case score > best.score-1e-9:
+				if best.ties++; r.Int32N(best.ties) == 0 {
+					best.face, best.rot = f, int8(rot)
+				}
 			}
 		}
 	}
 	return best
 }
 
-// alike is score, or the score of an earlier placement that meets the planet alike.
-func (p *Reply) alike(s *state, a engine.Action, o *Objective, obj Habitat) float64 {
-	tile, f, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
-	sf := &p.mine.sf
-	var sig uint16 // the tile's habitat at each occupied edge of the face, 3 bits an edge
-	for k := 0; k < 5; k++ {
-		if sf[faceOutside[f][k]] != None {
-			i := k - rot
-			if i < 0 {
-				i += 5
-			}
-			sig |= uint16(s.d.Tiles[tile][i]) << (3 * k)
+// replyKey is a hash of what greedy's score of seat's placements reads in s: the planets,
+// the cards laid out (those face down by their place only), the turn, the seat, its
+// objective and the variant.
+func (s *state) replyKey(seat int) uint64 {
+	const prime = 1099511628211
+	h := uint64(seat) | uint64(uint8(s.planets[seat].objective))<<8 | uint64(s.turn)<<16 | uint64(s.seats)<<24
+	if s.opt.beginners {
+		h |= 1 << 32
+	}
+	h *= prime
+	for i := 0; i < int(s.seats); i++ {
+		pl := &s.planets[i]
+		for f := range pl.tile {
+			h = (h ^ uint64(uint16(pl.tile[f]))<<8 ^ uint64(uint8(pl.rot[f]))) * prime
 		}
 	}
-	if sig == 0 {
-		if !p.isolatedSet[tile] {
-			p.isolated[tile], p.isolatedSet[tile] = p.score(s, a, o, obj), true
+	for i := range s.cards {
+		c := &s.cards[i]
+		id := uint64(uint16(c.id))
+		if c.faceDown {
+			id = 1 << 16
 		}
-		return p.isolated[tile]
-	}
-	if tile != p.rotTile || int8(f) != p.rotFace {
-		p.rotTile, p.rotFace, p.rotN = tile, int8(f), 0
-	}
-	for _, r := range p.rots[:p.rotN] {
-		if r.sig == sig {
-			return r.score
+		x := id | uint64(uint8(c.turn))<<17 | uint64(uint8(c.owner))<<25
+		if c.returned {
+			x |= 1 << 33
 		}
+		h = (h ^ x) * prime
 	}
-	score := p.score(s, a, o, obj)
-	if p.rotN < len(p.rots) {
-		p.rots[p.rotN].sig, p.rots[p.rotN].score = sig, score
-		p.rotN++
-	}
-	return score
+	return h
+}
+
+// mix64 is splitmix64's finalizer: every bit of x stirs every bit of the result.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // prepare measures seat's planet and lists the open face-up cards as greedy sees them: by

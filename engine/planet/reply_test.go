@@ -90,8 +90,19 @@ func TestReply_DoesNotAllocateOnceWarm(t *testing.T) {
 	}
 }
 
+// forget empties p's memory of seat's tiles on display in s, as if the position were new.
+func (p *Reply) forget(s *state, seat engine.Seat) {
+	key := s.replyKey(int(seat))
+	for _, tile := range s.display[:s.displayN] {
+		if p.best != nil {
+			p.best[(mix64(key^uint64(tile))|1)%replyCache].key = 0
+		}
+	}
+}
+
 // BenchmarkReply is the reply model's cost for one seat's move at a few points of a four-seat
-// game: a search asks it three times per iteration.
+// game, in a position it has not met (new) and in one it remembers (again): a search asks
+// it about three times per iteration.
 func BenchmarkReply(b *testing.B) {
 	for _, turns := range []int{2, 5, 8} {
 		b.Run("turn"+string(rune('0'+turns+1)), func(b *testing.B) {
@@ -112,12 +123,23 @@ func BenchmarkReply(b *testing.B) {
 			var p Reply
 			seat := s.toAct()
 			legal = s.Legal(seat, legal[:0])
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			for b.Loop() {
-				p.Choose(s, seat, legal, r)
+			for _, again := range []bool{false, true} {
+				name := "new"
+				if again {
+					name = "again"
+				}
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					defer reportCPU(b)()
+					for b.Loop() {
+						if !again {
+							p.forget(s, seat)
+						}
+						p.Choose(s, seat, legal, r)
+					}
+					b.ReportMetric(float64(len(legal)), "placements")
+				})
 			}
-			b.ReportMetric(float64(len(legal)), "placements")
 		})
 	}
 }
