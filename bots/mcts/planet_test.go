@@ -6,7 +6,12 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/builtin"
+	"github.com/orrery/orrery/bots/local"
 	"github.com/orrery/orrery/bots/mcts"
+	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/planet"
 )
 
 // BenchmarkStrength_PlanetModels compares Planet's search with and without its model of the
@@ -25,12 +30,54 @@ func BenchmarkStrength_PlanetModels(b *testing.B) {
 	cfg.TreeDepth = envInt("ORRERY_MCTS_TREE_DEPTH", 0)
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.BranchReplies = os.Getenv("ORRERY_MCTS_BRANCH_REPLIES") == "1"
+	g := mcts.Games()["planet"]
+	if os.Getenv("ORRERY_PLANET_DRAWN") == "1" {
+		g.Reply = func() mcts.Policy {
+			p := &planet.Reply{Drawn: true}
+			return p.Choose
+		}
+	}
 	for b.Loop() {
 		cpu := cpuTime()
-		wins, games, tm := duplicateSets(b, "planet", sets, cfg)
+		wins, games, tm := duplicateSetsOf(b, g, sets, cfg)
 		cpu = cpuTime() - cpu
 		b.ReportMetric(wins/float64(games), "winrate")
 		fmt.Printf("planet %+v: mcts won %.2f of %d games (%.1f%%), %d overruling greedy in %d decisions; %.2f CPU-s a game; %.0f iterations per CPU-second searched\n",
 			cfg, wins, games, 100*wins/float64(games), tm.overruled, tm.n, cpu.Seconds()/float64(games), float64(tm.iterations)/tm.cpu.Seconds())
 	}
+}
+
+// duplicateSetsOf is duplicateSets for a game's search configured by hand.
+func duplicateSetsOf(tb testing.TB, g mcts.Game, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
+	const seats = 4
+	tm = &timed{}
+	for set := 0; set < sets; set++ {
+		seed := uint64(1000 + set)
+		for at := 0; at < seats; at++ {
+			c := cfg
+			c.Seed = seed*7 + uint64(at)
+			tm.b = mcts.New(g, c)
+			players := make([]bots.Bot, seats)
+			for s := range players {
+				if s == at {
+					players[s] = tm
+					continue
+				}
+				gr, err := builtin.New(g.Name, "greedy", seed*31+uint64(s))
+				if err != nil {
+					tb.Fatal(err)
+				}
+				players[s] = gr
+			}
+			st, _, err := local.Play(g.Name, engine.Config{Seats: seats, Seed: seed}, players)
+			if err != nil {
+				tb.Fatalf("set %d seat %d: %v", set, at, err)
+			}
+			if r := st.Result(); r.Ranks[at] == 1 {
+				wins += 1 / float64(len(r.Winners()))
+			}
+			games++
+		}
+	}
+	return wins, games, tm
 }

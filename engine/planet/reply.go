@@ -16,6 +16,11 @@ import (
 // edges. The zero Reply is ready; it keeps buffers between calls, so once warm it does not
 // allocate. It is not safe for concurrent use.
 type Reply struct {
+	// Drawn, if set, has a seat place uniformly at random on a display the sample drew (a
+	// turn after the one the searching seat saw), not as greedy: greedy's placement costs
+	// most there, where positions rarely repeat, and answers tiles nobody has seen.
+	Drawn bool
+
 	mine   regionMap
 	goals  []replyGoal
 	change placementChange
@@ -255,6 +260,9 @@ func (c *placementChange) value(m *regionMap, q Requirement, before int) int {
 // random. legal must be every placement for seat, as st.Legal lists them.
 func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
 	s := st.(*state)
+	if p.Drawn && s.known > 0 && s.turn > s.known {
+		return legal[r.IntN(len(legal))]
+	}
 	var free [Faces]int8
 	nf := 0
 	for f, t := range s.planets[seat].tile {
@@ -278,7 +286,7 @@ func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action,
 				p.prepare(s, int(seat))
 				prepared = true
 			}
-			*e = p.bestOf(s, int(seat), tile, free[:nf], r)
+			*e = p.bestOf(s, int(seat), tile, free[:nf], k)
 			e.key = k
 		}
 		switch {
@@ -296,8 +304,10 @@ func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action,
 	return placeByTile[bestTile][best.face][best.rot]
 }
 
-// bestOf is tile's best placement on seat's free faces, p prepared for seat.
-func (p *Reply) bestOf(s *state, seat int, tile int16, free []int8, r *rand.Rand) bestPlacement {
+// bestOf is tile's best placement on seat's free faces, p prepared for seat; ties are drawn
+// by a random stream of its own, seeded by key, so that what the Reply remembers is the
+// same whatever it was asked before.
+func (p *Reply) bestOf(s *state, seat int, tile int16, free []int8, key uint64) bestPlacement {
 	var o *Objective
 	obj := Habitat(None)
 	if k := s.planets[seat].objective; k >= 0 {
@@ -342,7 +352,8 @@ func (p *Reply) bestOf(s *state, seat int, tile int16, free []int8, r *rand.Rand
 			case score > best.score+1e-9:
 				best = bestPlacement{score: score, ties: 1, face: f, rot: int8(rot)}
 			case score > best.score-1e-9:
-				if best.ties++; r.Int32N(best.ties) == 0 {
+				key = mix64(key + 0x9e3779b97f4a7c15)
+				if best.ties++; key%uint64(best.ties) == 0 {
 					best.face, best.rot = f, int8(rot)
 				}
 			}
