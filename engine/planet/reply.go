@@ -24,6 +24,10 @@ type Reply struct {
 	mine   regionMap
 	goals  []replyGoal
 	change placementChange
+	// moved lists the goals whose value a tile can change (one of its habitats is the
+	// card's X or Y), and still is the others' share of the score, for the tile scored now.
+	moved []int32
+	still float64
 	// best remembers, for a position, a seat and a tile on display, the tile's best
 	// placement: the positions a search meets repeat (the other seats answer each of the
 	// searching seat's few candidate moves alike), and a tile's best does not depend on the
@@ -120,17 +124,20 @@ func (m *regionMap) measure(sf *Surface) {
 // tile becomes one region, merged with the regions of that habitat across the face's edges;
 // the other regions across them gain a touched habitat.
 type placementChange struct {
-	tileHabs uint8               // the habitats on the tile, as bits
-	tileArea [Glacier + 1]int    // areas of each habitat on the tile
-	edgeHab  [5]Habitat          // the tile's habitat at each edge of the face
-	size     [Glacier + 1]int    // the new region of each of the tile's habitats
-	touch    [Glacier + 1]uint8  // and the habitats it touches
-	merged   [Glacier + 1]uint64 // the old regions it swallows, as bits of region indices
-	lost     uint64              // every merged old region
-	changed  [Glacier + 1]uint64 // per habitat, old regions merged or gaining a touch
-	gained   [Areas]uint8        // habitats an old region newly touches, by region
-	gainedAt [5]int8             // the regions with gains, to clear them after
-	nGained  int
+	tile      Tile
+	tileSize  [Glacier + 1]int    // each habitat's run on the tile
+	tileTouch [Glacier + 1]uint8  // and the habitats it touches there
+	tileHabs  uint8               // the habitats on the tile, as bits
+	tileArea  [Glacier + 1]int    // areas of each habitat on the tile
+	edgeHab   [5]Habitat          // the tile's habitat at each edge of the face
+	size      [Glacier + 1]int    // the new region of each of the tile's habitats
+	touch     [Glacier + 1]uint8  // and the habitats it touches
+	merged    [Glacier + 1]uint64 // the old regions it swallows, as bits of region indices
+	lost      uint64              // every merged old region
+	changed   [Glacier + 1]uint64 // per habitat, old regions merged or gaining a touch
+	gained    [Areas]uint8        // habitats an old region newly touches, by region
+	gainedAt  [5]int8             // the regions with gains, to clear them after
+	nGained   int
 }
 
 // faceOutside is, for each face, the area across each of its edges.
@@ -145,31 +152,22 @@ var faceOutside = func() (t [Faces][5]int) {
 
 // place works out c for tile t laid on face f with rotation rot over m's planet.
 func (c *placementChange) place(m *regionMap, t *Tile, f, rot int) {
+	if c.tile != *t {
+		c.setTile(t)
+	}
 	for i := 0; i < c.nGained; i++ {
 		c.gained[c.gainedAt[i]] = 0
 	}
 	c.nGained = 0
-	c.tileHabs = 0
-	for h := Ocean; h <= Glacier; h++ {
-		c.size[h], c.touch[h], c.merged[h], c.tileArea[h], c.changed[h] = 0, 0, 0, 0, 0
-	}
+	c.size, c.touch = c.tileSize, c.tileTouch
+	c.merged, c.changed = [Glacier + 1]uint64{}, [Glacier + 1]uint64{}
 	c.lost = 0
 	for i, h := range t {
-		c.tileHabs |= 1 << h
-		c.tileArea[h]++
 		k := i + rot
 		if k >= 5 {
 			k -= 5
 		}
 		c.edgeHab[k] = h
-	}
-	for h := Ocean; h <= Glacier; h++ {
-		if c.tileHabs&(1<<h) != 0 {
-			// The habitats on a tile lie in one cycle, each in one run: every run touches
-			// every other.
-			c.size[h] = c.tileArea[h]
-			c.touch[h] = c.tileHabs &^ (1 << h)
-		}
 	}
 	for k := 0; k < 5; k++ {
 		a := faceOutside[f][k]
@@ -207,6 +205,25 @@ func (c *placementChange) place(m *regionMap, t *Tile, f, rot int) {
 	for i := 0; i < c.nGained; i++ {
 		r := c.gainedAt[i]
 		c.changed[m.region[r].Habitat] |= 1 << r
+	}
+}
+
+// setTile reads what of t does not hang on where it lies.
+func (c *placementChange) setTile(t *Tile) {
+	c.tile, c.tileHabs = *t, 0
+	c.tileArea = [Glacier + 1]int{}
+	for _, h := range t {
+		c.tileHabs |= 1 << h
+		c.tileArea[h]++
+	}
+	for h := None; h <= Glacier; h++ {
+		c.tileSize[h], c.tileTouch[h] = 0, 0
+		if h != None && c.tileHabs&(1<<h) != 0 {
+			// The habitats on a tile lie in one cycle, each in one run: every run touches
+			// every other.
+			c.tileSize[h] = c.tileArea[h]
+			c.tileTouch[h] = c.tileHabs &^ (1 << h)
+		}
 	}
 }
 
@@ -315,6 +332,7 @@ func (p *Reply) bestOf(s *state, seat int, tile int16, free []int8, key uint64) 
 		obj = o.Habitat
 	}
 	sf := &p.mine.sf
+	p.sortGoals(&s.d.Tiles[tile])
 	best := bestPlacement{score: math.Inf(-1)}
 	isolated, isolatedSet := 0.0, false
 	for _, f := range free {
@@ -460,15 +478,33 @@ func (m *regionMap) valueNow(q Requirement) int {
 	return v
 }
 
-// score is greedy's score of the planet after placement a (bots/planet, evaluator.score), its
-// terms summed in the same order.
+// sortGoals fills moved and still for tile t: a card neither of whose habitats is on the
+// tile keeps its value wherever the tile lies (its X regions neither merge nor meet Y anew).
+func (p *Reply) sortGoals(t *Tile) {
+	var habs uint8
+	for _, h := range t {
+		habs |= 1 << h
+	}
+	p.moved, p.still = p.moved[:0], 0
+	for i := range p.goals {
+		g := &p.goals[i]
+		if habs&(1<<g.req.X) != 0 || g.req.Kind != MostRegions && habs&(1<<g.req.Y) != 0 {
+			p.moved = append(p.moved, int32(i))
+			continue
+		}
+		p.still += g.term
+	}
+}
+
+// score is greedy's score of the planet after placement a (bots/planet, evaluator.score), for
+// the tile sortGoals was given.
 func (p *Reply) score(s *state, a engine.Action, o *Objective, obj Habitat) float64 {
 	c := &p.change
 	m := &p.mine
 	t := &s.d.Tiles[a.Arg[0]]
 	c.place(m, t, int(a.Arg[1]), int(a.Arg[2]))
-	total := 0.0
-	for i := range p.goals {
+	total := p.still
+	for _, i := range p.moved {
 		g := &p.goals[i]
 		if c.tileHabs&(1<<g.req.X) == 0 && c.changed[g.req.X] == 0 {
 			total += g.term // nothing of X changes
