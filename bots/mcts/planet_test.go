@@ -81,3 +81,39 @@ func duplicateSetsOf(tb testing.TB, g mcts.Game, sets int, cfg mcts.Config) (win
 	}
 	return wins, games, tm
 }
+
+// BenchmarkSearch_PlanetModels is BenchmarkSearch for Planet's ways of modelling the other
+// seats, at a few plies of a four-seat game: greedy's placement everywhere (reply), greedy's
+// on the display seen and a random one on drawn displays (drawn), and the tree branching over
+// their placements (branch).
+func BenchmarkSearch_PlanetModels(b *testing.B) {
+	drawn := mcts.Games()["planet"]
+	drawn.Reply = func() mcts.Policy {
+		p := &planet.Reply{Drawn: true}
+		return p.Choose
+	}
+	for _, model := range []struct {
+		name string
+		g    mcts.Game
+		cfg  mcts.Config
+	}{
+		{"reply", mcts.Games()["planet"], mcts.Config{}},
+		{"drawn", drawn, mcts.Config{}},
+		{"branch", mcts.Games()["planet"], mcts.Config{BranchReplies: true}},
+	} {
+		for _, ply := range []int{5, 22, 39} {
+			b.Run(fmt.Sprintf("%s/ply%d", model.name, ply), func(b *testing.B) {
+				_, d := midGame(b, "planet", 4, ply)
+				cfg := model.cfg
+				cfg.Iterations, cfg.Seed, cfg.Exhaustive = 300, 1, true
+				bot := mcts.New(model.g, cfg)
+				iters, cpu := 0, cpuTime()
+				for b.Loop() {
+					bot.Act(d)
+					iters += bot.LastStats().Iterations
+				}
+				b.ReportMetric(float64(iters)/(cpuTime()-cpu).Seconds(), "iterations/cpu-s")
+			})
+		}
+	}
+}
