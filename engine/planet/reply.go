@@ -13,7 +13,7 @@ import (
 // other planets as they stand, its objective, its largest regions) but without re-measuring
 // the planet for each of up to 300 placements. The planet is measured once per call; a
 // placement's score then follows from the few regions the tile touches across its face's five
-// edges. The zero Reply is ready; it keeps buffers between calls, so once warm it does not
+// edges, and each tile's best placement is remembered by position. The zero Reply is ready; it keeps buffers between calls, so once warm it does not
 // allocate. It is not safe for concurrent use.
 type Reply struct {
 	// Drawn, if set, has a seat place uniformly at random on a display the sample drew (a
@@ -293,8 +293,8 @@ func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action,
 	}
 	key := s.replyKey(int(seat))
 	prepared := false
-	var best *bestPlacement
-	bestTile, ties := int16(0), int32(0)
+	best := bestPlacement{score: math.Inf(-1)} // a copy: another tile may take e's slot
+	bestTile, ties := int16(-1), int32(0)
 	for _, tile := range s.display[:s.displayN] {
 		k := mix64(key^uint64(tile)) | 1
 		e := &p.best[k%replyCache]
@@ -307,15 +307,15 @@ func (p *Reply) Choose(st engine.State, seat engine.Seat, legal []engine.Action,
 			e.key = k
 		}
 		switch {
-		case best == nil || e.score > best.score+1e-9:
-			best, bestTile, ties = e, tile, e.ties
+		case e.score > best.score+1e-9:
+			best, bestTile, ties = *e, tile, e.ties
 		case e.score > best.score-1e-9:
 			if ties += e.ties; r.Int32N(ties) < e.ties {
-				best, bestTile = e, tile
+				best, bestTile = *e, tile
 			}
 		}
 	}
-	if best == nil {
+	if bestTile < 0 {
 		return legal[0]
 	}
 	return placeByTile[bestTile][best.face][best.rot]
