@@ -143,3 +143,61 @@ func BenchmarkReply(b *testing.B) {
 		})
 	}
 }
+
+// TestReply_RemembersTheSameWhateverCameBefore: a Reply that has answered other positions
+// first answers a position as a fresh one does with the same random source: what it
+// remembers depends on the position alone, so a search's choice depends on its decision and
+// seed, not on the decisions before.
+func TestReply_RemembersTheSameWhateverCameBefore(t *testing.T) {
+	var positions []*state
+	randomPositions(t, 3, func(s *state, seat engine.Seat, legal []engine.Action) {
+		positions = append(positions, s.Clone().(*state))
+	})
+	var used Reply
+	for i, s := range positions {
+		seat := s.toAct()
+		legal := s.Legal(seat, nil)
+		var fresh Reply
+		want := fresh.Choose(s, seat, legal, rand.New(rand.NewPCG(uint64(i), 1)))
+		if got := used.Choose(s, seat, legal, rand.New(rand.NewPCG(uint64(i), 1))); got != want {
+			t.Errorf("position %d: after %d others the reply is %s, fresh %s", i, i, FormatAction(got), FormatAction(want))
+		}
+		if again := used.Choose(s, seat, legal, rand.New(rand.NewPCG(uint64(i), 1))); again != want {
+			t.Errorf("position %d: asked again the reply is %s, first %s", i, FormatAction(again), FormatAction(want))
+		}
+	}
+}
+
+// TestReply_DrawnDisplaysPlacedAtRandom: with Drawn, a sample's seat answers the display its
+// searching seat saw as greedy does (one placement, whatever the random source), and a
+// display the sample drew (a later turn) with placements drawn at random.
+func TestReply_DrawnDisplaysPlacedAtRandom(t *testing.T) {
+	s := newGame(t, 4, 3, nil)
+	playTurns(t, s, 4)
+	det, err := NewDeterminizer(observe(s, 0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 2))
+	sample := det.Sample(nil, r).(*state)
+	p := Reply{Drawn: true}
+	distinct := func(st *state) int {
+		seat := st.toAct()
+		legal := st.Legal(seat, nil)
+		seen := map[engine.Action]bool{}
+		for i := 0; i < 20; i++ {
+			seen[p.Choose(st, seat, legal, rand.New(rand.NewPCG(uint64(i), 9)))] = true
+		}
+		return len(seen)
+	}
+	if n := distinct(sample); n != 1 {
+		t.Errorf("on the display seen: %d distinct placements in 20 draws, want greedy's one", n)
+	}
+	playTurns(t, sample, 1)
+	if sample.turn <= sample.known {
+		t.Fatalf("turn %d is not past the turn seen, %d", sample.turn, sample.known)
+	}
+	if n := distinct(sample); n < 10 {
+		t.Errorf("on a drawn display: %d distinct placements in 20 draws, want them random", n)
+	}
+}
