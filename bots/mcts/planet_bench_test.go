@@ -18,7 +18,8 @@ import (
 // other seats' replies on the same duplicate sets (small by default: one set at 200
 // iterations). ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_DEPTH,
 // ORRERY_MCTS_TREE_DEPTH and ORRERY_MCTS_WIDEN narrow it; ORRERY_MCTS_BRANCH_REPLIES=1 turns
-// the model off.
+// the model off; ORRERY_PLANET_DRAWN=1 (or =tile) sets planet.Reply's Drawn (and DrawnTile);
+// ORRERY_PLANET_FIRST_SET starts the sets further on.
 //
 //	ORRERY_MCTS_SETS=5 ORRERY_MCTS_ITERATIONS=600 go test ./bots/mcts -run '^$' -bench Strength_PlanetModels -benchtime 1x
 func BenchmarkStrength_PlanetModels(b *testing.B) {
@@ -31,15 +32,15 @@ func BenchmarkStrength_PlanetModels(b *testing.B) {
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.BranchReplies = os.Getenv("ORRERY_MCTS_BRANCH_REPLIES") == "1"
 	g := mcts.Games()["planet"]
-	if os.Getenv("ORRERY_PLANET_DRAWN") == "1" {
+	if v := os.Getenv("ORRERY_PLANET_DRAWN"); v != "" {
 		g.Reply = func() mcts.Policy {
-			p := &planet.Reply{Drawn: true}
+			p := &planet.Reply{Drawn: true, DrawnTile: v == "tile"}
 			return p.Choose
 		}
 	}
 	for b.Loop() {
 		cpu := cpuTime()
-		wins, games, tm := duplicateSetsOf(b, g, sets, cfg)
+		wins, games, tm := duplicateSetsOf(b, g, envInt("ORRERY_PLANET_FIRST_SET", 0), sets, cfg)
 		cpu = cpuTime() - cpu
 		b.ReportMetric(wins/float64(games), "winrate")
 		fmt.Printf("planet %+v: mcts won %.2f of %d games (%.1f%%), %d overruling greedy in %d decisions; %.2f CPU-s a game; %.0f iterations per CPU-second searched\n",
@@ -48,10 +49,10 @@ func BenchmarkStrength_PlanetModels(b *testing.B) {
 }
 
 // duplicateSetsOf is duplicateSets for a game's search configured by hand.
-func duplicateSetsOf(tb testing.TB, g mcts.Game, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
+func duplicateSetsOf(tb testing.TB, g mcts.Game, first, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
 	const seats = 4
 	tm = &timed{}
-	for set := 0; set < sets; set++ {
+	for set := first; set < first+sets; set++ {
 		seed := uint64(1000 + set)
 		for at := 0; at < seats; at++ {
 			c := cfg

@@ -201,3 +201,30 @@ func TestReply_DrawnDisplaysPlacedAtRandom(t *testing.T) {
 		t.Errorf("on a drawn display: %d distinct placements in 20 draws, want them random", n)
 	}
 }
+
+// TestReply_DrawnTilePlacesTheFirstTileDrawn: with DrawnTile, a seat on a drawn display
+// places that display's first tile, where greedy would.
+func TestReply_DrawnTilePlacesTheFirstTileDrawn(t *testing.T) {
+	s := newGame(t, 4, 3, nil)
+	playTurns(t, s, 4)
+	det, err := NewDeterminizer(observe(s, 0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := det.Sample(nil, rand.New(rand.NewPCG(2, 2))).(*state)
+	playTurns(t, sample, 1)
+	seat := sample.toAct()
+	legal := sample.Legal(seat, nil)
+	p := Reply{Drawn: true, DrawnTile: true}
+	a := p.Choose(sample, seat, legal, rand.New(rand.NewPCG(1, 1)))
+	if a.Arg[0] != sample.display[0] {
+		t.Fatalf("placed tile %d, the display's first is %d", a.Arg[0], sample.display[0])
+	}
+	// Greedy's best for that tile alone: the same Reply without Drawn, on a display of it.
+	one := sample.Clone().(*state)
+	one.displayN, one.known = 1, 0
+	var greedy Reply
+	if want := greedy.Choose(one, seat, one.Legal(seat, nil), rand.New(rand.NewPCG(1, 1))); a != want {
+		t.Errorf("placed %s, greedy places that tile %s", FormatAction(a), FormatAction(want))
+	}
+}
