@@ -18,7 +18,8 @@ import (
 // other seats' replies on the same duplicate sets (small by default: one set at 200
 // iterations). ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_DEPTH,
 // ORRERY_MCTS_TREE_DEPTH and ORRERY_MCTS_WIDEN narrow it; ORRERY_MCTS_BRANCH_REPLIES=1 turns
-// the model off; ORRERY_PLANET_DRAWN=1 (or =tile) sets planet.Reply's Drawn (and DrawnTile);
+// the model off; ORRERY_PLANET_DRAWN=0 has it place as greedy on drawn displays too, =tile
+// greedy's placement of one tile drawn (planet.Reply's Drawn and DrawnTile);
 // ORRERY_PLANET_FIRST_SET starts the sets further on.
 //
 //	ORRERY_MCTS_SETS=5 ORRERY_MCTS_ITERATIONS=600 go test ./bots/mcts -run '^$' -bench Strength_PlanetModels -benchtime 1x
@@ -32,9 +33,10 @@ func BenchmarkStrength_PlanetModels(b *testing.B) {
 	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
 	cfg.BranchReplies = os.Getenv("ORRERY_MCTS_BRANCH_REPLIES") == "1"
 	g := mcts.Games()["planet"]
-	if v := os.Getenv("ORRERY_PLANET_DRAWN"); v != "" {
+	switch v := os.Getenv("ORRERY_PLANET_DRAWN"); v {
+	case "0", "tile":
 		g.Reply = func() mcts.Policy {
-			p := &planet.Reply{Drawn: true, DrawnTile: v == "tile"}
+			p := &planet.Reply{Drawn: v == "tile", DrawnTile: v == "tile"}
 			return p.Choose
 		}
 	}
@@ -84,13 +86,13 @@ func duplicateSetsOf(tb testing.TB, g mcts.Game, first, sets int, cfg mcts.Confi
 }
 
 // BenchmarkSearch_PlanetModels is BenchmarkSearch for Planet's ways of modelling the other
-// seats, at a few plies of a four-seat game: greedy's placement everywhere (reply), greedy's
-// on the display seen and a random one on drawn displays (drawn), and the tree branching over
-// their placements (branch).
+// seats, at a few plies of a four-seat game: greedy's placement on the display seen and a
+// random one on drawn displays (drawn, the game's), greedy's everywhere (greedy), and the
+// tree branching over their placements (branch).
 func BenchmarkSearch_PlanetModels(b *testing.B) {
-	drawn := mcts.Games()["planet"]
-	drawn.Reply = func() mcts.Policy {
-		p := &planet.Reply{Drawn: true}
+	greedy := mcts.Games()["planet"]
+	greedy.Reply = func() mcts.Policy {
+		var p planet.Reply
 		return p.Choose
 	}
 	for _, model := range []struct {
@@ -98,8 +100,8 @@ func BenchmarkSearch_PlanetModels(b *testing.B) {
 		g    mcts.Game
 		cfg  mcts.Config
 	}{
-		{"reply", mcts.Games()["planet"], mcts.Config{}},
-		{"drawn", drawn, mcts.Config{}},
+		{"drawn", mcts.Games()["planet"], mcts.Config{}},
+		{"greedy", greedy, mcts.Config{}},
 		{"branch", mcts.Games()["planet"], mcts.Config{BranchReplies: true}},
 	} {
 		for _, ply := range []int{5, 22, 39} {
