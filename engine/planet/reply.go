@@ -389,13 +389,14 @@ func (p *Reply) bestOf(s *state, seat int, tile int16, free []int8, key uint64) 
 
 // replyKey is a hash of what greedy's score of seat's placements reads in s: the planets,
 // the cards laid out (those face down by their place only), the turn, the seat, its
-// objective and the variant.
+// objective, the variant and the last turn.
 func (s *state) replyKey(seat int) uint64 {
 	const prime = 1099511628211
 	h := uint64(seat) | uint64(uint8(s.planets[seat].objective))<<8 | uint64(s.turn)<<16 | uint64(s.seats)<<24
 	if s.opt.beginners {
 		h |= 1 << 32
 	}
+	h |= uint64(uint8(s.opt.lastTurn)) << 40
 	h *= prime
 	for i := 0; i < int(s.seats); i++ {
 		pl := &s.planets[i]
