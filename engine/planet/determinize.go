@@ -46,6 +46,7 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 		turn:  int8(o.GetTurn()),
 		first: int8(o.GetFirstPlayer()),
 		over:  o.GetOver(),
+		known: int8(o.GetTurn()),
 	}
 	if ta := o.GetToAct(); len(ta) == 1 && ta[0] >= 0 && int(ta[0]) < n {
 		s.picks = (int8(ta[0]) - s.first + s.seats) % s.seats

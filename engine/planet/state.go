@@ -44,6 +44,10 @@ type state struct {
 	over   bool
 	result engine.Result
 	events []event
+
+	// known is, in a search's sample, the turn the searching seat saw: later turns' displays
+	// are the sample's draw. 0 in a match.
+	known int8
 }
 
 // core is one seat's planet.

@@ -1,0 +1,122 @@
+package mcts_test
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/builtin"
+	"github.com/orrery/orrery/bots/local"
+	"github.com/orrery/orrery/bots/mcts"
+	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/planet"
+)
+
+// BenchmarkStrength_PlanetModels compares Planet's search with and without its model of the
+// other seats' replies on the same duplicate sets (small by default: one set at 200
+// iterations). ORRERY_MCTS_SETS, ORRERY_MCTS_ITERATIONS, ORRERY_MCTS_DEPTH,
+// ORRERY_MCTS_TREE_DEPTH and ORRERY_MCTS_WIDEN narrow it; ORRERY_MCTS_BRANCH_REPLIES=1 turns
+// the model off; ORRERY_PLANET_DRAWN=0 has it place as greedy on drawn displays too, =tile
+// greedy's placement of one tile drawn (planet.Reply's Drawn and DrawnTile);
+// ORRERY_PLANET_FIRST_SET starts the sets further on.
+//
+//	ORRERY_MCTS_SETS=5 ORRERY_MCTS_ITERATIONS=600 go test ./bots/mcts -run '^$' -bench Strength_PlanetModels -benchtime 1x
+func BenchmarkStrength_PlanetModels(b *testing.B) {
+	cfg := mcts.Config{Iterations: envInt("ORRERY_MCTS_ITERATIONS", 200)}
+	sets := envInt("ORRERY_MCTS_SETS", 1)
+	if v, err := strconv.Atoi(os.Getenv("ORRERY_MCTS_DEPTH")); err == nil {
+		cfg.Depth = v
+	}
+	cfg.TreeDepth = envInt("ORRERY_MCTS_TREE_DEPTH", 0)
+	cfg.Widen = envInt("ORRERY_MCTS_WIDEN", 0)
+	cfg.BranchReplies = os.Getenv("ORRERY_MCTS_BRANCH_REPLIES") == "1"
+	g := mcts.Games()["planet"]
+	switch v := os.Getenv("ORRERY_PLANET_DRAWN"); v {
+	case "0", "tile":
+		g.Reply = func() mcts.Policy {
+			p := &planet.Reply{Drawn: v == "tile", DrawnTile: v == "tile"}
+			return p.Choose
+		}
+	}
+	for b.Loop() {
+		cpu := cpuTime()
+		wins, games, tm := duplicateSetsOf(b, g, envInt("ORRERY_PLANET_FIRST_SET", 0), sets, cfg)
+		cpu = cpuTime() - cpu
+		b.ReportMetric(wins/float64(games), "winrate")
+		fmt.Printf("planet %+v: mcts won %.2f of %d games (%.1f%%), %d overruling greedy in %d decisions; %.2f CPU-s a game; %.0f iterations per CPU-second searched\n",
+			cfg, wins, games, 100*wins/float64(games), tm.overruled, tm.n, cpu.Seconds()/float64(games), float64(tm.iterations)/tm.cpu.Seconds())
+	}
+}
+
+// duplicateSetsOf is duplicateSets for a game's search configured by hand.
+func duplicateSetsOf(tb testing.TB, g mcts.Game, first, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
+	const seats = 4
+	tm = &timed{}
+	for set := first; set < first+sets; set++ {
+		seed := uint64(1000 + set)
+		for at := 0; at < seats; at++ {
+			c := cfg
+			c.Seed = seed*7 + uint64(at)
+			tm.b = mcts.New(g, c)
+			players := make([]bots.Bot, seats)
+			for s := range players {
+				if s == at {
+					players[s] = tm
+					continue
+				}
+				gr, err := builtin.New(g.Name, "greedy", seed*31+uint64(s))
+				if err != nil {
+					tb.Fatal(err)
+				}
+				players[s] = gr
+			}
+			st, _, err := local.Play(g.Name, engine.Config{Seats: seats, Seed: seed}, players)
+			if err != nil {
+				tb.Fatalf("set %d seat %d: %v", set, at, err)
+			}
+			if r := st.Result(); r.Ranks[at] == 1 {
+				wins += 1 / float64(len(r.Winners()))
+			}
+			games++
+		}
+	}
+	return wins, games, tm
+}
+
+// BenchmarkSearch_PlanetModels is BenchmarkSearch for Planet's ways of modelling the other
+// seats, at a few plies of a four-seat game: greedy's placement on the display seen and a
+// random one on drawn displays (drawn, the game's), greedy's everywhere (greedy), and the
+// tree branching over their placements (branch).
+func BenchmarkSearch_PlanetModels(b *testing.B) {
+	greedy := mcts.Games()["planet"]
+	greedy.Reply = func() mcts.Policy {
+		var p planet.Reply
+		return p.Choose
+	}
+	for _, model := range []struct {
+		name string
+		g    mcts.Game
+		cfg  mcts.Config
+	}{
+		{"drawn", mcts.Games()["planet"], mcts.Config{}},
+		{"greedy", greedy, mcts.Config{}},
+		{"branch", mcts.Games()["planet"], mcts.Config{BranchReplies: true}},
+	} {
+		for _, ply := range []int{5, 22, 39} {
+			b.Run(fmt.Sprintf("%s/ply%d", model.name, ply), func(b *testing.B) {
+				_, d := midGame(b, "planet", 4, ply)
+				cfg := model.cfg
+				cfg.Iterations, cfg.Seed, cfg.Exhaustive = 300, 1, true
+				bot := mcts.New(model.g, cfg)
+				iters, cpu := 0, cpuTime()
+				for b.Loop() {
+					bot.Act(d)
+					iters += bot.LastStats().Iterations
+				}
+				b.ReportMetric(float64(iters)/(cpuTime()-cpu).Seconds(), "iterations/cpu-s")
+			})
+		}
+	}
+}
