@@ -7,7 +7,6 @@ import (
 
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	icetradersbot "github.com/orrery/orrery/bots/icetraders"
-	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
 	"github.com/orrery/orrery/engine/fccatan"
@@ -31,7 +30,7 @@ func Games() map[string]Game {
 		// too few samples to ever beat greedy's choice by two standard errors.
 		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll},
 		"fccatan":   {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly, Replan: newFccatanPlanner},
-		"pantropia": {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy, Searchable: notOffer, LeftToPrior: trade, Playout: pantropia.Playout},
+		"pantropia": pantropiaGame(),
 	}
 }
 
