@@ -12,12 +12,13 @@ import (
 // greedy (trade, notOffer). After the searching seat's move every seat plays as the greedy
 // players it meets do (pantropia.Greedy), the other seats' replies and the playout alike: the
 // search is a rollout of greedy play after each candidate, so it overrules greedy's choice
-// where greedy's own continuation shows another move better.
+// where greedy's own continuation shows another move better. Every seat is scored in one
+// pass, a shared win split as tournaments count it (pantropia.EvaluateSplit).
 func pantropiaGame() Game {
 	return Game{
 		Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy,
 		Searchable: notOffer, LeftToPrior: trade,
-		Playout: greedyPolicy(), Reply: greedyPolicy, TreeDepth: 1,
+		Playout: greedyPolicy(), Reply: greedyPolicy, TreeDepth: 1, EvaluateAll: pantropia.EvaluateSplit,
 	}
 }
 
