@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
-	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
 	"github.com/orrery/orrery/engine/fccatan"
@@ -31,7 +30,7 @@ func Games() map[string]Game {
 		// (random playouts of 4 placements scored worse: 28% against 40% on the same sets).
 		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll, Reply: planetReply},
 		"fccatan":   {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly, Replan: newFccatanPlanner},
-		"pantropia": {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy, Searchable: notOffer, LeftToPrior: trade, Playout: pantropia.Playout},
+		"pantropia": pantropiaGame(),
 	}
 }
 

@@ -150,3 +150,42 @@ func BenchmarkClone(b *testing.B) {
 		_ = c.Apply(engine.Seat(s.active), End())
 	}
 }
+
+// BenchmarkEvaluate scores all four seats of a busy position: each seat by Evaluate, which
+// works out every seat's production and projection again for each, and all at once by
+// EvaluateSplit, as the search scores them.
+//
+//	go test ./engine/pantropia -run '^$' -bench Evaluate
+func BenchmarkEvaluate(b *testing.B) {
+	s := midgame(b)
+	s.pl[1].chips, s.pl[2].chips = [NumColors]int32{}, [NumColors]int32{Red: 2}
+	rewards := make([]float64, 0, maxSeats)
+	b.Run("each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rewards = rewards[:0]
+			for p := range s.seats {
+				rewards = append(rewards, s.Evaluate(engine.Seat(p)))
+			}
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rewards = EvaluateSplit(s, rewards[:0])
+		}
+	})
+}
+
+// BenchmarkGreedyPolicy is the search's greedy policy choosing among a busy position's
+// main-phase actions (rings, builds, trades, the end of the turn).
+func BenchmarkGreedyPolicy(b *testing.B) {
+	s := midgame(b)
+	legal := s.Legal(engine.Seat(s.active), nil)
+	g, r := NewGreedy(), rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Act(s, engine.Seat(s.active), legal, r)
+	}
+	b.ReportMetric(float64(len(legal)), "actions")
+}

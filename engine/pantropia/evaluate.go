@@ -23,6 +23,14 @@ func (s *state) Evaluate(seat engine.Seat) float64 {
 		}
 		return 1
 	}
+	var proj [maxSeats]float64
+	spread := s.project(&proj)
+	return standing(proj[:s.seats], int(seat), spread)
+}
+
+// project fills proj with each seat's projected rings at the end, and is the spread of the
+// logistic scale they are compared on.
+func (s *state) project(proj *[maxSeats]float64) (spread float64) {
 	var prod [maxSeats][NumColors]float64
 	s.production(&prod)
 	// The rounds left: the empty joints at the pace all seats can buy rings, within the turn cap.
@@ -36,18 +44,55 @@ func (s *state) Evaluate(seat engine.Seat) float64 {
 		rounds = min(rounds, float64(s.cfg.turnCap-int(s.turn))/float64(s.seats))
 	}
 	rounds = max(rounds, 0)
-	var proj [maxSeats]float64
 	for p := int8(0); p < s.seats; p++ {
 		proj[p] = float64(s.pl[p].rings) + s.ringsFrom(p, &prod[p], rounds, true)
 	}
+	return 2 + math.Sqrt(empty)/3
+}
+
+// standing is seat's projection against the best rival's, on the logistic scale.
+func standing(proj []float64, seat int, spread float64) float64 {
 	rival := math.Inf(-1)
-	for p := int8(0); p < s.seats; p++ {
-		if engine.Seat(p) != seat {
-			rival = max(rival, proj[p])
+	for p, v := range proj {
+		if p != seat {
+			rival = max(rival, v)
 		}
 	}
-	spread := 2 + math.Sqrt(empty)/3
 	return 1 / (1 + math.Exp(-(proj[seat]-rival)/spread))
+}
+
+// EvaluateSplit scores every seat into rewards (one per seat) as Evaluate does, with the
+// production and projections worked out once for all, and with wins counted as tournaments
+// count them: at the end a first place shared by k seats is worth 1/k to each, not 1, so the
+// search is not indifferent between filling the last joint level with a rival and a ring
+// ahead of it.
+func EvaluateSplit(st engine.State, rewards []float64) []float64 {
+	s := st.(*state)
+	if s.phase == PhaseOver {
+		most, first := int16(-1), 0
+		for p := int8(0); p < s.seats; p++ {
+			switch r := s.pl[p].rings; {
+			case r > most:
+				most, first = r, 1
+			case r == most:
+				first++
+			}
+		}
+		for p := int8(0); p < s.seats; p++ {
+			v := 0.0
+			if s.pl[p].rings == most {
+				v = 1 / float64(first)
+			}
+			rewards = append(rewards, v)
+		}
+		return rewards
+	}
+	var proj [maxSeats]float64
+	spread := s.project(&proj)
+	for p := 0; p < int(s.seats); p++ {
+		rewards = append(rewards, standing(proj[:s.seats], p, spread))
+	}
+	return rewards
 }
 
 // production fills prod with each seat's expected chips of each color per round (one turn

@@ -83,3 +83,40 @@ func TestEvaluate_SeesProductionAtTheMenuPrice(t *testing.T) {
 		})
 	}
 }
+
+// TestEvaluateSplit_SharesAWinBetweenTiedSeats: at the end a lone winner scores 1 and a win
+// shared by k seats 1/k each; before the end every seat scores what Evaluate gives it.
+func TestEvaluateSplit_SharesAWinBetweenTiedSeats(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		rings [3][]int
+		want  [3]float64
+	}{
+		{"a lone winner", [3][]int{nil, {0, 1, 2, 6}, {3, 4, 5}}, [3]float64{0, 1, 0}},
+		{"a shared win", [3][]int{nil, {0, 1, 2}, {3, 4, 5}}, [3]float64{0, 0.5, 0.5}},
+		{"all level", [3][]int{{7}, {0}, {3}}, [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := blank(t, 3)
+			s.build(0, site(Red, Blue), true)
+			s.build(1, site(Orange, Purple), false)
+			for p, js := range tc.rings {
+				s.rings(int8(p), js...)
+			}
+			s.pl[2].chips = chips(2, 0, 0, 0, 2, 0)
+			got := EvaluateSplit(s, nil)
+			for p := range 3 {
+				if want := s.Evaluate(engine.Seat(p)); got[p] != want {
+					t.Errorf("before the end, seat %d scores %v, Evaluate %v", p, got[p], want)
+				}
+			}
+			s.phase = PhaseOver
+			got = EvaluateSplit(s, got[:0])
+			for p, want := range tc.want {
+				if got[p] != want {
+					t.Errorf("seat %d scores %v at the end, want %v", p, got[p], want)
+				}
+			}
+		})
+	}
+}
