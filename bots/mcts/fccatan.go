@@ -2,9 +2,13 @@ package mcts
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"google.golang.org/protobuf/proto"
 
+	fccatanbot "github.com/orrery/orrery/bots/fccatan"
+	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/fccatan"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
@@ -197,4 +201,88 @@ func fccatanSituation(o *fccatanv1.Observation) uint64 {
 
 func distance(a, b *fccatanv1.Vec) float64 {
 	return math.Hypot(float64(a.GetX()-b.GetX()), float64(a.GetY()-b.GetY()))
+}
+
+// fccatanModel is how a Full-Contact Catan search plays the ticks ahead: the other teams steer
+// as greedy does (fccatan.State.Steer), in the tree and in the playouts, as the teams it most
+// often meets play; the searching team steers as greedy too, but for the players whose order
+// the searched plan overrode, who keep it for the rest of the round's playout, as the planner
+// keeps them (fccatanOverrideTicks, about the playouts' horizon). Without it the other teams
+// drew plausible intents and the team's own players kept theirs, pickup flags unraised, so
+// every plan was judged against players who play like no one. Each search bot has its own.
+type fccatanModel struct {
+	me           engine.Seat
+	round        int
+	keep, greedy engine.Action // the team's standing intents and greedy's, at the root
+	read         bool          // keep and greedy are read for the decision searched
+	fresh        bool          // a new sample: the team's next playout move reads held
+	held         uint8         // the players whose order this sample's plan overrode
+}
+
+// fccatanSampler draws the search's samples and tells the model when a new one starts.
+type fccatanSampler struct {
+	det *fccatan.Determinizer
+	m   *fccatanModel
+}
+
+func (s fccatanSampler) Sample(dst engine.State, r *rand.Rand) engine.State {
+	st := s.det.Sample(dst, r).(*fccatan.State)
+	if m := s.m; !m.read {
+		m.keep, _ = st.DefaultAction(m.me)
+		m.greedy, m.round, m.read = st.Steer(int(m.me)), st.Round(), true
+	}
+	s.m.fresh = true
+	return st
+}
+
+// determinizer reads ticks; setup, deployment and the market are left to the prior.
+func (m *fccatanModel) determinizer(d *orreryv1.Decision) (Determinizer, error) {
+	o, err := observation[*fccatanv1.Observation](d)
+	if err != nil {
+		return nil, err
+	}
+	det, err := fccatan.NewDeterminizer(o, int(d.GetSeat()))
+	if err != nil {
+		return nil, err
+	}
+	m.me, m.read = engine.Seat(d.GetSeat()), false
+	return fccatanSampler{det, m}, nil
+}
+
+// reply is how the other teams answer in the tree: as greedy steers, in a tick; elsewhere (a
+// market the tree reaches) their first listed action.
+func (m *fccatanModel) reply() Policy {
+	return func(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
+		if s, ok := st.(*fccatan.State); ok && s.Phase() == fccatan.PhaseTick {
+			return s.Steer(int(seat))
+		}
+		return legal[0]
+	}
+}
+
+// playout plays every team as greedy steers, the searching team's overridden players keeping
+// the plan's orders until the whistle; a market the playout reaches passes.
+func (m *fccatanModel) playout(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
+	s, ok := st.(*fccatan.State)
+	if !ok || s.Phase() != fccatan.PhaseTick {
+		return legal[0]
+	}
+	if seat != m.me {
+		return s.Steer(int(seat))
+	}
+	if m.fresh {
+		// The team's standing intents are the plan the tree played for it.
+		m.held, m.fresh = fccatan.Overrides(legal[0], m.keep, m.greedy), false
+	}
+	if s.Round() != m.round {
+		return s.Steer(int(seat))
+	}
+	return s.SteerHolding(int(seat), m.held)
+}
+
+// fccatanGame is the search's Full-Contact Catan, with a model of its own.
+func fccatanGame() Game {
+	m := &fccatanModel{}
+	return Game{Name: "fccatan", Determinizer: m.determinizer, Depth: 24, TreeDepth: 1, Prior: fccatanbot.NewGreedy,
+		Playout: m.playout, Reply: func() Policy { return m.reply() }, Replan: newFccatanPlanner}
 }

@@ -1,6 +1,8 @@
 package mcts
 
 import (
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -8,6 +10,7 @@ import (
 	"github.com/orrery/orrery/bots"
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/fccatan"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
@@ -136,4 +139,67 @@ func TestPlanner_SearchesFewerTicks(t *testing.T) {
 	if searched == 0 || searched > len(ds)/3 {
 		t.Errorf("searched %d of %d ticks, want some, at most a third", searched, len(ds))
 	}
+}
+
+// TestModel_OthersSteerAsGreedyAndTheTeamKeepsThePlan: in the search's simulation of the
+// ticks ahead, the other teams answer (in the tree and in playouts) as greedy steers; the
+// searching team's player whose order the plan changed keeps it for the playout, while its
+// other players are steered as greedy steers them.
+func TestModel_OthersSteerAsGreedyAndTheTeamKeepsThePlan(t *testing.T) {
+	d := fccatanTicks(t, 5)[4]
+	g := fccatanGame()
+	det, err := g.Determinizer(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	st := det.Sample(nil, r).(*fccatan.State)
+	// A listed change of one player's order to somewhere greedy does not send it.
+	greedy := st.Steer(0)
+	legal := st.Legal(0, nil)
+	chosen, who := engine.Action{}, -1
+	for _, a := range legal[1:] {
+		if h := fccatan.Overrides(a, legal[0], greedy); h != 0 && who < 0 {
+			chosen, who = a, bits.TrailingZeros8(h)
+		}
+	}
+	if who < 0 {
+		t.Fatal("no listed change overrides greedy")
+	}
+	if err := st.Apply(0, chosen); err != nil {
+		t.Fatal(err)
+	}
+	reply := g.Reply()
+	for seat := engine.Seat(1); seat < 4; seat++ {
+		want := st.Steer(int(seat))
+		if got := reply(st, seat, st.Legal(seat, nil), r); got != want {
+			t.Fatalf("team %d replies %s in the tree, want greedy's %s", seat, st.FormatAction(got), st.FormatAction(want))
+		}
+		if err := st.Apply(seat, want); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := 0; k < 6; k++ {
+		for seat := engine.Seat(0); seat < 4; seat++ {
+			got := g.Playout(st, seat, st.Legal(seat, nil), r)
+			want := st.Steer(int(seat))
+			if seat == 0 {
+				want = st.SteerHolding(0, 1<<who)
+				if in := intentArgs(got, who); in != intentArgs(chosen, who) {
+					t.Errorf("playout tick %d: the overridden player %d runs %v, want the plan's %v", k, who, in, intentArgs(chosen, who))
+				}
+			}
+			if got != want {
+				t.Errorf("playout tick %d: team %d plays %s, want %s", k, seat, st.FormatAction(got), st.FormatAction(want))
+			}
+			if err := st.Apply(seat, got); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// intentArgs is player i's intent as packed in a's arguments.
+func intentArgs(a engine.Action, i int) [3]int16 {
+	return [3]int16{a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2]}
 }

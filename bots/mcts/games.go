@@ -3,18 +3,14 @@ package mcts
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
-	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	icetradersbot "github.com/orrery/orrery/bots/icetraders"
 	pantropiabot "github.com/orrery/orrery/bots/pantropia"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
-	"github.com/orrery/orrery/engine/fccatan"
 	"github.com/orrery/orrery/engine/icetraders"
 	"github.com/orrery/orrery/engine/pantropia"
 	"github.com/orrery/orrery/engine/planet"
-	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
 	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
@@ -30,7 +26,7 @@ func Games() map[string]Game {
 		// placement ahead (and greedy's): 2,000 iterations over 300 placements left each
 		// too few samples to ever beat greedy's choice by two standard errors.
 		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Depth: 4, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll},
-		"fccatan":   {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly, Replan: newFccatanPlanner},
+		"fccatan":   fccatanGame(),
 		"pantropia": {Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy, Searchable: notOffer, LeftToPrior: trade, Playout: pantropia.Playout},
 	}
 }
@@ -59,24 +55,6 @@ func icetradersEvaluate() func(st engine.State, seat engine.Seat) float64 {
 	return func(st engine.State, seat engine.Seat) float64 {
 		return 0.5 + 0.5*math.Tanh(e.Evaluate(st.(*icetraders.State), int(seat))/1000)
 	}
-}
-
-// fccatanDeterminizer reads ticks; setup, deployment and the market are left to the prior.
-func fccatanDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
-	o, err := observation[*fccatanv1.Observation](d)
-	if err != nil {
-		return nil, err
-	}
-	return fccatan.NewDeterminizer(o, int(d.GetSeat()))
-}
-
-// keepMostly is the tick playout: a team mostly keeps its standing intents (the first listed
-// action) and otherwise changes one player's, at random.
-func keepMostly(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
-	if r.IntN(4) > 0 {
-		return legal[0]
-	}
-	return legal[r.IntN(len(legal))]
 }
 
 // notOffer leaves PanTropia's trade offers to the prior: sampled opponents accept what greedy

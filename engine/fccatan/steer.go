@@ -224,3 +224,38 @@ func (s *State) steerNeeds(t int, have [numRes]int16) [numRes]float64 {
 	}
 	return n
 }
+
+// SteerHolding is Steer for team t but for the players in held (bit i: player i), who keep
+// their standing intents: a team whose planner overrode some players' orders, steered by
+// greedy for the rest.
+func (s *State) SteerHolding(t int, held uint8) engine.Action {
+	a := s.Steer(t)
+	if held == 0 || s.phase != PhaseTick {
+		return a
+	}
+	for i := 0; i < int(s.teams[t].size); i++ {
+		if held&(1<<i) != 0 {
+			in := s.order(t, i)
+			a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = in.X, in.Y, in.Flags
+		}
+	}
+	return a
+}
+
+// Overrides names the players (bit i: player i) whose intent in chosen, a team's intents for a
+// tick, is a planner's own order: changed from keep (the standing intents) and not running
+// where greedy (its Steer) sends it. Flags aside: greedy raises its pickup flag only on arrival.
+func Overrides(chosen, keep, greedy engine.Action) uint8 {
+	var held uint8
+	for i := 0; i < maxAvatars; i++ {
+		c, g := intentOf(chosen, i), intentOf(greedy, i)
+		const motion = flagTo | flagVel
+		if c != intentOf(keep, i) && (c.X != g.X || c.Y != g.Y || c.Flags&motion != g.Flags&motion) {
+			held |= 1 << i
+		}
+	}
+	return held
+}
+
+// Round is the current round, counted from 1 (0 before the first).
+func (s *State) Round() int { return int(s.round) }
