@@ -210,3 +210,51 @@ func TestOverrides_NamesThePlannersOwnOrders(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSteer is greedy's steering of every team for one tick, from a tick some way into
+// a round: what a planner's simulation of greedy players pays per tick, beside the tick itself.
+func BenchmarkSteer(b *testing.B) {
+	s := newMatchB(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for t := 0; t < s.c.teams; t++ {
+			s.Steer(t)
+		}
+	}
+}
+
+// BenchmarkSteeredTick is one lockstep tick of four teams steered as greedy steers them.
+func BenchmarkSteeredTick(b *testing.B) {
+	start := newMatchB(b)
+	var s engine.State
+	b.ReportAllocs()
+	for b.Loop() {
+		s = start.CloneInto(s)
+		st := s.(*State)
+		for t := 0; t < st.c.teams; t++ {
+			if err := st.Apply(engine.Seat(t), st.Steer(t)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// newMatchB is a four-team match 40 ticks into its first round, every team steered by Steer.
+func newMatchB(b *testing.B) *State {
+	st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := st.(*State)
+	for s.phase != PhaseTick || s.tick < 40 {
+		seat := s.ToAct(nil)[0]
+		a, _ := s.DefaultAction(seat)
+		if s.phase == PhaseTick {
+			a = s.Steer(int(seat))
+		}
+		if err := s.Apply(seat, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}

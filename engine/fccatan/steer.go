@@ -36,6 +36,10 @@ func (s *State) Steer(t int) engine.Action {
 			planned[c]++
 		}
 	}
+	var back [maxPiles]float64 // from each pile to the team's nearest city
+	for k, pile := range f.Piles {
+		_, back[k] = s.steerHoopDist(pile.Pos, t, city)
+	}
 	var chased [maxTeams * maxAvatars]bool
 	var ob [maxTeams * maxAvatars]ref
 	opps := s.opponents(t, ob[:0])
@@ -78,7 +82,7 @@ func (s *State) Steer(t int) engine.Action {
 			}
 		}
 		if !set && !av.collected {
-			if k := s.steerPile(p, t, &balls, planned, budget); k >= 0 {
+			if k := s.steerPile(p, t, &balls, &back, planned, budget); k >= 0 {
 				in, set = to(f.Piles[k].Pos), true
 				// Pick up only on arrival: a path can pass within reach of another pile.
 				if hypot(p, f.Piles[k].Pos) <= reach+2*step {
@@ -165,17 +169,17 @@ func (s *State) placeHoop(p Vec, budget float64) int {
 	return best
 }
 
-// steerPile is the pile worth most per metre of the trip there and back to a city of team t,
-// among those with a ball left and a trip that fits before the whistle; -1 if none.
-func (s *State) steerPile(p Vec, t int, balls *[maxPiles]int, planned [numRes]int16, budget float64) int {
+// steerPile is the pile worth most per metre of the trip there and back to a city of team t
+// (back: from each pile), among those with a ball left and a trip that fits before the
+// whistle; -1 if none.
+func (s *State) steerPile(p Vec, t int, balls *[maxPiles]int, back *[maxPiles]float64, planned [numRes]int16, budget float64) int {
 	need := s.steerNeeds(t, planned)
 	best, bestS := -1, 0.0
 	for k, pile := range s.c.field.Piles {
 		if balls[k] <= 0 {
 			continue
 		}
-		_, back := s.steerHoopDist(pile.Pos, t, city)
-		trip := hypot(p, pile.Pos) + back
+		trip := hypot(p, pile.Pos) + back[k]
 		if trip > budget {
 			continue
 		}
