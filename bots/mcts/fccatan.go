@@ -206,13 +206,12 @@ func distance(a, b *fccatanv1.Vec) float64 {
 // fccatanModel is how a Full-Contact Catan search plays the ticks ahead: the other teams steer
 // as greedy does (fccatan.State.Steer), in the tree and in the playouts, as the teams it most
 // often meets play; the searching team steers as greedy too, but for the players whose order
-// the searched plan overrode, who keep it for the rest of the round's playout, as the planner
-// keeps them (fccatanOverrideTicks, about the playouts' horizon). Without it the other teams
+// the searched plan overrode, who keep it for fccatanOverrideTicks, as the planner keeps them. Without it the other teams
 // drew plausible intents and the team's own players kept theirs, pickup flags unraised, so
 // every plan was judged against players who play like no one. Each search bot has its own.
 type fccatanModel struct {
 	me           engine.Seat
-	round        int
+	round, tick  int           // the root's
 	keep, greedy engine.Action // the team's standing intents and greedy's, at the root
 	read         bool          // keep and greedy are read for the decision searched
 	fresh        bool          // a new sample: the team's next playout move reads held
@@ -229,7 +228,7 @@ func (s fccatanSampler) Sample(dst engine.State, r *rand.Rand) engine.State {
 	st := s.det.Sample(dst, r).(*fccatan.State)
 	if m := s.m; !m.read {
 		m.keep, _ = st.DefaultAction(m.me)
-		m.greedy, m.round, m.read = st.Steer(int(m.me)), st.Round(), true
+		m.greedy, m.round, m.tick, m.read = st.Steer(int(m.me)), st.Round(), st.Tick(), true
 	}
 	s.m.fresh = true
 	return st
@@ -261,7 +260,7 @@ func (m *fccatanModel) reply() Policy {
 }
 
 // playout plays every team as greedy steers, the searching team's overridden players keeping
-// the plan's orders until the whistle; a market the playout reaches passes.
+// the plan's orders for fccatanOverrideTicks; a market the playout reaches passes.
 func (m *fccatanModel) playout(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
 	s, ok := st.(*fccatan.State)
 	if !ok || s.Phase() != fccatan.PhaseTick {
@@ -274,8 +273,8 @@ func (m *fccatanModel) playout(st engine.State, seat engine.Seat, legal []engine
 		// The team's standing intents are the plan the tree played for it.
 		m.held, m.fresh = fccatan.Overrides(legal[0], m.keep, m.greedy), false
 	}
-	if s.Round() != m.round {
-		return s.Steer(int(seat))
+	if s.Round() != m.round || s.Tick()-m.tick > fccatanOverrideTicks {
+		return s.Steer(int(seat)) // the planner's override has run its course
 	}
 	return s.SteerHolding(int(seat), m.held)
 }

@@ -263,3 +263,6 @@ func Overrides(chosen, keep, greedy engine.Action) uint8 {
 
 // Round is the current round, counted from 1 (0 before the first).
 func (s *State) Round() int { return int(s.round) }
+
+// Tick is the current tick of the round, counted from 0.
+func (s *State) Tick() int { return int(s.tick) }
