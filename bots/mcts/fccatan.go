@@ -279,9 +279,16 @@ func (m *fccatanModel) playout(st engine.State, seat engine.Seat, legal []engine
 	return s.SteerHolding(int(seat), m.held)
 }
 
-// fccatanGame is the search's Full-Contact Catan, with a model of its own.
+// fccatanPlayoutTicks is how many ticks a playout runs (four seconds at the default tick rate):
+// long enough for a runner sent elsewhere to reach a pile and head home, so a plan is judged by
+// the balls it brings in and the tags it makes, not by the evaluation's guess at a runner's
+// prospects.
+const fccatanPlayoutTicks = 40
+
+// fccatanGame is the search's Full-Contact Catan, with a model of its own. The tree keeps the
+// team's own plan for this tick only: what follows is the model's.
 func fccatanGame() Game {
 	m := &fccatanModel{}
-	return Game{Name: "fccatan", Determinizer: m.determinizer, Depth: 24, TreeDepth: 1, Prior: fccatanbot.NewGreedy,
+	return Game{Name: "fccatan", Determinizer: m.determinizer, Depth: 4 * fccatanPlayoutTicks, TreeDepth: 1, Prior: fccatanbot.NewGreedy,
 		Playout: m.playout, Reply: func() Policy { return m.reply() }, Replan: newFccatanPlanner}
 }

@@ -1,7 +1,11 @@
 package mcts
 
 import (
+	"fmt"
 	"math/bits"
+	"os"
+	"strconv"
+	"strings"
 	"math/rand/v2"
 	"testing"
 
@@ -202,4 +206,77 @@ func TestModel_OthersSteerAsGreedyAndTheTeamKeepsThePlan(t *testing.T) {
 // intentArgs is player i's intent as packed in a's arguments.
 func intentArgs(a engine.Action, i int) [3]int16 {
 	return [3]int16{a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2]}
+}
+
+// BenchmarkOverrules_FullContactCatan plays one match, the search in seat 0 and greedy in the
+// others, and prints each tick where the search overruled greedy: the players whose orders
+// it changed, greedy's and its own, and the two plans' mean rewards and visits (what the
+// simulation saw). ORRERY_MCTS_ITERATIONS sets the budget (default 300), ORRERY_MCTS_SEED the
+// match's seed (default 1000).
+//
+//	go test ./bots/mcts -run '^$' -bench Overrules_FullContactCatan -benchtime 1x
+func BenchmarkOverrules_FullContactCatan(b *testing.B) {
+	iters, seed := 300, uint64(1000)
+	if v, err := strconv.Atoi(os.Getenv("ORRERY_MCTS_ITERATIONS")); err == nil && v > 0 {
+		iters = v
+	}
+	if v, err := strconv.ParseUint(os.Getenv("ORRERY_MCTS_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	for b.Loop() {
+		st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: seed})
+		if err != nil {
+			b.Fatal(err)
+		}
+		bot := MustNew("fccatan", Config{Iterations: iters, Seed: seed})
+		greedy := fccatanbot.NewGreedy(0)
+		searched, overruled := 0, 0
+		for ply := 0; !st.Terminal(); ply++ {
+			seat := st.ToAct(nil)[0]
+			legal := st.Legal(seat, nil)
+			d := wire.Decision(st, seat, legal, int64(ply))
+			d.DecisionId = strconv.Itoa(ply)
+			ans := greedy.Act(d)
+			if seat == 0 {
+				ans = bot.Act(d)
+				if bot.LastStats().Iterations > 0 {
+					searched++
+				}
+				if bot.LastStats().Overruled {
+					overruled++
+					fmt.Printf("%s\n", bot.overruling(st))
+				}
+			}
+			a, _, err := wire.Answer(st, legal, ans)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := st.Apply(seat, a); err != nil {
+				b.Fatal(err)
+			}
+		}
+		r := st.Result()
+		fmt.Printf("seed %d: %s; the search team's rank %d; %d ticks searched, %d overruled\n", seed, r.Detail, r.Ranks[0], searched, overruled)
+	}
+}
+
+// overruling describes the last search's overruling of the prior on st: the orders changed
+// and both plans' statistics.
+func (b *Bot) overruling(st engine.State) string {
+	me := b.nodes[0].seat
+	fav := b.roots[b.favour]
+	best := b.roots[b.best()]
+	stat := func(a engine.Action) string {
+		nd := &b.nodes[b.kids[kidKey{0, me, a}]]
+		return fmt.Sprintf("%.4f over %.0f", nd.reward/max(nd.visits, 1), nd.visits)
+	}
+	fs := st.(*fccatan.State)
+	var changed []string
+	g, c := strings.Fields(fs.FormatAction(fav)), strings.Fields(fs.FormatAction(best))
+	for i := 1; i < len(g) && i < len(c); i++ {
+		if g[i] != c[i] {
+			changed = append(changed, fmt.Sprintf("greedy %s, search %s", g[i], c[i]))
+		}
+	}
+	return fmt.Sprintf("round %d tick %d: %s; greedy %s, search %s", fs.Round(), fs.Tick(), strings.Join(changed, "; "), stat(fav), stat(best))
 }
