@@ -91,8 +91,9 @@ func (p *fccatanPlanner) keep(d *orreryv1.Decision, prior *orreryv1.Answer) *orr
 
 // Planned reads which orders the search changed. Greedy's plan clears the overrides. A listed
 // action changes one player's standing order (the others keep theirs, which may lag greedy's
-// steering): that player's new order is kept, over greedy's, until the next search; "keep
-// every intent" keeps the overrides there were.
+// steering): that player's new order is kept, over greedy's, for fccatanOverrideTicks or until
+// the next search; "keep every intent" is played for this tick and greedy's steering after it.
+// Either way the plan is what the search's model (fccatanModel) judged.
 func (p *fccatanPlanner) Planned(d *orreryv1.Decision, prior, answer *orreryv1.Answer) {
 	o, err := observation[*fccatanv1.Observation](d)
 	if err != nil || o.GetPhase() != fccatanv1.Phase_PHASE_TICK {
@@ -103,9 +104,6 @@ func (p *fccatanPlanner) Planned(d *orreryv1.Decision, prior, answer *orreryv1.A
 	i, listed := answer.GetChoice().(*orreryv1.Answer_LegalIndex)
 	if !listed || int(i.LegalIndex) >= len(d.GetLegal()) || len(d.GetLegal()) == 0 {
 		p.override = [4]*fccatanv1.AvatarIntent{}
-		return
-	}
-	if i.LegalIndex == 0 {
 		return
 	}
 	keep := legalIntents(d, 0).GetAvatars()

@@ -280,3 +280,33 @@ func (b *Bot) overruling(st engine.State) string {
 	}
 	return fmt.Sprintf("round %d tick %d: %s; greedy %s, search %s", fs.Round(), fs.Tick(), strings.Join(changed, "; "), stat(fav), stat(best))
 }
+
+// TestPlanner_KeepingEveryIntentEndsTheOverrides: a search that answers "keep every intent"
+// (as its model judged it: this tick's standing intents, greedy's steering after) leaves no
+// earlier override standing; the next ticks are greedy's.
+func TestPlanner_KeepingEveryIntentEndsTheOverrides(t *testing.T) {
+	ds := fccatanTicks(t, 3)
+	greedy := fccatanbot.NewGreedy(0)
+	p := newFccatanPlanner()
+	prior := greedy.Act(ds[0])
+	changed := -1
+	for i, la := range ds[0].GetLegal() {
+		in := wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars()
+		for k, g := range intentsOf(prior).GetAvatars() {
+			if k < len(in) && !sameMotion(in[k], g) && in[k].GetTarget() != nil && changed < 0 {
+				changed = i
+			}
+		}
+	}
+	if changed < 0 {
+		t.Fatal("no listed change of a player's motion")
+	}
+	p.Planned(ds[0], prior, bots.Index(ds[0], changed))
+	if got, g := p.Standing(ds[1], greedy.Act(ds[1])), greedy.Act(ds[1]); proto.Equal(got, g) {
+		t.Fatal("the override did not stand a tick")
+	}
+	p.Planned(ds[1], greedy.Act(ds[1]), bots.Index(ds[1], 0))
+	if got, g := p.Standing(ds[2], greedy.Act(ds[2])), greedy.Act(ds[2]); !proto.Equal(got, g) {
+		t.Errorf("after keeping every intent: %v, want greedy's %v", got, g)
+	}
+}
