@@ -3,10 +3,10 @@ package mcts
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
-	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
