@@ -36,10 +36,8 @@ func (s *State) Steer(t int) engine.Action {
 			planned[c]++
 		}
 	}
-	var back [maxPiles]float64 // from each pile to the team's nearest city
-	for k, pile := range f.Piles {
-		_, back[k] = s.steerHoopDist(pile.Pos, t, city)
-	}
+	var back [maxPiles]float64 // from each pile to the team's nearest city, once a runner asks
+	backRead := false
 	var chased [maxTeams * maxAvatars]bool
 	var ob [maxTeams * maxAvatars]ref
 	opps := s.opponents(t, ob[:0])
@@ -82,6 +80,12 @@ func (s *State) Steer(t int) engine.Action {
 			}
 		}
 		if !set && !av.collected {
+			if !backRead {
+				for k, pile := range f.Piles {
+					_, back[k] = s.steerHoopDist(pile.Pos, t, city)
+				}
+				backRead = true
+			}
 			if k := s.steerPile(p, t, &balls, &back, planned, budget); k >= 0 {
 				in, set = to(f.Piles[k].Pos), true
 				// Pick up only on arrival: a path can pass within reach of another pile.
