@@ -347,9 +347,10 @@ async function tournament(id, signal, onCleanup) {
     if (signal.aborted) return;
     box.replaceChildren(h('h2', {}, `Tournament ${t.tournament_id} · ${t.game} · ${tournamentFormat(t)}`),
       h('p', { id: 'progress' }, tournamentProgress(t)),
-      h('table', {}, h('thead', {}, h('tr', {}, ['place', 'entrant', 'matches', 'wins', 'win rate (95%)', 'mean rank', 'points'].map((c) => h('th', {}, c)))),
+      h('table', {}, h('thead', {}, h('tr', {}, ['place', 'entrant', 'matches', 'wins', 'win rate (95%)', 'win share (95%)', 'mean rank', 'points'].map((c) => h('th', {}, c)))),
         h('tbody', {}, t.standings.map((s) => h('tr', {}, h('td', {}, s.place), h('td', {}, s.entrant), h('td', {}, s.matches), h('td', {}, s.wins),
           h('td', {}, `${(s.win_rate * 100).toFixed(1)}% (${(s.win_rate_low * 100).toFixed(0)}–${(s.win_rate_high * 100).toFixed(0)})`),
+          h('td', { title: 'a first place shared by k seats counts 1/k' }, `${((s.win_share ?? 0) * 100).toFixed(1)}% (${((s.win_share_low ?? 0) * 100).toFixed(0)}–${((s.win_share_high ?? 1) * 100).toFixed(0)})`),
           h('td', {}, `${s.mean_rank.toFixed(2)} ± ${s.mean_rank_ci.toFixed(2)}`), h('td', {}, s.points.toFixed(3)))))),
       h('h2', {}, 'Matches'), h('div', {}, t.match_ids.map((mid) => h('a', { href: `#/match/${mid}`, class: 'card' }, mid))));
   }, onCleanup);

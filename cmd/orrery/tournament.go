@@ -396,14 +396,15 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 	fmt.Fprintf(w, "%s %s, %d seats, %d matches%s, seed %d\n", r.Game, r.Format, r.Seats, r.Matches, dup, r.Seed)
 	fmt.Fprintf(w, "wall time %s (%.1f matches/s)\n\n", time.Duration(r.WallSeconds*float64(time.Second)).Round(time.Millisecond), float64(r.Matches)/r.WallSeconds)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "place\tentrant\tmatches\twins\twin rate [95% CI]\tmean rank ± 95% CI\tpoints\t")
+	fmt.Fprintln(tw, "place\tentrant\tmatches\twins\twin rate [95% CI]\twin share [95% CI]\tmean rank ± 95% CI\tpoints\t")
 	for _, s := range r.Standings {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.1f%% [%.1f, %.1f]\t%.3f ± %.3f\t%.3f\t\n", s.Place, s.Entrant, s.Matches, s.Wins,
-			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, s.MeanRank, s.MeanRankCI, s.Points)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.1f%% [%.1f, %.1f]\t%.1f%% [%.1f, %.1f]\t%.3f ± %.3f\t%.3f\t\n", s.Place, s.Entrant, s.Matches, s.Wins,
+			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, 100*s.Share, 100*s.ShareLow, 100*s.ShareHigh, s.MeanRank, s.MeanRankCI, s.Points)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nended: %s\n", endCounts(r.EndReasons))
-	fmt.Fprintln(w, "wins count shared first places; win rate CI: Wilson; mean rank CI: normal; points: (seats - rank) / (seats - 1)")
+	fmt.Fprintln(w, "wins and win rate count a shared first place as a win for each seat sharing it; win share splits it (1/k each of k): shares add up to 100%")
+	fmt.Fprintln(w, "CIs: Wilson for rates, normal for mean rank; points: (seats - rank) / (seats - 1)")
 	switch {
 	case r.TournamentID != "" && local:
 		fmt.Fprintf(w, "tournament %s stored in %s; 'orrery replay MATCH_ID --db %s' replays a match\n", r.TournamentID, dbPath, dbPath)
@@ -428,6 +429,7 @@ func roundStandings(st []tour.Standing) []tour.Standing {
 	for i := range st {
 		s := &st[i]
 		s.WinRate, s.WinLow, s.WinHigh = round(s.WinRate, 4), round(s.WinLow, 4), round(s.WinHigh, 4)
+		s.Share, s.ShareLow, s.ShareHigh = round(s.Share, 4), round(s.ShareLow, 4), round(s.ShareHigh, 4)
 		s.MeanRank, s.MeanRankCI, s.Points = round(s.MeanRank, 4), round(s.MeanRankCI, 4), round(s.Points, 4)
 	}
 	return st

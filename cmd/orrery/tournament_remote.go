@@ -68,6 +68,7 @@ func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientCon
 		res.Standings = append(res.Standings, tour.Standing{
 			Place: int(s.GetPlace()), Entrant: s.GetEntrant(), Matches: int(s.GetMatches()), Wins: int(s.GetWins()),
 			WinRate: s.GetWinRate(), WinLow: s.GetWinRateLow(), WinHigh: s.GetWinRateHigh(),
+			Share: s.GetWinShare(), ShareLow: s.GetWinShareLow(), ShareHigh: s.GetWinShareHigh(),
 			MeanRank: s.GetMeanRank(), MeanRankCI: s.GetMeanRankCi(), Points: s.GetPoints(),
 		})
 	}

@@ -107,6 +107,7 @@ func standingsProto(ss []Standing) []*orreryv1.TournamentStanding {
 		out[i] = &orreryv1.TournamentStanding{
 			Place: int32(s.Place), Entrant: s.Entrant, Matches: int32(s.Matches), Wins: int32(s.Wins),
 			WinRate: s.WinRate, WinRateLow: s.WinLow, WinRateHigh: s.WinHigh,
+			WinShare: s.Share, WinShareLow: s.ShareLow, WinShareHigh: s.ShareHigh,
 			MeanRank: s.MeanRank, MeanRankCi: s.MeanRankCI, Points: s.Points,
 		}
 	}

@@ -180,13 +180,19 @@ type Outcome struct {
 
 // Standing is one entrant's record with 95% confidence intervals.
 type Standing struct {
-	Place      int     `json:"place"`
-	Entrant    string  `json:"entrant"`
-	Matches    int     `json:"matches"`
-	Wins       int     `json:"wins"` // matches ranked first, ties included
-	WinRate    float64 `json:"win_rate"`
-	WinLow     float64 `json:"win_rate_low"` // Wilson score interval
-	WinHigh    float64 `json:"win_rate_high"`
+	Place   int     `json:"place"`
+	Entrant string  `json:"entrant"`
+	Matches int     `json:"matches"`
+	Wins    int     `json:"wins"` // matches ranked first, ties included
+	WinRate float64 `json:"win_rate"`
+	WinLow  float64 `json:"win_rate_low"` // Wilson score interval
+	WinHigh float64 `json:"win_rate_high"`
+	// Share is the win rate with shared first places split: a first place shared by k
+	// seats (a capped draw that ranks everyone first, say) counts 1/k of a win, so the
+	// seats' shares of a match add up to one and an even field's fair share is 1/seats.
+	Share      float64 `json:"win_share"`
+	ShareLow   float64 `json:"win_share_low"` // Wilson score interval
+	ShareHigh  float64 `json:"win_share_high"`
 	MeanRank   float64 `json:"mean_rank"`
 	MeanRankCI float64 `json:"mean_rank_ci"` // half-width, normal approximation
 	Points     float64 `json:"points"`       // mean of (seats - rank) / (seats - 1)
@@ -200,8 +206,13 @@ func Wilson(wins, n int, z float64) (lo, hi float64) {
 	if n == 0 {
 		return 0, 1
 	}
+	return wilson(float64(wins), n, z)
+}
+
+// wilson is Wilson's interval for wins that may be fractional (shared first places split).
+func wilson(wins float64, n int, z float64) (lo, hi float64) {
 	nf := float64(n)
-	p := float64(wins) / nf
+	p := wins / nf
 	den := 1 + z*z/nf
 	centre := (p + z*z/(2*nf)) / den
 	half := z / den * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
@@ -209,7 +220,7 @@ func Wilson(wins, n int, z float64) (lo, hi float64) {
 	if wins == 0 { // exact at the ends, where rounding leaves crumbs
 		lo = 0
 	}
-	if wins == n {
+	if wins == nf {
 		hi = 1
 	}
 	return lo, hi
@@ -219,15 +230,20 @@ func Wilson(wins, n int, z float64) (lo, hi float64) {
 // rate, then name.
 func Standings(entrants []string, outcomes []Outcome) []Standing {
 	type acc struct {
-		n, wins           int
-		sum, sumSq, point float64
+		n, wins                  int
+		share, sum, sumSq, point float64
 	}
 	by := make(map[string]*acc, len(entrants))
 	for _, e := range entrants {
 		by[e] = &acc{}
 	}
 	for _, o := range outcomes {
-		seats := len(o.Ranks)
+		seats, firsts := len(o.Ranks), 0
+		for _, r := range o.Ranks {
+			if r == 1 {
+				firsts++
+			}
+		}
 		for i, name := range o.Names {
 			a := by[name]
 			if a == nil || i >= seats {
@@ -239,6 +255,7 @@ func Standings(entrants []string, outcomes []Outcome) []Standing {
 			a.sumSq += rank * rank
 			if o.Ranks[i] == 1 {
 				a.wins++
+				a.share += 1 / float64(firsts)
 			}
 			if seats > 1 {
 				a.point += (float64(seats) - rank) / float64(seats-1)
@@ -250,9 +267,12 @@ func Standings(entrants []string, outcomes []Outcome) []Standing {
 		a := by[e]
 		s := Standing{Entrant: e, Matches: a.n, Wins: a.wins}
 		s.WinLow, s.WinHigh = Wilson(a.wins, a.n, z95)
+		s.ShareLow, s.ShareHigh = 0, 1
 		if a.n > 0 {
 			nf := float64(a.n)
 			s.WinRate = float64(a.wins) / nf
+			s.Share = a.share / nf
+			s.ShareLow, s.ShareHigh = wilson(a.share, a.n, z95)
 			s.MeanRank = a.sum / nf
 			s.Points = a.point / nf
 			if a.n > 1 {

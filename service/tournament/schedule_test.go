@@ -197,3 +197,30 @@ func TestStandings(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// TestStandings_SharedFirstPlacesSplitTheWinShare: a first place shared by k seats is a win for
+// each in the win rate but 1/k of one in the win share, so the shares of a match add up to one.
+func TestStandings_SharedFirstPlacesSplitTheWinShare(t *testing.T) {
+	outcomes := []Outcome{
+		{[]string{"a", "b", "c", "d"}, []int{1, 1, 1, 1}}, // a capped draw: everyone first
+		{[]string{"b", "c", "d", "a"}, []int{1, 1, 3, 4}},
+		{[]string{"c", "d", "a", "b"}, []int{2, 3, 1, 4}},
+		{[]string{"d", "a", "b", "c"}, []int{4, 3, 2, 1}},
+	}
+	got := Standings([]string{"a", "b", "c", "d"}, outcomes)
+	share := map[string]float64{"a": 0.25 + 1, "b": 0.25 + 0.5, "c": 0.25 + 0.5 + 1, "d": 0.25}
+	wins := map[string]int{"a": 2, "b": 2, "c": 3, "d": 1}
+	total := 0.0
+	for _, s := range got {
+		if s.Wins != wins[s.Entrant] || !near(s.Share, share[s.Entrant]/4) {
+			t.Errorf("%s: %d wins, share %v; want %d, %v", s.Entrant, s.Wins, s.Share, wins[s.Entrant], share[s.Entrant]/4)
+		}
+		if lo, hi := wilson(share[s.Entrant], 4, z95); !near(s.ShareLow, lo) || !near(s.ShareHigh, hi) || lo > s.Share || hi < s.Share {
+			t.Errorf("%s: share interval [%v, %v], want [%v, %v] around %v", s.Entrant, s.ShareLow, s.ShareHigh, lo, hi, s.Share)
+		}
+		total += s.Share
+	}
+	if !near(total, 1) {
+		t.Errorf("the shares add up to %v, want 1", total)
+	}
+}

@@ -1663,7 +1663,13 @@ type TournamentStanding struct {
 	// Half the width of the mean rank's 95% confidence interval (normal approximation).
 	MeanRankCi float64 `protobuf:"fixed64,9,opt,name=mean_rank_ci,json=meanRankCi,proto3" json:"mean_rank_ci,omitempty"`
 	// Mean of (seats - rank) / (seats - 1): 1 for first, 0 for last.
-	Points        float64 `protobuf:"fixed64,10,opt,name=points,proto3" json:"points,omitempty"`
+	Points float64 `protobuf:"fixed64,10,opt,name=points,proto3" json:"points,omitempty"`
+	// The win rate with shared first places split: a first place shared by k seats counts
+	// 1/k of a win, so an even field's share is 1/seats each.
+	WinShare float64 `protobuf:"fixed64,11,opt,name=win_share,json=winShare,proto3" json:"win_share,omitempty"`
+	// The Wilson score interval of the win share.
+	WinShareLow   float64 `protobuf:"fixed64,12,opt,name=win_share_low,json=winShareLow,proto3" json:"win_share_low,omitempty"`
+	WinShareHigh  float64 `protobuf:"fixed64,13,opt,name=win_share_high,json=winShareHigh,proto3" json:"win_share_high,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1764,6 +1770,27 @@ func (x *TournamentStanding) GetMeanRankCi() float64 {
 func (x *TournamentStanding) GetPoints() float64 {
 	if x != nil {
 		return x.Points
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetWinShare() float64 {
+	if x != nil {
+		return x.WinShare
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetWinShareLow() float64 {
+	if x != nil {
+		return x.WinShareLow
+	}
+	return 0
+}
+
+func (x *TournamentStanding) GetWinShareHigh() float64 {
+	if x != nil {
+		return x.WinShareHigh
 	}
 	return 0
 }
@@ -2125,7 +2152,7 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x05ended\x18\a \x01(\bR\x05ended\x12\x1c\n" +
 	"\tforfeited\x18\b \x03(\tR\tforfeited\x123\n" +
 	"\n" +
-	"end_reason\x18\t \x01(\x0e2\x14.orrery.v1.EndReasonR\tendReason\"\xaa\x02\n" +
+	"end_reason\x18\t \x01(\x0e2\x14.orrery.v1.EndReasonR\tendReason\"\x91\x03\n" +
 	"\x12TournamentStanding\x12\x14\n" +
 	"\x05place\x18\x01 \x01(\x05R\x05place\x12\x18\n" +
 	"\aentrant\x18\x02 \x01(\tR\aentrant\x12\x18\n" +
@@ -2139,7 +2166,10 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\fmean_rank_ci\x18\t \x01(\x01R\n" +
 	"meanRankCi\x12\x16\n" +
 	"\x06points\x18\n" +
-	" \x01(\x01R\x06points\"\x85\x02\n" +
+	" \x01(\x01R\x06points\x12\x1b\n" +
+	"\twin_share\x18\v \x01(\x01R\bwinShare\x12\"\n" +
+	"\rwin_share_low\x18\f \x01(\x01R\vwinShareLow\x12$\n" +
+	"\x0ewin_share_high\x18\r \x01(\x01R\fwinShareHigh\"\x85\x02\n" +
 	"\x17RecordTournamentRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x123\n" +
 	"\x06format\x18\x02 \x01(\x0e2\x1b.orrery.v1.TournamentFormatR\x06format\x12\x14\n" +

@@ -320,7 +320,7 @@ class TournamentMatch(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., round: _Optional[int] = ..., set: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., match_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., ended: bool = ..., forfeited: _Optional[_Iterable[str]] = ..., end_reason: _Optional[_Union[_arena_pb2.EndReason, str]] = ...) -> None: ...
 
 class TournamentStanding(_message.Message):
-    __slots__ = ["entrant", "matches", "mean_rank", "mean_rank_ci", "place", "points", "win_rate", "win_rate_high", "win_rate_low", "wins"]
+    __slots__ = ["entrant", "matches", "mean_rank", "mean_rank_ci", "place", "points", "win_rate", "win_rate_high", "win_rate_low", "win_share", "win_share_high", "win_share_low", "wins"]
     ENTRANT_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     MEAN_RANK_CI_FIELD_NUMBER: _ClassVar[int]
@@ -331,6 +331,9 @@ class TournamentStanding(_message.Message):
     WIN_RATE_FIELD_NUMBER: _ClassVar[int]
     WIN_RATE_HIGH_FIELD_NUMBER: _ClassVar[int]
     WIN_RATE_LOW_FIELD_NUMBER: _ClassVar[int]
+    WIN_SHARE_FIELD_NUMBER: _ClassVar[int]
+    WIN_SHARE_HIGH_FIELD_NUMBER: _ClassVar[int]
+    WIN_SHARE_LOW_FIELD_NUMBER: _ClassVar[int]
     entrant: str
     matches: int
     mean_rank: float
@@ -340,8 +343,11 @@ class TournamentStanding(_message.Message):
     win_rate: float
     win_rate_high: float
     win_rate_low: float
+    win_share: float
+    win_share_high: float
+    win_share_low: float
     wins: int
-    def __init__(self, place: _Optional[int] = ..., entrant: _Optional[str] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., win_rate_low: _Optional[float] = ..., win_rate_high: _Optional[float] = ..., mean_rank: _Optional[float] = ..., mean_rank_ci: _Optional[float] = ..., points: _Optional[float] = ...) -> None: ...
+    def __init__(self, place: _Optional[int] = ..., entrant: _Optional[str] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., win_rate_low: _Optional[float] = ..., win_rate_high: _Optional[float] = ..., mean_rank: _Optional[float] = ..., mean_rank_ci: _Optional[float] = ..., points: _Optional[float] = ..., win_share: _Optional[float] = ..., win_share_low: _Optional[float] = ..., win_share_high: _Optional[float] = ...) -> None: ...
 
 class TournamentFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
