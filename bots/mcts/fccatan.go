@@ -204,9 +204,11 @@ func distance(a, b *fccatanv1.Vec) float64 {
 // fccatanModel is how a Full-Contact Catan search plays the ticks ahead: the other teams steer
 // as greedy does (fccatan.State.Steer), in the tree and in the playouts, as the teams it most
 // often meets play; the searching team steers as greedy too, but for the players whose order
-// the searched plan overrode, who keep it for fccatanOverrideTicks, as the planner keeps them. Without it the other teams
-// drew plausible intents and the team's own players kept theirs, pickup flags unraised, so
-// every plan was judged against players who play like no one. Each search bot has its own.
+// the searched plan overrode, who keep it for fccatanOverrideTicks, as the planner keeps them.
+// Before it, the other teams ran on drawn intents and the team's players kept their standing
+// orders (pickup flags unraised) through the playouts, so every plan was judged against
+// players who play like no one: in 1,207 searched ticks of 8 games the search never overruled
+// greedy. Each search bot has a model of its own.
 type fccatanModel struct {
 	me           engine.Seat
 	round, tick  int           // the root's
@@ -277,7 +279,8 @@ func (m *fccatanModel) playout(st engine.State, seat engine.Seat, legal []engine
 	return s.SteerHolding(int(seat), m.held)
 }
 
-// fccatanPlayoutTicks is how many ticks a playout runs (four seconds at the default tick rate):
+// fccatanPlayoutTicks is how many ticks a playout runs (four seconds at the default tick rate;
+// the playout's depth counts four teams' intents a tick):
 // long enough for a runner sent elsewhere to reach a pile and head home, so a plan is judged by
 // the balls it brings in and the tags it makes, not by the evaluation's guess at a runner's
 // prospects.
