@@ -245,6 +245,8 @@ func BenchmarkOverrules_FullContactCatan(b *testing.B) {
 				if bot.LastStats().Overruled {
 					overruled++
 					fmt.Printf("%s\n", bot.overruling(st))
+					fmt.Printf("    one sample, 40 ticks on: greedy's plan %s\n    the search's %s\n",
+						foresee(d, bot.roots[bot.favour]), foresee(d, bot.roots[bot.best()]))
 				}
 			}
 			a, _, err := wire.Answer(st, legal, ans)
@@ -258,6 +260,55 @@ func BenchmarkOverrules_FullContactCatan(b *testing.B) {
 		r := st.Result()
 		fmt.Printf("seed %d: %s; the search team's rank %d; %d ticks searched, %d overruled\n", seed, r.Detail, r.Ranks[0], searched, overruled)
 	}
+}
+
+// foresee plays plan for d's team on one sample of d, as the search's model plays the ticks
+// after it (a fresh model, so as many ticks as a playout), and says what came of it for each
+// team: balls banked and carried, players frozen, and the evaluation.
+func foresee(d *orreryv1.Decision, plan engine.Action) string {
+	g := fccatanGame()
+	det, err := g.Determinizer(d)
+	if err != nil {
+		return err.Error()
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	st := det.Sample(nil, r).(*fccatan.State)
+	me := engine.Seat(d.GetSeat())
+	before := st.Observe(me).(*fccatanv1.Observation)
+	if err := st.Apply(me, plan); err != nil {
+		return err.Error()
+	}
+	reply := g.Reply()
+	for seat := engine.Seat(0); int(seat) < st.Seats(); seat++ {
+		if seat != me && st.Apply(seat, reply(st, seat, st.Legal(seat, nil), r)) != nil {
+			return "a reply was refused"
+		}
+	}
+	for k := 0; k < g.Depth && !st.Terminal(); k++ {
+		seat := st.ToAct(nil)[0]
+		if st.Apply(seat, g.Playout(st, seat, st.Legal(seat, nil), r)) != nil {
+			return "a playout move was refused"
+		}
+	}
+	after := st.Observe(me).(*fccatanv1.Observation)
+	var out []string
+	for t, tm := range after.GetTeams() {
+		banked := func(o *fccatanv1.Observation) int32 {
+			x := o.GetTeams()[t].GetResources()
+			return x.GetWood() + x.GetBrick() + x.GetOre() + x.GetSheep()
+		}
+		carried, frozen := 0, 0
+		for _, a := range tm.GetAvatars() {
+			if a.GetCarrying() != fccatanv1.Resource_RESOURCE_UNSPECIFIED {
+				carried++
+			}
+			if a.GetFrozen() {
+				frozen++
+			}
+		}
+		out = append(out, fmt.Sprintf("team %d +%d banked %d carried %d frozen", t, banked(after)-banked(before), carried, frozen))
+	}
+	return fmt.Sprintf("%s; evaluation %.4f", strings.Join(out, ", "), st.Evaluate(me))
 }
 
 // overruling describes the last search's overruling of the prior on st: the orders the search
