@@ -34,7 +34,7 @@ func Entries() []Entry {
 		{Game: "fccatan", Name: "greedy", Help: "runners to the most needed pile and home, knights intercepting carriers, buys the most VP", New: fccatanbot.NewGreedy},
 		{Game: "icetraders", Name: "greedy", Help: "chooses Evil and simulates each action one ply: hunts lone ships, guards its last critical ship", New: icetradersbot.NewGreedy},
 		{Game: "pantropia", Name: "greedy", Help: "plans placements by expected production, spreads atmosphere toward contested joints, trades for what its next ring lacks", New: pantropiabot.NewGreedy},
-		{Game: "fccatan", Name: "mcts", Help: "plans its team's intents a few ticks ahead over sampled rival intents, starting from greedy's plan, again when the field changes (a ball, a tag, a contact, or 20 ticks on); greedy in the market", New: mctsBot("fccatan")},
+		{Game: "fccatan", Name: "mcts", Help: "plans its team's intents by playing 40 ticks ahead with every team steered as greedy steers, a player it sends elsewhere keeping that order 6 ticks; starts from greedy's plan; plans again when the field changes (a ball, a tag, a contact, or 20 ticks on); greedy in the market", New: mctsBot("fccatan")},
 		{Game: "icetraders", Name: "mcts", Help: "judges its best 16 moves, greedy's among them, by where the other seats' greedy answers leave it, over states sampled from its own view; keeps greedy's choice unless another is clearly better; 100 ms a decision within the clock (env " + IterationsEnv + "=N: N iterations instead)", New: mctsBot("icetraders")},
 		{Game: "pantropia", Name: "mcts", Help: mctsHelp, New: mctsBot("pantropia")},
 		{Game: "planet", Name: "mcts", Help: mctsHelp, New: mctsBot("planet")},

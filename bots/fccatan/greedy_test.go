@@ -11,7 +11,9 @@ import (
 	"github.com/orrery/orrery/bots/local"
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/engine"
+	fcc "github.com/orrery/orrery/engine/fccatan"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 var full = flag.Bool("full", false, "play the full-size runs (200 games each) and print their rates")
@@ -217,5 +219,52 @@ func TestGreedy_PlaysEveryConfiguration(t *testing.T) {
 			}
 			t.Logf("%d teams (%d greedy) %v seed %d: %s", tc.seats, tc.greedy, tc.opts, seed, st.Result().Detail)
 		}
+	}
+}
+
+// TestSteer_PlaysAsGreedy: the engine's Steer, which search planners simulate greedy players
+// with, gives every team at every tick of whole greedy matches the intents greedy sends, in
+// both rulesets, with three and four teams, and with knights to buy.
+func TestSteer_PlaysAsGreedy(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		seats int
+		opts  map[string]string
+	}{
+		{"seed", 4, nil},
+		{"published", 4, map[string]string{"ruleset": "published"}},
+		{"three teams, no knights", 3, map[string]string{"knights": "0", "round_cap": "12"}},
+		{"mixed team sizes", 4, map[string]string{"team_size": "4,3,4,3", "round_cap": "12"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := engine.New("fccatan", engine.Config{Seats: tc.seats, Seed: 7, Options: tc.opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := NewGreedy(0)
+			ticks, misses := 0, 0
+			for ply := 0; !st.Terminal() && ply < 20000; ply++ {
+				seat := st.ToAct(nil)[0]
+				legal := st.Legal(seat, nil)
+				d := wire.Decision(st, seat, legal, int64(ply))
+				a, _, err := wire.Answer(st, legal, g.Act(d))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fs := st.(*fcc.State); fs.Phase() == fcc.PhaseTick {
+					ticks++
+					if got := fs.Steer(int(seat)); got != a && misses < 5 {
+						misses++
+						t.Errorf("ply %d, team %d: Steer %s, greedy %s", ply, seat, st.FormatAction(got), st.FormatAction(a))
+					}
+				}
+				if err := st.Apply(seat, a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if ticks < 1000 {
+				t.Errorf("only %d team ticks compared", ticks)
+			}
+		})
 	}
 }

@@ -1,6 +1,12 @@
 package mcts
 
 import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -8,6 +14,7 @@ import (
 	"github.com/orrery/orrery/bots"
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/engine/fccatan"
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
@@ -136,4 +143,191 @@ func TestPlanner_SearchesFewerTicks(t *testing.T) {
 	if searched == 0 || searched > len(ds)/3 {
 		t.Errorf("searched %d of %d ticks, want some, at most a third", searched, len(ds))
 	}
+}
+
+// TestModel_OthersSteerAsGreedyAndTheTeamKeepsThePlan: in the search's simulation of the
+// ticks ahead, the other teams answer (in the tree and in playouts) as greedy steers; the
+// searching team's player whose order the plan changed keeps it for the playout, while its
+// other players are steered as greedy steers them.
+func TestModel_OthersSteerAsGreedyAndTheTeamKeepsThePlan(t *testing.T) {
+	d := fccatanTicks(t, 5)[4]
+	g := fccatanGame()
+	det, err := g.Determinizer(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	st := det.Sample(nil, r).(*fccatan.State)
+	// A listed change of one player's order to somewhere greedy does not send it.
+	greedy := st.Steer(0)
+	legal := st.Legal(0, nil)
+	chosen, who := engine.Action{}, -1
+	for _, a := range legal[1:] {
+		if h := fccatan.Overrides(a, legal[0], greedy); h != 0 && who < 0 {
+			chosen, who = a, bits.TrailingZeros8(h)
+		}
+	}
+	if who < 0 {
+		t.Fatal("no listed change overrides greedy")
+	}
+	if err := st.Apply(0, chosen); err != nil {
+		t.Fatal(err)
+	}
+	reply := g.Reply()
+	for seat := engine.Seat(1); seat < 4; seat++ {
+		want := st.Steer(int(seat))
+		if got := reply(st, seat, st.Legal(seat, nil), r); got != want {
+			t.Fatalf("team %d replies %s in the tree, want greedy's %s", seat, st.FormatAction(got), st.FormatAction(want))
+		}
+		if err := st.Apply(seat, want); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := 0; k < 6; k++ {
+		for seat := engine.Seat(0); seat < 4; seat++ {
+			got := g.Playout(st, seat, st.Legal(seat, nil), r)
+			want := st.Steer(int(seat))
+			if seat == 0 {
+				want = st.SteerHolding(0, 1<<who)
+				if in := intentArgs(got, who); in != intentArgs(chosen, who) {
+					t.Errorf("playout tick %d: the overridden player %d runs %v, want the plan's %v", k, who, in, intentArgs(chosen, who))
+				}
+			}
+			if got != want {
+				t.Errorf("playout tick %d: team %d plays %s, want %s", k, seat, st.FormatAction(got), st.FormatAction(want))
+			}
+			if err := st.Apply(seat, got); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// intentArgs is player i's intent as packed in a's arguments.
+func intentArgs(a engine.Action, i int) [3]int16 {
+	return [3]int16{a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2]}
+}
+
+// BenchmarkOverrules_FullContactCatan plays one match, the search in seat 0 and greedy in the
+// others, and prints each tick where the search overruled greedy: the players whose orders
+// it changed, greedy's and its own, and the two plans' mean rewards and visits (what the
+// simulation saw). ORRERY_MCTS_ITERATIONS sets the budget (default 300), ORRERY_MCTS_SEED the
+// match's seed (default 1000).
+//
+//	go test ./bots/mcts -run '^$' -bench Overrules_FullContactCatan -benchtime 1x
+func BenchmarkOverrules_FullContactCatan(b *testing.B) {
+	iters, seed := 300, uint64(1000)
+	if v, err := strconv.Atoi(os.Getenv("ORRERY_MCTS_ITERATIONS")); err == nil && v > 0 {
+		iters = v
+	}
+	if v, err := strconv.ParseUint(os.Getenv("ORRERY_MCTS_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	for b.Loop() {
+		st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: seed})
+		if err != nil {
+			b.Fatal(err)
+		}
+		bot := MustNew("fccatan", Config{Iterations: iters, Seed: seed})
+		greedy := fccatanbot.NewGreedy(0)
+		searched, overruled := 0, 0
+		for ply := 0; !st.Terminal(); ply++ {
+			seat := st.ToAct(nil)[0]
+			legal := st.Legal(seat, nil)
+			d := wire.Decision(st, seat, legal, int64(ply))
+			d.DecisionId = strconv.Itoa(ply)
+			ans := greedy.Act(d)
+			if seat == 0 {
+				ans = bot.Act(d)
+				if bot.LastStats().Iterations > 0 {
+					searched++
+				}
+				if bot.LastStats().Overruled {
+					overruled++
+					fmt.Printf("%s\n", bot.overruling(st))
+					fmt.Printf("    one sample, 40 ticks on: greedy's plan %s\n    the search's %s\n",
+						foresee(d, bot.roots[bot.favour]), foresee(d, bot.roots[bot.best()]))
+				}
+			}
+			a, _, err := wire.Answer(st, legal, ans)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := st.Apply(seat, a); err != nil {
+				b.Fatal(err)
+			}
+		}
+		r := st.Result()
+		fmt.Printf("seed %d: %s; the search team's rank %d; %d ticks searched, %d overruled\n", seed, r.Detail, r.Ranks[0], searched, overruled)
+	}
+}
+
+// foresee plays plan for d's team on one sample of d, as the search's model plays the ticks
+// after it (a fresh model, so as many ticks as a playout), and says what came of it for each
+// team: balls banked and carried, players frozen, and the evaluation.
+func foresee(d *orreryv1.Decision, plan engine.Action) string {
+	g := fccatanGame()
+	det, err := g.Determinizer(d)
+	if err != nil {
+		return err.Error()
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	st := det.Sample(nil, r).(*fccatan.State)
+	me := engine.Seat(d.GetSeat())
+	before := st.Observe(me).(*fccatanv1.Observation)
+	if err := st.Apply(me, plan); err != nil {
+		return err.Error()
+	}
+	reply := g.Reply()
+	for seat := engine.Seat(0); int(seat) < st.Seats(); seat++ {
+		if seat != me && st.Apply(seat, reply(st, seat, st.Legal(seat, nil), r)) != nil {
+			return "a reply was refused"
+		}
+	}
+	for k := 0; k < g.Depth && !st.Terminal(); k++ {
+		seat := st.ToAct(nil)[0]
+		if st.Apply(seat, g.Playout(st, seat, st.Legal(seat, nil), r)) != nil {
+			return "a playout move was refused"
+		}
+	}
+	after := st.Observe(me).(*fccatanv1.Observation)
+	var out []string
+	for t, tm := range after.GetTeams() {
+		banked := func(o *fccatanv1.Observation) int32 {
+			x := o.GetTeams()[t].GetResources()
+			return x.GetWood() + x.GetBrick() + x.GetOre() + x.GetSheep()
+		}
+		carried, frozen := 0, 0
+		for _, a := range tm.GetAvatars() {
+			if a.GetCarrying() != fccatanv1.Resource_RESOURCE_UNSPECIFIED {
+				carried++
+			}
+			if a.GetFrozen() {
+				frozen++
+			}
+		}
+		out = append(out, fmt.Sprintf("team %d +%d banked %d carried %d frozen", t, banked(after)-banked(before), carried, frozen))
+	}
+	return fmt.Sprintf("%s; evaluation %.4f", strings.Join(out, ", "), st.Evaluate(me))
+}
+
+// overruling describes the last search's overruling of the prior on st: the orders the search
+// changed from the standing ones (the first listed action) beside greedy's, and both plans'
+// statistics.
+func (b *Bot) overruling(st engine.State) string {
+	me := b.nodes[0].seat
+	fav, best := b.roots[b.favour], b.roots[b.best()]
+	stat := func(a engine.Action) string {
+		nd := &b.nodes[b.kids[kidKey{0, me, a}]]
+		return fmt.Sprintf("%.4f over %.0f", nd.reward/max(nd.visits, 1), nd.visits)
+	}
+	fs := st.(*fccatan.State)
+	var changed []string
+	k, g, c := strings.Fields(fs.FormatAction(b.roots[0])), strings.Fields(fs.FormatAction(fav)), strings.Fields(fs.FormatAction(best))
+	for i := 1; i < len(k) && i < len(g) && i < len(c); i++ {
+		if k[i] != c[i] {
+			changed = append(changed, fmt.Sprintf("standing %s, greedy %s, search %s", k[i], g[i], c[i]))
+		}
+	}
+	return fmt.Sprintf("round %d tick %d: %s; greedy %s, search %s", fs.Round(), fs.Tick(), strings.Join(changed, "; "), stat(fav), stat(best))
 }

@@ -2,16 +2,12 @@ package mcts
 
 import (
 	"fmt"
-	"math/rand/v2"
 
-	fccatanbot "github.com/orrery/orrery/bots/fccatan"
 	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
-	"github.com/orrery/orrery/engine/fccatan"
 	"github.com/orrery/orrery/engine/icetraders"
 	"github.com/orrery/orrery/engine/pantropia"
 	"github.com/orrery/orrery/engine/planet"
-	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	pantropiav1 "github.com/orrery/orrery/proto/orrery/pantropia/v1"
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -29,7 +25,7 @@ func Games() map[string]Game {
 		// (planetReply); no playout: after their replies the state is scored as it stands
 		// (random playouts of 4 placements scored worse: 28% against 40% on the same sets).
 		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll, Reply: planetReply},
-		"fccatan":   {Name: "fccatan", Determinizer: fccatanDeterminizer, Depth: 24, Prior: fccatanbot.NewGreedy, Playout: keepMostly, Replan: newFccatanPlanner},
+		"fccatan":   fccatanGame(),
 		"pantropia": pantropiaGame(),
 	}
 }
@@ -41,24 +37,6 @@ func observation[T any](d *orreryv1.Decision) (T, error) {
 		return o, fmt.Errorf("mcts: decision carries no %T", o)
 	}
 	return o, nil
-}
-
-// fccatanDeterminizer reads ticks; setup, deployment and the market are left to the prior.
-func fccatanDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
-	o, err := observation[*fccatanv1.Observation](d)
-	if err != nil {
-		return nil, err
-	}
-	return fccatan.NewDeterminizer(o, int(d.GetSeat()))
-}
-
-// keepMostly is the tick playout: a team mostly keeps its standing intents (the first listed
-// action) and otherwise changes one player's, at random.
-func keepMostly(st engine.State, seat engine.Seat, legal []engine.Action, r *rand.Rand) engine.Action {
-	if r.IntN(4) > 0 {
-		return legal[0]
-	}
-	return legal[r.IntN(len(legal))]
 }
 
 // notOffer leaves PanTropia's trade offers to the prior: sampled opponents accept what greedy

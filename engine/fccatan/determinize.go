@@ -16,7 +16,9 @@ import (
 // cannot see, are drawn (each player runs on as it moves now, or toward a random point, with
 // the flags its situation suggests); the deck's order is drawn from the cards no team holds.
 // It reads the observation once, and only in the tick phase: the market and setup are left to
-// other means.
+// other means. A planner that has the other teams answer each tick as greedy steers (Steer), as
+// the search bot does, overwrites the drawn intents at the first tick; they stand where the
+// tree branches over the other teams' intents instead.
 //
 // The observation carries the rules (the knights option among them), not the wall-clock
 // settings: those take their defaults (they change no tick), and a simulated tick resolves in

@@ -158,3 +158,103 @@ func TestDeterminizer_DrawsPlausibleIntents(t *testing.T) {
 		}
 	}
 }
+
+// TestSteerHolding_KeepsTheHeldPlayersOrders: the held players keep their standing intents,
+// the others take greedy's steering (Steer).
+func TestSteerHolding_KeepsTheHeldPlayersOrders(t *testing.T) {
+	s := started(t, 4, nil)
+	corner := To(100, 3900)
+	tick(t, s, only(3, corner))
+	greedy := s.Steer(0)
+	for _, tc := range []struct {
+		name string
+		held uint8
+	}{{"none", 0}, {"the runner", 1 << 3}, {"a knight and the runner", 1<<0 | 1<<3}} {
+		got := s.SteerHolding(0, tc.held)
+		for i := 0; i < 4; i++ {
+			want := intentOf(greedy, i)
+			if tc.held&(1<<i) != 0 {
+				want = s.teams[0].av[i].order
+			}
+			if intentOf(got, i) != want {
+				t.Errorf("%s: player %d's intent %+v, want %+v", tc.name, i, intentOf(got, i), want)
+			}
+		}
+	}
+	if intentOf(s.SteerHolding(0, 1<<3), 3) != corner {
+		t.Error("the held runner does not keep running to the corner")
+	}
+}
+
+// TestOverrides_NamesThePlannersOwnOrders: a player counts as overridden when the chosen
+// intents change its standing order to one that does not run where greedy sends it; a change
+// to greedy's own motion (a pickup flag raised or not) and an unchanged order do not count.
+func TestOverrides_NamesThePlannersOwnOrders(t *testing.T) {
+	pile := To(2000, 2000)
+	keep := IntentsAction(Stay(), To(500, 500), pile, Stay())
+	greedy := IntentsAction(To(900, 900), To(500, 500), pile.PickUp(), To(1200, 1200))
+	for _, tc := range []struct {
+		name   string
+		chosen engine.Action
+		want   uint8
+	}{
+		{"keep", keep, 0},
+		{"greedy's plan", greedy, 0},
+		{"greedy's motion without its flag", IntentsAction(To(900, 900), To(500, 500), pile, Stay()), 0},
+		{"a runner sent elsewhere", IntentsAction(Stay(), To(500, 500), pile, To(3000, 100)), 1 << 3},
+		{"a player stopped", IntentsAction(Stay(), Stay(), pile, Stay()), 1 << 1},
+		{"a velocity where greedy targets", IntentsAction(Velocity(900, 900), To(500, 500), pile, Stay()), 1 << 0},
+	} {
+		if got := Overrides(tc.chosen, keep, greedy); got != tc.want {
+			t.Errorf("%s: overrides %04b, want %04b", tc.name, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkSteer is greedy's steering of every team for one tick, from a tick some way into
+// a round: what a planner's simulation of greedy players pays per tick, beside the tick itself.
+func BenchmarkSteer(b *testing.B) {
+	s := newMatchB(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for t := 0; t < s.c.teams; t++ {
+			s.Steer(t)
+		}
+	}
+}
+
+// BenchmarkSteeredTick is one lockstep tick of four teams steered as greedy steers them.
+func BenchmarkSteeredTick(b *testing.B) {
+	start := newMatchB(b)
+	var s engine.State
+	b.ReportAllocs()
+	for b.Loop() {
+		s = start.CloneInto(s)
+		st := s.(*State)
+		for t := 0; t < st.c.teams; t++ {
+			if err := st.Apply(engine.Seat(t), st.Steer(t)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// newMatchB is a four-team match 40 ticks into its first round, every team steered by Steer.
+func newMatchB(b *testing.B) *State {
+	st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := st.(*State)
+	for s.phase != PhaseTick || s.tick < 40 {
+		seat := s.ToAct(nil)[0]
+		a, _ := s.DefaultAction(seat)
+		if s.phase == PhaseTick {
+			a = s.Steer(int(seat))
+		}
+		if err := s.Apply(seat, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
