@@ -225,8 +225,17 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	tourID := created.GetTournament().GetTournamentId()
 
 	// Kill n0 while a ladder match it runs is mid-game, and a tournament match too unless
-	// the tournament has ended first.
+	// the tournament has ended first. The wait says every 20 s what it sees, and gives up
+	// after 4 minutes (the whole run takes seconds on a quiet machine) rather than hang.
+	waitStart, told := time.Now(), time.Now()
 	for {
+		if time.Since(told) > 20*time.Second {
+			told = time.Now()
+			t.Logf("waiting to kill n0: %s", clusterScene(t, ctx, db))
+			if time.Since(waitStart) > 4*time.Minute {
+				t.Fatalf("no ladder match on n0 reached its 5th step with the tournament's state as asked in %v", time.Since(waitStart).Round(time.Second))
+			}
+		}
 		ladderOnN0 := midway(t, ctx, db, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
 			JOIN leases l ON l.match_id = lm.match_id WHERE m.ended_ns = 0 AND l.node_id = 'n0'`)
 		tourOnN0 := len(midway(t, ctx, db, `SELECT ts.match_id FROM tournament_slots ts JOIN leases l ON l.match_id = ts.match_id
@@ -346,6 +355,30 @@ func sleep(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-time.After(d):
 	}
+}
+
+// clusterScene says, for a wait's log, where the ladder's and the tournament's unfinished
+// matches run and how far each has played.
+func clusterScene(t *testing.T, ctx context.Context, db *store.DB) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []struct{ what, sql string }{
+		{"ladder", `SELECT lm.match_id || '@' || COALESCE(l.node_id, '-') FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
+			LEFT JOIN leases l ON l.match_id = lm.match_id WHERE m.ended_ns = 0`},
+		{"tournament", `SELECT ts.match_id || '@' || COALESCE(l.node_id, '-') FROM tournament_slots ts
+			LEFT JOIN leases l ON l.match_id = ts.match_id WHERE ts.ended = 0 AND ts.match_id != ''`},
+	} {
+		fmt.Fprintf(&b, "%s unfinished:", q.what)
+		for _, at := range texts(t, ctx, db.SQL(), q.sql) {
+			id, _, _ := strings.Cut(at, "@")
+			steps, err := db.Steps(ctx, id)
+			fmt.Fprintf(&b, " %s (%d steps, %v)", at, len(steps), err)
+		}
+		b.WriteString("; ")
+	}
+	fmt.Fprintf(&b, "ladder matches %d, tournament runs finished %d", count(t, db, `SELECT COUNT(*) FROM ladder_matches`),
+		count(t, db, `SELECT COUNT(*) FROM tournament_runs WHERE finished_ns != 0`))
+	return b.String()
 }
 
 // midway lists the matches q selects that have played at least 5 steps (read through the
