@@ -144,7 +144,8 @@ type pending struct {
 // anyone be told it ended.
 func (m *match) overLocked() bool { return m.ended && m.recorded }
 
-// pause stops the match while the store cannot write: its clock stops and answers wait.
+// pause stops the match while the store cannot write, or until a restarted server serves
+// (Config.HoldClocks): its clock stops and answers wait.
 func (m *match) pause(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -463,7 +464,7 @@ func (m *match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
 	}
 	if m.paused {
-		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused: the server cannot write to its database; a new decision follows when it resumes")
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused (the server cannot write to its database, or is still starting); a new decision follows when it goes on")
 	}
 	s := &m.seats[seat]
 	p := s.pending

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 	"weak"
@@ -268,5 +270,66 @@ func TestRelease_ReleasedMatchIsCollected(t *testing.T) {
 			t.Fatal("a released match is still reachable")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A restarted server that holds its clocks (Config.HoldClocks, as `orrery serve` does) keeps
+// the matches it resumed paused until it serves (StartClocks): however long the start took,
+// the seat to act then has its whole move time and the bank its log left it.
+func TestRestart_ResumedClocksStartWhenTheServerServes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "orrery.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, Config{Store: db})
+	ctx := context.Background()
+	const perMove, bank = time.Minute, 30 * time.Second
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(13),
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(perMove), TimeBank: durationpb.New(bank)}})
+	_, stream, d := seatToAct(t, h, ctx, created)
+	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
+		t.Fatal(resp)
+	}
+	h.srv.Sync()
+	h.srv.Close()
+	db.Close()
+
+	db2, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	h2 := newHarness(t, Config{Store: db2, HoldClocks: true, Now: clock})
+	status := func() orreryv1.MatchStatus {
+		got, err := h2.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.GetMatch().GetStatus()
+	}
+	if got := status(); got != orreryv1.MatchStatus_MATCH_STATUS_PAUSED {
+		t.Fatalf("resumed and not yet serving: status %v, want paused", got)
+	}
+	// The start takes ten minutes: far past the move time and the bank.
+	mu.Lock()
+	now = now.Add(10 * time.Minute)
+	mu.Unlock()
+	h2.srv.StartClocks()
+	if got := status(); got != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
+		t.Fatalf("serving: status %v, want running", got)
+	}
+	_, stream2, d2 := seatToAct(t, h2, ctx, created)
+	if got, want := d2.GetDeadline().AsTime(), clock().Add(perMove+bank); !got.Equal(want) {
+		t.Errorf("deadline %v after the clocks start; want %v (the whole move time and bank from then)", got, want)
+	}
+	if got := d2.GetTimeBank().AsDuration(); got != bank {
+		t.Errorf("bank %v; want %v, as the log left it", got, bank)
+	}
+	if resp := answer(t, stream2, bots0(d2)); resp.GetAccepted() == nil {
+		t.Fatalf("answer in time after the restart: %v", resp)
 	}
 }

@@ -68,6 +68,10 @@ type Config struct {
 	// DataSets resolves data-set options that name a set into the bytes stored with the
 	// match; nil: data sets are taken inline only.
 	DataSets DataSets
+	// HoldClocks keeps the matches New resumes paused, their clocks stopped, until
+	// StartClocks: the time a restarting server takes before it serves (replaying logs,
+	// starting the ladder, listening) is not charged to seats that could not yet answer.
+	HoldClocks bool
 }
 
 // ReservedNames says which seat names belong to known bots (the ladder's).
@@ -123,7 +127,7 @@ type Server struct {
 	senders chan *Seat
 	peers   *peers // connections to the other nodes of a cluster; nil without one
 
-	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating
+	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating, holding
 	matches  map[string]*match // running, or ended with a seat still connected (release)
 	byToken  map[[32]byte]seatRef
 	closed   bool      // no match clock fires once set
@@ -135,6 +139,9 @@ type Server struct {
 	// creating: matches Create has leased and not yet put in memory, which a takeover pass
 	// must not take for strays (cluster.go).
 	creating map[string]bool
+	// holding: Config.HoldClocks and StartClocks not yet called; matches resumed meanwhile
+	// stay paused.
+	holding bool
 }
 
 type seatRef struct {
@@ -173,6 +180,7 @@ func New(cfg Config) (*Server, error) {
 		creating: make(map[string]bool),
 		byToken:  make(map[[32]byte]seatRef),
 		limits:   limits.New(cfg.Limits),
+		holding:  cfg.HoldClocks,
 	}
 	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -258,12 +266,40 @@ func (s *Server) storeHealth(err error) {
 	}
 	s.mu.Unlock()
 	now := s.now()
+	if err == nil && s.holding {
+		return // StartClocks starts them
+	}
 	for _, m := range ms {
 		if err != nil {
 			m.pause(now)
 		} else {
 			m.unpause(now)
 		}
+	}
+}
+
+// StartClocks ends Config.HoldClocks' hold once the server serves: every match resumed
+// meanwhile goes on, each owed decision issued again with a fresh deadline from now and the
+// seat's bank as its log left it (unless the store cannot write: then they go on when it can).
+func (s *Server) StartClocks() {
+	s.mu.Lock()
+	if !s.holding {
+		s.mu.Unlock()
+		return
+	}
+	s.holding = false
+	err := s.storeErr
+	ms := make([]*match, 0, len(s.matches))
+	for _, m := range s.matches {
+		ms = append(ms, m)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return
+	}
+	now := s.now()
+	for _, m := range ms {
+		m.unpause(now)
 	}
 }
 
@@ -702,7 +738,13 @@ func (s *Server) resume() error {
 			continue
 		}
 		c := clock{perMove: rec.PerMove, increment: rec.Increment, bank: rec.TimeBank, wall: rec.WallClock}
-		s.start(rec, r, c)
+		m := s.start(rec, r, c)
+		s.mu.Lock()
+		hold := s.holding
+		s.mu.Unlock()
+		if hold {
+			m.pause(s.now())
+		}
 		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", len(r.steps))
 	}
 	return nil

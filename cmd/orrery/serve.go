@@ -73,7 +73,8 @@ func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node,
-		DataSets: datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)}}
+		DataSets:   datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)},
+		HoldClocks: true} // resumed matches' clocks start once it serves (StartClocks below)
 	if c.dbPath != "" {
 		db, err := store.Open(c.dbPath)
 		if err != nil {
@@ -130,6 +131,7 @@ func startArena(c arenaConfig) (*arena, error) {
 		return nil, err
 	}
 	go a.grpc.Serve(a.lis)
+	srv.StartClocks()
 	if c.retain > 0 && a.db != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
