@@ -163,7 +163,7 @@ func (m *match) pause(now time.Time) {
 func (m *match) unpause(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.paused {
+	if !m.paused || m.gone.Load() { // a dropped match stays paused for good (drop)
 		return
 	}
 	m.paused = false
