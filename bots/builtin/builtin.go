@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/orrery/orrery/bots"
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
@@ -46,19 +47,33 @@ const mctsHelp = "Monte Carlo tree search over states sampled from its own view,
 
 // IterationsEnv names the environment variable that gives the mcts bots an iteration budget
 // per decision in place of their time budget: a tournament measured with it plays the same
-// however loaded the machine is.
+// however loaded the machine is. Its value is N for every game, or game=N pairs separated by
+// commas (games not named keep the time budget), since 100 ms buys each game a different
+// number of iterations.
 const IterationsEnv = "ORRERY_MCTS_ITERATIONS"
 
 // mctsBot makes the search bot of game at its default budget, or at the iteration budget in
 // IterationsEnv.
 func mctsBot(game string) func(seed uint64) bots.Bot {
 	return func(seed uint64) bots.Bot {
-		cfg := mcts.Config{Seed: seed}
-		if n, err := strconv.Atoi(os.Getenv(IterationsEnv)); err == nil && n > 0 {
-			cfg.Iterations = n
-		}
-		return mcts.MustNew(game, cfg)
+		return mcts.MustNew(game, mcts.Config{Seed: seed, Iterations: Iterations(os.Getenv(IterationsEnv), game)})
 	}
+}
+
+// Iterations reads game's iteration budget from an IterationsEnv value: 0 when it sets none.
+func Iterations(env, game string) int {
+	if !strings.Contains(env, "=") {
+		n, _ := strconv.Atoi(strings.TrimSpace(env))
+		return max(n, 0)
+	}
+	for pair := range strings.SplitSeq(env, ",") {
+		g, v, _ := strings.Cut(pair, "=")
+		if strings.TrimSpace(g) == game {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return max(n, 0)
+		}
+	}
+	return 0
 }
 
 // New makes the bot called name for game, seeded with seed.

@@ -38,3 +38,24 @@ func TestNew_SearchBotForEveryGame(t *testing.T) {
 		t.Error("an unknown bot name was accepted")
 	}
 }
+
+func TestIterations_ForEveryGameOrGameByGame(t *testing.T) {
+	for _, c := range []struct {
+		env, game string
+		want      int
+	}{
+		{"", "planet", 0},
+		{"800", "planet", 800},
+		{" 800 ", "icetraders", 800},
+		{"-5", "planet", 0},
+		{"junk", "planet", 0},
+		{"icetraders=900,planet=5600", "planet", 5600},
+		{"icetraders=900, planet=5600", "icetraders", 900},
+		{"icetraders=900,planet=5600", "fccatan", 0}, // not named: the time budget
+		{"planet=x", "planet", 0},
+	} {
+		if got := builtin.Iterations(c.env, c.game); got != c.want {
+			t.Errorf("Iterations(%q, %q) = %d; want %d", c.env, c.game, got, c.want)
+		}
+	}
+}
