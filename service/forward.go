@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"net"
 	"strings"
 	"sync"
 
@@ -131,6 +132,40 @@ func (s *Server) ForwardContext(ctx context.Context) context.Context {
 	}
 	out.Set(forwardedBy, id)
 	return metadata.NewOutgoingContext(ctx, out)
+}
+
+// relayedByNode reports whether ctx's call was relayed here by a live node of the cluster:
+// marked as relayed, and from the host of a live node's address. The mark alone is a header
+// any client can set; a process on a node's own host is trusted as that node.
+func (s *Server) relayedByNode(ctx context.Context) bool {
+	if s.cfg.Node == nil || s.store == nil || !relayed(ctx) {
+		return false
+	}
+	from := net.ParseIP(caller(ctx))
+	if from == nil {
+		return false
+	}
+	now := s.now()
+	nodes, err := s.store.Live(ctx, now.Add(-s.cfg.Node.LeaseTTL), now)
+	if err != nil {
+		return false
+	}
+	for _, n := range nodes {
+		host, _, err := net.SplitHostPort(n.Addr)
+		if err != nil {
+			continue
+		}
+		ips, err := net.DefaultResolver.LookupHost(ctx, host)
+		if err != nil {
+			continue
+		}
+		for _, ip := range ips {
+			if net.ParseIP(ip).Equal(from) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // relayed reports whether another node relayed this call here.

@@ -264,3 +264,27 @@ func TestForward_ListingShowsTheOwnersPosition(t *testing.T) {
 		}
 	}
 }
+
+// A create a node relays was counted there, against its caller: the node that takes it does
+// not count it again against the relaying node, which would refuse every caller's matches
+// once the relays alone reached the limit.
+func TestForward_RelayedCreatesCountOnceAgainstTheirCaller(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	// A node judges another's room by its own limit, so both run up to 4.
+	full := newNode(t, target, "full", Config{Limits: limits.Config{LiveMatches: 4, CreatesPerMinute: 7}}, GRPCOptions{})
+	roomy := newNode(t, target, "roomy", Config{Limits: limits.Config{LiveMatches: 4, CreatesPerMinute: 2}}, GRPCOptions{})
+	for i := range 4 { // kept: full is now full
+		full.create(&orreryv1.CreateMatchRequest{Seed: seed(uint64(1 + i))})
+	}
+	for i := range 3 { // over roomy's own limit of 2
+		placed := full.create(&orreryv1.CreateMatchRequest{Seed: seed(uint64(5 + i))})
+		if roomy.srv.lookup(placed.GetMatchId()) == nil {
+			t.Fatalf("relayed create %d not placed on the node with room", i+1)
+		}
+	}
+	// The caller's eighth create in the minute passes the limit where it called.
+	_, err := full.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("eighth create in a minute: %v; want ResourceExhausted from the node called", err)
+	}
+}

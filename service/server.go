@@ -422,8 +422,10 @@ func NewMatchKeys(seats int) *MatchKeys {
 
 // CreateMatch starts a match.
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
-	if err := s.limits.Create(caller(ctx), s.now()); err != nil {
-		return nil, err
+	if !s.relayedByNode(ctx) { // a node that relays a create has counted it against its caller
+		if err := s.limits.Create(caller(ctx), s.now()); err != nil {
+			return nil, err
+		}
 	}
 	if s.cfg.Names != nil {
 		for i, name := range req.GetSeatNames() {
