@@ -16,11 +16,11 @@ import (
 // policyCheck plays as greedy and, at each decision, asks the search's greedy policy
 // (pt.Greedy) the same question on a state drawn from the decision's observation.
 type policyCheck struct {
-	t                   *testing.T
-	g                   bots.Bot
-	policy              *pt.Greedy
-	agreed, asked, kept int
-	kinds               map[uint16]int // the kinds of the choices compared
+	t             *testing.T
+	g             bots.Bot
+	policy        *pt.Greedy
+	agreed, asked int
+	kinds         map[uint16]int // the kinds of the choices compared
 }
 
 func (c *policyCheck) Act(d *orreryv1.Decision) *orreryv1.Answer {
