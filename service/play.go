@@ -476,6 +476,14 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 			st.built = v.decision
 		}
 	}
+	if reuse && len(msgs) == 0 && st.spare != nil {
+		// Nothing new: the seat waits, maybe long (a bot thinking, its rivals' turns). Its
+		// sent decision goes to the server's pool, for whichever seat decides next, rather
+		// than wait here: a server of waiting seats holds no decisions it has sent, and the
+		// pool gives back what stays unused for two collections.
+		st.srv.decisions.Put(st.spare)
+		st.spare = nil
+	}
 	if stream && len(msgs) == 0 {
 		st.out.running = false
 	}
