@@ -25,7 +25,7 @@ func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 			if err != nil {
 				return nil, err
 			}
-			return mem.BufferSlice{mem.SliceBuffer(b)}, nil
+			return wire.Slice(b), nil
 		}
 	}
 	return c.Codec.Marshal(v)

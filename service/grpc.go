@@ -114,6 +114,8 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 	}
 	srv := grpc.NewServer(append(creds,
 		grpc.ForceServerCodecV2(newCodec()),
+		grpc.StaticStreamWindowSize(staticStreamWindow),
+		grpc.StaticConnWindowSize(staticConnWindow),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
@@ -130,6 +132,17 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 	}
 	return srv
 }
+
+// The server's receive windows are fixed, which turns off gRPC's bandwidth estimation on its
+// side: it pinged the client on data received, so a stream carrying an answer per decision
+// cost a PING and its ack (frames, writes, wake-ups) about as often as the answers. What
+// clients send the arena is small (joins, answers, requests), so a 64 KiB stream window
+// never throttles it; the connection's is larger, for the many streams one client (a ladder,
+// a test harness) multiplexes on one connection.
+const (
+	staticStreamWindow = 64 << 10
+	staticConnWindow   = 1 << 20
+)
 
 // logStreams logs each stream's start and finish with the fields the unary calls' logging
 // interceptor gives them, but keeps nothing for the stream's life and does not wrap it: a

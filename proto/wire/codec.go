@@ -43,7 +43,7 @@ func (Codec) Marshal(v any) (mem.BufferSlice, error) {
 		if _, err := m.MarshalToSizedBufferVT(buf); err != nil {
 			return nil, err
 		}
-		return mem.BufferSlice{mem.SliceBuffer(buf)}, nil
+		return Slice(buf), nil
 	}
 	pool := mem.DefaultBufferPool()
 	buf := pool.Get(size)
@@ -52,6 +52,21 @@ func (Codec) Marshal(v any) (mem.BufferSlice, error) {
 		return nil, err
 	}
 	return mem.BufferSlice{mem.NewBuffer(buf, pool)}, nil
+}
+
+// oneBuffer is a message's bytes as gRPC takes them, a list of one buffer, in one block with
+// the list: mem.BufferSlice{mem.SliceBuffer(b)} allocated the list and the boxed slice apart,
+// two allocations besides the bytes for every message sent.
+type oneBuffer struct {
+	data mem.SliceBuffer
+	list [1]mem.Buffer
+}
+
+// Slice is b as a BufferSlice that gRPC neither pools nor frees.
+func Slice(b []byte) mem.BufferSlice {
+	o := &oneBuffer{data: b}
+	o.list[0] = &o.data
+	return o.list[:]
 }
 
 // Unmarshal decodes data into v: with UnmarshalVT when Trusted, which copies every string

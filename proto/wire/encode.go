@@ -94,9 +94,11 @@ func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 		size += len(entry)
 	}
 	*list = entries
+	// Grown once to the whole message: appended from nil, the tag, the length and the body
+	// each grew it (three allocations, the last copying what came before).
+	buf = slices.Grow(buf, protowire.SizeTag(playResponseDecision)+protowire.SizeBytes(size))
 	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
 	buf = protowire.AppendVarint(buf, uint64(size))
-	buf = slices.Grow(buf, size)
 	at := len(buf)
 	buf = buf[:at+restSize]
 	if _, err := rest.MarshalToSizedBufferVT(buf[at:]); err != nil {

@@ -169,3 +169,34 @@ func TestActionCache_EncodedBytesGoWithTheCache(t *testing.T) {
 		t.Errorf("%d of %d envelopes still encoded after the cache was collected", n, len(envs))
 	}
 }
+
+// A message sent costs its bytes and one block for the list gRPC takes them in, and a
+// decision's wire form is its bytes alone, grown once: every message of a match goes this way.
+func TestMarshal_AllocationsPerMessage(t *testing.T) {
+	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cache ActionCache
+	seats := st.ToAct(nil)
+	d := DecisionFor(st, seats[0], st.Legal(seats[0], nil), 7, &cache, &orreryv1.Receive{OmitText: true, OmitObservation: true, OmitLegalNotation: true})
+	d.DecisionId, d.MatchId = "d7.1", "m1"
+	if _, err := AppendDecisionResponse(nil, d); err != nil { // the envelopes' bytes are cached from here on
+		t.Fatal(err)
+	}
+	answer := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{DecisionId: "d7.1", Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 2}}}}
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := (Codec{}).Marshal(answer); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 2 {
+		t.Errorf("a small message: %v allocations, want 2 (its bytes, and the list)", n)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := AppendDecisionResponse(nil, d); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 1 {
+		t.Errorf("a decision: %v allocations, want 1 (its bytes)", n)
+	}
+}
