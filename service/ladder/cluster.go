@@ -179,8 +179,17 @@ func (l *Ladder) syncStreams(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `UPDATE ladder_seats SET picked = 1 WHERE node_id = ? AND picked = 0
-		RETURNING match_id, seat, seats, bot_id, tournament, token`, node)
+	// Its own seats, and the seats of bots whose stream is here that another node cannot
+	// play: not yet picked there (assigned while the bot's stream moved here, from a stream
+	// list read just before it did), or held by a node that has died. A bot takes up its
+	// seats when it joins (publishJoin); these were assigned after it joined, and would wait
+	// for its next join while their clocks ran out.
+	rows, err := tx.QueryContext(ctx, `UPDATE ladder_seats SET node_id = ?, picked = 1
+		WHERE (node_id = ? AND picked = 0) OR (node_id != ? AND house = 0
+			AND bot_id IN (SELECT bot_id FROM ladder_streams WHERE node_id = ?)
+			AND (picked = 0 OR node_id NOT IN (SELECT id FROM nodes WHERE seen_ns >= ?))
+			AND match_id IN (SELECT id FROM matches WHERE ended_ns = 0))
+		RETURNING match_id, seat, seats, bot_id, tournament, token`, node, node, node, node, store.UnixNano(l.now().Add(-l.cfg.Cluster.TTL)))
 	if err != nil {
 		return err
 	}

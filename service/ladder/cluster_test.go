@@ -163,3 +163,63 @@ func TestCluster_TwoNodesOneLadder(t *testing.T) {
 		}
 	}
 }
+
+// A seat assigned to a node that cannot play it (its bot's stream moved to another node just
+// as the matchmaker read the streams, or the node died) is taken by the node where the bot's
+// stream is, at its next tick: the bot joined before the seat existed, so its join did not
+// take it up, and its clock would have run out waiting for the bot's next join.
+func TestCluster_SeatsOfABotThatMovedAreTakenWhereItsStreamIs(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	nodes := []*clusterNode{startClusterNode(t, "a", target), startClusterNode(t, "b", target)}
+	names := []string{"wm", "xm", "ym", "zm"}
+	reg := orreryv1.NewLadderServiceClient(nodes[0].conn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	ids := make([]int64, len(names))
+	for i, name := range names {
+		r, err := reg.RegisterBot(ctx, &orreryv1.RegisterBotRequest{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nodes[0].db.SQL().QueryRow(`SELECT id FROM ladder_bots WHERE name = $1`, name).Scan(&ids[i]); err != nil {
+			t.Fatal(err)
+		}
+		// Tournaments only: the matchmaker seats them in nothing of its own.
+		wg.Go(func() {
+			botladder.Run(ctx, nodes[1].conn, botladder.Options{APIKey: r.GetApiKey(), Games: []string{testGame}, TournamentsOnly: true,
+				MaxBackoff: 100 * time.Millisecond, NewBot: func(j *orreryv1.Joined) (bots.Bot, error) { return random.New(uint64(j.GetSeat())), nil }})
+		})
+	}
+	eventually(t, "the four streams published on b", func() bool {
+		var n int
+		nodes[0].db.SQL().QueryRow(`SELECT COUNT(*) FROM ladder_streams WHERE node_id = 'b'`).Scan(&n)
+		return n == len(names)
+	})
+	// A match whose seats name nodes that do not play them: one that never picks (dead) and
+	// one that left its seat ('').
+	lm := &liveMatch{game: testGame, bots: ids, house: make([]*House, len(ids)), runner: make([]*conn, len(ids))}
+	if err := nodes[0].lad.create(lm, []string{"gone", "gone", "", ""}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "b takes the match's four seats", func() bool {
+		var n int
+		nodes[0].db.SQL().QueryRow(`SELECT COUNT(*) FROM ladder_seats WHERE match_id = $1 AND node_id = 'b' AND picked = 1`, lm.id).Scan(&n)
+		return n == len(ids)
+	})
+	eventually(t, "the match played to its end by the bots' streams on b", func() bool {
+		got, err := orreryv1.NewArenaServiceClient(nodes[0].conn).GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: lm.id})
+		return err == nil && got.GetMatch().GetStatus() == orreryv1.MatchStatus_MATCH_STATUS_FINISHED
+	})
+	got, err := orreryv1.NewArenaServiceClient(nodes[0].conn).GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: lm.id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got.GetMatch().GetSeatInfo() {
+		if s.GetTimeouts() > 0 {
+			t.Errorf("seat %d timed out %d times", s.GetSeat(), s.GetTimeouts())
+		}
+	}
+}
