@@ -331,3 +331,35 @@ func (b *Bot) overruling(st engine.State) string {
 	}
 	return fmt.Sprintf("round %d tick %d: %s; greedy %s, search %s", fs.Round(), fs.Tick(), strings.Join(changed, "; "), stat(fav), stat(best))
 }
+
+// TestPlanner_KeepsNoPartOfTheDecision: a house bot's decision is the server's memory once
+// Act returns (service.Seat.Lend builds the next decision, maybe another seat's, in it), so
+// the plan keeps copies of the orders it changes, not the listed actions themselves.
+func TestPlanner_KeepsNoPartOfTheDecision(t *testing.T) {
+	ds := fccatanTicks(t, 1)
+	prior := fccatanbot.NewGreedy(0).Act(ds[0])
+	p := newFccatanPlanner().(*fccatanPlanner)
+	changed, who := -1, -1
+	for i, la := range ds[0].GetLegal() {
+		in := wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars()
+		for k, g := range intentsOf(prior).GetAvatars() {
+			if k < len(in) && !sameMotion(in[k], g) && in[k].GetTarget() != nil && changed < 0 {
+				changed, who = i, k
+			}
+		}
+	}
+	if changed < 0 {
+		t.Fatal("no listed change of a player's motion")
+	}
+	p.Planned(ds[0], prior, bots.Index(ds[0], changed))
+	want := proto.CloneOf(wire.GameAction(ds[0].GetLegal()[changed]).(*fccatanv1.Action).GetIntents().GetAvatars()[who])
+	if !proto.Equal(p.override[who], want) {
+		t.Fatalf("override of player %d: %v, want %v", who, p.override[who], want)
+	}
+	for _, la := range ds[0].GetLegal() { // the server builds another decision in its memory
+		proto.Reset(la)
+	}
+	if !proto.Equal(p.override[who], want) {
+		t.Errorf("override of player %d after the decision's memory was reused: %v, want %v", who, p.override[who], want)
+	}
+}
