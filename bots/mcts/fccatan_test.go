@@ -357,7 +357,9 @@ func TestPlanner_KeepsNoPartOfTheDecision(t *testing.T) {
 		t.Fatalf("override of player %d: %v, want %v", who, p.override[who], want)
 	}
 	for _, la := range ds[0].GetLegal() { // the server builds another decision in its memory
-		proto.Reset(la)
+		for _, in := range wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars() {
+			proto.Reset(in)
+		}
 	}
 	if !proto.Equal(p.override[who], want) {
 		t.Errorf("override of player %d after the decision's memory was reused: %v, want %v", who, p.override[who], want)
