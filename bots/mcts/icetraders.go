@@ -16,7 +16,9 @@ import (
 // seat's own next move included, and greedy's scoring of where that leaves the seat. An
 // elimination is often two moves in the making (a hunter moved in, then its attack), which
 // the round's end alone does not show: with the playout, 43% of 40 games at 1,500 iterations
-// (139 ms of CPU a decision), against 39% without at 2,900 (121 ms). The seat's own next
+// (139 ms of CPU a decision), against 39% without at 2,900 (121 ms); over 200 duplicate
+// games against three greedy bots, a 48% win share at 1,100 iterations, against 37% without
+// at 2,900. The seat's own next
 // moves drawn untried in the tree would only blur it, so the tree keeps the root's move only.
 // The root is widened to the best 16 by the evaluation one action ahead, since late in a
 // match there are hundreds of actions and a few thousand iterations.
