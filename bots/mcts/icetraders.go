@@ -12,12 +12,16 @@ import (
 )
 
 // icetradersGame is IceTraders' search: greedy's choice first, the other seats answering as
-// greedy answers (icetradersReply), and greedy's scoring of where that leaves the seat when it
-// is to act again. A play position is all but certain (chance is only the alignments, and
-// greedy opponents choose Evil), so one round is scored as it stands: random playouts after
-// it, or the seat's own next moves drawn untried in the tree, would only blur it. The root is widened to the best 16 by
-// the evaluation one action ahead, since late in a match there are hundreds of actions and a
-// few hundred iterations.
+// greedy answers (icetradersReply), then a playout of one more round as greedy plays it, the
+// seat's own next move included, and greedy's scoring of where that leaves the seat. An
+// elimination is often two moves in the making (a hunter moved in, then its attack), which
+// the round's end alone does not show: with the playout, 43% of 40 games at 1,500 iterations
+// (139 ms of CPU a decision), against 39% without at 2,900 (121 ms); over 200 duplicate
+// games against three greedy bots, a 48% win share at 1,100 iterations, against 37% without
+// at 2,900. The seat's own next
+// moves drawn untried in the tree would only blur it, so the tree keeps the root's move only.
+// The root is widened to the best 16 by the evaluation one action ahead, since late in a
+// match there are hundreds of actions and a few thousand iterations.
 func icetradersGame() Game {
 	return Game{
 		Name:         icetraders.Name,
@@ -25,7 +29,8 @@ func icetradersGame() Game {
 		Prior:        icetradersbot.NewGreedy,
 		Evaluate:     icetradersEvaluate(),
 		Reply:        icetradersReply,
-		Playout:      icetradersReply(), // for playouts asked for (Config.Depth)
+		Playout:      icetradersReply(),
+		Depth:        4,
 		TreeDepth:    1,
 		Widen:        16,
 	}
