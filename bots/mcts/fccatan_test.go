@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/orrery/orrery/bots"
 	fccatanbot "github.com/orrery/orrery/bots/fccatan"
@@ -22,7 +24,7 @@ import (
 
 // fccatanTicks plays a Full-Contact Catan match with greedy in every seat into its first round
 // and returns team 0's decision at each of its first n ticks.
-func fccatanTicks(t *testing.T, n int) []*orreryv1.Decision {
+func fccatanTicks(t testing.TB, n int) []*orreryv1.Decision {
 	t.Helper()
 	st, err := engine.New("fccatan", engine.Config{Seats: 4, Seed: 3})
 	if err != nil {
@@ -363,5 +365,34 @@ func TestPlanner_KeepsNoPartOfTheDecision(t *testing.T) {
 	}
 	if !proto.Equal(p.override[who], want) {
 		t.Errorf("override of player %d after the decision's memory was reused: %v, want %v", who, p.override[who], want)
+	}
+}
+
+// BenchmarkTickDeadline_FullContactCatan answers ticks as a wall-clock match sends them, each
+// due at the next tick (100 ms on), with the default 100 ms budget and every tick searched
+// (Exhaustive: the worst case, no standing plan), and reports how many answers came late, the
+// least time to spare and the iterations a tick: a search must fit the tick. Not a test:
+// the figures depend on the machine's load.
+//
+//	go test ./bots/mcts -run '^$' -bench TickDeadline_FullContactCatan -benchtime 1x
+func BenchmarkTickDeadline_FullContactCatan(b *testing.B) {
+	ds := fccatanTicks(b, 100)
+	for b.Loop() {
+		bot := MustNew("fccatan", Config{Exhaustive: true, Seed: 16})
+		late, least, iterations := 0, time.Duration(1<<62), 0
+		for _, d := range ds {
+			tick := 100 * time.Millisecond // the default rules' tick
+			d.Deadline = timestamppb.New(time.Now().Add(tick))
+			bot.Act(d)
+			spare := time.Until(d.GetDeadline().AsTime())
+			if spare < 0 {
+				late++
+			}
+			least = min(least, spare)
+			iterations += bot.LastStats().Iterations
+		}
+		b.ReportMetric(float64(late), "late")
+		b.ReportMetric(float64(least.Microseconds())/1000, "ms-spare-least")
+		b.ReportMetric(float64(iterations)/float64(len(ds)), "iterations/tick")
 	}
 }
