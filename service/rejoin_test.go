@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
@@ -277,24 +276,10 @@ func TestRelease_ReleasedMatchIsCollected(t *testing.T) {
 // the matches it resumed paused until it serves (StartClocks): however long the start took,
 // the seat to act then has its whole move time and the bank its log left it.
 func TestRestart_ResumedClocksStartWhenTheServerServes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "orrery.db")
-	db, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newHarness(t, Config{Store: db})
-	ctx := context.Background()
 	const perMove, bank = time.Minute, 30 * time.Second
-	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(13),
+	path, created := answeredAndStopped(t, &orreryv1.CreateMatchRequest{Seed: seed(13),
 		Clock: &orreryv1.Clock{PerMove: durationpb.New(perMove), TimeBank: durationpb.New(bank)}})
-	_, stream, d := seatToAct(t, h, ctx, created)
-	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
-		t.Fatal(resp)
-	}
-	h.srv.Sync()
-	h.srv.Close()
-	db.Close()
-
+	ctx := context.Background()
 	db2, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)

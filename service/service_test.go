@@ -462,23 +462,30 @@ func TestWatch_SpectatorSeesOnlyThePublicView(t *testing.T) {
 	}
 }
 
-func TestRestart_ResumesUnfinishedMatchFromItsLog(t *testing.T) {
+// answeredAndStopped creates req's match on a server that stores to a new file, answers one
+// decision and stops the server: the file, to restart from, and the match.
+func answeredAndStopped(t *testing.T, req *orreryv1.CreateMatchRequest) (string, *orreryv1.CreateMatchResponse) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "orrery.db")
 	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := newHarness(t, Config{Store: db})
-	ctx := context.Background()
-	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(13)})
-	_, stream, d := seatToAct(t, h, ctx, created)
+	created := h.create(req)
+	_, stream, d := seatToAct(t, h, context.Background(), created)
 	if resp := answer(t, stream, bots0(d)); resp.GetAccepted() == nil {
 		t.Fatal(resp)
 	}
 	h.srv.Sync()
 	h.srv.Close()
 	db.Close()
+	return path, created
+}
 
+func TestRestart_ResumesUnfinishedMatchFromItsLog(t *testing.T) {
+	path, created := answeredAndStopped(t, &orreryv1.CreateMatchRequest{Seed: seed(13)})
+	ctx := context.Background()
 	db2, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)

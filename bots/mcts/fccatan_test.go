@@ -59,6 +59,22 @@ func observed(d *orreryv1.Decision) *fccatanv1.Observation {
 // TestPlanner_KeepsThePlanUntilTheSituationChanges: after a search, the next ticks are answered
 // without one (greedy's steering, with the search's changed order kept for
 // fccatanOverrideTicks) until a ball changes hands or the plan is fccatanReplanTicks old; the
+// changedMotion is the first of d's listed actions that sends one of the team's players
+// (who) somewhere prior's plan does not: a change the search may make.
+func changedMotion(t *testing.T, d *orreryv1.Decision, prior *orreryv1.Answer) (changed, who int) {
+	t.Helper()
+	for i, la := range d.GetLegal() {
+		in := wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars()
+		for k, g := range intentsOf(prior).GetAvatars() {
+			if k < len(in) && !sameMotion(in[k], g) && in[k].GetTarget() != nil {
+				return i, k
+			}
+		}
+	}
+	t.Fatal("no listed change of a player's motion")
+	return -1, -1
+}
+
 // planned tick asked again gets its answer.
 func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 	const calm = 10 // the first ticks of a round, in which no ball changes hands
@@ -70,18 +86,7 @@ func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 	}
 	// The search changed one player's order: a listed change whose motion is not greedy's.
 	prior := greedy.Act(ds[0])
-	changed, who := -1, -1
-	for i, la := range ds[0].GetLegal() {
-		in := wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars()
-		for k, g := range intentsOf(prior).GetAvatars() {
-			if k < len(in) && !sameMotion(in[k], g) && in[k].GetTarget() != nil && changed < 0 {
-				changed, who = i, k
-			}
-		}
-	}
-	if changed < 0 {
-		t.Fatal("no listed change of a player's motion")
-	}
+	changed, who := changedMotion(t, ds[0], prior)
 	searched := bots.Index(ds[0], changed)
 	p.Planned(ds[0], prior, searched)
 	if got := p.Standing(ds[0], prior); !proto.Equal(got, searched) {
@@ -341,18 +346,7 @@ func TestPlanner_KeepsNoPartOfTheDecision(t *testing.T) {
 	ds := fccatanTicks(t, 1)
 	prior := fccatanbot.NewGreedy(0).Act(ds[0])
 	p := newFccatanPlanner().(*fccatanPlanner)
-	changed, who := -1, -1
-	for i, la := range ds[0].GetLegal() {
-		in := wire.GameAction(la).(*fccatanv1.Action).GetIntents().GetAvatars()
-		for k, g := range intentsOf(prior).GetAvatars() {
-			if k < len(in) && !sameMotion(in[k], g) && in[k].GetTarget() != nil && changed < 0 {
-				changed, who = i, k
-			}
-		}
-	}
-	if changed < 0 {
-		t.Fatal("no listed change of a player's motion")
-	}
+	changed, who := changedMotion(t, ds[0], prior)
 	p.Planned(ds[0], prior, bots.Index(ds[0], changed))
 	want := proto.CloneOf(wire.GameAction(ds[0].GetLegal()[changed]).(*fccatanv1.Action).GetIntents().GetAvatars()[who])
 	if !proto.Equal(p.override[who], want) {
