@@ -56,9 +56,6 @@ func observed(d *orreryv1.Decision) *fccatanv1.Observation {
 	return wire.GameObservation(d.GetObservation()).(*fccatanv1.Observation)
 }
 
-// TestPlanner_KeepsThePlanUntilTheSituationChanges: after a search, the next ticks are answered
-// without one (greedy's steering, with the search's changed order kept for
-// fccatanOverrideTicks) until a ball changes hands or the plan is fccatanReplanTicks old; the
 // changedMotion is the first of d's listed actions that sends one of the team's players
 // (who) somewhere prior's plan does not: a change the search may make.
 func changedMotion(t *testing.T, d *orreryv1.Decision, prior *orreryv1.Answer) (changed, who int) {
@@ -75,6 +72,9 @@ func changedMotion(t *testing.T, d *orreryv1.Decision, prior *orreryv1.Answer) (
 	return -1, -1
 }
 
+// TestPlanner_KeepsThePlanUntilTheSituationChanges: after a search, the next ticks are answered
+// without one (greedy's steering, with the search's changed order kept for
+// fccatanOverrideTicks) until a ball changes hands or the plan is fccatanReplanTicks old; the
 // planned tick asked again gets its answer.
 func TestPlanner_KeepsThePlanUntilTheSituationChanges(t *testing.T) {
 	const calm = 10 // the first ticks of a round, in which no ball changes hands
