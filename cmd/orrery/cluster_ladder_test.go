@@ -30,6 +30,7 @@ import (
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
@@ -184,7 +185,16 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	admin := metadata.AppendToOutgoingContext(ctx, "authorization", "bearer "+clusterAdminKey)
 
 	// n0 starts first: it becomes the matchmaker, so the kill takes the matchmaker down too.
+	// Its "ready" comes before its ladder's first tick, so the others start once it holds the
+	// lock: started at once, under load n2 could tick first and every ladder match run there.
 	nodes := []*ladderNode{startLadderNode(t, "n0", target)}
+	for count(t, db, fmt.Sprintf(`SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+		AND classid = %d AND objid = %d`, uint64(ladder.MatchmakerLock)>>32, uint64(ladder.MatchmakerLock)&0xffffffff)) == 0 {
+		if ctx.Err() != nil {
+			t.Fatal("n0 never became the matchmaker")
+		}
+		sleep(ctx, 20*time.Millisecond)
+	}
 	nodes = append(nodes, startLadderNode(t, "n1", target), startLadderNode(t, "n2", target))
 	addrs := []string{nodes[0].addr, nodes[1].addr, nodes[2].addr}
 	// Each bot's home node first, then the others.

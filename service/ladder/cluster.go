@@ -46,8 +46,9 @@ type Cluster struct {
 	Forward func(ctx context.Context) context.Context
 }
 
-// matchmakerLock is the advisory lock whose holder is the cluster's matchmaker.
-const matchmakerLock int64 = 0x6f72726572790001 // "orrery" 1
+// MatchmakerLock is the PostgreSQL advisory lock whose holder is the cluster's matchmaker
+// (pg_locks shows it as classid MatchmakerLock>>32, objid the low 32 bits).
+const MatchmakerLock int64 = 0x6f72726572790001 // "orrery" 1
 
 // clusterState is what a node of a cluster keeps beside the single-server ladder's fields.
 type clusterState struct {
@@ -120,7 +121,7 @@ func (l *Ladder) lead(ctx context.Context) bool {
 		return false
 	}
 	var won bool
-	if err := c.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(?)`, matchmakerLock).Scan(&won); err != nil || !won {
+	if err := c.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(?)`, MatchmakerLock).Scan(&won); err != nil || !won {
 		c.Close()
 		return false
 	}
