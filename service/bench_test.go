@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/random"
@@ -53,11 +55,12 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 }
 
 // BenchmarkDecisionRoundTrip is one decision answered over loopback gRPC: the server sends a
-// decision (typed observation, typed legal list, text) and the events before it, the bot
-// answers by index, the server applies it, acknowledges, and sends the next decision. The
-// bots ask for everything (the Receive default), as BenchmarkRawEcho's messages carry it, and
-// decode it all with the SDK's codec, as its client does. Matches
-// of two random seats run back to back; creating a match and joining its seats are not timed.
+// decision (typed observation, typed legal list, text, and the events since the seat's last),
+// the bot answers by index, the server applies it and sends the next decision. The bots join
+// as the Go SDK's do by default, asking for everything quietly (no acknowledgements, the
+// events riding on the decisions), as BenchmarkRawEcho's messages carry it, and decode it all
+// with the SDK's codec, as its client does. Matches of two random seats run back to back;
+// creating a match and joining its seats are not timed.
 // Besides ns/decision (all the timed work over all decisions, match ends included), it reports
 // gap-ns: from a bot's answer to the next decision reaching a bot, mid-match, the figure to
 // set beside BenchmarkRawEcho's round trip.
@@ -130,26 +133,39 @@ func (echoCodec) Unmarshal(data []byte, v any) error {
 func (echoCodec) Name() string { return "echo" }
 
 // recordedDecisions are the decisions of seeded random 2-seat games of testGame, as the server
-// would send them (their legal envelopes from cache, so the server's codec copies them as
-// encoded bytes, as it does the arena's, while the cache lives): the echo baselines replay
-// exactly this mix of small and large messages.
+// sends them to a seat that asks for everything, quietly (the Go SDK's default): each carries
+// the events its seat has not seen since its last decision, and its legal envelopes come from
+// cache, so the server's codec copies them as encoded bytes, as it does the arena's, while
+// the cache lives. The echo baselines replay exactly this mix of small and large messages.
+// (The arena's seats are also sent, per match, the last events and the end, which the echo
+// does not carry: its figure is the arena's mix without them.)
 func recordedDecisions(tb testing.TB, games int, cache *wire.ActionCache) []*orreryv1.Decision {
 	var out []*orreryv1.Decision
 	var toAct []engine.Seat
 	var legal []engine.Action
+	var game []proto.Message
 	for n := uint64(0); n < uint64(games); n++ {
 		st, err := engine.New(testGame, engine.Config{Seats: 2, Seed: n})
 		if err != nil {
 			tb.Fatal(err)
 		}
-		r := random.New(n)
+		// The seats' bots as BenchmarkDecisionRoundTrip seeds them: its first games are these.
+		rs := []bots.Bot{random.New(n * 7), random.New(n*7 + 1)}
+		seen := make([]int, 2) // each seat's events delivered so far
 		for ply := int64(0); !st.Terminal(); ply++ {
 			toAct = st.ToAct(toAct[:0])
-			legal = st.Legal(toAct[0], legal[:0])
-			d := wire.CachedDecision(st, toAct[0], legal, ply, cache)
-			d.DecisionId = "d1.1"
+			seat := toAct[0]
+			legal = st.Legal(seat, legal[:0])
+			d := wire.CachedDecision(st, seat, legal, ply, cache)
+			d.DecisionId, d.MatchId = "d"+strconv.FormatInt(ply, 10)+".1", "mAbCdEfGhIjKl"
+			d.Deadline, d.TimeBank = timestamppb.New(time.Now().Add(time.Minute)), durationpb.New(0)
+			game = st.Events(seat, seen[seat], game[:0])
+			for i, ev := range game {
+				d.Events = append(d.Events, new(wire.EventParts).Game(int64(seen[seat]+i), ev))
+			}
+			seen[seat] = st.EventCount()
 			out = append(out, d)
-			if err := st.Apply(toAct[0], legal[r.Act(d).GetLegalIndex()]); err != nil {
+			if err := st.Apply(seat, legal[rs[seat].Act(d).GetLegalIndex()]); err != nil {
 				tb.Fatal(err)
 			}
 		}
@@ -189,7 +205,7 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 func BenchmarkRawEcho(b *testing.B) {
 	cache := new(wire.ActionCache) // kept to the end, as a match keeps its own
 	defer runtime.KeepAlive(cache)
-	recorded := recordedDecisions(b, 40, cache)
+	recorded := recordedDecisions(b, 400, cache)
 	replies := make([]*orreryv1.PlayResponse, len(recorded))
 	total := 0
 	for i, d := range recorded {
@@ -231,7 +247,7 @@ func BenchmarkRawEcho(b *testing.B) {
 // BenchmarkRawEchoBytes is the floor: a decision of the recorded mix's average size as opaque
 // bytes, no protobuf at all.
 func BenchmarkRawEchoBytes(b *testing.B) {
-	recorded := recordedDecisions(b, 40, nil)
+	recorded := recordedDecisions(b, 400, nil)
 	total := 0
 	for _, d := range recorded {
 		total += proto.Size(d)

@@ -9,8 +9,10 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const { Backoff } = require('./backoff');
 
-// What the decisions carry: everything but the text, which these bots never read.
-const RECEIVE = { omit_text: true };
+// What the decisions carry: everything but the text, which these bots never read, quietly: no
+// acceptances (the next decision says an answer was applied), the events riding on the
+// decisions, one message a decision.
+const RECEIVE = { omit_text: true, quiet: true };
 
 // PROTO_DIR is the repository's proto/ folder; ORRERY_PROTO_DIR points elsewhere.
 const PROTO_DIR = process.env.ORRERY_PROTO_DIR || path.resolve(__dirname, '..', '..', 'proto');

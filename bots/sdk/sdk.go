@@ -32,7 +32,10 @@ type Options struct {
 	// Reconnects caps consecutive failed reconnects (default 20; negative: no limit).
 	Reconnects int
 	// Receive is what the decisions carry; nil asks the bot (bots.Receiver), and a bot that
-	// does not say gets everything.
+	// does not say gets everything, quietly (Receive.quiet): Play has no use for an
+	// ActionAccepted, since the next decision says the answer was applied, and the events a
+	// seat has not seen ride on its next decision (OnEvent sees them then) or come just
+	// before the match's end. A message a decision, as a raw echo sends.
 	Receive *orreryv1.Receive
 }
 
@@ -82,6 +85,9 @@ func retryable(err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// quiet is the Receive of a bot that does not say what it wants.
+var quiet = &orreryv1.Receive{Quiet: true}
+
 var errNoEnd = status.Error(codes.Unavailable, "stream closed before the match ended")
 
 func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token string, bot bots.Bot, seen *int64, o Options) (*orreryv1.MatchEnded, bool, error) {
@@ -92,8 +98,11 @@ func playOnce(ctx context.Context, client orreryv1.ArenaServiceClient, token str
 		return nil, false, err
 	}
 	join := &orreryv1.Join{Token: token, Receive: o.Receive}
-	if r, ok := bot.(bots.Receiver); ok && o.Receive == nil {
-		join.Receive = r.Receive()
+	if o.Receive == nil {
+		join.Receive = quiet
+		if r, ok := bot.(bots.Receiver); ok {
+			join.Receive = r.Receive()
+		}
 	}
 	if *seen >= 0 {
 		join.EventsSeen = seen

@@ -28,7 +28,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // arena serves a fresh arena over bufconn and returns a client connection to it.
-func arena(t *testing.T) *grpc.ClientConn {
+func arena(t *testing.T, opts ...grpc.DialOption) *grpc.ClientConn {
 	t.Helper()
 	srv, err := service.New(service.Config{})
 	if err != nil {
@@ -37,9 +37,9 @@ func arena(t *testing.T) *grpc.ClientConn {
 	lis := bufconn.Listen(1 << 20)
 	gs := service.NewGRPCServer(srv, service.GRPCOptions{})
 	go gs.Serve(lis)
-	conn, err := grpc.NewClient("passthrough:///bufnet",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	opts = append(opts, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }))
+	conn, err := grpc.NewClient("passthrough:///bufnet", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +90,65 @@ func TestPlay_RejectedAnswerFallsBackToAListedAction(t *testing.T) {
 	if rejected.Load() == 0 || ends[0].GetResult() == nil {
 		t.Errorf("%d rejections, end %v", rejected.Load(), ends[0])
 	}
+}
+
+// A bot that does not say what it receives joins quietly: no ActionAccepted comes, and
+// OnEvent still sees every event of the match, in order, from the decisions and the batch
+// before the end.
+func TestPlay_QuietUnlessTheBotSays(t *testing.T) {
+	var accepted, decisions atomic.Int32
+	count := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+		cs, err := streamer(ctx, desc, cc, method, opts...)
+		return countingStream{cs, &accepted, &decisions}, err
+	}
+	conn := arena(t, grpc.WithStreamInterceptor(count))
+	c := create(t, conn)
+	var wg sync.WaitGroup
+	seqs := make([][]int64, 2)
+	for i := range 2 {
+		r := random.New(uint64(i))
+		plain := bots.Func(r.Act) // not a bots.Receiver, as random is
+		wg.Go(func() {
+			end, err := sdk.Play(context.Background(), conn, c.GetSeats()[i].GetToken(), plain, sdk.Options{
+				OnEvent: func(e *orreryv1.Event) { seqs[i] = append(seqs[i], e.GetSeq()) }})
+			if err != nil || end.GetResult() == nil {
+				t.Errorf("seat %d: %v, end %v", i, err, end)
+			}
+		})
+	}
+	wg.Wait()
+	if accepted.Load() != 0 || decisions.Load() == 0 {
+		t.Errorf("%d acceptances over %d decisions, want none", accepted.Load(), decisions.Load())
+	}
+	for i, seq := range seqs {
+		for j, s := range seq {
+			if s != int64(j) {
+				t.Fatalf("seat %d saw events %v, want 0, 1, 2, ...", i, seq)
+			}
+		}
+		if len(seq) == 0 || len(seq) != len(seqs[0]) {
+			t.Errorf("seat %d saw %d events, seat 0 %d", i, len(seq), len(seqs[0]))
+		}
+	}
+}
+
+// countingStream counts the acceptances and decisions a Play stream receives.
+type countingStream struct {
+	grpc.ClientStream
+	accepted, decisions *atomic.Int32
+}
+
+func (s countingStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if r, ok := m.(*orreryv1.PlayResponse); ok && err == nil {
+		switch r.GetMsg().(type) {
+		case *orreryv1.PlayResponse_Accepted:
+			s.accepted.Add(1)
+		case *orreryv1.PlayResponse_Decision:
+			s.decisions.Add(1)
+		}
+	}
+	return err
 }
 
 // A refusal is final: the SDK returns it at once instead of retrying.

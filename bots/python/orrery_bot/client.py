@@ -30,8 +30,9 @@ RETRYABLE = frozenset({
 
 
 # What the decisions carry (docs/protocol.md, "Asking for less"): everything but the text,
-# which these bots never read.
-RECEIVE = arena_pb2.Receive(omit_text=True)
+# which these bots never read, quietly: no acceptances (the next decision says an answer was
+# applied), the events riding on the decisions, one message a decision.
+RECEIVE = arena_pb2.Receive(omit_text=True, quiet=True)
 
 
 class Targets:
