@@ -394,7 +394,7 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 		dup = ", seat-rotated duplicate sets"
 	}
 	fmt.Fprintf(w, "%s %s, %d seats, %d matches%s, seed %d\n", r.Game, r.Format, r.Seats, r.Matches, dup, r.Seed)
-	fmt.Fprintf(w, "wall time %s (%.1f matches/s)\n\n", time.Duration(r.WallSeconds*float64(time.Second)).Round(time.Millisecond), float64(r.Matches)/r.WallSeconds)
+	fmt.Fprintf(w, "wall time %s (%s)\n\n", time.Duration(r.WallSeconds*float64(time.Second)).Round(time.Millisecond), matchRate(float64(r.Matches)/r.WallSeconds))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "place\tentrant\tmatches\twins\twin rate [95% CI]\twin share [95% CI]\tmean rank ± 95% CI\tpoints\t")
 	for _, s := range r.Standings {
@@ -498,7 +498,7 @@ func (p *progress) drawLocked(force bool) {
 	if !p.tty {
 		if t := p.done * 10 / p.total; t > p.tenth || force && p.done == p.total {
 			p.tenth = t
-			fmt.Fprintf(p.w, "tournament: %d/%d matches, %.1f/s, %s\n", p.done, p.total, rate, elapsed.Round(time.Millisecond))
+			fmt.Fprintf(p.w, "tournament: %d/%d matches, %s, %s\n", p.done, p.total, matchRate(rate), elapsed.Round(time.Millisecond))
 		}
 		return
 	}
@@ -508,6 +508,15 @@ func (p *progress) drawLocked(force bool) {
 	p.drawn = now
 	const width = 30
 	fill := p.done * width / p.total
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d  %.1f matches/s  %s elapsed  eta %s ",
-		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), p.done, p.total, rate, elapsed.Round(time.Second), eta)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d  %s  %s elapsed  eta %s ",
+		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), p.done, p.total, matchRate(rate), elapsed.Round(time.Second), eta)
+}
+
+// matchRate says a rate of matches per second readably: a search bot's matches take seconds
+// each, and "0.0 matches/s" told nothing.
+func matchRate(perSecond float64) string {
+	if perSecond >= 1 {
+		return fmt.Sprintf("%.1f matches/s", perSecond)
+	}
+	return fmt.Sprintf("%.1f matches/min", perSecond*60)
 }
