@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"google.golang.org/protobuf/proto"
+
 	icetradersbot "github.com/orrery/orrery/bots/icetraders"
 	"github.com/orrery/orrery/engine"
 	"github.com/orrery/orrery/engine/icetraders"
@@ -41,7 +43,34 @@ func icetradersDeterminizer(d *orreryv1.Decision) (Determinizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return icetraders.NewDeterminizer(o, int(d.GetSeat()))
+	return icetraders.NewDeterminizer(blindToOrder(o, int(d.GetSeat())), int(d.GetSeat()))
+}
+
+// blindToOrder is o, or while the alignments or the picks are chosen (at once, in secret) a
+// copy that shows no other seat's choice as made: whether one is yet says only the order the
+// answers reached the server in, and a seeded search that read it would choose differently
+// from one run to the next, so a tournament would not replay from its seed. The others'
+// choices are then made in the search, as those of the seats still to choose are.
+func blindToOrder(o *icetradersv1.Observation, seat int) *icetradersv1.Observation {
+	align := o.GetPhase() == icetradersv1.Phase_PHASE_ALIGNMENT
+	picks := o.GetPhase() == icetradersv1.Phase_PHASE_OPENING_PICKS
+	if !align && !picks {
+		return o
+	}
+	o = proto.CloneOf(o) // the decision's is not the bot's to change
+	for i, p := range o.GetPlayers() {
+		if i == seat {
+			continue
+		}
+		if align {
+			p.AlignmentChosen = false
+		}
+		if picks {
+			p.PicksChosen = false
+		}
+	}
+	o.ToAct = nil
+	return o
 }
 
 // icetradersEvaluate is the greedy bot's scoring of what the seat would see, squashed into

@@ -170,3 +170,49 @@ func TestAct_IceTradersSetsUpTheKillGreedyFinishes(t *testing.T) {
 		}
 	}
 }
+
+// TestAct_IceTradersSimultaneousChoiceBlindToWhoChoseFirst: while the alignments, and then
+// the picks, are chosen at once in secret, the search's choice at a seed and budget is the
+// same whether another seat has chosen yet or not (only the order the answers reached the
+// server in says so), so a tournament with the bot replays from its seed.
+func TestAct_IceTradersSimultaneousChoiceBlindToWhoChoseFirst(t *testing.T) {
+	align := []engine.Action{icetraders.ChooseAlignment(icetraders.Good), icetraders.ChooseAlignment(icetraders.Evil), icetraders.ChooseAlignment(icetraders.Evil)}
+	picks := icetraders.ChoosePicks(icetraders.Piece{Color: icetraders.Red, Size: icetraders.Small}, icetraders.Piece{Color: icetraders.Blue, Size: icetraders.Medium})
+	for _, c := range []struct {
+		phase  string
+		before []engine.Action // every seat's, first
+		other  engine.Action   // seat 1's choice, made or not
+	}{
+		{"alignments", nil, align[1]},
+		{"picks", align, picks},
+	} {
+		t.Run(c.phase, func(t *testing.T) {
+			for seed := uint64(1); seed <= 6; seed++ {
+				var answers [2]string
+				for k, chosen := range []bool{false, true} {
+					st, err := engine.New(icetraders.Name, engine.Config{Seats: 3, Seed: seed})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for seat, a := range c.before {
+						if err := st.Apply(engine.Seat(seat), a); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if chosen {
+						if err := st.Apply(1, c.other); err != nil {
+							t.Fatal(err)
+						}
+					}
+					legal := st.Legal(0, nil)
+					d := wire.Decision(st, 0, legal, 0)
+					d.DecisionId = "d0.1"
+					answers[k] = MustNew(icetraders.Name, Config{Seed: seed, Iterations: 300}).Act(d).String()
+				}
+				if answers[0] != answers[1] {
+					t.Errorf("seed %d: seat 1's %s made or not gave seat 0 %s and %s", seed, c.phase, answers[0], answers[1])
+				}
+			}
+		})
+	}
+}
