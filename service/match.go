@@ -84,6 +84,10 @@ type match struct {
 	// shared is the run of events last built for every viewer alike (engine.PublicEvents):
 	// the seats sent the same events after a change share one build of them.
 	shared sharedEvents
+	// built are the last public events built, by seq: each seat is sent the events since its
+	// own last decision, so the runs of two seats overlap rather than coincide, and an event
+	// already built for one is shared with the next rather than built again.
+	built [builtEvents]*orreryv1.Event
 	// gameEvents is a scratch list the engine's events are listed into (eventsLocked).
 	gameEvents []proto.Message
 	// decided and latency are the game's series of metrics, looked up at the first decision:
@@ -895,6 +899,9 @@ type oneEvent struct {
 	list  [1]*orreryv1.Event
 }
 
+// builtEvents is how many of the last public events a match keeps built (match.built).
+const builtEvents = 16
+
 // eventsLocked is seat's view of the events numbered from cursor on.
 func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	if cursor < 0 || cursor >= int64(len(m.events)) {
@@ -915,31 +922,61 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	if pe, ok := m.st.(engine.PublicEvents); ok && first >= 0 {
 		public = pe.EventsPublic(first)
 	}
+	var out []*orreryv1.Event
+	from := cursor // the first event to build; those before it were built for another viewer
+	if public {
+		for ; from < int64(len(m.events)); from++ {
+			if e := m.built[from%builtEvents]; e == nil || e.GetSeq() != from {
+				break
+			}
+		}
+		if from > cursor {
+			out = make([]*orreryv1.Event, 0, len(refs))
+			for seq := cursor; seq < from; seq++ {
+				out = append(out, m.built[seq%builtEvents])
+			}
+		}
+		refs = m.events[from:]
+		first = -1
+		for _, r := range refs {
+			if r.engine >= 0 {
+				first = r.engine
+				break
+			}
+		}
+	}
 	var game []proto.Message
 	if first >= 0 {
 		game = m.st.Events(seat, first, m.gameEvents[:0])
 		defer func() { m.gameEvents = game[:0]; clear(game) }() // a scratch list: keep no event alive
 	}
-	var out []*orreryv1.Event
 	var parts []wire.EventParts // the envelopes of every game event, in one block
-	if len(refs) == 1 && len(game) == 1 {
+	switch {
+	case out == nil && len(refs) == 1 && len(game) == 1:
 		// Most changes cause one event: its envelopes and the list are one block.
 		one := new(oneEvent)
 		out, parts = one.list[:0:1], one.parts[:]
-	} else {
+	case out == nil:
 		out, parts = make([]*orreryv1.Event, 0, len(refs)), make([]wire.EventParts, len(game))
+	default:
+		parts = make([]wire.EventParts, len(game))
 	}
 	gi := 0
 	for i, r := range refs {
-		seq := cursor + int64(i)
+		seq := from + int64(i)
+		var e *orreryv1.Event
 		if r.engine >= 0 {
 			if gi >= len(game) {
 				break // the engine redacted nothing away: counts always match
 			}
-			out = append(out, parts[gi].Game(seq, game[gi]))
+			e = parts[gi].Game(seq, game[gi])
 			gi++
 		} else {
-			out = append(out, &orreryv1.Event{Seq: seq, Kind: &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}})
+			e = &orreryv1.Event{Seq: seq, Kind: &orreryv1.Event_TimedOut{TimedOut: &orreryv1.SeatTimedOut{Seat: int32(r.timedOut), Policy: r.policy}}}
+		}
+		out = append(out, e)
+		if public {
+			m.built[seq%builtEvents] = e
 		}
 	}
 	if public {
