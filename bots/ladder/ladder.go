@@ -47,6 +47,9 @@ type Options struct {
 	// Matches, if positive, ends Run (with nil) once that many matches have ended; the bot
 	// leaves the ladder by closing its stream.
 	Matches int
+	// Receive is what every match's decisions carry; nil: everything, quietly (Run has no
+	// use for ActionAccepted or a separate events batch: one message a decision).
+	Receive *orreryv1.Receive
 }
 
 // Run plays on the ladder behind conn until ctx ends (its error), the key is refused
@@ -134,7 +137,10 @@ func session(ctx context.Context, client orreryv1.ArenaServiceClient, o Options,
 		// A failed send shows up as the stream's error on Recv.
 		_ = send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: a}})
 	}
-	join := &orreryv1.LadderJoin{Games: o.Games, MaxMatches: int32(o.MaxMatches), TournamentsOnly: o.TournamentsOnly}
+	join := &orreryv1.LadderJoin{Games: o.Games, MaxMatches: int32(o.MaxMatches), TournamentsOnly: o.TournamentsOnly, Receive: o.Receive}
+	if join.Receive == nil {
+		join.Receive = &orreryv1.Receive{Quiet: true}
+	}
 	if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Ladder{Ladder: join}}); err != nil {
 		_, err = stream.Recv()
 		return false, err

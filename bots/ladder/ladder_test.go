@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func (s *server) cut() {
 	s.conns = nil
 }
 
-func newServer(t *testing.T) (*server, string) {
+func newServer(t *testing.T, opts ...grpc.DialOption) (*server, string) {
 	t.Helper()
 	db, err := store.Open(":memory:")
 	if err != nil {
@@ -72,7 +73,7 @@ func newServer(t *testing.T) (*server, string) {
 	lis := bufconn.Listen(1 << 20)
 	go gs.Serve(lis)
 	s := &server{}
-	s.conn, err = grpc.NewClient("passthrough:///bufnet",
+	opts = append(opts, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 			c, err := lis.DialContext(ctx)
 			if err == nil {
@@ -81,8 +82,8 @@ func newServer(t *testing.T) (*server, string) {
 				s.mu.Unlock()
 			}
 			return c, err
-		}),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+		}))
+	s.conn, err = grpc.NewClient("passthrough:///bufnet", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +102,50 @@ func newServer(t *testing.T) (*server, string) {
 }
 
 func newBot(j *orreryv1.Joined) (bots.Bot, error) { return random.New(uint64(j.GetSeat())), nil }
+
+// TestRun_QuietUnlessAsked: Run's stream asks for quiet matches unless Options.Receive says
+// otherwise: no ActionAccepted comes, one message a decision.
+func TestRun_QuietUnlessAsked(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		receive *orreryv1.Receive
+		quiet   bool
+	}{{"default", nil, true}, {"asked for everything", &orreryv1.Receive{}, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			var accepted, decisions atomic.Int32
+			count := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+				cs, err := streamer(ctx, desc, cc, method, opts...)
+				return countingStream{cs, &accepted, &decisions}, err
+			}
+			s, key := newServer(t, grpc.WithStreamInterceptor(count))
+			if err := ladder.Run(context.Background(), s.conn, ladder.Options{APIKey: key, Matches: 2, NewBot: newBot, Receive: c.receive}); err != nil {
+				t.Fatal(err)
+			}
+			if decisions.Load() == 0 || (accepted.Load() == 0) != c.quiet {
+				t.Errorf("%d acceptances over %d decisions; quiet %v", accepted.Load(), decisions.Load(), c.quiet)
+			}
+		})
+	}
+}
+
+// countingStream counts the acceptances and decisions a stream receives.
+type countingStream struct {
+	grpc.ClientStream
+	accepted, decisions *atomic.Int32
+}
+
+func (s countingStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if r, ok := m.(*orreryv1.PlayResponse); ok && err == nil {
+		switch r.GetMsg().(type) {
+		case *orreryv1.PlayResponse_Accepted:
+			s.accepted.Add(1)
+		case *orreryv1.PlayResponse_Decision:
+			s.decisions.Add(1)
+		}
+	}
+	return err
+}
 
 // TestRun_ReconnectsAndResumes: the network drops mid-match; Run reconnects with backoff, the
 // server resumes the match on the new stream, and Run goes on to the matches it was asked for.
