@@ -19,6 +19,7 @@ func pantropiaGame() Game {
 		Name: "pantropia", Determinizer: pantropiaDeterminizer, Depth: 20, Prior: pantropiabot.NewGreedy,
 		Searchable: notOffer, LeftToPrior: trade,
 		Playout: greedyPolicy(), Reply: greedyPolicy, TreeDepth: 1, EvaluateAll: pantropia.EvaluateSplit,
+		Paired: true, Overrule: 0.01,
 	}
 }
 
