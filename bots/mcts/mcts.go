@@ -84,6 +84,16 @@ type Game struct {
 	// TreeDepth, when positive, bounds how many of the searching seat's own moves a descent
 	// keeps in the tree, the root's included: deeper, the playout takes over.
 	TreeDepth int
+	// Paired plays every root candidate's j-th trial on the same j-th sample, with the same
+	// random draws after it (common random numbers): the same hidden cards, the same dice,
+	// the same ties broken alike. Two candidates' trials then differ by what the candidates
+	// do, not by the luck of the draw, and the prior's choice is overruled by the mean of
+	// the differences over the samples both were tried on and by that mean's standard error,
+	// which the luck the two share no longer swells. For a game whose search keeps the root
+	// only (TreeDepth 1).
+	Paired bool
+	// Overrule, if positive, is the game's default for Config.Overrule.
+	Overrule float64
 }
 
 // A Policy picks seat's action among legal in a sampled state.
@@ -139,7 +149,7 @@ type Config struct {
 	// Explore is the UCT exploration constant (default 0.7; rewards lie in [0, 1]).
 	Explore float64
 	// Overrule is how much better in mean reward an action must score than the prior bot's
-	// choice to be played instead (default 0.05), and by at least Sure standard errors of
+	// choice to be played instead (default 0.05, or the game's own), and by at least Sure standard errors of
 	// the difference (default 2): the best of many noisy means is often better by luck alone.
 	Overrule float64
 	Sure     float64
@@ -238,6 +248,10 @@ type Bot struct {
 	playoutBot bots.Bot
 	planner    Planner // the game's, when it re-plans only now and then
 	reply      Policy  // how the other seats answer in the tree, when the game models it
+	// trials holds, when the game pairs its trials, each root child's rewards by sample
+	// (NaN: that sample was not playable), indexed by node; pairs seeds the samples.
+	trials [][]float64
+	pairs  uint64
 
 	stats Stats
 }
@@ -253,6 +267,7 @@ type Stats struct {
 
 // New returns a search bot for g.
 func New(g Game, cfg Config) *Bot {
+	overrule := cfg.Overrule
 	cfg.defaults()
 	switch {
 	case cfg.Depth > 0:
@@ -273,6 +288,9 @@ func New(g Game, cfg Config) *Bot {
 		g.TreeDepth = cfg.TreeDepth
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
+	if g.Overrule > 0 && overrule <= 0 {
+		b.cfg.Overrule = g.Overrule
+	}
 	b.r = rand.New(&b.pcg)
 	if g.Replan != nil {
 		b.planner = g.Replan()
@@ -351,6 +369,7 @@ func (b *Bot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	if b.game.PlayoutBot != nil {
 		b.playoutBot = b.game.PlayoutBot(b.cfg.Seed ^ stream ^ 0x9147)
 	}
+	b.pairs = b.cfg.Seed ^ stream ^ 0x5eed
 	b.search(det, engine.Seat(d.GetSeat()), start, stop)
 	i := b.best()
 	b.stats.Overruled = b.favour >= 0 && i != b.favour
@@ -463,6 +482,9 @@ func (b *Bot) readRoots(d *orreryv1.Decision, st engine.State) bool {
 func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 	b.nodes = append(b.nodes[:0], node{seat: me})
 	clear(b.kids)
+	for k := range b.trials {
+		b.trials[k] = b.trials[k][:0]
+	}
 	b.stats = Stats{}
 	if b.favour >= 0 {
 		// The prior's choice is in the tree from the start, so it is sure to be tried.
@@ -483,8 +505,11 @@ func (b *Bot) search(det Determinizer, me engine.Seat, start, stop time.Time) {
 		if i > 0 && i%settleEvery == 0 && !b.cfg.Exhaustive && b.settled(me, b.left(i, start, stop)) {
 			break
 		}
-		b.scratch = det.Sample(b.scratch, b.r)
-		if !b.iterate(b.scratch, me) {
+		if b.game.Paired {
+			if !b.pairedIterate(det, me) {
+				b.stats.Failed++
+			}
+		} else if b.scratch = det.Sample(b.scratch, b.r); !b.iterate(b.scratch, me, -1) {
 			b.stats.Failed++
 		}
 		b.stats.Iterations++
@@ -530,8 +555,35 @@ func (b *Bot) settled(me engine.Seat, left float64) bool {
 	return second >= 0 && first-second > left
 }
 
-// iterate is one descent, playout and backup on the sample st.
-func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
+// pairedIterate is one trial of a root candidate chosen as iterate chooses, on the sample
+// its trial count names, drawn with the rest of the trial's randomness from a source seeded
+// by that count alone.
+func (b *Bot) pairedIterate(det Determinizer, me engine.Seat) bool {
+	_, k, _ := b.choose(0, me, b.cands)
+	if k < 0 { // a full tree: unpaired
+		b.scratch = det.Sample(b.scratch, b.r)
+		return b.iterate(b.scratch, me, -1)
+	}
+	for int(k) >= len(b.trials) {
+		b.trials = append(b.trials, nil)
+	}
+	j := len(b.trials[k])
+	saved := b.pcg
+	b.pcg.Seed(b.pairs, uint64(j))
+	b.scratch = det.Sample(b.scratch, b.r)
+	ok := b.iterate(b.scratch, me, k)
+	b.pcg = saved
+	v := math.NaN()
+	if ok {
+		v = b.rewards[me]
+	}
+	b.trials[k] = append(b.trials[k], v)
+	return ok
+}
+
+// iterate is one descent, playout and backup on the sample st; root, when not negative, is
+// the root's child already chosen.
+func (b *Bot) iterate(st engine.State, me engine.Seat, root int32) bool {
 	b.path = append(b.path[:0], 0)
 	cur, own := int32(0), 0
 	for !st.Terminal() {
@@ -559,7 +611,14 @@ func (b *Bot) iterate(st engine.State, me engine.Seat) bool {
 				break
 			}
 		}
-		a, next, expanded := b.choose(cur, seat, legal)
+		var a engine.Action
+		var next int32
+		var expanded bool
+		if cur == 0 && root >= 0 {
+			a, next, expanded = b.nodes[root].action, root, true
+		} else {
+			a, next, expanded = b.choose(cur, seat, legal)
+		}
 		if st.Apply(seat, a) != nil {
 			return false
 		}
@@ -738,13 +797,41 @@ func (b *Bot) best() int {
 		if fav.visits == 0 {
 			return f
 		}
-		top := &b.nodes[b.kids[kidKey{0, b.nodes[0].seat, b.roots[bestI]}]]
-		diff := bestM - fav.reward/fav.visits
-		if diff < b.cfg.Overrule || diff < b.cfg.Sure*math.Sqrt(meanVariance(top)+meanVariance(fav)) {
+		topK := b.kids[kidKey{0, b.nodes[0].seat, b.roots[bestI]}]
+		favK := b.kids[kidKey{0, b.nodes[0].seat, b.roots[f]}]
+		top := &b.nodes[topK]
+		diff, se := bestM-fav.reward/fav.visits, math.Sqrt(meanVariance(top)+meanVariance(fav))
+		if b.game.Paired {
+			diff, se = b.pairedDiff(topK, favK)
+		}
+		if diff < b.cfg.Overrule || diff < b.cfg.Sure*se {
 			return f
 		}
 	}
 	return bestI
+}
+
+// pairedDiff is the mean by which root child x's trials beat y's on the samples both were
+// played on, and its standard error; no lead (0, +Inf) with fewer than two such samples.
+func (b *Bot) pairedDiff(x, y int32) (mean, se float64) {
+	if int(max(x, y)) >= len(b.trials) {
+		return 0, math.Inf(1)
+	}
+	tx, ty := b.trials[x], b.trials[y]
+	n, sum, square := 0.0, 0.0, 0.0
+	for j := range min(len(tx), len(ty)) {
+		d := tx[j] - ty[j]
+		if math.IsNaN(d) {
+			continue
+		}
+		n, sum, square = n+1, sum+d, square+d*d
+	}
+	if n < 2 {
+		return 0, math.Inf(1)
+	}
+	mean = sum / n
+	v := max(0, square/n-mean*mean) * n / (n - 1)
+	return mean, math.Sqrt(v / n)
 }
 
 // meanVariance is the variance of nd's mean reward: its rewards' variance over its visits.
