@@ -1,6 +1,22 @@
 package mcts
 
-import "github.com/orrery/orrery/engine/planet"
+import (
+	planetbot "github.com/orrery/orrery/bots/planet"
+	"github.com/orrery/orrery/engine/planet"
+)
+
+// planetGame is Planet's search. Its hundreds of placements are widened to the best 16 by the
+// evaluation one placement ahead (and greedy's): 2,000 iterations over 300 placements left
+// each too few samples to ever beat greedy's choice by two standard errors. The other seats
+// place as greedy would on the display seen, at random on drawn ones (planetReply); no
+// playout: after their replies the state is scored as it stands (random playouts of 4
+// placements scored worse: 28% against 40% on the same sets).
+func planetGame() Game {
+	return Game{
+		Name: "planet", Determinizer: planetDeterminizer, Prior: planetbot.NewGreedy,
+		Widen: 16, EvaluateAll: planet.EvaluateAll, Reply: planetReply,
+	}
+}
 
 // planetReply models the other seats as the greedy players they most often are: each places
 // a tile of the display the searching seat saw where greedy would (planet.Reply, scored
