@@ -3,7 +3,6 @@ package mcts
 import (
 	"fmt"
 
-	planetbot "github.com/orrery/orrery/bots/planet"
 	"github.com/orrery/orrery/engine"
 	"github.com/orrery/orrery/engine/icetraders"
 	"github.com/orrery/orrery/engine/pantropia"
@@ -18,15 +17,9 @@ import (
 func Games() map[string]Game {
 	return map[string]Game{
 		icetraders.Name: icetradersGame(),
-		// Planet's hundreds of placements are widened to the best 16 by the evaluation one
-		// placement ahead (and greedy's): 2,000 iterations over 300 placements left each
-		// too few samples to ever beat greedy's choice by two standard errors. The other
-		// seats place as greedy would on the display seen, at random on drawn ones
-		// (planetReply); no playout: after their replies the state is scored as it stands
-		// (random playouts of 4 placements scored worse: 28% against 40% on the same sets).
-		"planet":    {Name: "planet", Determinizer: planetDeterminizer, Prior: planetbot.NewGreedy, Widen: 16, EvaluateAll: planet.EvaluateAll, Reply: planetReply},
-		"fccatan":   fccatanGame(),
-		"pantropia": pantropiaGame(),
+		"planet":        planetGame(),
+		"fccatan":       fccatanGame(),
+		"pantropia":     pantropiaGame(),
 	}
 }
 

@@ -120,3 +120,41 @@ func BenchmarkSearch_PlanetModels(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBudget_Planet is what Planet's search does with its default 100 ms in real games
+// against greedy: iterations a decision and the CPU it took, the per-decision work (greedy's
+// choice, the determinizer, the widening) included. Searched to the end of the budget
+// (Exhaustive), so iterations/cpu-s x 0.1 is the iteration budget that equals 100 ms of a core
+// (ORRERY_MCTS_ITERATIONS for tournaments at equal time): BenchmarkSearch's rate, at 500
+// iterations a decision, is lower by the per-decision work. ORRERY_MCTS_SETS games (4).
+//
+//	go test ./bots/mcts -run '^$' -bench Budget_Planet -benchtime 1x
+func BenchmarkBudget_Planet(b *testing.B) {
+	for b.Loop() {
+		tm := &timed{}
+		for set := 0; set < envInt("ORRERY_MCTS_SETS", 4); set++ {
+			seed, at := uint64(2000+set), set%4
+			tm.b = mcts.MustNew("planet", mcts.Config{Exhaustive: true, Seed: seed})
+			players := make([]bots.Bot, 4)
+			for s := range players {
+				if s == at {
+					players[s] = tm
+					continue
+				}
+				gr, err := builtin.New("planet", "greedy", seed*31+uint64(s))
+				if err != nil {
+					b.Fatal(err)
+				}
+				players[s] = gr
+			}
+			if _, _, err := local.Play("planet", engine.Config{Seats: 4, Seed: seed}, players); err != nil {
+				b.Fatal(err)
+			}
+		}
+		rate := float64(tm.iterations) / tm.cpu.Seconds()
+		b.ReportMetric(rate, "iterations/cpu-s")
+		fmt.Printf("planet at 100 ms: %d decisions searched, %.0f iterations and %.1f ms of CPU each (%.1f ms wall): %.0f iterations per CPU-second, %.0f in 100 ms of a core\n",
+			tm.searched, float64(tm.iterations)/float64(tm.searched), tm.cpu.Seconds()*1000/float64(tm.searched),
+			tm.spent.Seconds()*1000/float64(tm.n), rate, rate/10)
+	}
+}

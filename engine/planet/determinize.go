@@ -352,72 +352,7 @@ func EvaluateAll(st engine.State, dst []float64) []float64 {
 }
 
 // evaluate fills v with each seat's Evaluate.
-func (s *state) evaluate(v *[maxSeats]float64) {
-	n := int(s.seats)
-	if s.over {
-		for i := 0; i < n; i++ {
-			v[i] = 0
-			if s.result.Ranks[i] == 1 {
-				v[i] = 1
-			}
-		}
-		return
-	}
-	var sv [maxSeats]Survey
-	var worth [maxSeats]float64
-	var objective [maxSeats]Habitat
-	for i := 0; i < n; i++ {
-		p := &s.planets[i]
-		sv[i].Measure(&p.surface)
-		sc := s.score(i)
-		worth[i] = float64(sc.Total())
-		if p.objective >= 0 {
-			objective[i] = s.d.Objectives[p.objective].Habitat
-			worth[i] += evalObjectiveArea * float64(p.surface.Count(objective[i]))
-		}
-		var largest [Glacier + 1]int8
-		for _, r := range sv[i].Regions[:sv[i].N] {
-			largest[r.Habitat] = max(largest[r.Habitat], r.Size)
-		}
-		for _, size := range largest {
-			worth[i] += evalShape * float64(size)
-		}
-	}
-	for k := range s.cards {
-		c := &s.cards[k]
-		if !c.open() || c.faceDown {
-			continue
-		}
-		req := s.d.Animals[c.id].Req
-		urgency := math.Pow(evalDecay, float64(max(0, int(c.turn)-int(s.turn))))
-		var v [maxSeats]int
-		for i := 0; i < n; i++ {
-			v[i] = sv[i].Value(req)
-		}
-		for i := 0; i < n; i++ {
-			rival := 0
-			for j := 0; j < n; j++ {
-				if j != i {
-					rival = max(rival, v[j])
-				}
-			}
-			points := 2.0
-			if s.opt.beginners || req.X == objective[i] {
-				points = 1
-			}
-			worth[i] += points * urgency * chance(v[i], rival)
-		}
-	}
-	for i := 0; i < n; i++ {
-		rival := math.Inf(-1)
-		for j := 0; j < n; j++ {
-			if j != i {
-				rival = max(rival, worth[j])
-			}
-		}
-		v[i] = 1 / (1 + math.Exp(-(worth[i]-rival)/3))
-	}
-}
+func (s *state) evaluate(v *[maxSeats]float64) { s.evaluateWith(v, Evaluation{}) }
 
 // chance is a rough likelihood that a planet whose value for a card is v wins it against a
 // best rival value: sure when ahead, some when tied (the card waits), less the further behind.
