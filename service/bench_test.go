@@ -140,6 +140,11 @@ func (echoCodec) Name() string { return "echo" }
 // (The arena's seats are also sent, per match, the last events and the end, which the echo
 // does not carry: its figure is the arena's mix without them.)
 func recordedDecisions(tb testing.TB, games int, cache *wire.ActionCache) []*orreryv1.Decision {
+	return recordedSeatDecisions(tb, games, cache, -1)
+}
+
+// recordedSeatDecisions is recordedDecisions of one seat only (seat < 0: every seat's).
+func recordedSeatDecisions(tb testing.TB, games int, cache *wire.ActionCache, only engine.Seat) []*orreryv1.Decision {
 	var out []*orreryv1.Decision
 	var toAct []engine.Seat
 	var legal []engine.Action
@@ -164,7 +169,9 @@ func recordedDecisions(tb testing.TB, games int, cache *wire.ActionCache) []*orr
 				d.Events = append(d.Events, new(wire.EventParts).Game(int64(seen[seat]+i), ev))
 			}
 			seen[seat] = st.EventCount()
-			out = append(out, d)
+			if only < 0 || seat == only {
+				out = append(out, d)
+			}
 			if err := st.Apply(seat, legal[rs[seat].Act(d).GetLegalIndex()]); err != nil {
 				tb.Fatal(err)
 			}
@@ -205,7 +212,13 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 func BenchmarkRawEcho(b *testing.B) {
 	cache := new(wire.ActionCache) // kept to the end, as a match keeps its own
 	defer runtime.KeepAlive(cache)
-	recorded := recordedDecisions(b, 400, cache)
+	echoDecisions(b, recordedDecisions(b, 400, cache))
+}
+
+// echoDecisions answers each Answer the client sends with the next of recorded, over a bare
+// stream with the arena's codecs, and reports the round trip's CPU (cpu-ns/op, the same as
+// cpu-ns/decision) and the mean message size.
+func echoDecisions(b *testing.B, recorded []*orreryv1.Decision) {
 	replies := make([]*orreryv1.PlayResponse, len(recorded))
 	total := 0
 	for i, d := range recorded {
@@ -242,6 +255,87 @@ func BenchmarkRawEcho(b *testing.B) {
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(total)/float64(len(recorded)), "msg-bytes")
+}
+
+// BenchmarkSeatRoundTrip is a single seat's decision round trip, as a bot playing the house
+// bots knows it: seat 0 plays over loopback gRPC with the Go SDK's defaults (everything,
+// quietly), seat 1 is a random bot the server plays in process (as the ladder's house bots
+// are), so one op is from seat 0's answer to its next decision, the other seat's move and the
+// events of both riding on it. "echo" replays exactly seat 0's decisions of the same seeded
+// games over a bare stream with the same codecs: one round trip per op. Both report
+// ns/decision and cpu-ns/decision; set arena beside echo.
+func BenchmarkSeatRoundTrip(b *testing.B) {
+	b.Run("arena", func(b *testing.B) {
+		srv, conn := loopback(b, Config{})
+		client := orreryv1.NewArenaServiceClient(conn)
+		ctx := context.Background()
+		var decisions atomic.Int64
+		var cpu time.Duration
+		b.ReportAllocs()
+		b.ResetTimer()
+		for n := uint64(0); decisions.Load() < int64(b.N); n++ {
+			b.StopTimer()
+			created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2, Seed: &n,
+				Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			house, err := srv.Attach(created.GetSeats()[1].GetToken(), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			house.Lend()
+			house.SetReceive(random.New(0).(bots.Receiver).Receive())
+			r1 := random.New(n*7 + 1)
+			answers := make(chan *orreryv1.PlayRequest, 1)
+			houseDone := make(chan error, 1)
+			go func() {
+				defer house.Detach()
+				houseDone <- house.Run(ctx, answers, func(resp *orreryv1.PlayResponse) error {
+					if d := resp.GetDecision(); d != nil {
+						answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r1.Act(d)}}
+					}
+					return nil
+				})
+			}()
+			r0 := random.New(n * 7)
+			var joined sync.WaitGroup
+			joined.Add(1)
+			start := make(chan struct{})
+			played := make(chan error, 1)
+			bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
+				<-start
+				decisions.Add(1)
+				return r0.Act(d)
+			})
+			go func() {
+				_, err := sdk.Play(ctx, conn, created.GetSeats()[0].GetToken(), bot, sdk.Options{OnJoined: func(*orreryv1.Joined) { joined.Done() }})
+				played <- err
+			}()
+			joined.Wait()
+			b.StartTimer()
+			cpu0 := cpuTime()
+			close(start)
+			if err := <-played; err != nil {
+				b.Fatal(err)
+			}
+			cpu += cpuTime() - cpu0
+			b.StopTimer()
+			if err := <-houseDone; err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions.Load()), "ns/decision")
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(decisions.Load()), "cpu-ns/decision")
+	})
+	b.Run("echo", func(b *testing.B) {
+		cache := new(wire.ActionCache)
+		defer runtime.KeepAlive(cache)
+		recorded := recordedSeatDecisions(b, 400, cache, 0)
+		echoDecisions(b, recorded)
+	})
 }
 
 // BenchmarkRawEchoBytes is the floor: a decision of the recorded mix's average size as opaque
