@@ -85,18 +85,7 @@ func BenchmarkDecisions_PanTropia(b *testing.B) {
 			c := cfg
 			c.Seed = seed*7 + uint64(at)
 			p.b = mcts.MustNew("pantropia", c)
-			players := make([]bots.Bot, 4)
-			for s := range players {
-				if s == at {
-					players[s] = p
-					continue
-				}
-				gb, err := builtin.New("pantropia", "greedy", seed*31+uint64(s))
-				if err != nil {
-					b.Fatal(err)
-				}
-				players[s] = gb
-			}
+			players := againstGreedy(b, "pantropia", seed, at, p)
 			st, _, err := local.Play("pantropia", engine.Config{Seats: 4, Seed: seed}, players)
 			if err != nil {
 				b.Fatal(err)

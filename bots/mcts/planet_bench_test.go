@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/orrery/orrery/bots"
-	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/bots/local"
 	"github.com/orrery/orrery/bots/mcts"
 	"github.com/orrery/orrery/engine"
@@ -48,41 +46,6 @@ func BenchmarkStrength_PlanetModels(b *testing.B) {
 		fmt.Printf("planet %+v: mcts won %.2f of %d games (%.1f%%), %d overruling greedy in %d decisions; %.2f CPU-s a game; %.0f iterations per CPU-second searched\n",
 			cfg, wins, games, 100*wins/float64(games), tm.overruled, tm.n, cpu.Seconds()/float64(games), float64(tm.iterations)/tm.cpu.Seconds())
 	}
-}
-
-// duplicateSetsOf is duplicateSets for a game's search configured by hand.
-func duplicateSetsOf(tb testing.TB, g mcts.Game, first, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
-	const seats = 4
-	tm = &timed{}
-	for set := first; set < first+sets; set++ {
-		seed := uint64(1000 + set)
-		for at := 0; at < seats; at++ {
-			c := cfg
-			c.Seed = seed*7 + uint64(at)
-			tm.b = mcts.New(g, c)
-			players := make([]bots.Bot, seats)
-			for s := range players {
-				if s == at {
-					players[s] = tm
-					continue
-				}
-				gr, err := builtin.New(g.Name, "greedy", seed*31+uint64(s))
-				if err != nil {
-					tb.Fatal(err)
-				}
-				players[s] = gr
-			}
-			st, _, err := local.Play(g.Name, engine.Config{Seats: seats, Seed: seed}, players)
-			if err != nil {
-				tb.Fatalf("set %d seat %d: %v", set, at, err)
-			}
-			if r := st.Result(); r.Ranks[at] == 1 {
-				wins += 1 / float64(len(r.Winners()))
-			}
-			games++
-		}
-	}
-	return wins, games, tm
 }
 
 // BenchmarkSearch_PlanetModels is BenchmarkSearch for Planet's ways of modelling the other
@@ -135,18 +98,7 @@ func BenchmarkBudget_Planet(b *testing.B) {
 		for set := 0; set < envInt("ORRERY_MCTS_SETS", 4); set++ {
 			seed, at := uint64(2000+set), set%4
 			tm.b = mcts.MustNew("planet", mcts.Config{Exhaustive: true, Seed: seed})
-			players := make([]bots.Bot, 4)
-			for s := range players {
-				if s == at {
-					players[s] = tm
-					continue
-				}
-				gr, err := builtin.New("planet", "greedy", seed*31+uint64(s))
-				if err != nil {
-					b.Fatal(err)
-				}
-				players[s] = gr
-			}
+			players := againstGreedy(b, "planet", seed, at, tm)
 			if _, _, err := local.Play("planet", engine.Config{Seats: 4, Seed: seed}, players); err != nil {
 				b.Fatal(err)
 			}

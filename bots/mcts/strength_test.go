@@ -74,38 +74,49 @@ func cpuTime() time.Duration {
 // every other seat: each set is one seed played once with mcts in each seat. It returns the
 // games mcts won (a shared first place counts its share) and the games played.
 func duplicateSets(tb testing.TB, game string, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
+	return duplicateSetsOf(tb, mcts.Games()[game], 0, sets, cfg)
+}
+
+// duplicateSetsOf is duplicateSets for a game's search configured by hand, from set first on.
+func duplicateSetsOf(tb testing.TB, g mcts.Game, first, sets int, cfg mcts.Config) (wins float64, games int, tm *timed) {
 	const seats = 4
 	tm = &timed{}
-	for set := 0; set < sets; set++ {
+	for set := first; set < first+sets; set++ {
 		seed := uint64(1000 + set)
 		for at := 0; at < seats; at++ {
 			c := cfg
 			c.Seed = seed*7 + uint64(at)
-			tm.b = mcts.MustNew(game, c)
-			players := make([]bots.Bot, seats)
-			for s := range players {
-				if s == at {
-					players[s] = tm
-					continue
-				}
-				g, err := builtin.New(game, "greedy", seed*31+uint64(s))
-				if err != nil {
-					tb.Fatal(err)
-				}
-				players[s] = g
-			}
-			st, _, err := local.Play(game, engine.Config{Seats: seats, Seed: seed}, players)
+			tm.b = mcts.New(g, c)
+			st, _, err := local.Play(g.Name, engine.Config{Seats: seats, Seed: seed}, againstGreedy(tb, g.Name, seed, at, tm))
 			if err != nil {
-				tb.Fatalf("%s set %d seat %d: %v", game, set, at, err)
+				tb.Fatalf("%s set %d seat %d: %v", g.Name, set, at, err)
 			}
-			r := st.Result()
-			if r.Ranks[at] == 1 {
+			if r := st.Result(); r.Ranks[at] == 1 {
 				wins += 1 / float64(len(r.Winners()))
 			}
 			games++
 		}
 	}
 	return wins, games, tm
+}
+
+// againstGreedy seats bot at seat at of a four-seat match of game whose seed is seed, and
+// the built-in greedy bot, seeded from seed and its seat, in every other.
+func againstGreedy(tb testing.TB, game string, seed uint64, at int, bot bots.Bot) []bots.Bot {
+	tb.Helper()
+	players := make([]bots.Bot, 4)
+	for s := range players {
+		if s == at {
+			players[s] = bot
+			continue
+		}
+		g, err := builtin.New(game, "greedy", seed*31+uint64(s))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		players[s] = g
+	}
+	return players
 }
 
 // strength prints mcts's win rate against three greedy bots in seat-rotated duplicate sets
