@@ -911,13 +911,7 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 	if sh := m.shared; sh.from == cursor && len(sh.events) == len(refs) {
 		return sh.events[:len(refs):len(refs)]
 	}
-	first := -1
-	for _, r := range refs {
-		if r.engine >= 0 {
-			first = r.engine
-			break
-		}
-	}
+	first := firstGameEvent(refs)
 	public := first < 0 // the service's own events (timeouts) read alike for everyone
 	if pe, ok := m.st.(engine.PublicEvents); ok && first >= 0 {
 		public = pe.EventsPublic(first)
@@ -937,13 +931,7 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 			}
 		}
 		refs = m.events[from:]
-		first = -1
-		for _, r := range refs {
-			if r.engine >= 0 {
-				first = r.engine
-				break
-			}
-		}
+		first = firstGameEvent(refs)
 	}
 	var game []proto.Message
 	if first >= 0 {
@@ -983,6 +971,17 @@ func (m *match) eventsLocked(seat engine.Seat, cursor int64) []*orreryv1.Event {
 		m.shared = sharedEvents{from: cursor, events: out}
 	}
 	return out
+}
+
+// firstGameEvent is the engine's number of the first game event among refs, or -1 if they
+// are all the service's own.
+func firstGameEvent(refs []eventRef) int {
+	for _, r := range refs {
+		if r.engine >= 0 {
+			return r.engine
+		}
+	}
+	return -1
 }
 
 // summaryLocked describes the match.

@@ -149,8 +149,9 @@ type Config struct {
 	// Explore is the UCT exploration constant (default 0.7; rewards lie in [0, 1]).
 	Explore float64
 	// Overrule is how much better in mean reward an action must score than the prior bot's
-	// choice to be played instead (default 0.05, or the game's own), and by at least Sure standard errors of
-	// the difference (default 2): the best of many noisy means is often better by luck alone.
+	// choice to be played instead (default the game's own, or 0.05), and by at least Sure
+	// standard errors of the difference (default 2): the best of many noisy means is often
+	// better by luck alone.
 	Overrule float64
 	Sure     float64
 	// MaxNodes bounds the tree (default 1<<18); past it, iterations stop expanding.
@@ -267,7 +268,9 @@ type Stats struct {
 
 // New returns a search bot for g.
 func New(g Game, cfg Config) *Bot {
-	overrule := cfg.Overrule
+	if cfg.Overrule <= 0 {
+		cfg.Overrule = g.Overrule // the game's margin, or the default
+	}
 	cfg.defaults()
 	switch {
 	case cfg.Depth > 0:
@@ -288,9 +291,6 @@ func New(g Game, cfg Config) *Bot {
 		g.TreeDepth = cfg.TreeDepth
 	}
 	b := &Bot{game: g, cfg: cfg, kids: make(map[kidKey]int32)}
-	if g.Overrule > 0 && overrule <= 0 {
-		b.cfg.Overrule = g.Overrule
-	}
 	b.r = rand.New(&b.pcg)
 	if g.Replan != nil {
 		b.planner = g.Replan()

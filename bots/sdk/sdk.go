@@ -35,7 +35,7 @@ type Options struct {
 	// does not say gets everything, quietly (Receive.quiet): Play has no use for an
 	// ActionAccepted, since the next decision says the answer was applied, and the events a
 	// seat has not seen ride on its next decision (OnEvent sees them then) or come just
-	// before the match's end. A message a decision, as a raw echo sends.
+	// before the match's end: one message a decision.
 	Receive *orreryv1.Receive
 }
 
