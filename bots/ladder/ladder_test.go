@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/internal/streamcount"
 	"github.com/orrery/orrery/bots/ladder"
 	"github.com/orrery/orrery/bots/random"
 	_ "github.com/orrery/orrery/engine/icetraders"
@@ -112,39 +112,16 @@ func TestRun_QuietUnlessAsked(t *testing.T) {
 		quiet   bool
 	}{{"default", nil, true}, {"asked for everything", &orreryv1.Receive{}, false}} {
 		t.Run(c.name, func(t *testing.T) {
-			var accepted, decisions atomic.Int32
-			count := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
-				cs, err := streamer(ctx, desc, cc, method, opts...)
-				return countingStream{cs, &accepted, &decisions}, err
-			}
-			s, key := newServer(t, grpc.WithStreamInterceptor(count))
+			var counts streamcount.Counts
+			s, key := newServer(t, counts.DialOption())
 			if err := ladder.Run(context.Background(), s.conn, ladder.Options{APIKey: key, Matches: 2, NewBot: newBot, Receive: c.receive}); err != nil {
 				t.Fatal(err)
 			}
-			if decisions.Load() == 0 || (accepted.Load() == 0) != c.quiet {
-				t.Errorf("%d acceptances over %d decisions; quiet %v", accepted.Load(), decisions.Load(), c.quiet)
+			if counts.Decisions.Load() == 0 || (counts.Accepted.Load() == 0) != c.quiet {
+				t.Errorf("%d acceptances over %d decisions; quiet %v", counts.Accepted.Load(), counts.Decisions.Load(), c.quiet)
 			}
 		})
 	}
-}
-
-// countingStream counts the acceptances and decisions a stream receives.
-type countingStream struct {
-	grpc.ClientStream
-	accepted, decisions *atomic.Int32
-}
-
-func (s countingStream) RecvMsg(m any) error {
-	err := s.ClientStream.RecvMsg(m)
-	if r, ok := m.(*orreryv1.PlayResponse); ok && err == nil {
-		switch r.GetMsg().(type) {
-		case *orreryv1.PlayResponse_Accepted:
-			s.accepted.Add(1)
-		case *orreryv1.PlayResponse_Decision:
-			s.decisions.Add(1)
-		}
-	}
-	return err
 }
 
 // TestRun_ReconnectsAndResumes: the network drops mid-match; Run reconnects with backoff, the

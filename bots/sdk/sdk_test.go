@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/internal/streamcount"
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	_ "github.com/orrery/orrery/engine/icetraders"
@@ -96,12 +97,8 @@ func TestPlay_RejectedAnswerFallsBackToAListedAction(t *testing.T) {
 // OnEvent still sees every event of the match, in order, from the decisions and the batch
 // before the end.
 func TestPlay_QuietUnlessTheBotSays(t *testing.T) {
-	var accepted, decisions atomic.Int32
-	count := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
-		cs, err := streamer(ctx, desc, cc, method, opts...)
-		return countingStream{cs, &accepted, &decisions}, err
-	}
-	conn := arena(t, grpc.WithStreamInterceptor(count))
+	var counts streamcount.Counts
+	conn := arena(t, counts.DialOption())
 	c := create(t, conn)
 	var wg sync.WaitGroup
 	seqs := make([][]int64, 2)
@@ -117,8 +114,8 @@ func TestPlay_QuietUnlessTheBotSays(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if accepted.Load() != 0 || decisions.Load() == 0 {
-		t.Errorf("%d acceptances over %d decisions, want none", accepted.Load(), decisions.Load())
+	if counts.Accepted.Load() != 0 || counts.Decisions.Load() == 0 {
+		t.Errorf("%d acceptances over %d decisions, want none", counts.Accepted.Load(), counts.Decisions.Load())
 	}
 	for i, seq := range seqs {
 		for j, s := range seq {
@@ -130,25 +127,6 @@ func TestPlay_QuietUnlessTheBotSays(t *testing.T) {
 			t.Errorf("seat %d saw %d events, seat 0 %d", i, len(seq), len(seqs[0]))
 		}
 	}
-}
-
-// countingStream counts the acceptances and decisions a Play stream receives.
-type countingStream struct {
-	grpc.ClientStream
-	accepted, decisions *atomic.Int32
-}
-
-func (s countingStream) RecvMsg(m any) error {
-	err := s.ClientStream.RecvMsg(m)
-	if r, ok := m.(*orreryv1.PlayResponse); ok && err == nil {
-		switch r.GetMsg().(type) {
-		case *orreryv1.PlayResponse_Accepted:
-			s.accepted.Add(1)
-		case *orreryv1.PlayResponse_Decision:
-			s.decisions.Add(1)
-		}
-	}
-	return err
 }
 
 // A refusal is final: the SDK returns it at once instead of retrying.
