@@ -75,11 +75,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	b.ResetTimer()
 	for n := uint64(0); decisions.Load() < int64(b.N); n++ {
 		b.StopTimer()
-		created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2, Seed: &n,
-			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
-		if err != nil {
-			b.Fatal(err)
-		}
+		created := benchMatch(b, client, testGame, 2, n)
 		var wg, joined sync.WaitGroup
 		start := make(chan struct{})
 		answered.Store(0)
@@ -120,6 +116,18 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(decisions.Load()), "cpu-ns/decision")
 	b.ReportMetric(float64(gapNS.Load())/float64(max(gaps.Load(), 1)), "gap-ns")
 	b.ReportMetric(float64(sizes.Load())/float64(max(sized.Load(), 1)), "decision-bytes")
+}
+
+// benchMatch creates a match of game with seats seats and seed, on a minute a move, so that no
+// clock runs out however loaded the machine.
+func benchMatch(tb testing.TB, client orreryv1.ArenaServiceClient, game string, seats int, seed uint64) *orreryv1.CreateMatchResponse {
+	tb.Helper()
+	created, err := client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: game, Seats: int32(seats), Seed: &seed,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return created
 }
 
 // echoCodec passes bytes through untouched, so the echo measures gRPC alone.
@@ -275,11 +283,7 @@ func BenchmarkSeatRoundTrip(b *testing.B) {
 		b.ResetTimer()
 		for n := uint64(0); decisions.Load() < int64(b.N); n++ {
 			b.StopTimer()
-			created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2, Seed: &n,
-				Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
-			if err != nil {
-				b.Fatal(err)
-			}
+			created := benchMatch(b, client, testGame, 2, n)
 			house, err := srv.Attach(created.GetSeats()[1].GetToken(), nil)
 			if err != nil {
 				b.Fatal(err)
@@ -389,13 +393,7 @@ func TestConcurrency_ThousandMatches(t *testing.T) {
 	ctx := context.Background()
 	created := make([]*orreryv1.CreateMatchResponse, n)
 	for i := range created {
-		s := uint64(i)
-		var err error
-		created[i], err = client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: 4, Seed: &s,
-			Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute)}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		created[i] = benchMatch(t, client, testGame, 4, uint64(i))
 	}
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
