@@ -46,27 +46,24 @@ func greedySetup(t *testing.T, seed uint64, ply int) (engine.State, *orreryv1.De
 // error under half of what the candidates' own means give, and is big and sure enough to
 // overrule greedy's choice.
 func TestSearch_PanTropiaPairsItsCandidatesTrials(t *testing.T) {
-	for _, ply := range []int{6} {
-		_, d := greedySetup(t, 21, ply)
-		b := New(pantropiaGame(), Config{Iterations: 5000, Seed: 1, Exhaustive: true})
-		b.Act(d)
-		me := engine.Seat(d.GetSeat())
-		top := b.roots[b.mostVisited()]
-		k, f := b.kids[kidKey{0, me, top}], b.kids[kidKey{0, me, b.roots[b.favour]}]
-		if k == f {
-			t.Errorf("ply %d: greedy's choice %s was the most visited", ply, d.GetLegalNotation()[b.favour])
-			continue
-		}
-		lead, se := b.pairedDiff(k, f)
-		unpaired := math.Sqrt(meanVariance(&b.nodes[k]) + meanVariance(&b.nodes[f]))
-		t.Logf("ply %d: %s over greedy's %s by %+.4f, standard error %.4f paired, %.4f unpaired; overruled %v",
-			ply, b.scratch.FormatAction(top), d.GetLegalNotation()[b.favour], lead, se, unpaired, b.LastStats().Overruled)
-		if se > unpaired/2 {
-			t.Errorf("ply %d: paired standard error %.4f, want under half the unpaired %.4f", ply, se, unpaired)
-		}
-		if lead < b.cfg.Overrule || lead < b.cfg.Sure*se || !b.LastStats().Overruled {
-			t.Errorf("ply %d: lead %+.4f (standard error %.4f) did not overrule greedy", ply, lead, se)
-		}
+	_, d := greedySetup(t, 21, 6)
+	b := New(pantropiaGame(), Config{Iterations: 5000, Seed: 1, Exhaustive: true})
+	b.Act(d)
+	me := engine.Seat(d.GetSeat())
+	top := b.roots[b.mostVisited()]
+	k, f := b.kids[kidKey{0, me, top}], b.kids[kidKey{0, me, b.roots[b.favour]}]
+	if k == f {
+		t.Fatalf("greedy's choice %s was the most visited", d.GetLegalNotation()[b.favour])
+	}
+	lead, se := b.pairedDiff(k, f)
+	unpaired := math.Sqrt(meanVariance(&b.nodes[k]) + meanVariance(&b.nodes[f]))
+	t.Logf("%s over greedy's %s by %+.4f, standard error %.4f paired, %.4f unpaired; overruled %v",
+		b.scratch.FormatAction(top), d.GetLegalNotation()[b.favour], lead, se, unpaired, b.LastStats().Overruled)
+	if se > unpaired/2 {
+		t.Errorf("paired standard error %.4f, want under half the unpaired %.4f", se, unpaired)
+	}
+	if lead < b.cfg.Overrule || lead < b.cfg.Sure*se || !b.LastStats().Overruled {
+		t.Errorf("lead %+.4f (standard error %.4f) did not overrule greedy", lead, se)
 	}
 }
 

@@ -455,6 +455,15 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	// same matches with deterministic bots: the first two warm the caches with their actions
 	// and lists, and the third, playing the same games again, must leave the heap and the
 	// resident set within 10% of where the second did (1 MiB and 16 MiB at least).
+	// ORRERY_SOAK_HEAP=FILE writes the heap's profile before the last round (FILE.warm) and
+	// after it (FILE): where the memory is, for a person to read.
+	dumpHeap := func(suffix string) {
+		if f := os.Getenv("ORRERY_SOAK_HEAP"); f != "" {
+			if err := os.WriteFile(f+suffix, []byte(srv.get("/debug/pprof/heap?gc=1")), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
 	cleanStarted := time.Now()
 	playClean(ctx, t, addr, n)
 	srv.awaitGoroutines(ctx, baseGoroutines)
@@ -462,19 +471,13 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	playClean(ctx, t, addr, n)
 	srv.awaitGoroutines(ctx, baseGoroutines)
 	warmHeap, warmRSS := srv.settled()
-	if f := os.Getenv("ORRERY_SOAK_HEAP"); f != "" {
-		os.WriteFile(f+".warm", []byte(srv.get("/debug/pprof/heap?gc=1")), 0o644)
-	}
+	dumpHeap(".warm")
 	playClean(ctx, t, addr, n)
 	srv.awaitGoroutines(ctx, baseGoroutines)
 	heap, rss := srv.settled()
 	phase("three clean rounds", cleanStarted)
 	t.Logf("three clean rounds over at %v: heap/RSS KiB %d/%d, %d/%d, then %d/%d", time.Since(started).Round(time.Second), firstHeap>>10, firstRSS, warmHeap>>10, warmRSS, heap>>10, rss)
-	if f := os.Getenv("ORRERY_SOAK_HEAP"); f != "" { // where the memory is, for a person to read
-		if err := os.WriteFile(f, []byte(srv.get("/debug/pprof/heap?gc=1")), 0o644); err != nil {
-			t.Error(err)
-		}
-	}
+	dumpHeap("")
 	// A small run's heap is a few MiB, where bounded buffers that grow to the largest batch
 	// they have held (the store writer's) move it more than 10%; and SQLite (modernc) keeps
 	// its page cache and in-memory temporary tables outside the Go heap, at the high-water
