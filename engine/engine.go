@@ -208,6 +208,14 @@ type ObservationRenderer interface {
 	RenderObservation(obs proto.Message) string
 }
 
+// ObservationAppender is implemented by states that can draw an observation's text into a
+// buffer of the caller's: a server draws a text for every decision, and can draw it in the
+// memory of the seat's last one.
+type ObservationAppender interface {
+	// AppendObservation appends RenderObservation(obs) to dst and returns the extended buffer.
+	AppendObservation(dst []byte, obs proto.Message) []byte
+}
+
 // Reobserver is implemented by states that can build a view in the memory of an earlier one
 // that nobody reads any more: a server builds a seat's view for every decision, and the
 // view was most of a decision's allocations.

@@ -2,8 +2,9 @@ package icetraders
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
-	"strings"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 
@@ -17,11 +18,16 @@ func (s *State) Render(seat engine.Seat) string { return RenderObservation(s.obs
 
 // RenderObservation draws an observation as text, for people and language-model bots.
 func RenderObservation(o *pb.Observation) string {
-	// The builder stays on the stack (the rare lines use fmt.Appendf, not fmt.Fprintf to it).
-	var b strings.Builder
 	// One allocation for most texts: a text is drawn for every decision, and growing the
-	// builder step by step was most of its allocations.
-	b.Grow(textSize(o))
+	// buffer step by step was most of its allocations.
+	b := AppendObservation(make([]byte, 0, textSize(o)), o)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is nobody else's
+}
+
+// AppendObservation appends RenderObservation(o) to dst.
+func AppendObservation(dst []byte, o *pb.Observation) []byte {
+	// The text stays on the stack (the rare lines use fmt.Appendf, not fmt.Fprintf to it).
+	b := text{slices.Grow(dst, textSize(o))}
 	// The lines drawn for every decision avoid fmt: its cost was a third of the text's.
 	b.WriteString("IceTraders, ")
 	writeInt(&b, o.GetSeats())
@@ -160,10 +166,22 @@ func RenderObservation(o *pb.Observation) string {
 		}
 		b.Write(fmt.Appendf(nil, "Concentration at sys%d (catalyst s%d): %s\n", pc.GetSystemId(), pc.GetCatalystShipId(), what))
 	}
-	return b.String()
+	return b.b
 }
 
-func writeShips(b *strings.Builder, ships []*pb.Ship) {
+// text is a strings.Builder over a buffer of the caller's (AppendObservation).
+type text struct{ b []byte }
+
+func (t *text) WriteString(s string) { t.b = append(t.b, s...) }
+
+func (t *text) WriteByte(c byte) error {
+	t.b = append(t.b, c)
+	return nil
+}
+
+func (t *text) Write(p []byte) { t.b = append(t.b, p...) }
+
+func writeShips(b *text, ships []*pb.Ship) {
 	if len(ships) == 0 {
 		b.WriteString("    (no ships)\n")
 		return
@@ -217,7 +235,7 @@ func pieceWords(p *pb.Piece) string {
 }
 
 // writeSeats writes seats as "seat 0, seat 2".
-func writeSeats(b *strings.Builder, seats []int32) {
+func writeSeats(b *text, seats []int32) {
 	for i, s := range seats {
 		if i > 0 {
 			b.WriteString(", ")
@@ -229,7 +247,7 @@ func writeSeats(b *strings.Builder, seats []int32) {
 
 // writeIDs writes ids as "sys1 sys4", or "nothing"; it runs for every system on every
 // decision, so it avoids fmt.
-func writeIDs(b *strings.Builder, prefix string, ids []int32) {
+func writeIDs(b *text, prefix string, ids []int32) {
 	if len(ids) == 0 {
 		b.WriteString("nothing")
 		return
@@ -252,7 +270,7 @@ func ordinal(slot int32) string {
 }
 
 // writePlural writes "1 ship" or "3 ships".
-func writePlural(b *strings.Builder, n int32, word string) {
+func writePlural(b *text, n int32, word string) {
 	writeInt(b, n)
 	b.WriteByte(' ')
 	b.WriteString(word)
@@ -261,7 +279,7 @@ func writePlural(b *strings.Builder, n int32, word string) {
 	}
 }
 
-func writeInt(b *strings.Builder, n int32) {
+func writeInt(b *text, n int32) {
 	var num [12]byte
 	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
 }
@@ -283,4 +301,12 @@ func (s *State) RenderObservation(obs proto.Message) string {
 	return RenderObservation(obs.(*pb.Observation))
 }
 
-var _ engine.ObservationRenderer = (*State)(nil)
+// AppendObservation draws an observation this state produced; see engine.ObservationAppender.
+func (s *State) AppendObservation(dst []byte, obs proto.Message) []byte {
+	return AppendObservation(dst, obs.(*pb.Observation))
+}
+
+var (
+	_ engine.ObservationRenderer = (*State)(nil)
+	_ engine.ObservationAppender = (*State)(nil)
+)

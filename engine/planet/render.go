@@ -2,8 +2,10 @@ package planet
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 
@@ -28,7 +30,13 @@ var renderBlocks = sync.Pool{New: func() any { return new(blocks) }}
 // RenderObservation writes an observation as a board a person or a language model can read.
 // It appends to one buffer without fmt: the server draws it for every decision.
 func RenderObservation(o *planetv1.Observation) string {
-	b := make([]byte, 0, 4096)
+	b := AppendObservation(nil, o)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is nobody else's
+}
+
+// AppendObservation appends RenderObservation(o) to b.
+func AppendObservation(b []byte, o *planetv1.Observation) []byte {
+	b = slices.Grow(b, 4096)
 	num := func(n int32) { b = appendInt(b, n) }
 	str := func(s string) { b = append(b, s...) }
 	str("Planet, turn ")
@@ -234,7 +242,7 @@ func RenderObservation(o *planetv1.Observation) string {
 	if !o.Over {
 		str(faceAdjacency)
 	}
-	return string(b)
+	return b
 }
 
 // appendInt appends n in decimal; most numbers in the text are below 100.
@@ -316,4 +324,12 @@ func (s *state) RenderObservation(obs proto.Message) string {
 	return RenderObservation(obs.(*planetv1.Observation))
 }
 
-var _ engine.ObservationRenderer = (*state)(nil)
+// AppendObservation draws an observation this state produced; see engine.ObservationAppender.
+func (s *state) AppendObservation(dst []byte, obs proto.Message) []byte {
+	return AppendObservation(dst, obs.(*planetv1.Observation))
+}
+
+var (
+	_ engine.ObservationRenderer = (*state)(nil)
+	_ engine.ObservationAppender = (*state)(nil)
+)

@@ -401,9 +401,11 @@ type DecisionParts struct {
 	decision    orreryv1.Decision
 	observation orreryv1.Observation
 	arms        observationArms
-	// scratch is the game's memory for the view (engine.Reobserver), kept by Reset: parts
-	// built again build their view in the last one's memory.
+	// scratch is the game's memory for the view (engine.Reobserver), and text the memory of
+	// the view's text (engine.ObservationAppender), both kept by Reset: parts built again
+	// build their view and its text in the last one's memory.
 	scratch any
+	text    []byte
 	// listHash is the hash of the legal list Build is given, if hashed (Hashed).
 	listHash uint64
 	hashed   bool
@@ -416,8 +418,8 @@ func (p *DecisionParts) Hashed(h uint64) { p.listHash, p.hashed = h, true }
 // Reset makes the parts new again for Build, keeping the memory of their view: the
 // decision last built in them, its view included, must be read by nobody any more.
 func (p *DecisionParts) Reset() {
-	scratch := p.scratch
-	*p = DecisionParts{scratch: scratch}
+	scratch, text := p.scratch, p.text
+	*p = DecisionParts{scratch: scratch, text: text[:0]}
 }
 
 // observationArms are the observation oneof's arms, one per game.
@@ -445,9 +447,15 @@ func (p *DecisionParts) Build(st engine.State, seat engine.Seat, legal []engine.
 		d.Observation = p.arms.wrap(&p.observation, obs)
 	}
 	if !recv.GetOmitText() {
-		if r, ok := st.(engine.ObservationRenderer); ok {
+		switch r := st.(type) {
+		case engine.ObservationAppender:
+			// The text lives in the parts, as the view does: Reset lets the next Build draw
+			// over it, and the decision built here must be read by nobody by then.
+			p.text = r.AppendObservation(p.text, obs)
+			d.Text = unsafe.String(unsafe.SliceData(p.text), len(p.text))
+		case engine.ObservationRenderer:
 			d.Text = r.RenderObservation(obs)
-		} else {
+		default:
 			d.Text = st.Render(seat)
 		}
 	}

@@ -3,11 +3,15 @@ package wire
 import (
 	"slices"
 	"testing"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orrery/orrery/engine"
+	_ "github.com/orrery/orrery/engine/fccatan"
 	_ "github.com/orrery/orrery/engine/icetraders"
+	_ "github.com/orrery/orrery/engine/pantropia"
+	_ "github.com/orrery/orrery/engine/planet"
 
 	fccatanv1 "github.com/orrery/orrery/proto/orrery/fccatan/v1"
 	icetradersv1 "github.com/orrery/orrery/proto/orrery/icetraders/v1"
@@ -73,6 +77,47 @@ func TestCachedDecision_SameAsFresh(t *testing.T) {
 		}
 		if err := st.Apply(seat, a); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// Parts built again after Reset draw the decision's text in the last one's memory, and each
+// text is still the seat's own, the same as the state renders: for the games that draw into a
+// buffer (icetraders, planet) and for those that do not (pantropia, fccatan).
+func TestDecisionParts_TextDrawnAgainInItsMemory(t *testing.T) {
+	for _, game := range []string{"icetraders", "planet", "pantropia", "fccatan"} {
+		st, err := engine.New(game, engine.Config{Seats: 3, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, appends := st.(engine.ObservationAppender)
+		var p DecisionParts
+		var legal []engine.Action
+		reused := 0
+		for ply := 0; ply < 30 && !st.Terminal(); ply++ {
+			seat := st.ToAct(nil)[0]
+			legal = st.Legal(seat, legal[:0])
+			var before *byte
+			if len(p.text) > 0 {
+				before = &p.text[:1][0]
+			}
+			p.Reset()
+			d := p.Build(st, seat, legal, int64(ply), nil, nil)
+			if want := st.Render(seat); d.GetText() != want {
+				t.Fatalf("%s ply %d: text differs from Render:\n%s\nwant\n%s", game, ply, d.GetText(), want)
+			}
+			if before != nil && unsafe.StringData(d.GetText()) == before {
+				reused++
+			}
+			if err := st.Apply(seat, legal[ply%len(legal)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if appends && reused == 0 {
+			t.Errorf("%s: no text was drawn in the last one's memory", game)
+		}
+		if !appends && p.text != nil {
+			t.Errorf("%s: parts kept a text buffer for a game that draws none", game)
 		}
 	}
 }
