@@ -4,19 +4,23 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -130,6 +134,90 @@ func BenchmarkThousandMatches(b *testing.B) {
 				b.ReportMetric(float64(srv.writer.steps.Load())/float64(max(srv.writer.commits.Load(), 1)), "steps/commit")
 			}
 		})
+	}
+}
+
+// BenchmarkStoreCost is issue 15's store cost in one run: BenchmarkThousandMatches' 1,000
+// simultaneous matches on a server with no store and on one logging to a SQLite file, in
+// alternating rounds (unstored first in odd rounds, stored first in even ones), so that
+// whatever else the machine runs weighs on both alike. Each round has servers of its own:
+// an unstored server keeps every ended match in memory (it has nowhere else to serve them
+// from), and one that had grown for a few rounds measured its own heap, not the store. b.N
+// is the rounds of each. It reports each one's decisions/s and the stored/unstored ratios of
+// throughput over the run (ratio, cpu-ratio) and the median of the rounds' (ratio-median):
+// 0.95 is a store that costs 5% of throughput.
+func BenchmarkStoreCost(b *testing.B) {
+	var wall, cpu [2]time.Duration // unstored, stored
+	var decisions [2]int64
+	var ratios []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var rate [2]float64
+		for k := range 2 {
+			stored := (i+k)%2 == 1
+			b.StopTimer()
+			conn, stop := serveRound(b, stored)
+			b.StartTimer()
+			d, e, c := playConcurrently(b, conn, 1000, uint64(2*i+k)*1000)
+			b.StopTimer()
+			stop()
+			b.StartTimer()
+			w := 0
+			if stored {
+				w = 1
+			}
+			decisions[w] += d
+			wall[w] += e
+			cpu[w] += c
+			rate[w] = float64(d) / e.Seconds()
+		}
+		ratios = append(ratios, rate[1]/rate[0])
+	}
+	b.StopTimer()
+	perS := func(k int) float64 { return float64(decisions[k]) / wall[k].Seconds() }
+	perCPU := func(k int) float64 { return float64(decisions[k]) / cpu[k].Seconds() }
+	b.ReportMetric(perS(0), "unstored-decisions/s")
+	b.ReportMetric(perS(1), "stored-decisions/s")
+	b.ReportMetric(perS(1)/perS(0), "ratio")
+	b.ReportMetric(perCPU(1)/perCPU(0), "cpu-ratio")
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "ratio-median")
+	b.ReportMetric(0, "ns/op") // the rounds' servers and matches are made in it, untimed in the rates
+}
+
+// serveRound serves an arena on loopback for one round of BenchmarkStoreCost, logging to a
+// new SQLite file if stored; stop closes it all.
+func serveRound(tb testing.TB, stored bool) (*grpc.ClientConn, func()) {
+	cfg := Config{Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}}
+	var db *store.DB
+	if stored {
+		var err error
+		if db, err = store.Open(filepath.Join(tb.TempDir(), "orrery.db")); err != nil {
+			tb.Fatal(err)
+		}
+		cfg.Store = db
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gs := NewGRPCServer(srv, GRPCOptions{})
+	go gs.Serve(lis)
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return conn, func() {
+		conn.Close()
+		srv.Close()
+		gs.Stop()
+		if db != nil {
+			db.Close()
+		}
 	}
 }
 

@@ -29,6 +29,7 @@ type writer struct {
 	log    *slog.Logger
 	health func(err error) // nil err: writes work again
 	ops    chan writeOp
+	hurry  chan struct{} // a flush, or a queue half full: commit without waiting for commitEvery
 	done   chan struct{}
 	quit   chan struct{} // closed by close: a failing write is given up
 	calls  sync.WaitGroup
@@ -75,8 +76,8 @@ func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
 
 // startWriter is newWriter with commits at least every apart.
 func startWriter(db logStore, log *slog.Logger, health func(error), every time.Duration) *writer {
-	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), done: make(chan struct{}), quit: make(chan struct{}),
-		every: every}
+	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), hurry: make(chan struct{}, 1),
+		done: make(chan struct{}), quit: make(chan struct{}), every: every}
 	go w.run()
 	return w
 }
@@ -98,6 +99,12 @@ func (w *writer) queue(op writeOp) bool {
 		return false
 	}
 	w.ops <- op
+	if op.flush != nil || len(w.ops) >= cap(w.ops)/2 {
+		select {
+		case w.hurry <- struct{}{}:
+		default: // told already
+		}
+	}
 	return true
 }
 
@@ -141,45 +148,48 @@ func (w *writer) run() {
 	}
 }
 
-// gather adds to batch what is queued, then what comes until due, and returns it once it
-// is full, holds a flush, the queue is closed or it is due.
+// gather adds to batch what is queued, then, once it is due, what was queued meanwhile, and
+// returns it once it is full, holds a flush, the queue is closed or it is due. While it
+// waits it sleeps until due or a hurry: woken for every write queued, as it was, it was
+// woken for every step the server played (tens of thousands a second at full load), which
+// cost more than the commits.
 func (w *writer) gather(batch []writeOp, due time.Time, wait *time.Timer) []writeOp {
-	waiting := false
-	defer func() {
-		if waiting {
-			wait.Stop()
-		}
-	}()
-	for len(batch) < maxBatch && batch[len(batch)-1].flush == nil {
-		select {
-		case op, ok := <-w.ops:
+	for {
+		for len(batch) < maxBatch && batch[len(batch)-1].flush == nil {
+			op, ok, taken := w.take()
+			if !taken {
+				break
+			}
 			if !ok {
 				return batch
 			}
 			batch = append(batch, op)
-			continue
-		default:
 		}
-		if !waiting {
-			d := time.Until(due)
-			if d <= 0 {
-				return batch
-			}
-			wait.Reset(d)
-			waiting = true
-		}
-		select {
-		case op, ok := <-w.ops:
-			if !ok {
-				return batch
-			}
-			batch = append(batch, op)
-		case <-wait.C:
-			waiting = false
+		if len(batch) >= maxBatch || batch[len(batch)-1].flush != nil {
 			return batch
 		}
+		d := time.Until(due)
+		if d <= 0 {
+			return batch
+		}
+		wait.Reset(d)
+		select {
+		case <-wait.C:
+		case <-w.hurry:
+			wait.Stop()
+		}
 	}
-	return batch
+}
+
+// take takes a queued write without waiting: taken says one was queued (or the queue is
+// closed: not ok).
+func (w *writer) take() (op writeOp, ok, taken bool) {
+	select {
+	case op, ok = <-w.ops:
+		return op, ok, true
+	default:
+		return writeOp{}, false, false
+	}
 }
 
 // callback runs f on its own goroutine: it takes a match's lock, which a goroutine waiting

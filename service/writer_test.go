@@ -81,3 +81,57 @@ func TestWriter_OneTransactionPerDrainedBatch(t *testing.T) {
 		}
 	}
 }
+
+// countingStore is a logStore that counts the batches and steps it is given.
+type countingStore struct {
+	mu             sync.Mutex
+	batches, steps int
+}
+
+func (c *countingStore) WriteBatch(_ context.Context, b store.Batch) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.batches++
+	c.steps += len(b.Steps)
+	return nil
+}
+
+func (c *countingStore) counts() (batches, steps int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.batches, c.steps
+}
+
+// A writer that has just committed waits for its time before the next commit, gathering
+// everything queued meanwhile into it, but a flush, or a queue half full, cuts the wait
+// short: with an hour between commits, a sync still returns, and a burst of steps is
+// committed before the queue can fill and hold up the matches.
+func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
+	c := new(countingStore)
+	w := startWriter(c, slog.New(slog.DiscardHandler), nil, time.Hour)
+	defer w.close()
+	w.step("m0", store.Step{Seq: 0})
+	w.sync() // the first step's commit, then the flush's
+	b0, _ := c.counts()
+	for seq := range int64(10) {
+		w.step("m0", store.Step{Seq: 1 + seq})
+	}
+	w.sync()
+	if b, s := c.counts(); b != b0+1 || s != 11 {
+		t.Fatalf("after the sync: %d batches (%d before), %d steps; want the 10 steps in one more batch", b, b0, s)
+	}
+	// Half the queue, with no flush: committed without waiting the hour.
+	for seq := range int64(cap(w.ops) / 2) {
+		w.step("m1", store.Step{Seq: seq})
+	}
+	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing: the hour is the failure
+	for {
+		if _, s := c.counts(); s >= 11+cap(w.ops)/2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a half-full queue was not committed: the writer waits for its hour")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
