@@ -42,6 +42,7 @@ type writer struct {
 	every time.Duration // commitEvery, but for benchmarks
 
 	commits, steps atomic.Int64 // transactions committed and the steps in them (benchmarks)
+	busy           atomic.Int64 // nanoseconds spent writing batches, failed tries included (benchmarks)
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
@@ -264,7 +265,9 @@ func (w *writer) write(ctx context.Context, ops []writeOp) {
 	}
 	stored := true
 	if len(b.Steps)+len(b.Results) > 0 {
+		start := time.Now()
 		stored = w.retry("steps and results", ops[0].match, func() error { return w.db.WriteBatch(ctx, b) })
+		w.busy.Add(int64(time.Since(start)))
 		if stored {
 			w.commits.Add(1)
 			w.steps.Add(int64(len(b.Steps)))
