@@ -151,9 +151,9 @@ func (w *writer) run() {
 
 // gather adds to batch what is queued, then, once it is due, what was queued meanwhile, and
 // returns it once it is full, holds a flush, the queue is closed or it is due. While it
-// waits it sleeps until due or a hurry: woken for every write queued, as it was, it was
-// woken for every step the server played (tens of thousands a second at full load), which
-// cost more than the commits.
+// waits it sleeps until due, a hurry or the writer's closing: woken for every write queued,
+// as it was, it was woken for every step the server played (tens of thousands a second at
+// full load).
 func (w *writer) gather(batch []writeOp, due time.Time, wait *time.Timer) []writeOp {
 	for {
 		for len(batch) < maxBatch && batch[len(batch)-1].flush == nil {
@@ -177,6 +177,8 @@ func (w *writer) gather(batch []writeOp, due time.Time, wait *time.Timer) []writ
 		select {
 		case <-wait.C:
 		case <-w.hurry:
+			wait.Stop()
+		case <-w.quit: // closing: what is queued is written now
 			wait.Stop()
 		}
 	}

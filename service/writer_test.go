@@ -103,13 +103,19 @@ func (c *countingStore) counts() (batches, steps int) {
 }
 
 // A writer that has just committed waits for its time before the next commit, gathering
-// everything queued meanwhile into it, but a flush, or a queue half full, cuts the wait
-// short: with an hour between commits, a sync still returns, and a burst of steps is
-// committed before the queue can fill and hold up the matches.
+// everything queued meanwhile into it, but a flush, a queue half full or its closing cuts the
+// wait short: with an hour between commits, a sync still returns, a burst that would fill
+// the queue is committed a full batch at a time without holding up the matches, and close
+// writes what is left.
 func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
 	c := new(countingStore)
 	w := startWriter(c, slog.New(slog.DiscardHandler), nil, time.Hour)
-	defer w.close()
+	closed := false
+	defer func() {
+		if !closed {
+			w.close()
+		}
+	}()
 	w.step("m0", store.Step{Seq: 0})
 	w.sync() // the first step's commit, then the flush's
 	b0, _ := c.counts()
@@ -120,18 +126,25 @@ func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
 	if b, s := c.counts(); b != b0+1 || s != 11 {
 		t.Fatalf("after the sync: %d batches (%d before), %d steps; want the 10 steps in one more batch", b, b0, s)
 	}
-	// Half the queue, with no flush: committed without waiting the hour.
-	for seq := range int64(cap(w.ops) / 2) {
+	// All but one place of the queue, with no flush: no step waits to be queued (the loop
+	// ends), and a full batch is committed without waiting the hour.
+	burst := cap(w.ops) - 1
+	for seq := range int64(burst) {
 		w.step("m1", store.Step{Seq: seq})
 	}
 	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing: the hour is the failure
 	for {
-		if _, s := c.counts(); s >= 11+cap(w.ops)/2 {
+		if _, s := c.counts(); s >= 11+maxBatch {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("a half-full queue was not committed: the writer waits for its hour")
+			t.Fatal("a queue past half full was not committed: the writer waits for its hour")
 		}
 		time.Sleep(time.Millisecond)
+	}
+	w.close()
+	closed = true
+	if _, s := c.counts(); s != 11+burst {
+		t.Errorf("after close: %d steps written; want %d", s, 11+burst)
 	}
 }
