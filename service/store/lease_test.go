@@ -267,3 +267,41 @@ func testBatchNeedsTheLease(t *testing.T, target string) {
 		}
 	}
 }
+
+// An ended match needs no owner: a batch of results deletes their matches' leases, however
+// many (more than one chunk of the delete, and a short chunk), and only theirs.
+func TestLease_EndedMatchesLoseTheirLeases(t *testing.T) {
+	eachBackend(t, testEndedMatchesLoseTheirLeases)
+}
+
+func testEndedMatchesLoseTheirLeases(t *testing.T, target string) {
+	ctx := context.Background()
+	ids := make([]string, unleaseChunk+4)
+	for i := range ids {
+		ids[i] = fmt.Sprint("m", i)
+	}
+	db := leaseStore(t, target, ids...)
+	t0, ttl := time.Unix(1000, 0), time.Hour
+	for _, id := range ids {
+		if won, err := db.Acquire(ctx, id, "n1", t0, ttl); err != nil || !won {
+			t.Fatal(id, won, err)
+		}
+	}
+	ended := ids[:unleaseChunk+2]
+	var b Batch
+	for _, id := range ended {
+		b.Results = append(b.Results, Finish{Match: id, Ended: t0, Result: &Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}, Plies: 1}})
+	}
+	if err := db.WriteBatch(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range ids {
+		_, err := db.Owner(ctx, id)
+		if i < len(ended) && !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s ended and still has a lease (%v)", id, err)
+		}
+		if i >= len(ended) && err != nil {
+			t.Errorf("%s is running and lost its lease: %v", id, err)
+		}
+	}
+}

@@ -114,8 +114,8 @@ func (d *DB) writeTx(ctx context.Context, tx *sql.Tx, b Batch) (compacted bool, 
 			return false, err
 		}
 	}
-	for _, f := range b.Results {
-		if err := d.FinishMatchTx(ctx, tx, f.Match, f.Ended, f.Result); err != nil {
+	if len(b.Results) > 0 {
+		if err := d.finishTx(ctx, tx, b.Results); err != nil {
 			return false, err
 		}
 	}
