@@ -275,13 +275,21 @@ func (w *writer) write(ctx context.Context, ops []writeOp) {
 			w.steps.Add(int64(len(b.Steps)))
 		}
 	}
+	var told []func() // the results' callbacks, run one after another on one goroutine
 	for _, op := range ops {
 		if op.flush != nil {
 			close(op.flush)
 		}
 		if stored && op.committed != nil {
-			w.callback(op.committed)
+			told = append(told, op.committed)
 		}
+	}
+	if len(told) > 0 {
+		w.callback(func() {
+			for _, f := range told {
+				f()
+			}
+		})
 	}
 	clear(b.Results) // the results must not stay alive until a later batch as long overwrites them
 	w.batch = b
