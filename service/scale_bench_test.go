@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -234,9 +235,71 @@ func serveRound(tb testing.TB, stored bool) (*grpc.ClientConn, func() time.Durat
 // bidirectional streams at once, each sending a 1-KiB opaque message and waiting for the
 // server to echo a 1-KiB message back, 40 round trips per stream per iteration.
 func BenchmarkRawEcho1000Streams(b *testing.B) {
-	const streams, trips = 1000, 40
+	conn, desc := echoBytes(b)
+	var trips int64
+	var elapsed, cpu time.Duration
+	for i := 0; i < b.N; i++ {
+		t, e, c := echoThousand(b, conn, desc)
+		trips += t
+		elapsed += e
+		cpu += c
+	}
+	b.ReportMetric(float64(trips)/elapsed.Seconds(), "roundtrips/s")
+	b.ReportMetric(float64(trips)/cpu.Seconds(), "roundtrips/cpu-s")
+}
+
+// BenchmarkThousandRatio is issue 15's first ratio in one run: rounds of
+// BenchmarkThousandMatches' 1,000 matches (unstored, on a server of the round's own, as
+// BenchmarkStoreCost's) and of BenchmarkRawEcho1000Streams' 1,000 streams, in turns (the
+// matches first in even rounds), so that whatever else the machine runs weighs on both
+// alike: the echo's rate moved by half from one run to the next on this machine. b.N is the
+// rounds of each. It reports both rates, their ratio over the run (ratio, cpu-ratio) and the
+// median of the rounds' (ratio-median); the target is 0.3.
+func BenchmarkThousandRatio(b *testing.B) {
+	echoConn, desc := echoBytes(b)
+	var decisions, trips int64
+	var arenaWall, arenaCPU, echoWall, echoCPU time.Duration
+	var ratios []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var arenaRate, echoRate float64
+		for k := range 2 {
+			b.StopTimer()
+			runtime.GC() // each starts from a collected heap, whatever the other left
+			b.StartTimer()
+			if (i+k)%2 == 0 {
+				b.StopTimer()
+				conn, stop := serveRound(b, false)
+				b.StartTimer()
+				d, e, c := playConcurrently(b, conn, 1000, uint64(i)*1000)
+				b.StopTimer()
+				stop()
+				b.StartTimer()
+				decisions, arenaWall, arenaCPU = decisions+d, arenaWall+e, arenaCPU+c
+				arenaRate = float64(d) / e.Seconds()
+			} else {
+				t, e, c := echoThousand(b, echoConn, desc)
+				trips, echoWall, echoCPU = trips+t, echoWall+e, echoCPU+c
+				echoRate = float64(t) / e.Seconds()
+			}
+		}
+		ratios = append(ratios, arenaRate/echoRate)
+	}
+	b.StopTimer()
+	arena, echo := float64(decisions)/arenaWall.Seconds(), float64(trips)/echoWall.Seconds()
+	b.ReportMetric(arena, "decisions/s")
+	b.ReportMetric(echo, "roundtrips/s")
+	b.ReportMetric(arena/echo, "ratio")
+	b.ReportMetric((float64(decisions)/arenaCPU.Seconds())/(float64(trips)/echoCPU.Seconds()), "cpu-ratio")
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "ratio-median")
+	b.ReportMetric(0, "ns/op") // the rounds' servers, matches and streams are made in it, untimed in the rates
+}
+
+// echoBytes serves BenchmarkRawEcho1000Streams' echo of 1-KiB messages.
+func echoBytes(tb testing.TB) (*grpc.ClientConn, *grpc.StreamDesc) {
 	msg := make([]byte, 1024)
-	conn, desc := echoServer(b, grpc.ForceServerCodec(echoCodec{}), func(stream grpc.ServerStream) error {
+	return echoServer(tb, grpc.ForceServerCodec(echoCodec{}), func(stream grpc.ServerStream) error {
 		var buf []byte
 		for {
 			if err := stream.RecvMsg(&buf); err != nil {
@@ -247,43 +310,43 @@ func BenchmarkRawEcho1000Streams(b *testing.B) {
 			}
 		}
 	})
-	var elapsed, cpu time.Duration
-	for i := 0; i < b.N; i++ {
-		css := make([]grpc.ClientStream, streams)
-		for j := range css {
-			cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo", grpc.ForceCodec(echoCodec{}))
-			if err != nil {
-				b.Fatal(err)
-			}
-			css[j] = cs
+}
+
+// echoThousand opens 1,000 streams of the echo, then (timed) makes 40 round trips on each,
+// all at once, and returns the round trips and their wall and CPU time.
+func echoThousand(tb testing.TB, conn *grpc.ClientConn, desc *grpc.StreamDesc) (int64, time.Duration, time.Duration) {
+	const streams, trips = 1000, 40
+	css := make([]grpc.ClientStream, streams)
+	for j := range css {
+		cs, err := conn.NewStream(context.Background(), desc, "/orrery.bench.Echo/Echo", grpc.ForceCodec(echoCodec{}))
+		if err != nil {
+			tb.Fatal(err)
 		}
-		var wg sync.WaitGroup
-		start, cpu0 := time.Now(), cpuTime()
-		for _, cs := range css {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out := make([]byte, 1024)
-				var in []byte
-				for range trips {
-					if err := cs.SendMsg(&out); err != nil {
-						b.Error(err)
-						return
-					}
-					if err := cs.RecvMsg(&in); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-				cs.CloseSend()
-			}()
-		}
-		wg.Wait()
-		elapsed += time.Since(start)
-		cpu += cpuTime() - cpu0
+		css[j] = cs
 	}
-	b.ReportMetric(float64(streams*trips*b.N)/elapsed.Seconds(), "roundtrips/s")
-	b.ReportMetric(float64(streams*trips*b.N)/cpu.Seconds(), "roundtrips/cpu-s")
+	var wg sync.WaitGroup
+	start, cpu0 := time.Now(), cpuTime()
+	for _, cs := range css {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := make([]byte, 1024)
+			var in []byte
+			for range trips {
+				if err := cs.SendMsg(&out); err != nil {
+					tb.Error(err)
+					return
+				}
+				if err := cs.RecvMsg(&in); err != nil {
+					tb.Error(err)
+					return
+				}
+			}
+			cs.CloseSend()
+		}()
+	}
+	wg.Wait()
+	return streams * trips, time.Since(start), cpuTime() - cpu0
 }
 
 // BenchmarkWriterAtPlayPace feeds the writer, over a SQLite file, what 1,000 matches
