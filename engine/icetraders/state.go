@@ -105,6 +105,9 @@ func newState(c config, seed uint64) *State {
 		nextLoc: int16(2 * c.seats),
 		first:   -1,
 		cur:     -1,
+		// A game logs a few events a turn: grown from nothing, its log was five allocations
+		// (and their copies) before it held sixteen.
+		events: make([]event, 0, 16),
 	}
 	for k := range s.stash {
 		s.stash[k] = int8(c.perKind)
