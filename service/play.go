@@ -156,6 +156,11 @@ type Seat struct {
 	// what it is given, unless it lends it back (Lend).
 	built, spare *decisionMsg
 	lend         bool
+	// ack is the seat's acknowledgement block, reused while its messages are lent back (as
+	// the decision's are): queued with the replies, handed to the sender with them by next,
+	// and free again once the sender calls next again, everything sent.
+	ack      *acceptedMsg
+	ackState ackState
 	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
 	// channel, not by the match's changed one, cost a channel made and closed per change.
 	wake chan struct{}
@@ -171,6 +176,15 @@ type sender struct {
 	done    bool         // the stream has ended: start no more
 	end     chan<- error // the stream's end, once: nil when the match ended
 }
+
+// ackState is where a seat's own acknowledgement block is.
+type ackState uint8
+
+const (
+	ackFree ackState = iota
+	ackQueued
+	ackHanded
+)
 
 // SetReceive sets what the seat's stream carries (nil: everything). Call it before Run.
 func (st *Seat) SetReceive(r *orreryv1.Receive) { st.recv = r }
@@ -453,6 +467,9 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		// The sender calls again only once it has sent everything it took.
 		st.spare, st.built = st.built, nil
 	}
+	if st.ackState == ackHanded {
+		st.ackState = ackFree // sent, likewise
+	}
 	v := m.viewLocked(st.seat, st.gen, st.cursor, st.sent, st.recv, &st.spare)
 	st.cursor = v.cursor
 	if len(v.events) > 0 && v.decision == nil {
@@ -504,13 +521,34 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	// A quiet seat is told by its next decision: it is sent no acceptance (queueing one only
 	// to drop it, takeRepliesLocked, woke its sender for nothing on every decision). The
 	// change has woken everyone already.
-	resp := st.srv.handleLocked(m, st.seat, req, !st.recv.GetQuiet())
+	var ack *acceptedMsg
+	if !st.recv.GetQuiet() {
+		ack = st.ackLocked()
+	}
+	resp := st.srv.handleLocked(m, st.seat, req, ack)
+	if st.ack != nil && resp == &st.ack.resp {
+		st.ackState = ackQueued
+	}
 	if resp == nil {
 		return nil
 	}
 	st.outbox = append(st.outbox, resp)
 	st.wakeLocked() // an accepted answer has woken everyone already, this seat too
 	return nil
+}
+
+// ackLocked is an acknowledgement block to fill: the seat's own if its messages are lent
+// back (Seat.Lend, or a Play stream) and it is free, else a new one, which a send that keeps
+// what it is given may keep.
+func (st *Seat) ackLocked() *acceptedMsg {
+	if st.out == nil && !st.lend || st.ackState != ackFree {
+		return new(acceptedMsg)
+	}
+	if st.ack == nil {
+		st.ack = new(acceptedMsg)
+	}
+	*st.ack = acceptedMsg{}
+	return st.ack
 }
 
 // takeRepliesLocked takes the queued replies, the events each accepted action caused riding
@@ -520,6 +558,9 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	out := append(st.sending[:0], st.outbox...)
 	clear(st.outbox)
 	st.outbox = st.outbox[:0]
+	if st.ackState == ackQueued {
+		st.ackState = ackHanded
+	}
 	if st.recv.GetQuiet() {
 		// The next decision says the answer was applied, and carries the events.
 		kept := out[:0]
@@ -538,8 +579,9 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	return out
 }
 
-// handleLocked answers one request after the join: nil for an accepted answer unless ack.
-func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequest, ack bool) *orreryv1.PlayResponse {
+// handleLocked answers one request after the join: the acknowledgement of an accepted
+// answer, built in ack, or nil if ack is nil; or the rejection.
+func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequest, ack *acceptedMsg) *orreryv1.PlayResponse {
 	ans := req.GetAnswer()
 	if ans == nil {
 		reason := "expected an answer; this stream has already joined"
@@ -562,10 +604,10 @@ func (s *Server) handleLocked(m *match, seat engine.Seat, req *orreryv1.PlayRequ
 		rej.MatchId = m.id
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
 	}
-	if !ack {
+	if ack == nil {
 		return nil
 	}
-	b := new(acceptedMsg)
+	b := ack
 	b.acc.DecisionId, b.acc.Notation, b.acc.MatchId = ans.GetDecisionId(), notation, m.id
 	b.arm.Accepted = &b.acc
 	b.resp.Msg = &b.arm

@@ -655,6 +655,56 @@ func TestAnswer_AcknowledgementCarriesTheEventsOfItsAction(t *testing.T) {
 	}
 }
 
+// Every acknowledgement names the answer it acknowledges, over whole matches of seats that
+// ask for everything: a stream's acknowledgement block is reused once sent (Seat.ackLocked),
+// while the seat's reader may already be applying its next answer.
+func TestAnswer_EachAcknowledgementNamesItsOwnAnswer(t *testing.T) {
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	for _, s := range []uint64{3, 11, 21, 40} {
+		created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(s)})
+		var wg sync.WaitGroup
+		for seat, st := range created.GetSeats() {
+			stream := h.join(ctx, st.GetToken())
+			wg.Go(func() {
+				var id, notation string // the answer awaiting its acknowledgement
+				acks := 0
+				for {
+					resp, err := stream.Recv()
+					if err != nil {
+						t.Errorf("seed %d seat %d: %v", s, seat, err)
+						return
+					}
+					switch m := resp.GetMsg().(type) {
+					case *orreryv1.PlayResponse_Decision:
+						d := m.Decision
+						i := int32(len(d.GetLegalNotation()) - 1) // the last: the notations differ decision to decision
+						id, notation = d.GetDecisionId(), d.GetLegalNotation()[i]
+						ans := &orreryv1.Answer{DecisionId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: i}}
+						if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: ans}}); err != nil {
+							t.Error(err)
+							return
+						}
+					case *orreryv1.PlayResponse_Accepted:
+						acks++
+						if a := m.Accepted; a.GetDecisionId() != id || a.GetNotation() != notation {
+							t.Errorf("seed %d seat %d: acknowledgement of %s %q; answered %s %q", s, seat, a.GetDecisionId(), a.GetNotation(), id, notation)
+						}
+					case *orreryv1.PlayResponse_Rejected:
+						t.Errorf("seed %d seat %d: %v", s, seat, m.Rejected)
+					case *orreryv1.PlayResponse_Ended:
+						if acks == 0 {
+							t.Errorf("seed %d seat %d: no acknowledgement in a whole match", s, seat)
+						}
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
 // A decision answered after its deadline is refused naming that decision: the timeout
 // policy has answered it, and the seat's next decision may reuse its place (spare).
 func TestAnswer_PastItsDeadlineNamesTheDecisionTimedOut(t *testing.T) {
