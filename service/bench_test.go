@@ -62,7 +62,8 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 // events riding on the decisions), as BenchmarkRawEcho's messages carry it, and decode it all
 // with the SDK's codec, as its client does. Matches of two random seats are played one after
 // another; creating them and joining their seats is done in batches with the timer stopped
-// (arenaTrips), and each match's end is timed.
+// (arenaTrips), and each match's end is timed. (Stopped around each match, the timer cost
+// two runtime.ReadMemStats a match, each stopping the world, and 15-25% of the figure.)
 // Besides ns/decision (all the timed work over all decisions, match ends included), it reports
 // gap-ns: from a bot's answer to the next decision reaching a bot, mid-match, the figure to
 // set beside BenchmarkRawEcho's round trip. BenchmarkRoundTripRatio runs both in one process,
