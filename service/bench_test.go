@@ -27,8 +27,18 @@ import (
 	"github.com/orrery/orrery/service/limits"
 )
 
-// loopback serves an arena on a real TCP port on 127.0.0.1, chosen at run time.
+// loopback serves an arena on a real TCP port on 127.0.0.1, chosen at run time, until the
+// test ends.
 func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
+	tb.Helper()
+	srv, conn, stop := serve(tb, cfg)
+	tb.Cleanup(stop)
+	return srv, conn
+}
+
+// serve is loopback that leaves the stopping to the caller: stop closes the connection, the
+// arena and the gRPC server.
+func serve(tb testing.TB, cfg Config) (srv *Server, conn *grpc.ClientConn, stop func()) {
 	tb.Helper()
 	if cfg.Limits == (limits.Config{}) { // benchmarks measure throughput, far past the limits
 		cfg.Limits = limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}
@@ -43,16 +53,15 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 	}
 	gs := NewGRPCServer(srv, GRPCOptions{})
 	go gs.Serve(lis)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err = grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
+	return srv, conn, func() {
 		conn.Close()
 		srv.Close()
 		gs.Stop()
-	})
-	return srv, conn
+	}
 }
 
 // BenchmarkDecisionRoundTrip is one decision answered over loopback gRPC: the server sends a

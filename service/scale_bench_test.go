@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,14 +13,12 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -199,37 +196,21 @@ func BenchmarkStoreCost(b *testing.B) {
 // its rounds) or one round of BenchmarkThousandRatio or BenchmarkStoreCost, logging to a new
 // SQLite file if stored; stop closes it all, and returns the time its writer spent writing.
 func serveRound(tb testing.TB, stored bool) (*grpc.ClientConn, func() time.Duration) {
-	cfg := Config{Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}}
-	var db *store.DB
+	var cfg Config
 	if stored {
-		var err error
-		if db, err = store.Open(filepath.Join(tb.TempDir(), "orrery.db")); err != nil {
+		db, err := store.Open(filepath.Join(tb.TempDir(), "orrery.db"))
+		if err != nil {
 			tb.Fatal(err)
 		}
 		cfg.Store = db
 	}
-	srv, err := New(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	gs := NewGRPCServer(srv, GRPCOptions{})
-	go gs.Serve(lis)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	srv, conn, stop := serve(tb, cfg)
 	return conn, func() time.Duration {
-		conn.Close()
-		srv.Close()
-		gs.Stop()
-		if db == nil {
+		stop()
+		if cfg.Store == nil {
 			return 0
 		}
-		db.Close()
+		cfg.Store.Close()
 		return time.Duration(srv.writer.busy.Load())
 	}
 }
