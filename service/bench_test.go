@@ -77,25 +77,7 @@ func serve(tb testing.TB, cfg Config) (srv *Server, conn *grpc.ClientConn, stop 
 // gap-ns: from a bot's answer to the next decision reaching a bot, mid-match, the figure to
 // set beside BenchmarkRawEcho's round trip. BenchmarkRoundTripRatio runs both in one process,
 // in turns, for the ratio.
-func BenchmarkDecisionRoundTrip(b *testing.B) {
-	arena := newArenaTrips(b)
-	var cpu time.Duration
-	b.ReportAllocs()
-	b.ResetTimer()
-	for arena.decisions.Load() < int64(b.N) {
-		b.StopTimer()
-		batch := arena.join()
-		b.StartTimer()
-		cpu0 := cpuTime()
-		rest := arena.play(batch, int64(b.N))
-		cpu += cpuTime() - cpu0
-		b.StopTimer()
-		arena.playUntimed(rest)
-		b.StartTimer()
-	}
-	b.StopTimer()
-	arena.report(b, b.Elapsed(), cpu)
-}
+func BenchmarkDecisionRoundTrip(b *testing.B) { newArenaTrips(b, false).run(b) }
 
 // BenchmarkRoundTripRatio sets the arena's round trip beside the echo's in one run: batches
 // of BenchmarkDecisionRoundTrip's matches, each followed by as many round trips of
@@ -103,7 +85,7 @@ func BenchmarkDecisionRoundTrip(b *testing.B) {
 // each one's ns and CPU-ns a round trip, their ratio over the whole run (ratio, cpu-ratio) and
 // the median of the batches' ratios (ratio-median). b.N counts the arena's decisions.
 func BenchmarkRoundTripRatio(b *testing.B) {
-	arena := newArenaTrips(b)
+	arena := newArenaTrips(b, false)
 	cache := new(wire.ActionCache)
 	defer runtime.KeepAlive(cache)
 	echo := newEchoTrips(b, recordedDecisions(b, 400, cache))
@@ -137,11 +119,14 @@ func BenchmarkRoundTripRatio(b *testing.B) {
 }
 
 // arenaTrips plays BenchmarkDecisionRoundTrip's matches: two random seats, each a Go SDK bot
-// on one loopback connection, seeded by the match's number.
+// on one loopback connection, seeded by the match's number; or, with house set,
+// BenchmarkSeatRoundTrip's, seat 1 a random bot the server plays in process.
 type arenaTrips struct {
 	tb     testing.TB
+	srv    *Server
 	conn   *grpc.ClientConn
 	client orreryv1.ArenaServiceClient
+	house  bool
 	seed   uint64
 	// decisions counts the decisions the bots were given, untimed those of playUntimed's
 	// matches, gaps and gapNS the answers followed by another decision in the same match, and
@@ -158,9 +143,30 @@ type joinedMatch struct {
 	done  sync.WaitGroup
 }
 
-func newArenaTrips(tb testing.TB) *arenaTrips {
-	_, conn := loopback(tb, Config{})
-	return &arenaTrips{tb: tb, conn: conn, client: orreryv1.NewArenaServiceClient(conn)}
+func newArenaTrips(tb testing.TB, house bool) *arenaTrips {
+	srv, conn := loopback(tb, Config{})
+	return &arenaTrips{tb: tb, srv: srv, conn: conn, client: orreryv1.NewArenaServiceClient(conn), house: house}
+}
+
+// run is a round-trip benchmark of the matches: batches joined with the timer stopped, then
+// played, each match's end timed; what the bots were given past b.N is played untimed.
+func (a *arenaTrips) run(b *testing.B) {
+	var cpu time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for a.decisions.Load() < int64(b.N) {
+		b.StopTimer()
+		batch := a.join()
+		b.StartTimer()
+		cpu0 := cpuTime()
+		rest := a.play(batch, int64(b.N))
+		cpu += cpuTime() - cpu0
+		b.StopTimer()
+		a.playUntimed(rest)
+		b.StartTimer()
+	}
+	b.StopTimer()
+	a.report(b, b.Elapsed(), cpu)
 }
 
 // join creates arenaBatch matches and joins their seats, each bot sent its first decision and
@@ -177,6 +183,10 @@ func (a *arenaTrips) join() []*joinedMatch {
 		created := benchMatch(a.tb, a.client, testGame, 2, n)
 		for i, s := range created.GetSeats() {
 			r := random.New(n*7 + uint64(i))
+			if a.house && i == 1 {
+				a.playHouse(s.GetToken(), r, jm)
+				continue
+			}
 			bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
 				<-jm.start
 				if last := a.answered.Swap(0); last != 0 {
@@ -203,6 +213,33 @@ func (a *arenaTrips) join() []*joinedMatch {
 	}
 	joined.Wait()
 	return batch
+}
+
+// playHouse plays the seat token names in process, with r, as the ladder's house bots play
+// (Seat.Lend), once jm starts.
+func (a *arenaTrips) playHouse(token string, r bots.Bot, jm *joinedMatch) {
+	house, err := a.srv.Attach(token, nil)
+	if err != nil {
+		a.tb.Fatal(err)
+	}
+	house.Lend()
+	house.SetReceive(random.New(0).(bots.Receiver).Receive())
+	answers := make(chan *orreryv1.PlayRequest, 1)
+	jm.done.Add(1)
+	go func() {
+		defer jm.done.Done()
+		defer house.Detach()
+		err := house.Run(context.Background(), answers, func(resp *orreryv1.PlayResponse) error {
+			if d := resp.GetDecision(); d != nil {
+				<-jm.start
+				answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
+			}
+			return nil
+		})
+		if err != nil {
+			a.tb.Error(err)
+		}
+	}()
 }
 
 // play plays the matches one after another, to their ends, until the bots have been given
@@ -405,100 +442,10 @@ func (e *echoTrips) run(tb testing.TB, n int) {
 // quietly), seat 1 is a random bot the server plays in process (as the ladder's house bots
 // are), so one op is from seat 0's answer to its next decision, the other seat's move and the
 // events of both riding on it. "echo" replays exactly seat 0's decisions of the same seeded
-// games over a bare stream with the same codecs: one round trip per op. Both report
-// ns/decision and cpu-ns/decision; set arena beside echo.
+// games over a bare stream with the same codecs: one round trip per op. Set arena's
+// ns/decision and cpu-ns/decision beside echo's ns/op and cpu-ns/op.
 func BenchmarkSeatRoundTrip(b *testing.B) {
-	b.Run("arena", func(b *testing.B) {
-		srv, conn := loopback(b, Config{})
-		client := orreryv1.NewArenaServiceClient(conn)
-		ctx := context.Background()
-		var decisions atomic.Int64
-		var untimed int64 // decisions of the matches played with the timer stopped
-		var cpu time.Duration
-		var seed uint64
-		// join creates a batch of matches, attaches each one's house seat and joins its
-		// other seat, as arenaTrips does: the timer stops once a batch, not once a match
-		// (StopTimer and StartTimer each stop the world to read the memory statistics).
-		join := func() []*joinedMatch {
-			batch := make([]*joinedMatch, arenaBatch)
-			var joined sync.WaitGroup
-			for k := range batch {
-				jm := &joinedMatch{start: make(chan struct{})}
-				batch[k] = jm
-				n := seed
-				seed++
-				created := benchMatch(b, client, testGame, 2, n)
-				house, err := srv.Attach(created.GetSeats()[1].GetToken(), nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				house.Lend()
-				house.SetReceive(random.New(0).(bots.Receiver).Receive())
-				r1 := random.New(n*7 + 1)
-				answers := make(chan *orreryv1.PlayRequest, 1)
-				jm.done.Add(2)
-				go func() {
-					defer jm.done.Done()
-					defer house.Detach()
-					err := house.Run(ctx, answers, func(resp *orreryv1.PlayResponse) error {
-						if d := resp.GetDecision(); d != nil {
-							<-jm.start
-							answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r1.Act(d)}}
-						}
-						return nil
-					})
-					if err != nil {
-						b.Error(err)
-					}
-				}()
-				r0 := random.New(n * 7)
-				bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
-					<-jm.start
-					decisions.Add(1)
-					return r0.Act(d)
-				})
-				joined.Add(1)
-				go func() {
-					defer jm.done.Done()
-					_, err := sdk.Play(ctx, conn, created.GetSeats()[0].GetToken(), bot, sdk.Options{OnJoined: func(*orreryv1.Joined) { joined.Done() }})
-					if err != nil {
-						b.Error(err)
-					}
-				}()
-			}
-			joined.Wait()
-			return batch
-		}
-		play := func(batch []*joinedMatch, until int64) []*joinedMatch {
-			for k, jm := range batch {
-				if until >= 0 && decisions.Load() >= until {
-					return batch[k:]
-				}
-				close(jm.start)
-				jm.done.Wait()
-			}
-			return nil
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for decisions.Load() < int64(b.N) {
-			b.StopTimer()
-			batch := join()
-			b.StartTimer()
-			cpu0 := cpuTime()
-			rest := play(batch, int64(b.N))
-			cpu += cpuTime() - cpu0
-			b.StopTimer()
-			d := decisions.Load()
-			play(rest, -1)
-			untimed += decisions.Load() - d
-			b.StartTimer()
-		}
-		b.StopTimer()
-		timed := float64(decisions.Load() - untimed)
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/timed, "ns/decision")
-		b.ReportMetric(float64(cpu.Nanoseconds())/timed, "cpu-ns/decision")
-	})
+	b.Run("arena", func(b *testing.B) { newArenaTrips(b, true).run(b) })
 	b.Run("echo", func(b *testing.B) {
 		cache := new(wire.ActionCache)
 		defer runtime.KeepAlive(cache)
