@@ -113,9 +113,15 @@ func BenchmarkRoundTripRatio(b *testing.B) {
 	b.ReportMetric(per(echoCPU), "echo-cpu-ns")
 	b.ReportMetric(float64(arenaWall)/float64(echoWall), "ratio")
 	b.ReportMetric(float64(arenaCPU)/float64(echoCPU), "cpu-ratio")
+	reportMedian(b, ratios)
+	b.ReportMetric(0, "ns/op") // the figures above say it; wall over b.N mixes both
+}
+
+// reportMedian reports the median of the rounds' ratios of a benchmark that sets the arena
+// beside a baseline in turns, as ratio-median.
+func reportMedian(b *testing.B, ratios []float64) {
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "ratio-median")
-	b.ReportMetric(0, "ns/op") // the figures above say it; wall over b.N mixes both
 }
 
 // arenaTrips plays BenchmarkDecisionRoundTrip's matches: two random seats, each a Go SDK bot
