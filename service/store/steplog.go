@@ -7,9 +7,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -137,11 +137,19 @@ func (d *DB) logStepsTx(ctx context.Context, tx *sql.Tx, steps []MatchStep) erro
 	if err != nil {
 		return err
 	}
-	if _, err := insert.ExecContext(ctx, packSteps(steps)); err != nil {
+	buf := packBufs.Get().(*[]byte)
+	defer packBufs.Put(buf)
+	*buf = appendPacked((*buf)[:0], steps)
+	if _, err := insert.ExecContext(ctx, *buf); err != nil {
 		return fmt.Errorf("store: log the steps of %s to %s: %w", steps[0].Match, steps[len(steps)-1].Match, err)
 	}
 	return nil
 }
+
+// packBufs are buffers steps are packed into to be logged: the drivers copy what they are
+// given before Exec returns, and a batch's row is thousands of bytes, made a few hundred
+// times a second.
+var packBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Compact empties the step log into runs, unless another node of the cluster is doing so.
 // The store compacts by itself as it writes, when it opens and when it closes.
@@ -201,79 +209,107 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 	return true, d.emptyLogTx(ctx, tx, more)
 }
 
+// compaction is what a compaction reads and sorts, kept from one to the next: made anew, it
+// was a third of the bytes the store allocated under load, and the whole server's heap is
+// marked again for what it allocates.
+type compaction struct {
+	rows    []logRow
+	packed  []byte       // the rows' bytes, one after another
+	all     []logged     // each step logged, in the order logged
+	ordered []packedStep // the same, by match
+	ends    []int
+	index   map[string]int32
+	ids     []string // the matches, in the order first logged
+	run     []byte   // the runs of one INSERT, one after another
+}
+
+// logRow is a row of the step log: its bytes are packed[start:end] of its compaction.
+type logRow struct {
+	id         int64
+	start, end int
+}
+
+// logged is a step as compacted: the index of its match in ids, and the step.
+type logged struct {
+	match int32
+	packedStep
+}
+
 func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
+	d.compactMu.Lock()
+	defer d.compactMu.Unlock()
+	c := &d.compaction
+	defer c.reset()
 	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
 	if err != nil {
 		return fmt.Errorf("store: compact the step log: %w", err)
 	}
-	type logRow struct {
-		id     int64
-		packed []byte
-	}
-	var log []logRow
 	for rows.Next() {
-		var r logRow
-		if err := rows.Scan(&r.id, &r.packed); err != nil {
+		var id int64
+		var packed sql.RawBytes // copied into c.packed, not each into its own slice
+		if err := rows.Scan(&id, &packed); err != nil {
 			rows.Close()
 			return err
 		}
-		log = append(log, r)
+		start := len(c.packed)
+		c.packed = append(c.packed, packed...)
+		c.rows = append(c.rows, logRow{id: id, start: start, end: len(c.packed)})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	slices.SortFunc(log, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
+	slices.SortFunc(c.rows, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
 	if len(more) > 0 {
-		log = append(log, logRow{packed: packSteps(more)})
+		start := len(c.packed)
+		c.packed = appendPacked(c.packed, more)
+		c.rows = append(c.rows, logRow{start: start, end: len(c.packed)})
 	}
 	// Each match's steps in the order logged, still packed: a run is their bytes put
 	// together. They are put in order by match in one slice (a counting sort): appended to
 	// a slice per match, each slice grew several times over a compaction.
-	type logged struct {
-		match int32 // the index of its match in ids
-		packedStep
-	}
-	var all []logged
-	index := make(map[string]int32)
-	var ids []string
-	for _, r := range log {
-		err := eachPacked(r.packed, func(match, step []byte) bool {
-			m, known := index[string(match)]
+	for _, r := range c.rows {
+		err := eachPacked(c.packed[r.start:r.end], func(match, step []byte) bool {
+			m, known := c.index[string(match)]
 			if !known {
-				m = int32(len(ids))
-				ids = append(ids, string(match))
-				index[ids[m]] = m
+				m = int32(len(c.ids))
+				c.ids = append(c.ids, string(match))
+				c.index[c.ids[m]] = m
 			}
 			seq, ok := stepNumber(step)
-			all = append(all, logged{match: m, packedStep: packedStep{seq: seq, bytes: step}})
+			c.all = append(c.all, logged{match: m, packedStep: packedStep{seq: seq, bytes: step}})
 			return ok
 		})
 		if err != nil {
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
 		}
 	}
-	ends := make([]int, len(ids)) // where each match's steps end in ordered
-	for _, l := range all {
-		ends[l.match]++
+	c.ends = append(c.ends, make([]int, len(c.ids))...) // where each match's steps end in ordered
+	for _, l := range c.all {
+		c.ends[l.match]++
 	}
-	for m := 1; m < len(ends); m++ {
-		ends[m] += ends[m-1]
+	for m := 1; m < len(c.ends); m++ {
+		c.ends[m] += c.ends[m-1]
 	}
-	ordered := make([]packedStep, len(all))
-	for i := len(all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
-		ends[all[i].match]--
-		ordered[ends[all[i].match]] = all[i].packedStep
+	c.ordered = append(c.ordered, make([]packedStep, len(c.all))...)
+	for i := len(c.all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
+		c.ends[c.all[i].match]--
+		c.ordered[c.ends[c.all[i].match]] = c.all[i].packedStep
 	}
-	runs := make(map[string][]packedStep, len(ids))
-	for m, id := range ids {
-		end := len(ordered)
-		if m+1 < len(ids) {
-			end = ends[m+1]
-		}
-		runs[id] = ordered[ends[m]:end:end]
+	return d.insertRunsTx(ctx, tx, c)
+}
+
+// reset empties c for the next compaction, keeping its memory unless a compaction much
+// larger than usual (a node taking over a dead one's log) grew it.
+func (c *compaction) reset() {
+	const keep = 4 * compactAfter // steps
+	if cap(c.all) > keep || cap(c.packed) > 64*keep || len(c.ids) > keep {
+		*c = compaction{index: make(map[string]int32)}
+		return
 	}
-	return d.insertRunsTx(ctx, tx, runs)
+	c.rows, c.packed, c.all, c.ordered, c.ends, c.ids, c.run = c.rows[:0], c.packed[:0], c.all[:0], c.ordered[:0],
+		c.ends[:0], c.ids[:0], c.run[:0]
+	clear(c.index)
 }
 
 // packedStep is a step as packed, without its match id.
@@ -289,12 +325,18 @@ func stepNumber(step []byte) (int64, bool) {
 	return seq, ok
 }
 
-// insertRunsTx inserts one run per match, of its steps in order.
-func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, runs map[string][]packedStep) error {
+// insertRunsTx inserts one run per match of c, of its steps in order.
+func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error {
 	args := make([]any, 0, runsPerInsert*3)
+	var spans []int // where each run of args ends in c.run
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
+		}
+		start := 0
+		for i, end := range spans { // the runs, now that c.run has stopped growing
+			args[3*i+2] = c.run[start:end:end]
+			start = end
 		}
 		var err error
 		if n := len(args) / 3; n == runsPerInsert {
@@ -308,30 +350,35 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, runs map[string][]pac
 		if err != nil {
 			return fmt.Errorf("store: runs of %s to %s: %w", args[0], args[len(args)-3], err)
 		}
-		args = args[:0]
+		args, spans, c.run = args[:0], spans[:0], c.run[:0] // the drivers copied what they were given
 		return nil
 	}
 	// In the order of the index, so that neighbouring entries share its pages.
-	for _, match := range slices.Sorted(maps.Keys(runs)) {
-		steps := runs[match]
-		bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
+	byMatch := make([]int32, len(c.ids))
+	for m := range byMatch {
+		byMatch[m] = int32(m)
+	}
+	slices.SortFunc(byMatch, func(a, b int32) int { return strings.Compare(c.ids[a], c.ids[b]) })
+	bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
+	for _, m := range byMatch {
+		end := len(c.ordered)
+		if int(m)+1 < len(c.ids) {
+			end = c.ends[m+1]
+		}
+		steps := c.ordered[c.ends[m]:end:end]
 		if !slices.IsSortedFunc(steps, bySeq) { // logged in order unless written twice
 			slices.SortStableFunc(steps, bySeq)
 		}
-		n := 1
-		for _, s := range steps {
-			n += 1 + len(s.bytes)
-		}
-		run := make([]byte, 1, n)
-		run[0] = stepsFormat
+		c.run = append(c.run, stepsFormat)
 		for i, s := range steps {
 			if i > 0 && s.seq == steps[i-1].seq {
 				continue // of two with one number, the first
 			}
-			run = append(run, 0) // no match id: the row names it
-			run = append(run, s.bytes...)
+			c.run = append(c.run, 0) // no match id: the row names it
+			c.run = append(c.run, s.bytes...)
 		}
-		args = append(args, match, steps[0].seq, run)
+		args = append(args, c.ids[m], steps[0].seq, nil)
+		spans = append(spans, len(c.run))
 		if len(args) == cap(args) {
 			if err := flush(); err != nil {
 				return err
@@ -439,25 +486,38 @@ const stepsFormat = 1
 // its match id ("" in a run) and its body, each prefixed with its length, so that a reader
 // looking for one match skips the others' steps whole. A body is the step's number and seat
 // (varints), notation (length-prefixed), timeout policy and bank (varints).
-func packSteps(steps []MatchStep) []byte {
+func packSteps(steps []MatchStep) []byte { return appendPacked(nil, steps) }
+
+// appendPacked is packSteps appending to b.
+func appendPacked(b []byte, steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
 		n += len(s.Match) + len(s.Notation) + 26
 	}
-	b := make([]byte, 1, n)
-	b[0] = stepsFormat
-	var body []byte
+	b = slices.Grow(b, n)
+	b = append(b, stepsFormat)
 	for _, s := range steps {
 		b = binary.AppendUvarint(b, uint64(len(s.Match)))
 		b = append(b, s.Match...)
-		body = binary.AppendVarint(body[:0], s.Seq)
-		body = binary.AppendVarint(body, int64(s.Seat))
-		body = binary.AppendUvarint(body, uint64(len(s.Notation)))
-		body = append(body, s.Notation...)
-		body = binary.AppendVarint(body, int64(s.TimedOut))
-		body = binary.AppendVarint(body, int64(s.Bank))
-		b = binary.AppendUvarint(b, uint64(len(body)))
-		b = append(b, body...)
+		// The body's length goes before it: it is under 128 bytes but for a notation that
+		// long, so a byte is kept for it and the body moved only if it needs more.
+		at := len(b)
+		b = append(b, 0)
+		b = binary.AppendVarint(b, s.Seq)
+		b = binary.AppendVarint(b, int64(s.Seat))
+		b = binary.AppendUvarint(b, uint64(len(s.Notation)))
+		b = append(b, s.Notation...)
+		b = binary.AppendVarint(b, int64(s.TimedOut))
+		b = binary.AppendVarint(b, int64(s.Bank))
+		if n := len(b) - at - 1; n < 0x80 {
+			b[at] = byte(n)
+		} else {
+			var l [binary.MaxVarintLen64]byte
+			k := binary.PutUvarint(l[:], uint64(n))
+			b = append(b, l[1:k]...) // room for the rest of the length
+			copy(b[at+k:], b[at+1:len(b)-(k-1)])
+			copy(b[at:], l[:k])
+		}
 	}
 	return b
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -277,4 +278,36 @@ func TestStepLog_NodesCompactOneAtATime(t *testing.T) {
 	if got, err := second.Steps(ctx, "m"); err != nil || !slices.Equal(got, want) {
 		t.Errorf("Steps = %v, %v; want %v", got, err, want)
 	}
+}
+
+// A step's packed length takes one byte or more: notations either side of that line read
+// back whole from the log and from runs, over compactions that reuse one another's memory.
+func TestStepLog_LongNotationsReadBackWhole(t *testing.T) {
+	eachBackend(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		db := leaseStore(t, target, "a", "b")
+		db.compactAfter = 7
+		want := map[string][]Step{}
+		lengths := []int{0, 1, 100, 115, 116, 117, 127, 128, 200, 16383, 16384, 70000}
+		for i, n := range lengths {
+			var batch []MatchStep
+			for _, m := range []string{"a", "b"} {
+				s := Step{Seq: int64(i), Seat: i % 3, Notation: strings.Repeat(m, n), TimedOut: int32(i % 2),
+					Bank: time.Duration(i) * time.Hour}
+				want[m] = append(want[m], s)
+				batch = append(batch, MatchStep{Match: m, Step: s})
+			}
+			if err := db.AppendStepBatch(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			for m, w := range want {
+				if got, err := db.Steps(ctx, m); err != nil || !slices.Equal(got, w) {
+					t.Fatalf("after step %d (notation %d bytes), Steps(%s) = %d steps, %v; want %d", i, n, m, len(got), err, len(w))
+				}
+			}
+		}
+		if runs := count(t, db, `SELECT COUNT(*) FROM step_runs`); runs < 4 {
+			t.Errorf("%d runs; want the log compacted more than once", runs)
+		}
+	})
 }

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// BenchmarkArenaLoad is the store's side of BenchmarkStoreCost without the arena: the
+// writer's batches as a server running 1,000 matches of 20 steps fills them (300 steps a
+// commit, the steps of 1,000 interleaved matches, each match's result in the batch of its
+// last step, a new match taking its place), with the log compacted as it fills. The matches
+// are created untimed, ahead, as CreateMatch calls of their own. It reports the store's
+// time a step (a step is a decision).
+//
+//	go test ./service/store -run '^$' -bench ArenaLoad -benchtime 200000x
+func BenchmarkArenaLoad(b *testing.B) {
+	const live, length, perBatch = 1000, 20, 300
+	db, err := Open(filepath.Join(b.TempDir(), "orrery.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	ordered := os.Getenv("ORDERED") != ""
+	var fresh []string // created, not yet playing
+	create := func(n int) {
+		b.StopTimer()
+		for range n {
+			var r [15]byte
+			rand.Read(r[:])
+			if ordered {
+				binary.BigEndian.PutUint64(r[:8], uint64(time.Now().UnixNano()))
+			}
+			id := "m" + hex.EncodeToString(r[:])
+			tokens := make([]string, 4)
+			for i := range tokens {
+				var t [32]byte
+				rand.Read(t[:])
+				tokens[i] = fmt.Sprintf("%x", t)
+			}
+			if err := db.CreateMatch(ctx, &Match{ID: id, Game: "icetraders", Seats: 4, Options: map[string]string{"variant": "standard"},
+				Seed: 7, SeedSalt: "00112233445566778899aabbccddeeff", SeedHash: fmt.Sprintf("%x", [32]byte{1}),
+				Names: []string{"random", "random", "random", "random"}, TokenHashes: tokens, PerMove: time.Minute,
+				Created: time.Now()}); err != nil {
+				b.Fatal(err)
+			}
+			fresh = append(fresh, id)
+		}
+		b.StartTimer()
+	}
+	type playing struct {
+		id   string
+		next int64
+	}
+	create(live)
+	matches := make([]playing, live)
+	for i := range matches {
+		matches[i] = playing{id: fresh[i]}
+	}
+	fresh = fresh[:0]
+	var batch Batch
+	turn := 0
+	var cpu time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		batch.Steps, batch.Results = batch.Steps[:0], batch.Results[:0]
+		for range min(perBatch, b.N-done) {
+			m := &matches[turn]
+			turn = (turn + 1) % live
+			batch.Steps = append(batch.Steps, MatchStep{Match: m.id, Step: Step{Seq: m.next, Seat: int(m.next % 4),
+				Notation: "move s12 to sys3", Bank: time.Minute}})
+			m.next++
+			if m.next == length {
+				batch.Results = append(batch.Results, Finish{Match: m.id, Ended: time.Now(),
+					Result: &Result{Ranks: []int{1, 2, 3, 4}, Scores: []float64{4, 3, 2, 1}, Reason: 1, Plies: length,
+						Timeouts: []int{0, 0, 0, 0}, Banks: []time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}}})
+				if len(fresh) == 0 {
+					create(live)
+				}
+				*m, fresh = playing{id: fresh[0]}, fresh[1:]
+			}
+			done++
+		}
+		c := cpuTime()
+		if err := db.WriteBatch(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuTime() - c
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/step")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/step")
+}
