@@ -209,24 +209,23 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 	return true, d.emptyLogTx(ctx, tx, more)
 }
 
-// compaction is what a compaction reads and sorts, kept from one to the next: made anew, it
-// was a third of the bytes the store allocated under load, and the whole server's heap is
-// marked again for what it allocates.
+// compaction is what a compaction reads and sorts. Each slice is made once, at its size:
+// grown from nothing, they were copied a dozen times over, a third of a compaction's time,
+// and the whole server's heap is marked again for what the store allocates.
 type compaction struct {
 	rows    []logRow
-	packed  []byte       // the rows' bytes, one after another
 	all     []logged     // each step logged, in the order logged
 	ordered []packedStep // the same, by match
-	ends    []int
+	ends    []int        // where each match's steps end in ordered
 	index   map[string]int32
 	ids     []string // the matches, in the order first logged
-	run     []byte   // the runs of one INSERT, one after another
+	size    int      // the bytes of the steps in all
 }
 
-// logRow is a row of the step log: its bytes are packed[start:end] of its compaction.
+// logRow is a row of the step log.
 type logRow struct {
-	id         int64
-	start, end int
+	id     int64
+	packed []byte
 }
 
 // logged is a step as compacted: the index of its match in ids, and the step.
@@ -236,24 +235,18 @@ type logged struct {
 }
 
 func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
-	d.compactMu.Lock()
-	defer d.compactMu.Unlock()
-	c := &d.compaction
-	defer c.reset()
 	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
 	if err != nil {
 		return fmt.Errorf("store: compact the step log: %w", err)
 	}
+	var c compaction
 	for rows.Next() {
-		var id int64
-		var packed sql.RawBytes // copied into c.packed, not each into its own slice
-		if err := rows.Scan(&id, &packed); err != nil {
+		var r logRow
+		if err := rows.Scan(&r.id, &r.packed); err != nil {
 			rows.Close()
 			return err
 		}
-		start := len(c.packed)
-		c.packed = append(c.packed, packed...)
-		c.rows = append(c.rows, logRow{id: id, start: start, end: len(c.packed)})
+		c.rows = append(c.rows, r)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -261,15 +254,16 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	}
 	slices.SortFunc(c.rows, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
 	if len(more) > 0 {
-		start := len(c.packed)
-		c.packed = appendPacked(c.packed, more)
-		c.rows = append(c.rows, logRow{start: start, end: len(c.packed)})
+		c.rows = append(c.rows, logRow{packed: packSteps(more)})
 	}
 	// Each match's steps in the order logged, still packed: a run is their bytes put
 	// together. They are put in order by match in one slice (a counting sort): appended to
-	// a slice per match, each slice grew several times over a compaction.
+	// a slice per match, each slice grew several times over a compaction. What this store
+	// logged is most of the log (in a cluster, other nodes' rows are there too).
+	c.all = make([]logged, 0, d.sinceCompaction.Load()+int64(len(more)))
+	c.index = make(map[string]int32)
 	for _, r := range c.rows {
-		err := eachPacked(c.packed[r.start:r.end], func(match, step []byte) bool {
+		err := eachPacked(r.packed, func(match, step []byte) bool {
 			m, known := c.index[string(match)]
 			if !known {
 				m = int32(len(c.ids))
@@ -278,38 +272,26 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 			}
 			seq, ok := stepNumber(step)
 			c.all = append(c.all, logged{match: m, packedStep: packedStep{seq: seq, bytes: step}})
+			c.size += len(step)
 			return ok
 		})
 		if err != nil {
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
 		}
 	}
-	c.ends = append(c.ends, make([]int, len(c.ids))...) // where each match's steps end in ordered
+	c.ends = make([]int, len(c.ids))
 	for _, l := range c.all {
 		c.ends[l.match]++
 	}
 	for m := 1; m < len(c.ends); m++ {
 		c.ends[m] += c.ends[m-1]
 	}
-	c.ordered = append(c.ordered, make([]packedStep, len(c.all))...)
+	c.ordered = make([]packedStep, len(c.all))
 	for i := len(c.all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
 		c.ends[c.all[i].match]--
 		c.ordered[c.ends[c.all[i].match]] = c.all[i].packedStep
 	}
-	return d.insertRunsTx(ctx, tx, c)
-}
-
-// reset empties c for the next compaction, keeping its memory unless a compaction much
-// larger than usual (a node taking over a dead one's log) grew it.
-func (c *compaction) reset() {
-	const keep = 4 * compactAfter // steps
-	if cap(c.all) > keep || cap(c.packed) > 64*keep || len(c.ids) > keep {
-		*c = compaction{index: make(map[string]int32)}
-		return
-	}
-	c.rows, c.packed, c.all, c.ordered, c.ends, c.ids, c.run = c.rows[:0], c.packed[:0], c.all[:0], c.ordered[:0],
-		c.ends[:0], c.ids[:0], c.run[:0]
-	clear(c.index)
+	return d.insertRunsTx(ctx, tx, &c)
 }
 
 // packedStep is a step as packed, without its match id.
@@ -328,15 +310,9 @@ func stepNumber(step []byte) (int64, bool) {
 // insertRunsTx inserts one run per match of c, of its steps in order.
 func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error {
 	args := make([]any, 0, runsPerInsert*3)
-	var spans []int // where each run of args ends in c.run
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
-		}
-		start := 0
-		for i, end := range spans { // the runs, now that c.run has stopped growing
-			args[3*i+2] = c.run[start:end:end]
-			start = end
 		}
 		var err error
 		if n := len(args) / 3; n == runsPerInsert {
@@ -350,7 +326,7 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 		if err != nil {
 			return fmt.Errorf("store: runs of %s to %s: %w", args[0], args[len(args)-3], err)
 		}
-		args, spans, c.run = args[:0], spans[:0], c.run[:0] // the drivers copied what they were given
+		args = args[:0]
 		return nil
 	}
 	// In the order of the index, so that neighbouring entries share its pages.
@@ -360,6 +336,9 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 	}
 	slices.SortFunc(byMatch, func(a, b int32) int { return strings.Compare(c.ids[a], c.ids[b]) })
 	bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
+	// Every run in one slice, made at its size: its format byte, and a byte (no match id)
+	// before each step.
+	runs := make([]byte, 0, len(c.ids)+len(c.all)+c.size)
 	for _, m := range byMatch {
 		end := len(c.ordered)
 		if int(m)+1 < len(c.ids) {
@@ -369,16 +348,16 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 		if !slices.IsSortedFunc(steps, bySeq) { // logged in order unless written twice
 			slices.SortStableFunc(steps, bySeq)
 		}
-		c.run = append(c.run, stepsFormat)
+		start := len(runs)
+		runs = append(runs, stepsFormat)
 		for i, s := range steps {
 			if i > 0 && s.seq == steps[i-1].seq {
 				continue // of two with one number, the first
 			}
-			c.run = append(c.run, 0) // no match id: the row names it
-			c.run = append(c.run, s.bytes...)
+			runs = append(runs, 0) // no match id: the row names it
+			runs = append(runs, s.bytes...)
 		}
-		args = append(args, c.ids[m], steps[0].seq, nil)
-		spans = append(spans, len(c.run))
+		args = append(args, c.ids[m], steps[0].seq, runs[start:len(runs):len(runs)])
 		if len(args) == cap(args) {
 			if err := flush(); err != nil {
 				return err

@@ -149,9 +149,6 @@ type DB struct {
 	createBusy bool         // a CreateMatch call is writing: the others queue
 	createTxs  atomic.Int64 // transactions CreateMatch committed (tests)
 
-	compactMu  sync.Mutex // guards compaction
-	compaction compaction // emptyLogTx's memory
-
 	nextMu sync.Mutex       // guards next
 	next   map[string]int64 // each match's next step, as this store wrote it (checkNext)
 }
@@ -169,7 +166,6 @@ func (d *DB) writeQueries() []string {
 // stopped without closing the store leaves full.
 func (d *DB) prepare() error {
 	d.stmts, d.next = make(map[string]*sql.Stmt), make(map[string]int64)
-	d.compaction.index = make(map[string]int32)
 	d.compactAfter = compactAfter
 	for _, q := range d.writeQueries() {
 		st, err := d.db.Prepare(q)
