@@ -371,12 +371,6 @@ func randomToken() string {
 // only the whole token's hash, kept by the match, admits the seat.
 func seatToken(id string) string { return id + "." + randomToken() }
 
-func randomID() string {
-	var b [9]byte
-	rand.Read(b[:])
-	return "m" + base64.RawURLEncoding.EncodeToString(b[:])
-}
-
 // ListGames is the catalog.
 func (s *Server) ListGames(ctx context.Context, _ *orreryv1.ListGamesRequest) (*orreryv1.ListGamesResponse, error) {
 	resp := &orreryv1.ListGamesResponse{}
@@ -413,7 +407,7 @@ type MatchKeys struct {
 
 // NewMatchKeys draws a new match's id and the tokens of its seats.
 func NewMatchKeys(seats int) *MatchKeys {
-	k := &MatchKeys{ID: randomID(), Tokens: make([]string, seats)}
+	k := &MatchKeys{ID: store.MatchID(time.Now()), Tokens: make([]string, seats)}
 	for i := range k.Tokens {
 		k.Tokens[i] = seatToken(k.ID)
 	}

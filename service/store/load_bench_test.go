@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
+	"encoding/base64"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -17,10 +15,23 @@ import (
 // commit, the steps of 1,000 interleaved matches, each match's result in the batch of its
 // last step, a new match taking its place), with the log compacted as it fills. The matches
 // are created untimed, ahead, as CreateMatch calls of their own. It reports the store's
-// time a step (a step is a decision).
+// time a step (a step is a decision), and its CPU time. ids=random names the matches as the
+// server did before MatchID: random ids cost more the more matches the store holds (run it
+// with -benchtime 1000000x to see it).
 //
 //	go test ./service/store -run '^$' -bench ArenaLoad -benchtime 200000x
 func BenchmarkArenaLoad(b *testing.B) {
+	b.Run("ids=time", func(b *testing.B) { benchArenaLoad(b, MatchID) })
+	b.Run("ids=random", func(b *testing.B) {
+		benchArenaLoad(b, func(time.Time) string {
+			var r [9]byte
+			rand.Read(r[:])
+			return "m" + base64.RawURLEncoding.EncodeToString(r[:])
+		})
+	})
+}
+
+func benchArenaLoad(b *testing.B, matchID func(time.Time) string) {
 	const live, length, perBatch = 1000, 20, 300
 	db, err := Open(filepath.Join(b.TempDir(), "orrery.db"))
 	if err != nil {
@@ -28,17 +39,11 @@ func BenchmarkArenaLoad(b *testing.B) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	ordered := os.Getenv("ORDERED") != ""
 	var fresh []string // created, not yet playing
 	create := func(n int) {
 		b.StopTimer()
 		for range n {
-			var r [15]byte
-			rand.Read(r[:])
-			if ordered {
-				binary.BigEndian.PutUint64(r[:8], uint64(time.Now().UnixNano()))
-			}
-			id := "m" + hex.EncodeToString(r[:])
+			id := matchID(time.Now())
 			tokens := make([]string, 4)
 			for i := range tokens {
 				var t [32]byte
