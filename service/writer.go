@@ -43,6 +43,7 @@ type writer struct {
 
 	commits, steps atomic.Int64 // transactions committed and the steps in them (benchmarks)
 	busy           atomic.Int64 // nanoseconds spent writing batches, failed tries included (benchmarks)
+	cpu            atomic.Int64 // the CPU time of it, on Linux (benchmarks)
 
 	mu     sync.RWMutex // guards closed; held for reading while queueing
 	closed bool
@@ -268,7 +269,10 @@ func (w *writer) write(ctx context.Context, ops []writeOp) {
 	stored := true
 	if len(b.Steps)+len(b.Results) > 0 {
 		start := time.Now()
-		stored = w.retry("steps and results", ops[0].match, func() error { return w.db.WriteBatch(ctx, b) })
+		stored = w.retry("steps and results", ops[0].match, func() (err error) {
+			w.cpu.Add(int64(threadCPU(func() { err = w.db.WriteBatch(ctx, b) })))
+			return err
+		})
 		w.busy.Add(int64(time.Since(start)))
 		if stored {
 			w.commits.Add(1)
