@@ -126,6 +126,7 @@ func (d *DB) writeTx(ctx context.Context, tx *sql.Tx, b Batch) (compacted bool, 
 func (d *DB) logged(n int, compacted bool) {
 	if compacted {
 		d.sinceCompaction.Store(0)
+		d.logBytes.Store(0)
 	} else {
 		d.sinceCompaction.Add(int64(n))
 	}
@@ -143,6 +144,7 @@ func (d *DB) logStepsTx(ctx context.Context, tx *sql.Tx, steps []MatchStep) erro
 	if _, err := insert.ExecContext(ctx, *buf); err != nil {
 		return fmt.Errorf("store: log the steps of %s to %s: %w", steps[0].Match, steps[len(steps)-1].Match, err)
 	}
+	d.logBytes.Add(int64(len(*buf))) // a guess at what the next compaction reads: counted before the commit
 	return nil
 }
 
@@ -209,44 +211,61 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 	return true, d.emptyLogTx(ctx, tx, more)
 }
 
-// compaction is what a compaction reads and sorts. Each slice is made once, at its size:
-// grown from nothing, they were copied a dozen times over, a third of a compaction's time,
-// and the whole server's heap is marked again for what the store allocates.
+// compaction is what a compaction reads and sorts. Each slice is made once, at its size
+// (grown from nothing, they were copied a dozen times over, a third of a compaction's
+// time), and steps are places in one copy of the log, not slices of it: the whole server's
+// heap is marked again for what the store allocates.
 type compaction struct {
+	packed  []byte // the log's rows, one after another
 	rows    []logRow
 	all     []logged     // each step logged, in the order logged
 	ordered []packedStep // the same, by match
 	ends    []int        // where each match's steps end in ordered
 	index   map[string]int32
 	ids     []string // the matches, in the order first logged
-	size    int      // the bytes of the steps in all
 }
 
-// logRow is a row of the step log.
+// logRow is a row of the step log, packed[start:end] of its compaction.
 type logRow struct {
-	id     int64
-	packed []byte
+	id         int64
+	start, end int
 }
 
-// logged is a step as compacted: the index of its match in ids, and the step.
+// logged is a step as compacted, and the index of its match in ids.
 type logged struct {
-	match int32
 	packedStep
+	match int32
 }
+
+// packedStep is a step as packed, without its match id: its body, with the body's length
+// before it, is packed[at:at+n] of its compaction.
+type packedStep struct {
+	seq   int64
+	at, n uint32
+}
+
+// maxCompaction is the most bytes of log one compaction reads: steps are placed in it by
+// 32-bit offsets. A log that large is thousands of times compactAfter.
+const maxCompaction = 1<<32 - 1
 
 func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
 	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
 	if err != nil {
 		return fmt.Errorf("store: compact the step log: %w", err)
 	}
-	var c compaction
+	// What this store logged is most of the log (in a cluster, other nodes' rows are there
+	// too), and the rows are copied once, into one slice of about that size.
+	c := compaction{packed: make([]byte, 0, d.logBytes.Load()+int64(len(more))*64)}
 	for rows.Next() {
-		var r logRow
-		if err := rows.Scan(&r.id, &r.packed); err != nil {
+		var id int64
+		var packed sql.RawBytes
+		if err := rows.Scan(&id, &packed); err != nil {
 			rows.Close()
 			return err
 		}
-		c.rows = append(c.rows, r)
+		start := len(c.packed)
+		c.packed = append(c.packed, packed...)
+		c.rows = append(c.rows, logRow{id: id, start: start, end: len(c.packed)})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -254,16 +273,20 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	}
 	slices.SortFunc(c.rows, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
 	if len(more) > 0 {
-		c.rows = append(c.rows, logRow{packed: packSteps(more)})
+		start := len(c.packed)
+		c.packed = appendPacked(c.packed, more)
+		c.rows = append(c.rows, logRow{start: start, end: len(c.packed)})
+	}
+	if len(c.packed) > maxCompaction {
+		return fmt.Errorf("store: compact the step log: %d bytes, more than one compaction reads", len(c.packed))
 	}
 	// Each match's steps in the order logged, still packed: a run is their bytes put
 	// together. They are put in order by match in one slice (a counting sort): appended to
-	// a slice per match, each slice grew several times over a compaction. What this store
-	// logged is most of the log (in a cluster, other nodes' rows are there too).
+	// a slice per match, each slice grew several times over a compaction.
 	c.all = make([]logged, 0, d.sinceCompaction.Load()+int64(len(more)))
 	c.index = make(map[string]int32)
 	for _, r := range c.rows {
-		err := eachPacked(r.packed, func(match, step []byte) bool {
+		err := eachPacked(c.packed[r.start:r.end], func(match, step []byte) bool {
 			m, known := c.index[string(match)]
 			if !known {
 				m = int32(len(c.ids))
@@ -271,8 +294,8 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 				c.index[c.ids[m]] = m
 			}
 			seq, ok := stepNumber(step)
-			c.all = append(c.all, logged{match: m, packedStep: packedStep{seq: seq, bytes: step}})
-			c.size += len(step)
+			at := cap(c.packed) - cap(step) // step lies in packed, its capacity running to packed's end
+			c.all = append(c.all, logged{packedStep: packedStep{seq: seq, at: uint32(at), n: uint32(len(step))}, match: m})
 			return ok
 		})
 		if err != nil {
@@ -294,12 +317,6 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	return d.insertRunsTx(ctx, tx, &c)
 }
 
-// packedStep is a step as packed, without its match id.
-type packedStep struct {
-	seq   int64
-	bytes []byte // its body, with the body's length before it
-}
-
 // stepNumber is the number of a packed step.
 func stepNumber(step []byte) (int64, bool) {
 	body, _, ok := chunk(step)
@@ -310,9 +327,16 @@ func stepNumber(step []byte) (int64, bool) {
 // insertRunsTx inserts one run per match of c, of its steps in order.
 func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error {
 	args := make([]any, 0, runsPerInsert*3)
+	var runs []byte // the runs of one INSERT, one after another, for the drivers to copy
+	var spans []int // where each run of args ends in runs
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
+		}
+		start := 0
+		for i, end := range spans { // now that runs has stopped growing
+			args[3*i+2] = runs[start:end:end]
+			start = end
 		}
 		var err error
 		if n := len(args) / 3; n == runsPerInsert {
@@ -326,7 +350,7 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 		if err != nil {
 			return fmt.Errorf("store: runs of %s to %s: %w", args[0], args[len(args)-3], err)
 		}
-		args = args[:0]
+		args, runs, spans = args[:0], runs[:0], spans[:0]
 		return nil
 	}
 	// In the order of the index, so that neighbouring entries share its pages.
@@ -336,9 +360,6 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 	}
 	slices.SortFunc(byMatch, func(a, b int32) int { return strings.Compare(c.ids[a], c.ids[b]) })
 	bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
-	// Every run in one slice, made at its size: its format byte, and a byte (no match id)
-	// before each step.
-	runs := make([]byte, 0, len(c.ids)+len(c.all)+c.size)
 	for _, m := range byMatch {
 		end := len(c.ordered)
 		if int(m)+1 < len(c.ids) {
@@ -348,16 +369,16 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 		if !slices.IsSortedFunc(steps, bySeq) { // logged in order unless written twice
 			slices.SortStableFunc(steps, bySeq)
 		}
-		start := len(runs)
 		runs = append(runs, stepsFormat)
 		for i, s := range steps {
 			if i > 0 && s.seq == steps[i-1].seq {
 				continue // of two with one number, the first
 			}
 			runs = append(runs, 0) // no match id: the row names it
-			runs = append(runs, s.bytes...)
+			runs = append(runs, c.packed[s.at:s.at+s.n]...)
 		}
-		args = append(args, c.ids[m], steps[0].seq, runs[start:len(runs):len(runs)])
+		args = append(args, c.ids[m], steps[0].seq, nil)
+		spans = append(spans, len(runs))
 		if len(args) == cap(args) {
 			if err := flush(); err != nil {
 				return err

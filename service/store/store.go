@@ -139,6 +139,7 @@ type DB struct {
 
 	compactAfter    int64        // steps logged between compactions: compactAfter, but for tests
 	sinceCompaction atomic.Int64 // steps this store has logged since it last compacted (steplog.go)
+	logBytes        atomic.Int64 // about the bytes of them
 	closed          atomic.Bool
 
 	stmtsMu sync.Mutex // guards stmts
