@@ -47,11 +47,7 @@ func testStepsReadTheLogAndTheTable(t *testing.T, target string) {
 		if err := db.AppendStepBatch(ctx, batch); err != nil {
 			t.Fatal(err)
 		}
-		for m, w := range want {
-			if got, err := db.Steps(ctx, m); err != nil || !slices.Equal(got, w) {
-				t.Errorf("after batch %d, Steps(%s) = %v, %v; want %v", i, m, got, err, w)
-			}
-		}
+		wantSteps(t, db, want, fmt.Sprintf("after batch %d", i))
 	}
 	// Batches of 4 with a compaction every 10 steps: the third batch moved the first three
 	// into a run per match, the last two wait in the log.
@@ -64,11 +60,31 @@ func testStepsReadTheLogAndTheTable(t *testing.T, target string) {
 	if runs, log := count(t, db, `SELECT COUNT(*) FROM step_runs`), count(t, db, `SELECT COUNT(*) FROM step_log`); runs != 6 || log != 0 {
 		t.Errorf("after Compact, %d runs and %d rows in the log; want 6 and 0", runs, log)
 	}
+	wantSteps(t, db, want, "after Compact")
+}
+
+// wantSteps checks that each match's log reads back as want says, when.
+func wantSteps(t *testing.T, db *DB, want map[string][]Step, when string) {
+	t.Helper()
 	for m, w := range want {
-		if got, err := db.Steps(ctx, m); err != nil || !slices.Equal(got, w) {
-			t.Errorf("after Compact, Steps(%s) = %v, %v; want %v", m, got, err, w)
+		got, err := db.Steps(context.Background(), m)
+		if err != nil {
+			t.Errorf("%s, Steps(%s): %v", when, m, err)
+		} else if !slices.Equal(got, w) {
+			t.Errorf("%s, Steps(%s) = %d steps, want %d; the first that differs is step %d", when, m, len(got), len(w),
+				firstDifference(got, w))
 		}
 	}
+}
+
+// firstDifference is the first index at which a and b differ.
+func firstDifference(a, b []Step) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 // A server killed with steps in the log loses none of them: the next open reads them and
@@ -281,7 +297,8 @@ func TestStepLog_NodesCompactOneAtATime(t *testing.T) {
 }
 
 // A step's packed length takes one byte or more: notations either side of that line read
-// back whole from the log and from runs, over compactions that reuse one another's memory.
+// back whole from the log and from runs, over several compactions, the later ones placing
+// steps more than 64 KiB into the log they read.
 func TestStepLog_LongNotationsReadBackWhole(t *testing.T) {
 	eachBackend(t, func(t *testing.T, target string) {
 		ctx := context.Background()
@@ -300,10 +317,9 @@ func TestStepLog_LongNotationsReadBackWhole(t *testing.T) {
 			if err := db.AppendStepBatch(ctx, batch); err != nil {
 				t.Fatal(err)
 			}
-			for m, w := range want {
-				if got, err := db.Steps(ctx, m); err != nil || !slices.Equal(got, w) {
-					t.Fatalf("after step %d (notation %d bytes), Steps(%s) = %d steps, %v; want %d", i, n, m, len(got), err, len(w))
-				}
+			wantSteps(t, db, want, fmt.Sprintf("after step %d (notation %d bytes)", i, n))
+			if t.Failed() {
+				t.FailNow()
 			}
 		}
 		if runs := count(t, db, `SELECT COUNT(*) FROM step_runs`); runs < 4 {
