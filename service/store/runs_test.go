@@ -106,7 +106,7 @@ func schemaFive(t *testing.T, target string) {
 		t.Fatal(err)
 	}
 	run := func(steps []Step) []byte { // a run: its steps packed without their match's id
-		return packSteps(toMatch("", steps))
+		return appendPacked(nil, toMatch("", steps))
 	}
 	for _, r := range []struct {
 		match string
@@ -117,7 +117,7 @@ func schemaFive(t *testing.T, target string) {
 		}
 	}
 	for _, s := range fiveRunning[1:] {
-		if _, err := db.ExecContext(ctx, `INSERT INTO step_log (steps) VALUES ($1)`, packSteps(toMatch("mRunning", []Step{s}))); err != nil {
+		if _, err := db.ExecContext(ctx, `INSERT INTO step_log (steps) VALUES ($1)`, appendPacked(nil, toMatch("mRunning", []Step{s}))); err != nil {
 			t.Fatal(err)
 		}
 	}

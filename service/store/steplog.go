@@ -213,7 +213,7 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 
 // compaction is what a compaction reads and sorts. Each slice is made once, at its size
 // (grown from nothing, they were copied a dozen times over, a third of a compaction's
-// time), and steps are places in one copy of the log, not slices of it: the whole server's
+// time), and steps are placed in one copy of the log, not slices of it: the whole server's
 // heap is marked again for what the store allocates.
 type compaction struct {
 	packed  []byte // the log's rows, one after another
@@ -482,13 +482,10 @@ func mergeSteps(stored, logged []Step) []Step {
 // stepsFormat is the first byte of a packed batch, so that the format can change.
 const stepsFormat = 1
 
-// packSteps packs steps into a step log row or a run: after the format byte, each step as
-// its match id ("" in a run) and its body, each prefixed with its length, so that a reader
-// looking for one match skips the others' steps whole. A body is the step's number and seat
+// appendPacked packs steps into a step log row or a run, appended to b: after the format
+// byte, each step as its match id ("" in a run) and its body, each prefixed with its length,
+// so that a reader looking for one match skips the others' steps whole. A body is the step's number and seat
 // (varints), notation (length-prefixed), timeout policy and bank (varints).
-func packSteps(steps []MatchStep) []byte { return appendPacked(nil, steps) }
-
-// appendPacked is packSteps appending to b.
 func appendPacked(b []byte, steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
