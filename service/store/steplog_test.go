@@ -226,8 +226,8 @@ func TestMigrate_UpgradesADatabaseOfMainBeforeTheStepLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := count(t, db, `SELECT MAX(version_id) FROM goose_db_version`); v != 6 {
-			t.Errorf("schema version %d; want 6", v)
+		if v := count(t, db, `SELECT MAX(version_id) FROM goose_db_version`); v != latestSchema {
+			t.Errorf("schema version %d; want %d", v, latestSchema)
 		}
 		if got, err := db.Steps(ctx, "mEnded"); err != nil || !slices.Equal(got, ended) {
 			t.Errorf("open %d: Steps(mEnded) = %v, %v; want %v", i, got, err, ended)

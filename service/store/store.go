@@ -513,7 +513,7 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 		return err
 	}
 	for _, f := range results {
-		res, err := finish.ExecContext(ctx, f.Ended.UnixNano(), JSON(f.Result), f.Match)
+		res, err := finish.ExecContext(ctx, f.Ended.UnixNano(), JSON(f.Result), f.Result.Reason, f.Match)
 		if err != nil {
 			return err
 		}
@@ -542,7 +542,9 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 // unleaseChunk is how many matches' leases unleaseQuery deletes at once.
 const unleaseChunk = 16
 
-const finishQuery = `UPDATE matches SET ended_ns = ?, result = ? WHERE id = ?`
+// finishQuery stores a result, and its reason apart (migration 00007): the failed matches'
+// index reads the column.
+const finishQuery = `UPDATE matches SET ended_ns = ?, result = ?, reason = ? WHERE id = ?`
 
 // unleaseQuery deletes the leases of unleaseChunk matches: an ended match needs no owner.
 var unleaseQuery = `DELETE FROM leases WHERE match_id IN (?` + strings.Repeat(`, ?`, unleaseChunk-1) + `)`
@@ -671,9 +673,9 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 	case Running:
 		where = append(where, "ended_ns = 0")
 	case Finished:
-		where = append(where, "ended_ns != 0", fmt.Sprintf("%s != %d", d.reason(), ReasonFailed))
+		where = append(where, "ended_ns != 0", fmt.Sprintf("reason != %d", ReasonFailed))
 	case Failed:
-		where = append(where, "ended_ns != 0", fmt.Sprintf("%s = %d", d.reason(), ReasonFailed))
+		where = append(where, "ended_ns != 0", fmt.Sprintf("reason = %d", ReasonFailed))
 	}
 	if f.SeatName != "" {
 		where = append(where, d.hasElement("names"))
