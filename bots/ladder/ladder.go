@@ -59,6 +59,9 @@ func Run(ctx context.Context, conn grpc.ClientConnInterface, o Options) error {
 	if o.APIKey == "" || o.NewBot == nil {
 		return errors.New("ladder: APIKey and NewBot are required")
 	}
+	if err := CheckKey(o.APIKey); err != nil {
+		return fmt.Errorf("ladder: APIKey: %w", err)
+	}
 	if o.MaxBackoff == 0 {
 		o.MaxBackoff = 30 * time.Second
 	}
@@ -236,6 +239,18 @@ func act(b bots.Bot, d *orreryv1.Decision) (a *orreryv1.Answer) {
 		}
 	}()
 	return b.Act(d)
+}
+
+// CheckKey refuses a key gRPC cannot send in a header: one holding a byte outside printable
+// ASCII (a pasted second line, say). Sent, it fails inside the gRPC library, with an
+// Internal error that reads as if the server had failed.
+func CheckKey(key string) error {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c > 0x7e {
+			return fmt.Errorf("the key holds byte %#02x at position %d: a key is printable ASCII on one line", c, i)
+		}
+	}
+	return nil
 }
 
 // Key attaches a bot's API key to ctx, for LadderService calls that act for the bot.

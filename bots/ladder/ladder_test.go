@@ -3,6 +3,7 @@ package ladder_test
 import (
 	"context"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -152,13 +153,19 @@ func TestRun_ReconnectsAndResumes(t *testing.T) {
 }
 
 func TestRun_RefusedKeyEndsRun(t *testing.T) {
-	s, _ := newServer(t)
+	s, key := newServer(t)
 	err := ladder.Run(context.Background(), s.conn, ladder.Options{APIKey: "ork_not-a-key", NewBot: newBot})
 	if status.Code(err) != codes.Unauthenticated {
 		t.Errorf("Run with a wrong key: %v, want Unauthenticated", err)
 	}
 	if err := ladder.Run(context.Background(), s.conn, ladder.Options{}); err == nil {
 		t.Error("Run without a key or bot factory: no error")
+	}
+	// A key gRPC cannot send ends Run at once, said as the key's fault, not as an Internal
+	// error from the gRPC library that reads as the server's.
+	err = ladder.Run(context.Background(), s.conn, ladder.Options{APIKey: key + "\n" + key, NewBot: newBot})
+	if err == nil || status.Code(err) == codes.Internal || !strings.Contains(err.Error(), "byte 0x0a at position") {
+		t.Errorf("Run with a key of two lines: %v", err)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -124,17 +123,18 @@ func newBotCmd() *cobra.Command {
 // botCall dials the server and makes one LadderService call with the key; call prints its
 // own text and returns nil, or returns the response for --json.
 func botCall(cmd *cobra.Command, o botOptions, call func(context.Context, orreryv1.LadderServiceClient) (proto.Message, error)) error {
+	key, err := keyFrom(o.key, "ORRERY_API_KEY")
+	if err != nil {
+		return err
+	}
 	conn, client, err := ladderClient(o.server)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	ctx := cmd.Context()
-	if o.key == "" {
-		o.key = os.Getenv("ORRERY_API_KEY")
-	}
-	if o.key != "" {
-		ctx = botladder.Key(ctx, o.key)
+	if key != "" {
+		ctx = botladder.Key(ctx, key)
 	}
 	resp, err := call(ctx, client)
 	if err != nil || resp == nil {

@@ -127,8 +127,9 @@ func newLadderCmd() *cobra.Command {
 
 // ladderBot plays a built-in bot on a server's ladder as a registered bot.
 func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error {
-	if o.key == "" {
-		o.key = os.Getenv("ORRERY_API_KEY")
+	var err error
+	if o.key, err = keyFrom(o.key, "ORRERY_API_KEY"); err != nil {
+		return err
 	}
 	if o.key == "" {
 		return usagef("--key (or ORRERY_API_KEY) is required: register with 'orrery bot register NAME'")

@@ -148,8 +148,9 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 	if o.parallel == 0 {
 		o.parallel = 4 * runtime.GOMAXPROCS(0)
 	}
-	if o.key == "" {
-		o.key = os.Getenv("ORRERY_ADMIN_KEY")
+	var err error
+	if o.key, err = keyFrom(o.key, "ORRERY_ADMIN_KEY"); err != nil {
+		return err
 	}
 	if o.server != "" {
 		return serverTournament(ctx, stdout, o)
