@@ -100,7 +100,7 @@ func (l *Ladder) clusterTick() {
 		l.log.Error("ladder: rating", "err", err)
 	}
 	if slow {
-		if _, err := l.db.ExecContext(ctx, `DELETE FROM ladder_seats WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0)`); err != nil && ctx.Err() == nil {
+		if _, err := l.db.ExecContext(ctx, `DELETE FROM ladder_seats WHERE match_id IN (`+store.EndedIDs+`)`); err != nil && ctx.Err() == nil {
 			l.log.Error("ladder: forget ended seats", "err", err)
 		}
 	}
@@ -189,7 +189,7 @@ func (l *Ladder) syncStreams(ctx context.Context) error {
 		WHERE (node_id = ? AND picked = 0) OR (node_id != ? AND house = 0
 			AND bot_id IN (SELECT bot_id FROM ladder_streams WHERE node_id = ?)
 			AND (picked = 0 OR node_id NOT IN (SELECT id FROM nodes WHERE seen_ns >= ?))
-			AND match_id IN (SELECT id FROM matches WHERE ended_ns = 0))
+			AND match_id IN (`+store.RunningIDs+`))
 		RETURNING match_id, seat, seats, bot_id, tournament, token`, node, node, node, node, store.UnixNano(l.now().Add(-l.cfg.Cluster.TTL)))
 	if err != nil {
 		return err
@@ -302,7 +302,7 @@ func (l *Ladder) publishJoin(ctx context.Context, c *conn) ([]assignedSeat, erro
 		return nil, err
 	}
 	rows, err := tx.QueryContext(ctx, `UPDATE ladder_seats SET node_id = ?, picked = 1
-		WHERE bot_id = ? AND house = 0 AND match_id IN (SELECT id FROM matches WHERE ended_ns = 0)
+		WHERE bot_id = ? AND house = 0 AND match_id IN (`+store.RunningIDs+`)
 		RETURNING match_id, seat, seats, bot_id, tournament, token`, node, b.id)
 	if err != nil {
 		return nil, err
@@ -338,7 +338,7 @@ func (l *Ladder) matchmakeCluster(ctx context.Context) error {
 	now := l.now()
 	rows, err := l.db.QueryContext(ctx, `SELECT s.bot_id, s.node_id, s.games, s.since_ns,
 		s.room - (SELECT COUNT(*) FROM ladder_seats ls JOIN matches m ON m.id = ls.match_id
-			WHERE ls.bot_id = s.bot_id AND ls.picked = 0 AND m.ended_ns = 0)
+			WHERE ls.bot_id = s.bot_id AND ls.picked = 0 AND `+store.IsRunning+`)
 		FROM ladder_streams s JOIN nodes n ON n.id = s.node_id
 		WHERE s.room > 0 AND n.seen_ns >= ? ORDER BY s.bot_id`, store.UnixNano(now.Add(-l.cfg.Cluster.TTL)))
 	if err != nil {
@@ -367,7 +367,7 @@ func (l *Ladder) matchmakeCluster(ctx context.Context) error {
 	if l.cfg.HouseMatches > 0 {
 		// A house match is one whose every seat is a house bot's.
 		if err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-			WHERE m.ended_ns = 0 AND EXISTS (SELECT 1 FROM ladder_seats s WHERE s.match_id = lm.match_id)
+			WHERE `+store.IsRunning+` AND EXISTS (SELECT 1 FROM ladder_seats s WHERE s.match_id = lm.match_id)
 			AND NOT EXISTS (SELECT 1 FROM ladder_seats s WHERE s.match_id = lm.match_id AND s.house = 0)`).Scan(&houseLive); err != nil {
 			return err
 		}
@@ -509,7 +509,7 @@ func (l *Ladder) startHouse(lm *liveMatch, seat int, h *House) {
 // does not play yet: those of matches it took over from a dead node.
 func (l *Ladder) playOwnedHouseSeats(ctx context.Context) error {
 	rows, err := l.db.QueryContext(ctx, `SELECT ls.match_id, ls.seat, ls.seats, ls.bot_id, ls.tournament, ls.token, m.game
-		FROM ladder_seats ls JOIN matches m ON m.id = ls.match_id WHERE ls.house = 1 AND m.ended_ns = 0`)
+		FROM ladder_seats ls JOIN matches m ON m.id = ls.match_id WHERE ls.house = 1 AND `+store.IsRunning)
 	if err != nil {
 		return err
 	}
@@ -659,11 +659,11 @@ func (l *Ladder) link(c *conn, lm *liveMatch, seat int) (seatLink, error) {
 	return st, nil
 }
 
-// matchOver reports whether match id has a stored result.
+// matchOver reports whether match id has a stored result (or is not stored at all).
 func (l *Ladder) matchOver(ctx context.Context, id string) bool {
-	var ended int64
-	err := l.db.QueryRowContext(ctx, `SELECT ended_ns FROM matches WHERE id = ?`, id).Scan(&ended)
-	return errors.Is(err, sql.ErrNoRows) || (err == nil && ended != 0)
+	var running bool
+	err := l.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM matches m WHERE m.id = ? AND `+store.IsRunning+`)`, id).Scan(&running)
+	return err == nil && !running
 }
 
 // remoteSeat relays a seat from the node that runs its match: a Play stream joined with the

@@ -115,8 +115,8 @@ func TestCluster_TwoNodesOneLadder(t *testing.T) {
 
 	// Every match seated all four bots, two of them on each node's streams.
 	d := nodes[0].lad.db
-	rows, err := d.Query(`SELECT lm.match_id, lm.bot_ids, m.result FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-		JOIN rated_matches r ON r.match_id = lm.match_id ORDER BY m.rowid_`)
+	rows, err := d.Query(`SELECT lm.match_id, lm.bot_ids, res.result FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
+		JOIN results res ON res.match_rowid = m.rowid_ JOIN rated_matches r ON r.match_id = lm.match_id ORDER BY m.rowid_`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -246,8 +246,8 @@ type pendingMatch struct {
 // ended first or which node rated it (OpenSkill's updates do not commute). Games are rated
 // apart (a bot's rating is per game), so one game's long match holds back no other game's.
 func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
-	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, m.ended_ns, COALESCE(m.result, '')
-		FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
+	rows, err := d.QueryContext(ctx, `SELECT lm.match_id, lm.game, lm.bot_ids, COALESCE(r.ended_ns, 0), COALESCE(r.result, '')
+		FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id LEFT JOIN results r ON r.match_rowid = m.rowid_
 		WHERE lm.rated = 0 ORDER BY m.rowid_`)
 	if err != nil {
 		return nil, err
@@ -283,7 +283,7 @@ func (d *db) pending(ctx context.Context) ([]pendingMatch, error) {
 // unfinished lists the ladder matches whose result is not stored yet.
 func (d *db) unfinished(ctx context.Context) ([]string, error) {
 	rows, err := d.QueryContext(ctx, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-		WHERE lm.rated = 0 AND m.ended_ns = 0 ORDER BY m.rowid_`)
+		WHERE lm.rated = 0 AND `+store.IsRunning+` ORDER BY m.rowid_`)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +304,7 @@ func (d *db) unfinished(ctx context.Context) ([]string, error) {
 func (d *db) unfinishedSeats(ctx context.Context) (map[string][]assignedSeat, error) {
 	rows, err := d.QueryContext(ctx, `SELECT ls.match_id, ls.seat, ls.seats, ls.bot_id, ls.tournament, ls.token, lm.game
 		FROM ladder_seats ls JOIN ladder_matches lm ON lm.match_id = ls.match_id JOIN matches m ON m.id = ls.match_id
-		WHERE m.ended_ns = 0 ORDER BY ls.match_id, ls.seat`)
+		WHERE `+store.IsRunning+` ORDER BY ls.match_id, ls.seat`)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package ladder
 import (
 	"context"
 	"fmt"
+
+	"github.com/orrery/orrery/service/store"
 )
 
 // resumeMatches takes up the ladder matches a restart left unfinished, as a cluster's node
@@ -23,7 +25,7 @@ func (l *Ladder) resumeMatches(ctx context.Context) (int, error) {
 	}
 	// The seats of matches that ended before the restart are no longer needed (nor secret
 	// to anyone any more, but there is no reason to keep them).
-	if _, err := l.db.ExecContext(ctx, `DELETE FROM ladder_seats WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0)`); err != nil {
+	if _, err := l.db.ExecContext(ctx, `DELETE FROM ladder_seats WHERE match_id IN (`+store.EndedIDs+`)`); err != nil {
 		return 0, err
 	}
 	resumed := 0

@@ -103,8 +103,8 @@ func TestRestart_LadderMatchResumesOnTheBotsStreamsAndIsRatedOnce(t *testing.T) 
 	first.arena.Close()
 	stopBots()
 	<-played
-	var ended int64
-	if err := db.SQL().QueryRow(`SELECT ended_ns FROM matches WHERE id = ?`, id).Scan(&ended); err != nil || ended != 0 {
+	var running bool
+	if err := db.SQL().QueryRow(`SELECT EXISTS (SELECT 1 FROM matches m WHERE m.id = ? AND `+store.IsRunning+`)`, id).Scan(&running); err != nil || !running {
 		t.Fatalf("match %s ended before the restart (%v): nothing to resume", id, err)
 	}
 

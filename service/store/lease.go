@@ -90,25 +90,16 @@ func (d *DB) Owner(ctx context.Context, match string) (*Lease, error) {
 // Orphans lists the running matches that no node holds a valid lease on at now, oldest
 // first: the matches a live node should take and rebuild from their logs.
 func (d *DB) Orphans(ctx context.Context, now time.Time) ([]*Match, error) {
-	return d.query(ctx, `SELECT `+orphanColumns+` FROM matches m LEFT JOIN leases l ON l.match_id = m.id
-		WHERE m.ended_ns = 0 AND (l.match_id IS NULL OR l.expires_ns < ?) ORDER BY m.rowid_`, now.UnixNano())
+	return d.query(ctx, `SELECT `+matchColumns+` FROM `+WithResults+` LEFT JOIN leases l ON l.match_id = m.id
+		WHERE `+IsRunning+` AND (l.match_id IS NULL OR l.expires_ns < ?) ORDER BY m.rowid_`, now.UnixNano())
 }
-
-// orphanColumns are matchColumns of the matches table aliased m (leases has a match_id).
-var orphanColumns = func() string {
-	cols := strings.Split(matchColumns, ",")
-	for i, c := range cols {
-		cols[i] = "m." + strings.TrimSpace(c)
-	}
-	return strings.Join(cols, ", ")
-}()
 
 // RunningByToken is the id of the running match that has a seat whose token hashes to
 // tokenHash (hex); ErrNotFound if none. A node that does not hold a seat's match finds it
 // here, to forward the seat's stream to the match's owner.
 func (d *DB) RunningByToken(ctx context.Context, tokenHash string) (string, error) {
 	var id string
-	err := d.db.QueryRowContext(ctx, `SELECT id FROM matches WHERE ended_ns = 0 AND `+d.hasElement("token_hashes"), tokenHash).Scan(&id)
+	err := d.db.QueryRowContext(ctx, `SELECT m.id FROM matches m WHERE `+IsRunning+` AND `+d.hasElement("token_hashes"), tokenHash).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", ErrNotFound
 	}
@@ -297,7 +288,7 @@ func (d *DB) Leave(ctx context.Context, node string) (int64, error) {
 // Held lists the running matches node holds a valid lease on at now, by id.
 func (d *DB) Held(ctx context.Context, node string, now time.Time) ([]string, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT l.match_id FROM leases l JOIN matches m ON m.id = l.match_id
-		WHERE l.node_id = ? AND l.expires_ns >= ? AND m.ended_ns = 0`, node, now.UnixNano())
+		WHERE l.node_id = ? AND l.expires_ns >= ? AND `+IsRunning, node, now.UnixNano())
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -14,7 +15,7 @@ import (
 )
 
 // latestSchema is the version of the newest migration.
-const latestSchema = 8
+const latestSchema = 9
 
 // atSchema opens the database at target (a SQLite file, sqlite:-prefixed, or a PostgreSQL
 // URL) as the migrations up to version left it, with the dialect's own placeholders.
@@ -51,9 +52,10 @@ func atSchema(t *testing.T, target string, version int64) *sql.DB {
 	return db
 }
 
-// Results stored before the reason column (migration 00007) are listed by the reason their
-// JSON holds: a failed match stays failed, and a finished one finished.
-func TestMigrate_ResultsStoredBeforeTheReasonColumnKeepTheirReason(t *testing.T) {
+// Results stored in the matches' rows before the reason column (migration 00007) and the
+// results table (00009) read back whole after both, and are listed by the reason their JSON
+// holds: a failed match stays failed, a finished one finished, and a running one running.
+func TestMigrate_ResultsStoredInTheMatchesRowsReadBack(t *testing.T) {
 	eachBackend(t, func(t *testing.T, target string) {
 		ctx := context.Background()
 		old := atSchema(t, target, 6)
@@ -93,6 +95,27 @@ func TestMigrate_ResultsStoredBeforeTheReasonColumnKeepTheirReason(t *testing.T)
 			if err != nil || len(ms) != 1 || ms[0].ID != c.want {
 				t.Errorf("List(status %d) = %v, %v; want [%s]", c.status, ids(ms), err, c.want)
 			}
+		}
+		ok, err := db.Match(ctx, "ok")
+		if err != nil || ok.Ended.UnixNano() != 10 || ok.Result == nil || ok.Result.Plies != 9 || !slices.Equal(ok.Result.Ranks, []int{1, 2}) {
+			t.Errorf("Match(ok) = %+v, %v; want ended at 10 ns with its result", ok, err)
+		}
+		bad, err := db.Match(ctx, "bad")
+		if err != nil || !bad.Failed() || bad.Result.Detail != "engine gone" {
+			t.Errorf("Match(bad) = %+v, %v; want failed: engine gone", bad, err)
+		}
+		if ms, err := db.Unfinished(ctx); err != nil || len(ms) != 1 || ms[0].ID != "running" || ms[0].Result != nil || !ms[0].Ended.IsZero() {
+			t.Errorf("Unfinished = %v, %v; want [running], without a result", ids(ms), err)
+		}
+		// The running match ends as any does after the upgrade.
+		if err := db.FinishMatch(ctx, "running", time.Unix(0, 40), &Result{Ranks: []int{2, 1}, Reason: 1, Plies: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if ms, _, err := db.List(ctx, Filter{Status: Finished}); err != nil || len(ms) != 2 || ms[0].ID != "running" {
+			t.Errorf("finished after the upgrade: %v, %v; want [running ok]", ids(ms), err)
+		}
+		if ms, err := db.Unfinished(ctx); err != nil || len(ms) != 0 {
+			t.Errorf("Unfinished = %v, %v; want none", ids(ms), err)
 		}
 	})
 }

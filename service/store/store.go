@@ -159,8 +159,8 @@ type DB struct {
 // one connection is then free (a statement prepared on the pool inside a transaction would
 // wait for it).
 func (d *DB) writeQueries() []string {
-	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery,
-		createQuery, tokenQuery}
+	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, endedQuery,
+		unleaseQuery, createQuery, runningQuery, tokenQuery}
 }
 
 // prepare prepares the writer's statements and empties the step log, which a server that
@@ -305,15 +305,19 @@ func (d *DB) DeleteFinishedBefore(ctx context.Context, t time.Time) (int64, erro
 	}
 	cut := t.UnixNano()
 	for _, table := range []string{"steps", "step_runs", "seat_tokens"} {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE match_id IN (SELECT id FROM matches WHERE ended_ns != 0 AND ended_ns < ?)`, cut); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE match_id IN
+			(SELECT m.id FROM matches m JOIN results r ON r.match_rowid = m.rowid_ WHERE r.ended_ns < ?)`, cut); err != nil {
 			return 0, err
 		}
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM matches WHERE ended_ns != 0 AND ended_ns < ?`, cut)
+	res, err := tx.ExecContext(ctx, `DELETE FROM matches WHERE rowid_ IN (SELECT match_rowid FROM results WHERE ended_ns < ?)`, cut)
 	if err != nil {
 		return 0, err
 	}
 	n, _ := res.RowsAffected()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM results WHERE ended_ns < ?`, cut); err != nil {
+		return 0, err
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
@@ -373,6 +377,8 @@ const (
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 	tokenQuery = `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
+	// runningQuery counts a new match among the running ones (migration 00009).
+	runningQuery = `INSERT INTO running (rowid_) SELECT rowid_ FROM matches WHERE id = ?`
 )
 
 // creation is a CreateMatch call waiting for its transaction.
@@ -448,6 +454,10 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 	if err != nil {
 		return err
 	}
+	running, err := d.prepared(ctx, tx, runningQuery)
+	if err != nil {
+		return err
+	}
 	for _, c := range queued {
 		m := c.m
 		_, err = insert.ExecContext(ctx,
@@ -455,6 +465,9 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 			JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
 			m.Created.UnixNano(), JSON(botsText(m.Bots)))
 		if err != nil {
+			return err
+		}
+		if _, err := running.ExecContext(ctx, m.ID); err != nil {
 			return err
 		}
 		for _, h := range m.TokenHashes {
@@ -505,21 +518,30 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 }
 
 // finishTx records the results of a batch inside tx. Its statements are bound to tx once,
-// not once a result, and the leases go unleaseChunk at a time: a thousand matches end a
-// few hundred times a second, and each statement run costs as much as the row it writes.
+// not once a result, and the matches leave the running ones and their leases unleaseChunk at
+// a time: a thousand matches end a few hundred times a second, and each statement run costs
+// as much as the row it writes.
 func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 	finish, err := d.prepared(ctx, tx, finishQuery)
 	if err != nil {
 		return err
 	}
 	for _, f := range results {
-		res, err := finish.ExecContext(ctx, f.Ended.UnixNano(), JSON(f.Result), f.Result.Reason, f.Match)
+		var reason int32
+		if f.Result != nil {
+			reason = f.Result.Reason
+		}
+		res, err := finish.ExecContext(ctx, f.Ended.UnixNano(), reason, JSON(f.Result), f.Match)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("store: finish %s: %w", f.Match, ErrNotFound)
 		}
+	}
+	ended, err := d.prepared(ctx, tx, endedQuery)
+	if err != nil {
+		return err
 	}
 	unlease, err := d.prepared(ctx, tx, unleaseQuery)
 	if err != nil {
@@ -531,6 +553,9 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 		for i := range args {
 			args[i] = results[min(i, n-1)].Match // a short chunk names its last match again
 		}
+		if _, err := ended.ExecContext(ctx, args...); err != nil {
+			return err
+		}
 		if _, err := unlease.ExecContext(ctx, args...); err != nil {
 			return err
 		}
@@ -539,18 +564,39 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 	return nil
 }
 
-// unleaseChunk is how many matches' leases unleaseQuery deletes at once.
+// unleaseChunk is how many ended matches endedQuery and unleaseQuery take at once.
 const unleaseChunk = 16
 
-// finishQuery stores a result, and its reason apart (migration 00007): the failed matches'
-// index reads the column.
-const finishQuery = `UPDATE matches SET ended_ns = ?, result = ?, reason = ? WHERE id = ?`
+// finishQuery appends a match's result to results (migration 00009), or replaces the one
+// it has: a match is given its result once, but a batch retried after a failed commit
+// may give it again.
+const finishQuery = `INSERT INTO results (match_rowid, ended_ns, reason, result) SELECT rowid_, ?, ?, ? FROM matches WHERE id = ?
+	ON CONFLICT (match_rowid) DO UPDATE SET ended_ns = excluded.ended_ns, reason = excluded.reason, result = excluded.result`
+
+// endedQuery takes unleaseChunk matches out of the running ones.
+var endedQuery = `DELETE FROM running WHERE rowid_ IN (SELECT rowid_ FROM matches WHERE id IN (?` + strings.Repeat(`, ?`, unleaseChunk-1) + `))`
 
 // unleaseQuery deletes the leases of unleaseChunk matches: an ended match needs no owner.
 var unleaseQuery = `DELETE FROM leases WHERE match_id IN (?` + strings.Repeat(`, ?`, unleaseChunk-1) + `)`
 
-const matchColumns = `id, game, seats, options, seed, seed_salt, seed_hash, names, token_hashes, per_move_ns,
-	increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, ended_ns, result, bots, rowid_`
+// matchColumns are a match's columns in scanMatch's order, selected from WithResults.
+const matchColumns = `m.id, m.game, m.seats, m.options, m.seed, m.seed_salt, m.seed_hash, m.names, m.token_hashes,
+	m.per_move_ns, m.increment_ns, m.time_bank_ns, m.wall_clock, m.timeout_policy, m.created_ns, COALESCE(r.ended_ns, 0),
+	r.result, m.bots, m.rowid_`
+
+// The state of the matches in SQL, for this package and those that keep tables beside the
+// matches (the ladder): a match is running while it has a row in running, and ended once it
+// has one in results (migration 00009).
+const (
+	// IsRunning is the condition that the match aliased m has not ended.
+	IsRunning = `m.rowid_ IN (SELECT rowid_ FROM running)`
+	// RunningIDs selects the ids of the matches that have not ended.
+	RunningIDs = `SELECT m.id FROM matches m JOIN running u ON u.rowid_ = m.rowid_`
+	// EndedIDs selects the ids of the matches that have a result.
+	EndedIDs = `SELECT m.id FROM matches m JOIN results r ON r.match_rowid = m.rowid_`
+	// WithResults is the matches (aliased m) with the results (r) of those that ended.
+	WithResults = `matches m LEFT JOIN results r ON r.match_rowid = m.rowid_`
+)
 
 func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 	var (
@@ -598,7 +644,7 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 
 // Match loads one match.
 func (d *DB) Match(ctx context.Context, id string) (*Match, error) {
-	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches WHERE id = ?`, id))
+	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM `+WithResults+` WHERE m.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("match %q: %w", id, ErrNotFound)
 	}
@@ -648,8 +694,8 @@ func (d *DB) storedSteps(ctx context.Context, id string) ([]Step, error) {
 // ended or failed, so that a seat of a match no longer in memory (ended, or failed at a
 // restart) is told what became of it; ErrNotFound otherwise.
 func (d *DB) MatchByToken(ctx context.Context, tokenHash string) (*Match, error) {
-	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches
-		WHERE id IN (SELECT match_id FROM seat_tokens WHERE token_hash = ?)`, tokenHash))
+	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM `+WithResults+`
+		WHERE m.id IN (SELECT match_id FROM seat_tokens WHERE token_hash = ?)`, tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -658,7 +704,7 @@ func (d *DB) MatchByToken(ctx context.Context, tokenHash string) (*Match, error)
 
 // Unfinished lists the matches that have no result, oldest first, for resuming after a restart.
 func (d *DB) Unfinished(ctx context.Context) ([]*Match, error) {
-	return d.query(ctx, `SELECT `+matchColumns+` FROM matches WHERE ended_ns = 0 ORDER BY rowid_`)
+	return d.query(ctx, `SELECT `+matchColumns+` FROM `+WithResults+` WHERE `+IsRunning+` ORDER BY m.rowid_`)
 }
 
 // List lists matches newest first, and the page token of the next page ("" at the end).
@@ -666,16 +712,16 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 	var where []string
 	var args []any
 	if f.Game != "" {
-		where = append(where, "game = ?")
+		where = append(where, "m.game = ?")
 		args = append(args, f.Game)
 	}
 	switch f.Status {
 	case Running:
-		where = append(where, "ended_ns = 0")
+		where = append(where, IsRunning)
 	case Finished:
-		where = append(where, "ended_ns != 0", fmt.Sprintf("reason != %d", ReasonFailed))
+		where = append(where, fmt.Sprintf("r.reason != %d", ReasonFailed))
 	case Failed:
-		where = append(where, "ended_ns != 0", fmt.Sprintf("reason = %d", ReasonFailed))
+		where = append(where, fmt.Sprintf("r.reason = %d", ReasonFailed))
 	}
 	if f.SeatName != "" {
 		where = append(where, d.hasElement("names"))
@@ -686,17 +732,17 @@ func (d *DB) List(ctx context.Context, f Filter) ([]*Match, string, error) {
 		args = append(args, strconv.FormatInt(f.Bot, 10))
 	}
 	if f.Before != "" {
-		where = append(where, "rowid_ < (SELECT rowid_ FROM matches WHERE id = ?)")
+		where = append(where, "m.rowid_ < (SELECT rowid_ FROM matches WHERE id = ?)")
 		args = append(args, f.Before)
 	}
-	q := `SELECT ` + matchColumns + ` FROM matches`
+	q := `SELECT ` + matchColumns + ` FROM ` + WithResults
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
-	q += fmt.Sprintf(" ORDER BY rowid_ DESC LIMIT %d", f.Limit+1)
+	q += fmt.Sprintf(" ORDER BY m.rowid_ DESC LIMIT %d", f.Limit+1)
 	ms, err := d.query(ctx, q, args...)
 	if err != nil {
 		return nil, "", err
