@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -167,5 +168,49 @@ func TestMigrate_StepLogWithoutAutoincrement(t *testing.T) {
 				t.Errorf("sqlite_sequence holds the step log's ids after writes")
 			}
 		}
+	})
+}
+
+// A match that ends is no longer running at once, though it leaves the running table only
+// at the next compaction, with every match that ended since.
+func TestStore_EndedMatchesLeaveRunningAtCompaction(t *testing.T) {
+	eachBackend(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		db, err := Open(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, id := range []string{"a", "b", "c"} {
+			if err := db.CreateMatch(ctx, &Match{ID: id, Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"x", "y"},
+				TokenHashes: []string{id + "0", id + "1"}, Created: time.Unix(1, 0)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, id := range []string{"a", "c"} {
+			if err := db.FinishMatch(ctx, id, time.Unix(2, 0), &Result{Ranks: []int{1, 2}, Reason: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		running := func(when string, rows int) {
+			t.Helper()
+			if ms, err := db.Unfinished(ctx); err != nil || len(ms) != 1 || ms[0].ID != "b" {
+				t.Errorf("%s: Unfinished = %v, %v; want [b]", when, ids(ms), err)
+			}
+			if ms, _, err := db.List(ctx, Filter{Status: Running}); err != nil || len(ms) != 1 || ms[0].ID != "b" {
+				t.Errorf("%s: List(running) = %v, %v; want [b]", when, ids(ms), err)
+			}
+			if id, err := db.RunningByToken(ctx, "c1"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("%s: RunningByToken of an ended match = %q, %v; want ErrNotFound", when, id, err)
+			}
+			if n := count(t, db, `SELECT COUNT(*) FROM running`); n != rows {
+				t.Errorf("%s: %d rows in running, want %d", when, n, rows)
+			}
+		}
+		running("before a compaction", 3)
+		if err := db.Compact(ctx); err != nil {
+			t.Fatal(err)
+		}
+		running("after a compaction", 1)
 	})
 }

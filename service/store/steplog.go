@@ -208,7 +208,15 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 			return false, nil
 		}
 	}
-	return true, d.emptyLogTx(ctx, tx, more)
+	if err := d.emptyLogTx(ctx, tx, more); err != nil {
+		return true, err
+	}
+	// The matches that ended since the last compaction leave running now, in one statement
+	// over a small table, not each in the batch of its result (see IsRunning).
+	if _, err := tx.ExecContext(ctx, `DELETE FROM running WHERE EXISTS (SELECT 1 FROM results r WHERE r.match_rowid = running.rowid_)`); err != nil {
+		return true, fmt.Errorf("store: forget the ended matches among the running ones: %w", err)
+	}
+	return true, nil
 }
 
 // compaction is what a compaction reads and sorts. Each slice is made once, at its size

@@ -159,8 +159,8 @@ type DB struct {
 // one connection is then free (a statement prepared on the pool inside a transaction would
 // wait for it).
 func (d *DB) writeQueries() []string {
-	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, endedQuery,
-		unleaseQuery, createQuery, runningQuery, tokenQuery}
+	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery,
+		createQuery, runningQuery, tokenQuery}
 }
 
 // prepare prepares the writer's statements and empties the step log, which a server that
@@ -518,9 +518,8 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 }
 
 // finishTx records the results of a batch inside tx. Its statements are bound to tx once,
-// not once a result, and the matches leave the running ones and their leases unleaseChunk at
-// a time: a thousand matches end a few hundred times a second, and each statement run costs
-// as much as the row it writes.
+// not once a result, and the leases go unleaseChunk at a time: a thousand matches end a few
+// hundred times a second, and each statement run costs as much as the row it writes.
 func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 	finish, err := d.prepared(ctx, tx, finishQuery)
 	if err != nil {
@@ -539,10 +538,6 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 			return fmt.Errorf("store: finish %s: %w", f.Match, ErrNotFound)
 		}
 	}
-	ended, err := d.prepared(ctx, tx, endedQuery)
-	if err != nil {
-		return err
-	}
 	unlease, err := d.prepared(ctx, tx, unleaseQuery)
 	if err != nil {
 		return err
@@ -553,9 +548,6 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 		for i := range args {
 			args[i] = results[min(i, n-1)].Match // a short chunk names its last match again
 		}
-		if _, err := ended.ExecContext(ctx, args...); err != nil {
-			return err
-		}
 		if _, err := unlease.ExecContext(ctx, args...); err != nil {
 			return err
 		}
@@ -564,7 +556,7 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 	return nil
 }
 
-// unleaseChunk is how many ended matches endedQuery and unleaseQuery take at once.
+// unleaseChunk is how many matches' leases unleaseQuery deletes at once.
 const unleaseChunk = 16
 
 // finishQuery appends a match's result to results (migration 00009), or replaces the one
@@ -572,9 +564,6 @@ const unleaseChunk = 16
 // may give it again.
 const finishQuery = `INSERT INTO results (match_rowid, ended_ns, reason, result) SELECT rowid_, ?, ?, ? FROM matches WHERE id = ?
 	ON CONFLICT (match_rowid) DO UPDATE SET ended_ns = excluded.ended_ns, reason = excluded.reason, result = excluded.result`
-
-// endedQuery takes unleaseChunk matches out of the running ones.
-var endedQuery = `DELETE FROM running WHERE rowid_ IN (SELECT rowid_ FROM matches WHERE id IN (?` + strings.Repeat(`, ?`, unleaseChunk-1) + `))`
 
 // unleaseQuery deletes the leases of unleaseChunk matches: an ended match needs no owner.
 var unleaseQuery = `DELETE FROM leases WHERE match_id IN (?` + strings.Repeat(`, ?`, unleaseChunk-1) + `)`
@@ -585,13 +574,16 @@ const matchColumns = `m.id, m.game, m.seats, m.options, m.seed, m.seed_salt, m.s
 	r.result, m.bots, m.rowid_`
 
 // The state of the matches in SQL, for this package and those that keep tables beside the
-// matches (the ladder): a match is running while it has a row in running, and ended once it
-// has one in results (migration 00009).
+// matches (the ladder): a match has ended once it has a row in results (migration 00009);
+// running holds the rowid_ of every match that has not, and of those that ended since the
+// last compaction, which takes them out all at once: deleted in the batch of its result, a
+// match's row cost a page written for most results (a commit's results fall on its every
+// page), where the lookup in results that tells them apart costs a read.
 const (
 	// IsRunning is the condition that the match aliased m has not ended.
-	IsRunning = `m.rowid_ IN (SELECT rowid_ FROM running)`
+	IsRunning = `m.rowid_ IN (SELECT rowid_ FROM running) AND NOT EXISTS (SELECT 1 FROM results e WHERE e.match_rowid = m.rowid_)`
 	// RunningIDs selects the ids of the matches that have not ended.
-	RunningIDs = `SELECT m.id FROM matches m JOIN running u ON u.rowid_ = m.rowid_`
+	RunningIDs = `SELECT m.id FROM matches m WHERE ` + IsRunning
 	// EndedIDs selects the ids of the matches that have a result.
 	EndedIDs = `SELECT m.id FROM matches m JOIN results r ON r.match_rowid = m.rowid_`
 	// WithResults is the matches (aliased m) with the results (r) of those that ended.

@@ -3,9 +3,10 @@
 -- its entry in the index of running matches; matches end in any order, so every result of a
 -- commit wrote pages of its own: 19 of a commit's 24 pages at 1,000 matches, with the splits
 -- of rows grown by their result. Now a result is a row appended to results in the order
--- matches end, found by a small index on its match's rowid_, and the running matches are the
--- rows of running (a match's rowid_, added when it is created and deleted when it ends): a
--- commit's results fall on a page or two of each. A match has a row in exactly one of the two.
+-- matches end, found by a small index on its match's rowid_, and running holds the rowid_ of
+-- each match without a result (added when the match is created; a match that ends leaves it
+-- at the next compaction, with all those that ended since: store.IsRunning). A commit's
+-- results fall on a page or two.
 -- +goose Up
 CREATE TABLE results (
 	seq INTEGER PRIMARY KEY,
