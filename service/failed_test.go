@@ -20,7 +20,7 @@ import (
 func storeMatch(t *testing.T, db *store.DB, id string, created time.Time, steps []store.Step) []string {
 	t.Helper()
 	ctx := context.Background()
-	tokens := []string{randomToken(), randomToken()}
+	tokens := []string{seatToken(id), seatToken(id)} // as the server issues them
 	var hashes []string
 	for _, tok := range tokens {
 		h := hashToken(tok)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -208,7 +209,11 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 	ref, ok := s.byToken[h]
 	s.mu.Unlock()
 	if !ok {
-		return s.attachStored(h, eventsSeen)
+		id, _, named := strings.Cut(token, ".") // the match it names (seatToken)
+		if !named {
+			id = "" // a token from before that names none
+		}
+		return s.attachStored(id, h, eventsSeen)
 	}
 	return s.attach(ref.m, ref.seat, eventsSeen), nil
 }
@@ -229,13 +234,13 @@ func (s *Server) attach(m *match, seat engine.Seat, eventsSeen *int64) *Seat {
 // always recognised: the seat of an ended match (released from memory, or ended before a
 // restart) is told how it ended, with the events it missed; the seat of a failed match is
 // told it failed. Only a token of no stored match is unknown.
-func (s *Server) attachStored(h [32]byte, eventsSeen *int64) (*Seat, error) {
+func (s *Server) attachStored(matchID string, h [32]byte, eventsSeen *int64) (*Seat, error) {
 	if s.store == nil {
 		return nil, errBadToken
 	}
 	ctx := context.Background()
 	hash := hex.EncodeToString(h[:])
-	rec, err := s.store.MatchByToken(ctx, hash)
+	rec, err := s.store.MatchByToken(ctx, matchID, hash)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errBadToken
 	}

@@ -247,7 +247,7 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 			}
 		}
 		ladderOnN0 := midway(t, ctx, db, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-			JOIN leases l ON l.match_id = lm.match_id WHERE m.rowid_ IN (SELECT rowid_ FROM running) AND l.node_id = 'n0'`)
+			JOIN leases l ON l.match_id = lm.match_id WHERE `+store.IsRunning+` AND l.node_id = 'n0'`)
 		tourOnN0 := len(midway(t, ctx, db, `SELECT ts.match_id FROM tournament_slots ts JOIN leases l ON l.match_id = ts.match_id
 			WHERE ts.ended = 0 AND l.node_id = 'n0'`))
 		tourDone := count(t, db, `SELECT COUNT(*) FROM tournament_runs WHERE finished_ns != 0`) > 0
@@ -293,7 +293,7 @@ func TestCluster_LadderAndTournamentAcrossNodes(t *testing.T) {
 	for count(t, db, `SELECT COUNT(*) FROM ladder_matches WHERE rated = 0`) > 0 {
 		// Under load a pass's match (its creation shares a transaction with others') can be
 		// stored after the second above: its seats are played too, as the bots would have.
-		if count(t, db, `SELECT COUNT(*) FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id WHERE m.rowid_ IN (SELECT rowid_ FROM running)`) > 0 {
+		if count(t, db, `SELECT COUNT(*) FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id WHERE `+store.IsRunning) > 0 {
 			finishLadderMatches(t, ctx, db, live[0].conn)
 		}
 		sleep(ctx, 100*time.Millisecond)
@@ -374,7 +374,7 @@ func clusterScene(t *testing.T, ctx context.Context, db *store.DB) string {
 	var b strings.Builder
 	for _, q := range []struct{ what, sql string }{
 		{"ladder", `SELECT lm.match_id || '@' || COALESCE(l.node_id, '-') FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-			LEFT JOIN leases l ON l.match_id = lm.match_id WHERE m.rowid_ IN (SELECT rowid_ FROM running)`},
+			LEFT JOIN leases l ON l.match_id = lm.match_id WHERE ` + store.IsRunning},
 		{"tournament", `SELECT ts.match_id || '@' || COALESCE(l.node_id, '-') FROM tournament_slots ts
 			LEFT JOIN leases l ON l.match_id = ts.match_id WHERE ts.ended = 0 AND ts.match_id != ''`},
 	} {
@@ -453,7 +453,7 @@ func waitConnected(t *testing.T, ctx context.Context, lad orreryv1.LadderService
 func finishLadderMatches(t *testing.T, ctx context.Context, db *store.DB, conn grpc.ClientConnInterface) {
 	t.Helper()
 	tokens := texts(t, ctx, db.SQL(), `SELECT ls.token FROM ladder_seats ls JOIN ladder_matches lm ON lm.match_id = ls.match_id
-		JOIN matches m ON m.id = ls.match_id WHERE m.rowid_ IN (SELECT rowid_ FROM running)`)
+		JOIN matches m ON m.id = ls.match_id WHERE `+store.IsRunning)
 	var wg sync.WaitGroup
 	for _, tok := range tokens {
 		wg.Go(func() {

@@ -21,6 +21,7 @@ import (
 	botladder "github.com/orrery/orrery/bots/ladder"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
 )
 
 // soakLadderBots are the registered bots the chaos soak plays on its server's ladder, every
@@ -105,7 +106,7 @@ func (l *soakLadder) count(ctx context.Context, q string) int {
 func (l *soakLadder) awaitMidGame(ctx context.Context) {
 	arena := orreryv1.NewArenaServiceClient(l.conn)
 	for ctx.Err() == nil {
-		running := texts(l.t, ctx, l.db, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id WHERE m.rowid_ IN (SELECT rowid_ FROM running)`)
+		running := texts(l.t, ctx, l.db, `SELECT lm.match_id FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id WHERE `+store.IsRunning)
 		for _, id := range running {
 			if got, err := arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id}); err == nil && got.GetMatch().GetPly() >= 3 {
 				l.cut = append(l.cut, len(running))
@@ -134,7 +135,7 @@ func (l *soakLadder) finish(ctx context.Context) {
 	}
 	time.Sleep(time.Second) // a matchmaking pass that read the queue just before the bots left has created its match
 	rows, err := l.db.QueryContext(ctx, `SELECT ls.token, lm.game, b.name FROM ladder_seats ls JOIN ladder_matches lm ON lm.match_id = ls.match_id
-		JOIN ladder_bots b ON b.id = ls.bot_id JOIN matches m ON m.id = ls.match_id WHERE m.rowid_ IN (SELECT rowid_ FROM running)`)
+		JOIN ladder_bots b ON b.id = ls.bot_id JOIN matches m ON m.id = ls.match_id WHERE `+store.IsRunning)
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -159,11 +160,11 @@ func (l *soakLadder) finish(ctx context.Context) {
 	wg.Wait()
 	// A running match with no seats recorded nobody can play: only its clock would end it.
 	if n := l.count(ctx, `SELECT COUNT(*) FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-		WHERE m.rowid_ IN (SELECT rowid_ FROM running) AND lm.match_id NOT IN (SELECT match_id FROM ladder_seats)`); n > 0 {
+		WHERE `+store.IsRunning+` AND lm.match_id NOT IN (SELECT match_id FROM ladder_seats)`); n > 0 {
 		l.t.Errorf("%d ladder matches running with no seats recorded", n)
 	}
 	for ctx.Err() == nil && l.count(ctx, `SELECT COUNT(*) FROM ladder_matches lm JOIN matches m ON m.id = lm.match_id
-		WHERE lm.rated = 0 AND (m.rowid_ NOT IN (SELECT rowid_ FROM running) OR lm.match_id IN (SELECT match_id FROM ladder_seats))`) > 0 {
+		WHERE lm.rated = 0 AND (m.rowid_ IN (SELECT match_rowid FROM results) OR lm.match_id IN (SELECT match_id FROM ladder_seats))`) > 0 {
 		time.Sleep(50 * time.Millisecond)
 	}
 }

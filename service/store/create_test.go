@@ -72,7 +72,7 @@ func TestCreateMatch_CallsWaitingShareATransaction(t *testing.T) {
 				if err != nil || m.ID != ids[i] {
 					t.Errorf("match %s stored: %+v, %v", ids[i], m, err)
 				}
-				if got, err := db.MatchByToken(ctx, ids[i]+"t1"); err != nil || got.ID != ids[i] {
+				if got, err := db.MatchByToken(ctx, ids[i], ids[i]+"t1"); err != nil || got.ID != ids[i] {
 					t.Errorf("match of %s's token: %+v, %v", ids[i], got, err)
 				}
 			}

@@ -238,7 +238,7 @@ func TestMigrate_UpgradesADatabaseOfMainBeforeTheStepLog(t *testing.T) {
 		if un, err := db.Unfinished(ctx); err != nil || len(un) != 1 || un[0].ID != "mRunning" || !slices.Equal(un[0].Bots, []int64{0, 3}) {
 			t.Errorf("open %d: Unfinished = %+v, %v; want mRunning", i, un, err)
 		}
-		if m, err := db.MatchByToken(ctx, "t-ended-1"); err != nil || m.ID != "mEnded" || m.Result == nil || m.Result.Plies != 3 {
+		if m, err := db.MatchByToken(ctx, "", "t-ended-1"); err != nil || m.ID != "mEnded" || m.Result == nil || m.Result.Plies != 3 {
 			t.Errorf("open %d: MatchByToken = %+v, %v; want mEnded with its result", i, m, err)
 		}
 		next := Step{Seq: int64(len(running)), Seat: 1, Notation: fmt.Sprint("after upgrade ", i)}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,7 +161,7 @@ type DB struct {
 // wait for it).
 func (d *DB) writeQueries() []string {
 	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery,
-		createQuery, runningQuery, tokenQuery}
+		createQuery, runningQuery}
 }
 
 // prepare prepares the writer's statements and empties the step log, which a server that
@@ -376,7 +377,6 @@ const (
 	createQuery = `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
-	tokenQuery = `INSERT INTO seat_tokens (token_hash, match_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
 	// runningQuery counts a new match among the running ones (migration 00009).
 	runningQuery = `INSERT INTO running (rowid_) SELECT rowid_ FROM matches WHERE id = ?`
 )
@@ -450,10 +450,6 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 	if err != nil {
 		return err
 	}
-	index, err := d.prepared(ctx, tx, tokenQuery)
-	if err != nil {
-		return err
-	}
 	running, err := d.prepared(ctx, tx, runningQuery)
 	if err != nil {
 		return err
@@ -469,11 +465,6 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 		}
 		if _, err := running.ExecContext(ctx, m.ID); err != nil {
 			return err
-		}
-		for _, h := range m.TokenHashes {
-			if _, err := index.ExecContext(ctx, h, m.ID); err != nil {
-				return err
-			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -684,8 +675,21 @@ func (d *DB) storedSteps(ctx context.Context, id string) ([]Step, error) {
 
 // MatchByToken is the match that has a seat whose token hashes to tokenHash (hex), running,
 // ended or failed, so that a seat of a match no longer in memory (ended, or failed at a
-// restart) is told what became of it; ErrNotFound otherwise.
-func (d *DB) MatchByToken(ctx context.Context, tokenHash string) (*Match, error) {
+// restart) is told what became of it; ErrNotFound otherwise. matchID is the match the token
+// names (a token is MATCH_ID.SECRET), "" for a token that names none: those issued before
+// that format are found by their hash in seat_tokens, which new matches no longer fill (four
+// rows keyed by random hashes, each a page written: three in four of the pages of creating
+// a match).
+func (d *DB) MatchByToken(ctx context.Context, matchID, tokenHash string) (*Match, error) {
+	if matchID != "" {
+		m, err := d.Match(ctx, matchID)
+		if err == nil && slices.Contains(m.TokenHashes, tokenHash) {
+			return m, nil
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
 	m, _, err := scanMatch(d.db.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM `+WithResults+`
 		WHERE m.id IN (SELECT match_id FROM seat_tokens WHERE token_hash = ?)`, tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {

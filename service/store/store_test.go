@@ -153,7 +153,7 @@ func TestMigrate_UpgradesADatabaseOfTheFirstRelease(t *testing.T) {
 		}
 		for _, m := range all { // the index of tokens holds the seats of matches stored before it
 			for _, h := range m.TokenHashes {
-				if got, err := db.MatchByToken(ctx, h); h != "" && (err != nil || got.ID != m.ID) {
+				if got, err := db.MatchByToken(ctx, "", h); h != "" && (err != nil || got.ID != m.ID) {
 					t.Errorf("MatchByToken(%s) = %v, %v; want %s", h, got, err, m.ID)
 				}
 			}
@@ -267,17 +267,23 @@ func testFailedMatchFoundByToken(t *testing.T, target string) {
 	}
 	db.FinishMatch(ctx, "ok", time.Unix(2, 0), &Result{Ranks: []int{1, 2}, Reason: 1})
 	db.FinishMatch(ctx, "bad", time.Unix(3, 0), &Result{Reason: ReasonFailed, Detail: "engine gone"})
-	got, err := db.MatchByToken(ctx, "bad-t1")
+	got, err := db.MatchByToken(ctx, "bad", "bad-t1")
 	if err != nil || got.ID != "bad" || !got.Failed() || !got.WallClock || got.Result.Detail != "engine gone" {
 		t.Errorf("MatchByToken(bad-t1) = %+v, %v", got, err)
 	}
 	for token, id := range map[string]string{"ok-t0": "ok", "running-t1": "running"} {
-		if got, err := db.MatchByToken(ctx, token); err != nil || got.ID != id {
+		if got, err := db.MatchByToken(ctx, id, token); err != nil || got.ID != id {
 			t.Errorf("MatchByToken(%s) = %+v, %v; want %s", token, got, err, id)
 		}
 	}
-	if _, err := db.MatchByToken(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+	if _, err := db.MatchByToken(ctx, "", "nobody"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("MatchByToken of no seat: %v, want ErrNotFound", err)
+	}
+	// A token names its match, but only a hash of one of that match's seats admits it.
+	for _, c := range []struct{ match, hash string }{{"ok", "bad-t1"}, {"nomatch", "ok-t0"}, {"", "ok-t0"}} {
+		if got, err := db.MatchByToken(ctx, c.match, c.hash); !errors.Is(err, ErrNotFound) {
+			t.Errorf("MatchByToken(%q, %q) = %+v, %v; want ErrNotFound", c.match, c.hash, got, err)
+		}
 	}
 	for _, c := range []struct {
 		status Status
