@@ -5,15 +5,17 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	mrand "math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
 )
 
 // BenchmarkArenaLoad is the store's side of BenchmarkStoreCost without the arena: the
-// writer's batches as a server running 1,000 matches of 20 steps fills them (300 steps a
-// commit, the steps of 1,000 interleaved matches, each match's result in the batch of its
-// last step, a new match taking its place), with the log compacted as it fills. The matches
+// writer's batches as a server running 1,000 matches of 10 to 30 steps fills them (300 steps
+// a commit, each a step of a match drawn at random, so that matches end in any order, as in
+// the arena; each match's result in the batch of its last step, a new match taking its
+// place), with the log compacted as it fills. The matches
 // are created untimed, ahead, as CreateMatch calls of their own. It reports the store's
 // time a step (a step is a decision), and its CPU time. ids=random names the matches as the
 // server did before MatchID: random ids cost more the more matches the store holds (run it
@@ -32,7 +34,8 @@ func BenchmarkArenaLoad(b *testing.B) {
 }
 
 func benchArenaLoad(b *testing.B, matchID func(time.Time) string) {
-	const live, length, perBatch = 1000, 20, 300
+	const live, perBatch = 1000, 300
+	r := mrand.New(mrand.NewPCG(1, 2))
 	db, err := Open(filepath.Join(b.TempDir(), "orrery.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -61,35 +64,33 @@ func benchArenaLoad(b *testing.B, matchID func(time.Time) string) {
 		b.StartTimer()
 	}
 	type playing struct {
-		id   string
-		next int64
+		id           string
+		next, length int64
 	}
 	create(live)
 	matches := make([]playing, live)
 	for i := range matches {
-		matches[i] = playing{id: fresh[i]}
+		matches[i] = playing{id: fresh[i], length: 10 + r.Int64N(21)}
 	}
 	fresh = fresh[:0]
 	var batch Batch
-	turn := 0
 	var cpu time.Duration
 	b.ResetTimer()
 	for done := 0; done < b.N; {
 		batch.Steps, batch.Results = batch.Steps[:0], batch.Results[:0]
 		for range min(perBatch, b.N-done) {
-			m := &matches[turn]
-			turn = (turn + 1) % live
+			m := &matches[r.IntN(live)]
 			batch.Steps = append(batch.Steps, MatchStep{Match: m.id, Step: Step{Seq: m.next, Seat: int(m.next % 4),
 				Notation: "move s12 to sys3", Bank: time.Minute}})
 			m.next++
-			if m.next == length {
+			if m.next == m.length {
 				batch.Results = append(batch.Results, Finish{Match: m.id, Ended: time.Now(),
-					Result: &Result{Ranks: []int{1, 2, 3, 4}, Scores: []float64{4, 3, 2, 1}, Reason: 1, Plies: length,
+					Result: &Result{Ranks: []int{1, 2, 3, 4}, Scores: []float64{4, 3, 2, 1}, Reason: 1, Plies: m.length,
 						Timeouts: []int{0, 0, 0, 0}, Banks: []time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}}})
 				if len(fresh) == 0 {
 					create(live)
 				}
-				*m, fresh = playing{id: fresh[0]}, fresh[1:]
+				*m, fresh = playing{id: fresh[0], length: 10 + r.Int64N(21)}, fresh[1:]
 			}
 			done++
 		}
