@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -173,6 +174,11 @@ func logStreams(l *slog.Logger) grpc.StreamServerInterceptor {
 			go l.Log(ctx, slog.LevelInfo, "started call", fields()...)
 		}
 		err := handler(srv, ss)
+		if _, ok := status.FromError(err); !ok && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+			// The client went (a spectator's Watch cancelled): gRPC would send and log a
+			// bare context error as Unknown, an ERROR in the server's log.
+			err = status.FromContextError(err).Err()
+		}
 		code := status.Code(err)
 		lvl := slog.Level(logging.DefaultServerCodeToLevel(code))
 		if l.Enabled(ctx, lvl) {

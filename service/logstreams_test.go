@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 
@@ -43,6 +44,9 @@ func TestLogStreams_StartAndFinishWithMethodAndCode(t *testing.T) {
 		{"ok", nil, "OK", slog.LevelInfo},
 		{"replaced", errReplaced, "Aborted", slog.LevelWarn},
 		{"internal", status.Error(codes.Internal, "boom"), "Internal", slog.LevelError},
+		// A handler that ends with its stream's context (the client went) is not an error.
+		{"cancelled", context.Canceled, "Canceled", slog.LevelInfo},
+		{"deadline", fmt.Errorf("watch: %w", context.DeadlineExceeded), "DeadlineExceeded", slog.LevelWarn},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,8 +54,8 @@ func TestLogStreams_StartAndFinishWithMethodAndCode(t *testing.T) {
 			intercept := logStreams(slog.New(recordsHandler{records}))
 			info := &grpc.StreamServerInfo{FullMethod: orreryv1.ArenaService_Play_FullMethodName, IsClientStream: true, IsServerStream: true}
 			err := intercept(nil, contextStream{ctx: context.Background()}, info, func(any, grpc.ServerStream) error { return tt.err })
-			if err != tt.err {
-				t.Errorf("interceptor returned %v, want the handler's %v", err, tt.err)
+			if status.Code(err).String() != tt.code || (tt.err != nil) != (err != nil) {
+				t.Errorf("interceptor returned %v, want the handler's %v as %s", err, tt.err, tt.code)
 			}
 			got := map[string]map[string]string{}
 			levels := map[string]slog.Level{}
