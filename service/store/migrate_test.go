@@ -88,15 +88,7 @@ func TestMigrate_ResultsStoredInTheMatchesRowsReadBack(t *testing.T) {
 		if v := count(t, db, `SELECT MAX(version_id) FROM goose_db_version`); v != latestSchema {
 			t.Errorf("schema version %d; want %d", v, latestSchema)
 		}
-		for _, c := range []struct {
-			status Status
-			want   string
-		}{{Running, "running"}, {Finished, "ok"}, {Failed, "bad"}} {
-			ms, _, err := db.List(ctx, Filter{Status: c.status})
-			if err != nil || len(ms) != 1 || ms[0].ID != c.want {
-				t.Errorf("List(status %d) = %v, %v; want [%s]", c.status, ids(ms), err, c.want)
-			}
-		}
+		wantOneOfEach(t, db, "running", "ok", "bad")
 		ok, err := db.Match(ctx, "ok")
 		if err != nil || ok.Ended.UnixNano() != 10 || ok.Result == nil || ok.Result.Plies != 9 || !slices.Equal(ok.Result.Ranks, []int{1, 2}) {
 			t.Errorf("Match(ok) = %+v, %v; want ended at 10 ns with its result", ok, err)

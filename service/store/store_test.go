@@ -285,11 +285,17 @@ func testFailedMatchFoundByToken(t *testing.T, target string) {
 			t.Errorf("MatchByToken(%q, %q) = %+v, %v; want ErrNotFound", c.match, c.hash, got, err)
 		}
 	}
+	wantOneOfEach(t, db, "running", "ok", "bad")
+}
+
+// wantOneOfEach checks that db lists one running match, one finished and one failed, by id.
+func wantOneOfEach(t *testing.T, db *DB, running, finished, failed string) {
+	t.Helper()
 	for _, c := range []struct {
 		status Status
 		want   string
-	}{{Running, "running"}, {Finished, "ok"}, {Failed, "bad"}} {
-		ms, _, err := db.List(ctx, Filter{Status: c.status})
+	}{{Running, running}, {Finished, finished}, {Failed, failed}} {
+		ms, _, err := db.List(context.Background(), Filter{Status: c.status})
 		if err != nil || len(ms) != 1 || ms[0].ID != c.want {
 			t.Errorf("List(status %d) = %v, %v; want [%s]", c.status, ids(ms), err, c.want)
 		}
