@@ -16,7 +16,7 @@ import (
 )
 
 // latestSchema is the version of the newest migration.
-const latestSchema = 9
+const latestSchema = 8
 
 // atSchema opens the database at target (a SQLite file, sqlite:-prefixed, or a PostgreSQL
 // URL) as the migrations up to version left it, with the dialect's own placeholders.
@@ -53,9 +53,9 @@ func atSchema(t *testing.T, target string, version int64) *sql.DB {
 	return db
 }
 
-// Results stored in the matches' rows before the reason column (migration 00007) and the
-// results table (00009) read back whole after both, and are listed by the reason their JSON
-// holds: a failed match stays failed, a finished one finished, and a running one running.
+// Results stored in the matches' rows before the results table (migration 00008) read back
+// whole after it, and are listed by the reason their JSON holds: a failed match stays
+// failed, a finished one finished, and a running one running.
 func TestMigrate_ResultsStoredInTheMatchesRowsReadBack(t *testing.T) {
 	eachBackend(t, func(t *testing.T, target string) {
 		ctx := context.Background()
@@ -113,13 +113,13 @@ func TestMigrate_ResultsStoredInTheMatchesRowsReadBack(t *testing.T) {
 	})
 }
 
-// The step log loses AUTOINCREMENT in SQLite (migration 00008), so that no commit writes
+// The step log loses AUTOINCREMENT in SQLite (migration 00007), so that no commit writes
 // sqlite_sequence; steps logged before the upgrade read back after it, and ids given again
 // once a compaction has emptied the log keep each match's steps in order.
 func TestMigrate_StepLogWithoutAutoincrement(t *testing.T) {
 	eachBackend(t, func(t *testing.T, target string) {
 		ctx := context.Background()
-		old := atSchema(t, target, 7)
+		old := atSchema(t, target, 6)
 		logged := []Step{{Seq: 0, Seat: 1, Notation: "before the upgrade"}}
 		q := `INSERT INTO step_log (steps) VALUES (?)`
 		if IsPostgresURL(target) {

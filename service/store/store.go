@@ -377,7 +377,7 @@ const (
 	createQuery = `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
-	// runningQuery counts a new match among the running ones (migration 00009).
+	// runningQuery counts a new match among the running ones (migration 00008).
 	runningQuery = `INSERT INTO running (rowid_) SELECT rowid_ FROM matches WHERE id = ?`
 )
 
@@ -550,7 +550,7 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 // unleaseChunk is how many matches' leases unleaseQuery deletes at once.
 const unleaseChunk = 16
 
-// finishQuery appends a match's result to results (migration 00009), or replaces the one
+// finishQuery appends a match's result to results (migration 00008), or replaces the one
 // it has: a match is given its result once, but a batch retried after a failed commit
 // may give it again.
 const finishQuery = `INSERT INTO results (match_rowid, ended_ns, reason, result) SELECT rowid_, ?, ?, ? FROM matches WHERE id = ?
@@ -565,7 +565,7 @@ const matchColumns = `m.id, m.game, m.seats, m.options, m.seed, m.seed_salt, m.s
 	r.result, m.bots, m.rowid_`
 
 // The state of the matches in SQL, for this package and those that keep tables beside the
-// matches (the ladder): a match has ended once it has a row in results (migration 00009);
+// matches (the ladder): a match has ended once it has a row in results (migration 00008);
 // running holds the rowid_ of every match that has not, and of those that ended since the
 // last compaction, which takes them out all at once: deleted in the batch of its result, a
 // match's row cost a page written for most results (a commit's results fall on its every
