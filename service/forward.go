@@ -189,8 +189,8 @@ func (s *Server) seatElsewhere(ctx context.Context, token string) (grpc.ClientCo
 		return nil, nil
 	}
 	// A token names its match (seatToken); one from before that is looked up by its hash.
-	id, _, named := strings.Cut(token, ".")
-	if !named {
+	id := tokenMatch(token)
+	if id == "" {
 		var err error
 		id, err = s.store.RunningByToken(ctx, hex.EncodeToString(h[:]))
 		if errors.Is(err, store.ErrNotFound) {

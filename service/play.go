@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -209,11 +208,7 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 	ref, ok := s.byToken[h]
 	s.mu.Unlock()
 	if !ok {
-		id, _, named := strings.Cut(token, ".") // the match it names (seatToken)
-		if !named {
-			id = "" // a token from before that names none
-		}
-		return s.attachStored(id, h, eventsSeen)
+		return s.attachStored(tokenMatch(token), h, eventsSeen)
 	}
 	return s.attach(ref.m, ref.seat, eventsSeen), nil
 }

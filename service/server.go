@@ -371,6 +371,16 @@ func randomToken() string {
 // only the whole token's hash, kept by the match, admits the seat.
 func seatToken(id string) string { return id + "." + randomToken() }
 
+// tokenMatch is the id of the match a seat token names (seatToken), or "" for a token from
+// before that format (a secret alone, without a dot), which names none.
+func tokenMatch(token string) string {
+	id, _, named := strings.Cut(token, ".")
+	if !named {
+		return ""
+	}
+	return id
+}
+
 // ListGames is the catalog.
 func (s *Server) ListGames(ctx context.Context, _ *orreryv1.ListGamesRequest) (*orreryv1.ListGamesResponse, error) {
 	resp := &orreryv1.ListGamesResponse{}
