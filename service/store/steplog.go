@@ -492,8 +492,9 @@ const stepsFormat = 1
 
 // appendPacked packs steps into a step log row or a run, appended to b: after the format
 // byte, each step as its match id ("" in a run) and its body, each prefixed with its length,
-// so that a reader looking for one match skips the others' steps whole. A body is the step's number and seat
-// (varints), notation (length-prefixed), timeout policy and bank (varints).
+// so that a reader looking for one match skips the others' steps whole. A body is the
+// step's number and seat (varints), notation (length-prefixed), timeout policy and bank
+// (varints).
 func appendPacked(b []byte, steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
