@@ -219,10 +219,12 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 	return true, nil
 }
 
-// compaction is what a compaction reads and sorts. Each slice is made once, at its size
-// (grown from nothing, they were copied a dozen times over, a third of a compaction's
-// time), and steps are placed in one copy of the log, not slices of it: the whole server's
-// heap is marked again for what the store allocates.
+// compaction is what a compaction reads and sorts. Each slice is made at its size (grown
+// from nothing, they were copied a dozen times over, a third of a compaction's time), and
+// steps are placed in one copy of the log, not slices of it. The buffers are kept for the
+// next compaction (DB.kept): made anew, they were most of what a stored server allocates
+// beyond an unstored one, megabytes at a time, and each such allocation brings the
+// collector's next cycle closer, for the whole server.
 type compaction struct {
 	packed  []byte // the log's rows, one after another
 	rows    []logRow
@@ -231,7 +233,46 @@ type compaction struct {
 	ends    []int        // where each match's steps end in ordered
 	index   map[string]int32
 	ids     []string // the matches, in the order first logged
+
+	// insertRunsTx's buffers
+	byMatch []int32
+	args    []any
+	runs    []byte
+	spans   []int
 }
+
+// maxKept is the most bytes of log a compaction's buffers are kept for: one that emptied
+// a log far fuller than compactAfter fills (a server that starts after a crash) lets them go.
+const maxKept = 16 << 20
+
+// takeCompaction returns the kept buffers, emptied, or new ones; the caller holds
+// compactMu.
+func (d *DB) takeCompaction() *compaction {
+	c := d.kept
+	if c == nil {
+		return &compaction{index: make(map[string]int32)}
+	}
+	d.kept = nil
+	c.packed, c.rows, c.all, c.ordered = c.packed[:0], c.rows[:0], c.all[:0], c.ordered[:0]
+	c.ends, c.ids, c.byMatch = c.ends[:0], c.ids[:0], c.byMatch[:0]
+	c.args, c.runs, c.spans = c.args[:0], c.runs[:0], c.spans[:0]
+	return c
+}
+
+// keepCompaction keeps c's buffers for the next compaction, unless they are outsized, and
+// nothing they point to: the ids would keep the strings of ended matches alive.
+func (d *DB) keepCompaction(c *compaction) {
+	if cap(c.packed) > maxKept {
+		return
+	}
+	clear(c.ids[:cap(c.ids)])
+	clear(c.args[:cap(c.args)])
+	clear(c.index)
+	d.kept = c
+}
+
+// grown is s emptied, with room for n.
+func grown[S ~[]E, E any](s S, n int) S { return slices.Grow(s[:0], n) }
 
 // logRow is a row of the step log, packed[start:end] of its compaction.
 type logRow struct {
@@ -261,9 +302,13 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	if err != nil {
 		return fmt.Errorf("store: compact the step log: %w", err)
 	}
+	d.compactMu.Lock()
+	defer d.compactMu.Unlock()
+	c := d.takeCompaction()
+	defer d.keepCompaction(c)
 	// What this store logged is most of the log (in a cluster, other nodes' rows are there
 	// too), and the rows are copied once, into one slice of about that size.
-	c := compaction{packed: make([]byte, 0, d.logBytes.Load()+int64(len(more))*64)}
+	c.packed = grown(c.packed, int(d.logBytes.Load()+int64(len(more))*64))
 	for rows.Next() {
 		var id int64
 		var packed sql.RawBytes
@@ -291,8 +336,7 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	// Each match's steps in the order logged, still packed: a run is their bytes put
 	// together. They are put in order by match in one slice (a counting sort): appended to
 	// a slice per match, each slice grew several times over a compaction.
-	c.all = make([]logged, 0, d.sinceCompaction.Load()+int64(len(more)))
-	c.index = make(map[string]int32)
+	c.all = grown(c.all, int(d.sinceCompaction.Load())+len(more))
 	for _, r := range c.rows {
 		err := eachPacked(c.packed[r.start:r.end], func(match, step []byte) bool {
 			m, known := c.index[string(match)]
@@ -310,19 +354,19 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 			return fmt.Errorf("store: compact the step log, row %d: %w", r.id, err)
 		}
 	}
-	c.ends = make([]int, len(c.ids))
+	c.ends = append(c.ends, make([]int, len(c.ids))...)
 	for _, l := range c.all {
 		c.ends[l.match]++
 	}
 	for m := 1; m < len(c.ends); m++ {
 		c.ends[m] += c.ends[m-1]
 	}
-	c.ordered = make([]packedStep, len(c.all))
+	c.ordered = append(c.ordered, make([]packedStep, len(c.all))...)
 	for i := len(c.all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
 		c.ends[c.all[i].match]--
 		c.ordered[c.ends[c.all[i].match]] = c.all[i].packedStep
 	}
-	return d.insertRunsTx(ctx, tx, &c)
+	return d.insertRunsTx(ctx, tx, c)
 }
 
 // stepNumber is the number of a packed step.
@@ -334,9 +378,10 @@ func stepNumber(step []byte) (int64, bool) {
 
 // insertRunsTx inserts one run per match of c, of its steps in order.
 func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error {
-	args := make([]any, 0, runsPerInsert*3)
-	var runs []byte // the runs of one INSERT, one after another, for the drivers to copy
-	var spans []int // where each run of args ends in runs
+	args := grown(c.args, runsPerInsert*3)
+	runs := c.runs[:0]   // the runs of one INSERT, one after another, for the drivers to copy
+	spans := c.spans[:0] // where each run of args ends in runs
+	defer func() { c.args, c.runs, c.spans = args, runs, spans }()
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
@@ -362,10 +407,11 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 		return nil
 	}
 	// In the order of the index, so that neighbouring entries share its pages.
-	byMatch := make([]int32, len(c.ids))
-	for m := range byMatch {
-		byMatch[m] = int32(m)
+	byMatch := c.byMatch[:0]
+	for m := range c.ids {
+		byMatch = append(byMatch, int32(m))
 	}
+	c.byMatch = byMatch
 	slices.SortFunc(byMatch, func(a, b int32) int { return strings.Compare(c.ids[a], c.ids[b]) })
 	bySeq := func(a, b packedStep) int { return cmp.Compare(a.seq, b.seq) }
 	for _, m := range byMatch {

@@ -153,6 +153,9 @@ type DB struct {
 
 	nextMu sync.Mutex       // guards next
 	next   map[string]int64 // each match's next step, as this store wrote it (checkNext)
+
+	compactMu sync.Mutex  // guards kept; held through a compaction
+	kept      *compaction // the last compaction's buffers, for the next (steplog.go)
 }
 
 // writeQueries are the writer's statements (and CreateMatch's), prepared once when the store opens: parsing
