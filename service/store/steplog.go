@@ -433,7 +433,7 @@ func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error 
 		}
 		args = append(args, c.ids[m], steps[0].seq, nil)
 		spans = append(spans, len(runs))
-		if len(args) == cap(args) {
+		if len(args) == runsPerInsert*3 {
 			if err := flush(); err != nil {
 				return err
 			}

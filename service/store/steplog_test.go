@@ -327,3 +327,78 @@ func TestStepLog_LongNotationsReadBackWhole(t *testing.T) {
 		}
 	})
 }
+
+// A compaction reuses the buffers of the one before it: one over fewer matches than the
+// last reads back only its own, and the runs of either are whole.
+func TestStepLog_CompactionsReuseTheirBuffers(t *testing.T) {
+	eachBackend(t, testCompactionsReuseTheirBuffers)
+}
+
+func testCompactionsReuseTheirBuffers(t *testing.T, target string) {
+	ctx := context.Background()
+	ids := make([]string, 300) // more than two INSERTs of runs
+	for i := range ids {
+		ids[i] = fmt.Sprintf("m%03d", i)
+	}
+	db := leaseStore(t, target, ids...)
+	want := map[string][]Step{}
+	play := func(matches []string, steps int) {
+		t.Helper()
+		for range steps {
+			var batch []MatchStep
+			for _, m := range matches {
+				s := Step{Seq: int64(len(want[m])), Notation: strings.Repeat("x", len(want[m])+len(m)%7)}
+				want[m] = append(want[m], s)
+				batch = append(batch, MatchStep{Match: m, Step: s})
+			}
+			if err := db.AppendStepBatch(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.Compact(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play(ids, 3)
+	play(ids[:50], 2)
+	if runs := count(t, db, `SELECT COUNT(*) FROM step_runs`); runs != 350 {
+		t.Errorf("%d runs, want 350 (300, then 50)", runs)
+	}
+	wantSteps(t, db, want, "after two compactions")
+}
+
+// A compaction of more matches than one statement may bind (SQLite's 32,766 variables, at
+// three a run) inserts their runs in several.
+func TestStepLog_ACompactionOfTwentyThousandMatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("creates 20,000 matches")
+	}
+	ctx := context.Background()
+	db, err := Open("sqlite:" + filepath.Join(t.TempDir(), "orrery.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var batch []MatchStep
+	for i := range 20000 {
+		id := fmt.Sprintf("m%05d", i)
+		if err := db.CreateMatch(ctx, &Match{ID: id, Game: "g", Seats: 2, Options: map[string]string{},
+			Names: []string{"a", "b"}, TokenHashes: []string{"", ""}, Created: time.Unix(1, 0)}); err != nil {
+			t.Fatal(err)
+		}
+		batch = append(batch, MatchStep{Match: id, Step: Step{Notation: id}})
+	}
+	if err := db.AppendStepBatch(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if runs, log := count(t, db, `SELECT COUNT(*) FROM step_runs`), count(t, db, `SELECT COUNT(*) FROM step_log`); runs != 20000 || log != 0 {
+		t.Errorf("%d runs and %d rows in the log; want 20000 and 0", runs, log)
+	}
+	got, err := db.Steps(ctx, "m19999")
+	if err != nil || len(got) != 1 || got[0].Notation != "m19999" {
+		t.Errorf("Steps(m19999) = %v, %v; want its one step", got, err)
+	}
+}
