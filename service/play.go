@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -375,29 +376,77 @@ const senderIdle = time.Second
 // (7% of a decision's round trip), one kept a while has grown it already. Senders wait
 // for nothing else, so a seat whose bot does not read holds up only its own.
 func (s *Server) sendFor(st *Seat) {
-	select {
-	case s.senders <- st:
-	default:
-		go s.sender(st)
+	if w := s.senders.pop(); w != nil {
+		w <- st
+		return
 	}
+	go s.sender(st)
 }
 
 // sender flushes st, then each seat handed to it, until it has waited senderIdle for one
 // or the server closes.
 func (s *Server) sender(st *Seat) {
+	next := make(chan *Seat, 1) // sendFor's hand-off: never waits
 	idle := time.NewTimer(senderIdle)
 	defer idle.Stop()
 	for {
 		st.flush()
+		s.senders.push(next)
 		idle.Reset(senderIdle)
 		select {
-		case st = <-s.senders:
+		case st = <-next:
+			continue
 		case <-idle.C:
-			return
 		case <-s.ctx.Done():
+		}
+		if s.senders.remove(next) {
 			return
 		}
+		st = <-next // taken off the stack as it stopped waiting: a seat is on its way
 	}
+}
+
+// idleSenders is a stack of the idle senders' hand-offs, the last to go idle on top: the
+// senders a load keeps busy are reused, stacks grown, and the rest end after senderIdle.
+// (Waiting together on one channel, they were woken in turn, so that none was ever idle
+// for long enough to end: a server kept hundreds, each wake-up worked through a queue of
+// them, and each collection scanned their stacks.)
+type idleSenders struct {
+	mu   sync.Mutex
+	idle []chan *Seat
+}
+
+func (p *idleSenders) push(next chan *Seat) {
+	p.mu.Lock()
+	p.idle = append(p.idle, next)
+	p.mu.Unlock()
+}
+
+// pop takes the sender that went idle last, or nil.
+func (p *idleSenders) pop() chan *Seat {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.idle)
+	if n == 0 {
+		return nil
+	}
+	next := p.idle[n-1]
+	p.idle[n-1] = nil
+	p.idle = p.idle[:n-1]
+	return next
+}
+
+// remove takes next off the stack, unless pop took it: then a seat is being handed to it.
+func (p *idleSenders) remove(next chan *Seat) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// The longest idle, which time out, are at the bottom.
+	i := slices.Index(p.idle, next)
+	if i < 0 {
+		return false
+	}
+	p.idle = slices.Delete(p.idle, i, i+1)
+	return true
 }
 
 // hasNewsLocked reports whether the seat's stream has anything to send (or to find out, as

@@ -123,8 +123,8 @@ type Server struct {
 	// decisions holds the decision messages of seats whose streams (or lending Runs) ended,
 	// view memory and all, for the seats of new matches (decisionLocked).
 	decisions sync.Pool // *decisionMsg
-	// senders hands a seat with something to send to an idle sender goroutine (sendFor).
-	senders chan *Seat
+	// senders are the sender goroutines waiting for a seat with something to send (sendFor).
+	senders idleSenders
 	peers   *peers // connections to the other nodes of a cluster; nil without one
 
 	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, fenced, creating, holding
@@ -184,7 +184,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.senders = make(chan *Seat)
 	s.started = s.now()
 	if s.store != nil {
 		logs := cfg.logStore

@@ -271,8 +271,14 @@ func (d *DB) keepCompaction(c *compaction) {
 	d.kept = c
 }
 
-// grown is s emptied, with room for n.
-func grown[S ~[]E, E any](s S, n int) S { return slices.Grow(s[:0], n) }
+// grown is s emptied, with room for n and a quarter more: the next compaction's log is
+// about as long, longer half the time.
+func grown[S ~[]E, E any](s S, n int) S {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return slices.Grow(s[:0], n+n/4)
+}
 
 // logRow is a row of the step log, packed[start:end] of its compaction.
 type logRow struct {
