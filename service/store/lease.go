@@ -52,6 +52,7 @@ func (d *DB) Heartbeat(ctx context.Context, node, addr string, now time.Time, tt
 // Acquire makes node the owner of match until now+ttl if nobody else holds a valid lease on
 // it, and reports whether node owns it now. Of nodes racing for one expired lease, one wins.
 func (d *DB) Acquire(ctx context.Context, match, node string, now time.Time, ttl time.Duration) (bool, error) {
+	d.leasing.Store(true) // before the lease exists: a result of match deletes it from now on
 	res, err := d.db.ExecContext(ctx, `INSERT INTO leases (match_id, node_id, expires_ns) VALUES (?,?,?)
 		ON CONFLICT (match_id) DO UPDATE SET node_id = excluded.node_id, expires_ns = excluded.expires_ns
 		WHERE leases.node_id = excluded.node_id OR leases.expires_ns < ?`,

@@ -98,6 +98,7 @@ func (d *DB) written(b Batch) {
 	}
 	for _, f := range b.Results {
 		delete(d.next, f.Match)
+		delete(d.rowids, f.Match)
 	}
 }
 
@@ -182,6 +183,7 @@ func (d *DB) forget(matches []string) {
 	defer d.nextMu.Unlock()
 	for _, m := range matches {
 		delete(d.next, m)
+		delete(d.rowids, m)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,8 +152,15 @@ type DB struct {
 	createBusy bool         // a CreateMatch call is writing: the others queue
 	createTxs  atomic.Int64 // transactions CreateMatch committed (tests)
 
-	nextMu sync.Mutex       // guards next
+	nextMu sync.Mutex       // guards next and rowids
 	next   map[string]int64 // each match's next step, as this store wrote it (checkNext)
+	// rowids are the rowid_ of the running matches this store created, which their results
+	// name (finishTx): looked up by id, a result cost an index search on matches.
+	rowids map[string]int64
+
+	// leasing is set once a lease may exist (this store took one, or found one at open):
+	// until then a result deletes no lease. A server on its own takes none.
+	leasing atomic.Bool
 
 	compactMu sync.Mutex  // guards kept; held through a compaction
 	kept      *compaction // the last compaction's buffers, for the next (steplog.go)
@@ -163,15 +171,20 @@ type DB struct {
 // one connection is then free (a statement prepared on the pool inside a transaction would
 // wait for it).
 func (d *DB) writeQueries() []string {
-	return []string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), finishQuery, unleaseQuery,
-		createQuery, runningQuery}
+	return append([]string{`INSERT INTO step_log (steps) VALUES (?)`, d.insertRuns(runsPerInsert), unleaseQuery,
+		createQuery, runningQuery}, finishQueries[:]...)
 }
 
 // prepare prepares the writer's statements and empties the step log, which a server that
 // stopped without closing the store leaves full.
 func (d *DB) prepare() error {
-	d.stmts, d.next = make(map[string]*sql.Stmt), make(map[string]int64)
+	d.stmts, d.next, d.rowids = make(map[string]*sql.Stmt), make(map[string]int64), make(map[string]int64)
 	d.compactAfter = compactAfter
+	var leased bool
+	if err := d.db.QueryRow(`SELECT EXISTS (SELECT 1 FROM leases)`).Scan(&leased); err != nil {
+		return fmt.Errorf("store: read the leases: %w", err)
+	}
+	d.leasing.Store(leased)
 	for _, q := range d.writeQueries() {
 		st, err := d.db.Prepare(q)
 		if err != nil {
@@ -379,9 +392,9 @@ func FromUnixNano(ns int64) time.Time {
 const (
 	createQuery = `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
 		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING rowid_`
 	// runningQuery counts a new match among the running ones (migration 00008).
-	runningQuery = `INSERT INTO running (rowid_) SELECT rowid_ FROM matches WHERE id = ?`
+	runningQuery = `INSERT INTO running (rowid_) VALUES (?)`
 )
 
 // creation is a CreateMatch call waiting for its transaction.
@@ -457,16 +470,17 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 	if err != nil {
 		return err
 	}
-	for _, c := range queued {
+	rowids := make([]int64, len(queued))
+	for i, c := range queued {
 		m := c.m
-		_, err = insert.ExecContext(ctx,
+		err = insert.QueryRowContext(ctx,
 			m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 			JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
-			m.Created.UnixNano(), JSON(botsText(m.Bots)))
+			m.Created.UnixNano(), JSON(botsText(m.Bots))).Scan(&rowids[i])
 		if err != nil {
 			return err
 		}
-		if _, err := running.ExecContext(ctx, m.ID); err != nil {
+		if _, err := running.ExecContext(ctx, rowids[i]); err != nil {
 			return err
 		}
 	}
@@ -474,6 +488,11 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 		return err
 	}
 	d.createTxs.Add(1)
+	d.nextMu.Lock()
+	for i, c := range queued {
+		d.rowids[c.m.ID] = rowids[i]
+	}
+	d.nextMu.Unlock()
 	return nil
 }
 
@@ -512,31 +531,43 @@ func (d *DB) FinishMatchTx(ctx context.Context, tx *sql.Tx, matchID string, ende
 }
 
 // finishTx records the results of a batch inside tx. Its statements are bound to tx once,
-// not once a result, and the leases go unleaseChunk at a time: a thousand matches end a few
-// hundred times a second, and each statement run costs as much as the row it writes.
+// not once a result; the results go in INSERTs of up to maxFinishRows rows, and the leases
+// (if any may exist) unleaseChunk at a time: a thousand matches end a few hundred times a
+// second, and each statement run costs as much as the row it writes.
 func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
-	finish, err := d.prepared(ctx, tx, finishQuery)
-	if err != nil {
-		return err
-	}
+	args := make([]any, 0, finishColumns*len(results))
 	for _, f := range results {
+		rowid, err := d.rowidTx(ctx, tx, f.Match)
+		if err != nil {
+			return err
+		}
 		var reason int32
 		if f.Result != nil {
 			reason = f.Result.Reason
 		}
-		res, err := finish.ExecContext(ctx, f.Ended.UnixNano(), reason, JSON(f.Result), f.Match)
+		args = append(args, rowid, f.Ended.UnixNano(), reason, JSON(f.Result))
+	}
+	for len(args) > 0 {
+		// The most rows of a prepared statement: as many as are left, or a power of two.
+		i := bits.Len(uint(min(len(args)/finishColumns, maxFinishRows))) - 1
+		n := 1 << i
+		finish, err := d.prepared(ctx, tx, finishQueries[i])
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("store: finish %s: %w", f.Match, ErrNotFound)
+		if _, err := finish.ExecContext(ctx, args[:n*finishColumns]...); err != nil {
+			return fmt.Errorf("store: results of %d matches: %w", n, err)
 		}
+		args = args[n*finishColumns:]
+	}
+	if !d.leasing.Load() {
+		return nil
 	}
 	unlease, err := d.prepared(ctx, tx, unleaseQuery)
 	if err != nil {
 		return err
 	}
-	args := make([]any, unleaseChunk)
+	args = make([]any, unleaseChunk)
 	for len(results) > 0 {
 		n := min(len(results), unleaseChunk)
 		for i := range args {
@@ -550,14 +581,40 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 	return nil
 }
 
+// rowidTx is match's rowid_: remembered if this store created it, else read inside tx.
+func (d *DB) rowidTx(ctx context.Context, tx *sql.Tx, match string) (int64, error) {
+	d.nextMu.Lock()
+	rowid, ok := d.rowids[match]
+	d.nextMu.Unlock()
+	if ok {
+		return rowid, nil
+	}
+	err := tx.QueryRowContext(ctx, `SELECT rowid_ FROM matches WHERE id = ?`, match).Scan(&rowid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("store: finish %s: %w", match, ErrNotFound)
+	}
+	return rowid, err
+}
+
 // unleaseChunk is how many matches' leases unleaseQuery deletes at once.
 const unleaseChunk = 16
 
-// finishQuery appends a match's result to results (migration 00008), or replaces the one
-// it has: a match is given its result once, but a batch retried after a failed commit
-// may give it again.
-const finishQuery = `INSERT INTO results (match_rowid, ended_ns, reason, result) SELECT rowid_, ?, ?, ? FROM matches WHERE id = ?
-	ON CONFLICT (match_rowid) DO UPDATE SET ended_ns = excluded.ended_ns, reason = excluded.reason, result = excluded.result`
+// finishQueries append the results of 1, 2, 4 ... maxFinishRows matches to results
+// (migration 00008), each replacing the one its match has: a match is given its result
+// once, but a batch retried after a commit that failed may give it again.
+var finishQueries = func() (q [6]string) {
+	for i := range q {
+		q[i] = `INSERT INTO results (match_rowid, ended_ns, reason, result) VALUES (?,?,?,?)` +
+			strings.Repeat(`, (?,?,?,?)`, 1<<i-1) +
+			` ON CONFLICT (match_rowid) DO UPDATE SET ended_ns = excluded.ended_ns, reason = excluded.reason, result = excluded.result`
+	}
+	return q
+}()
+
+const (
+	maxFinishRows = 1 << (len(finishQueries) - 1)
+	finishColumns = 4
+)
 
 // unleaseQuery deletes the leases of unleaseChunk matches: an ended match needs no owner.
 var unleaseQuery = `DELETE FROM leases WHERE match_id IN (?` + strings.Repeat(`, ?`, unleaseChunk-1) + `)`
