@@ -402,3 +402,63 @@ func TestStepLog_ACompactionOfTwentyThousandMatches(t *testing.T) {
 		t.Errorf("Steps(m19999) = %v, %v; want its one step", got, err)
 	}
 }
+
+// On SQLite a compaction takes the steps this store logged from memory, and still reads
+// the table when something else wrote to it (a row no transaction of this store logged).
+func TestStepLog_ARowWrittenBehindTheStoresBackIsCompacted(t *testing.T) {
+	ctx := context.Background()
+	db := leaseStore(t, "sqlite:"+filepath.Join(t.TempDir(), "orrery.db"), "a", "b")
+	if !db.log.inMemory {
+		t.Fatal("a SQLite store does not keep its log in memory after opening")
+	}
+	mine := []MatchStep{{Match: "a", Step: Step{Seq: 0, Notation: "a0"}}, {Match: "b", Step: Step{Seq: 0, Notation: "b0"}}}
+	if err := db.AppendStepBatch(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	behind := appendPacked(nil, []MatchStep{{Match: "b", Step: Step{Seq: 1, Notation: "b1"}}})
+	if _, err := db.SQL().Exec(`INSERT INTO step_log (steps) VALUES (?)`, behind); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantSteps(t, db, map[string][]Step{"a": {{Notation: "a0"}}, "b": {{Notation: "b0"}, {Seq: 1, Notation: "b1"}}}, "after the compaction")
+	if !db.log.inMemory {
+		t.Error("the store does not keep its log in memory again after a compaction from the table")
+	}
+}
+
+// The row of a transaction that did not commit is not among the steps a compaction takes
+// from memory.
+func TestStepLog_ARowThatWasNotCommittedIsNotCompacted(t *testing.T) {
+	ctx := context.Background()
+	db := leaseStore(t, "sqlite:"+filepath.Join(t.TempDir(), "orrery.db"), "a")
+	step := func(seq int64) []MatchStep {
+		return []MatchStep{{Match: "a", Step: Step{Seq: seq, Notation: fmt.Sprintf("a%d", seq)}}}
+	}
+	if err := db.AppendStepBatch(ctx, step(0)); err != nil {
+		t.Fatal(err)
+	}
+	// A transaction logs step 1 and fails before it commits.
+	db.logMu.Lock()
+	tx, err := db.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.logStepsTx(ctx, tx, step(1)); err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	db.logMu.Unlock()
+	// The writer tries again, with the step and the next.
+	if err := db.AppendStepBatch(ctx, append(step(1), step(2)...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantSteps(t, db, map[string][]Step{"a": {{Notation: "a0"}, {Seq: 1, Notation: "a1"}, {Seq: 2, Notation: "a2"}}}, "after the compaction")
+	if runs := count(t, db, `SELECT COUNT(*) FROM step_runs`); runs != 1 {
+		t.Errorf("%d runs, want 1", runs)
+	}
+}
