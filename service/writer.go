@@ -28,8 +28,7 @@ type writer struct {
 	db     logStore
 	log    *slog.Logger
 	health func(err error) // nil err: writes work again
-	ops    chan writeOp
-	hurry  chan struct{} // a flush, or a queue half full: commit without waiting for commitEvery
+	wake   chan struct{}   // a write queued on an empty queue, a hurry, or the writer's closing
 	done   chan struct{}
 	quit   chan struct{} // closed by close: a failing write is given up
 	calls  sync.WaitGroup
@@ -45,8 +44,14 @@ type writer struct {
 	busy           atomic.Int64 // nanoseconds spent writing batches, failed tries included (benchmarks)
 	cpu            atomic.Int64 // the CPU time of it, on Linux (benchmarks)
 
-	mu     sync.RWMutex // guards closed; held for reading while queueing
-	closed bool
+	// The queue: a slice the writer takes whole, swapping in the one it wrote. On a channel,
+	// each write was sent under the channel's lock and received on its own, by a writer
+	// polling the channel once a step: for every decision of every match.
+	mu     sync.Mutex
+	queued []writeOp  // guarded by mu
+	room   *sync.Cond // on mu: the queue was taken, for queue calls waiting while it is full
+	hurry  bool       // guarded by mu: a flush, or a queue half full: commit without waiting for commitEvery
+	closed bool       // guarded by mu
 }
 
 // writeOp is a step of match, or its result, or a flush.
@@ -59,9 +64,11 @@ type writeOp struct {
 	flush     chan struct{} // closed once everything before it is written
 }
 
-// maxBatch is the most writes drained into one transaction: a commit costs about as much as
-// a few hundred steps, so a writer that falls behind catches up in larger transactions.
-const maxBatch = 2048
+// maxQueued is the most writes queued: a server whose store falls this far behind holds
+// up its matches (each queue call waits) until the writer takes them. Each is taken into
+// one transaction: a commit costs about as much as a few hundred steps, so a writer that
+// falls behind catches up in larger transactions.
+const maxQueued = 4096
 
 // commitEvery is the least time between the starts of two commits, unless a flush or a full
 // batch asks for one sooner. A writer that keeps up would otherwise commit every few steps
@@ -78,8 +85,9 @@ func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
 
 // startWriter is newWriter with commits at least every apart.
 func startWriter(db logStore, log *slog.Logger, health func(error), every time.Duration) *writer {
-	w := &writer{db: db, log: log, health: health, ops: make(chan writeOp, 4096), hurry: make(chan struct{}, 1),
-		done: make(chan struct{}), quit: make(chan struct{}), every: every}
+	w := &writer{db: db, log: log, health: health, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		quit: make(chan struct{}), every: every}
+	w.room = sync.NewCond(&w.mu)
 	go w.run()
 	return w
 }
@@ -94,20 +102,32 @@ func (w *writer) finish(match string, ended time.Time, r *store.Result, committe
 // queue adds op unless the writer has closed: an action that races the server's shutdown is
 // not logged, and its match resumes from the log as it stood.
 func (w *writer) queue(op writeOp) bool {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
+	w.mu.Lock()
+	for len(w.queued) >= maxQueued && !w.closed {
+		w.room.Wait()
+	}
 	if w.closed {
+		w.mu.Unlock()
 		w.log.Warn("store closed; write dropped", "match", op.match)
 		return false
 	}
-	w.ops <- op
-	if op.flush != nil || len(w.ops) >= cap(w.ops)/2 {
-		select {
-		case w.hurry <- struct{}{}:
-		default: // told already
-		}
+	w.queued = append(w.queued, op)
+	n := len(w.queued)
+	hurry := op.flush != nil || n >= maxQueued/2
+	w.hurry = w.hurry || hurry
+	w.mu.Unlock()
+	if n == 1 || hurry {
+		w.signal()
 	}
 	return true
+}
+
+// signal wakes the writer, unless it has been woken already.
+func (w *writer) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
 }
 
 // sync waits until every queued write is done.
@@ -127,8 +147,9 @@ func (w *writer) close() {
 	}
 	w.closed = true
 	close(w.quit)
-	close(w.ops)
+	w.room.Broadcast()
 	w.mu.Unlock()
+	w.signal()
 	<-w.done
 	w.calls.Wait()
 }
@@ -140,59 +161,59 @@ func (w *writer) run() {
 	wait.Stop()
 	var batch []writeOp
 	var last time.Time // when the last commit started
-	for op := range w.ops {
-		batch = w.gather(append(batch[:0], op), last.Add(w.every), wait)
-		last = time.Now()
-		w.write(ctx, batch)
-		// The buffer is reused: its ops must not keep what they point at (a result's
-		// callback holds its match) alive until a later batch as long overwrites them.
+	for w.await() {
+		w.sleep(last.Add(w.every), wait)
+		w.mu.Lock()
+		batch, w.queued = w.queued, batch[:0]
+		w.hurry = false
+		w.room.Broadcast()
+		w.mu.Unlock()
+		if len(batch) > 0 {
+			last = time.Now()
+			w.write(ctx, batch)
+		}
+		// The buffer is queued into next: its ops must not keep what they point at (a
+		// result's callback holds its match) alive until as many are queued again.
 		clear(batch)
 	}
 }
 
-// gather adds to batch what is queued, then, once it is due, what was queued meanwhile, and
-// returns it once it is full, holds a flush, the queue is closed or it is due. While it
-// waits it sleeps until due, a hurry or the writer's closing: woken for every write queued,
-// as it was, it was woken for every step the server played (tens of thousands a second at
-// full load).
-func (w *writer) gather(batch []writeOp, due time.Time, wait *time.Timer) []writeOp {
+// await waits until a write is queued, and reports false once the writer has closed with
+// nothing queued.
+func (w *writer) await() bool {
 	for {
-		for len(batch) < maxBatch && batch[len(batch)-1].flush == nil {
-			op, ok, taken := w.take()
-			if !taken {
-				break
-			}
-			if !ok {
-				return batch
-			}
-			batch = append(batch, op)
+		w.mu.Lock()
+		queued, closed := len(w.queued), w.closed
+		w.mu.Unlock()
+		switch {
+		case queued > 0:
+			return true
+		case closed:
+			return false
 		}
-		if len(batch) >= maxBatch || batch[len(batch)-1].flush != nil {
-			return batch
-		}
+		<-w.wake
+	}
+}
+
+// sleep waits until due, gathering what is queued meanwhile into the next commit, unless
+// a hurry or the writer's closing cuts it short. (Woken for every write queued, as it was,
+// the writer was woken for every step the server played: tens of thousands a second at
+// full load.)
+func (w *writer) sleep(due time.Time, wait *time.Timer) {
+	for {
+		w.mu.Lock()
+		now := w.hurry || w.closed
+		w.mu.Unlock()
 		d := time.Until(due)
-		if d <= 0 {
-			return batch
+		if now || d <= 0 {
+			return
 		}
 		wait.Reset(d)
 		select {
 		case <-wait.C:
-		case <-w.hurry:
-			wait.Stop()
-		case <-w.quit: // closing: what is queued is written now
+		case <-w.wake: // a hurry, or a first write queued: looked at again
 			wait.Stop()
 		}
-	}
-}
-
-// take takes a queued write without waiting: taken says one was queued (or the queue is
-// closed: not ok).
-func (w *writer) take() (op writeOp, ok, taken bool) {
-	select {
-	case op, ok = <-w.ops:
-		return op, ok, true
-	default:
-		return writeOp{}, false, false
 	}
 }
 

@@ -127,14 +127,14 @@ func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
 		t.Fatalf("after the sync: %d batches (%d before), %d steps; want the 10 steps in one more batch", b, b0, s)
 	}
 	// All but one place of the queue, with no flush: no step waits to be queued (the loop
-	// ends), and a full batch is committed without waiting the hour.
-	burst := cap(w.ops) - 1
+	// ends), and the half that hurries the writer is committed without waiting the hour.
+	burst := maxQueued - 1
 	for seq := range int64(burst) {
 		w.step("m1", store.Step{Seq: seq})
 	}
 	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing: the hour is the failure
 	for {
-		if _, s := c.counts(); s >= 11+maxBatch {
+		if _, s := c.counts(); s >= 11+maxQueued/2 {
 			break
 		}
 		if time.Now().After(deadline) {
