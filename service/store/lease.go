@@ -147,8 +147,6 @@ func (d *DB) WriteLeasedBatch(ctx context.Context, node string, until time.Time,
 	if err := d.checkNext(b.Steps); err != nil {
 		return nil, err
 	}
-	d.logMu.Lock()
-	defer d.logMu.Unlock()
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -51,8 +52,6 @@ func (d *DB) WriteBatch(ctx context.Context, b Batch) error {
 	if err := d.checkNext(b.Steps); err != nil {
 		return err
 	}
-	d.logMu.Lock()
-	defer d.logMu.Unlock()
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -124,51 +123,40 @@ func (d *DB) writeTx(ctx context.Context, tx *sql.Tx, b Batch) (compacted bool, 
 	return compacted, nil
 }
 
-// logged notes, once the transaction committed, that it logged n steps (in the row
-// logStepsTx packed), or that it emptied the log. The caller holds logMu.
+// logged counts n steps committed to the log, or none left in it after a compaction.
 func (d *DB) logged(n int, compacted bool) {
-	c := &d.log
-	switch {
-	case compacted:
+	if compacted {
 		d.sinceCompaction.Store(0)
 		d.logBytes.Store(0)
-		if cap(c.packed) > maxKept {
-			*c = compaction{} // a log far fuller than compactAfter fills (a server that starts after a crash)
-		}
-		c.packed, c.rows, c.committed = c.packed[:0], c.rows[:0], 0
-		c.inMemory = d.dialect == SQLite
-	case n > 0:
+	} else {
 		d.sinceCompaction.Add(int64(n))
-		if c.inMemory {
-			c.rows = append(c.rows, logRow{id: int64(len(c.rows)), start: c.committed, end: c.open})
-			c.committed = c.open
-		}
 	}
 }
 
-// logStepsTx appends steps to the step log as one row, packed after what this store logged
-// (DB.log): kept there once the transaction commits (logged). The caller holds logMu.
+// logStepsTx appends steps to the step log as one row.
 func (d *DB) logStepsTx(ctx context.Context, tx *sql.Tx, steps []MatchStep) error {
 	insert, err := d.prepared(ctx, tx, `INSERT INTO step_log (steps) VALUES (?)`)
 	if err != nil {
 		return err
 	}
-	c := &d.log
-	c.packed = appendPacked(c.packed[:c.committed], steps)
-	row := c.packed[c.committed:]
-	if _, err := insert.ExecContext(ctx, row); err != nil {
+	buf := packBufs.Get().(*[]byte)
+	defer packBufs.Put(buf)
+	*buf = appendPacked((*buf)[:0], steps)
+	if _, err := insert.ExecContext(ctx, *buf); err != nil {
 		return fmt.Errorf("store: log the steps of %s to %s: %w", steps[0].Match, steps[len(steps)-1].Match, err)
 	}
-	c.open = len(c.packed)
-	d.logBytes.Add(int64(len(row))) // a guess at what the next compaction reads: counted before the commit
+	d.logBytes.Add(int64(len(*buf))) // a guess at what the next compaction reads: counted before the commit
 	return nil
 }
+
+// packBufs are buffers steps are packed into to be logged: the drivers copy what they are
+// given before Exec returns, and a batch's row is thousands of bytes, made a few hundred
+// times a second.
+var packBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Compact empties the step log into runs, unless another node of the cluster is doing so.
 // The store compacts by itself as it writes, when it opens and when it closes.
 func (d *DB) Compact(ctx context.Context) error {
-	d.logMu.Lock()
-	defer d.logMu.Unlock()
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -236,16 +224,9 @@ func (d *DB) compactTx(ctx context.Context, tx *sql.Tx, more []MatchStep, wait b
 // compaction is what a compaction reads and sorts. Each slice is made at its size (grown
 // from nothing, they were copied a dozen times over, a third of a compaction's time), and
 // steps are placed in one copy of the log, not slices of it. The buffers are kept for the
-// next compaction (DB.log): made anew, they were most of what a stored server allocates
+// next compaction (DB.kept): made anew, they were most of what a stored server allocates
 // beyond an unstored one, megabytes at a time, and each such allocation brings the
 // collector's next cycle closer, for the whole server.
-//
-// On SQLite, where no other process writes the log, packed[:committed] and rows are also
-// the rows this store logged since it last compacted, as it logged them (inMemory): a
-// compaction takes the steps from there, and empties the table without reading it back
-// (a fifth of the writer's time, and a copy of every row). Beyond committed, packed holds
-// the row of the transaction under way (up to open), or a compaction's steps not yet
-// logged; a transaction that fails leaves them to be written over.
 type compaction struct {
 	packed  []byte // the log's rows, one after another
 	rows    []logRow
@@ -254,9 +235,6 @@ type compaction struct {
 	ends    []int        // where each match's steps end in ordered
 	index   map[string]int32
 	ids     []string // the matches, in the order first logged
-
-	inMemory        bool // rows are every row of the table (SQLite, since a compaction committed)
-	committed, open int  // the ends in packed of the committed rows, and of the one under way
 
 	// insertRunsTx's buffers
 	byMatch []int32
@@ -268,6 +246,32 @@ type compaction struct {
 // maxKept is the most bytes of log a compaction's buffers are kept for: one that emptied
 // a log far fuller than compactAfter fills (a server that starts after a crash) lets them go.
 const maxKept = 16 << 20
+
+// takeCompaction returns the kept buffers, emptied, or new ones; the caller holds
+// compactMu.
+func (d *DB) takeCompaction() *compaction {
+	c := d.kept
+	if c == nil {
+		return &compaction{index: make(map[string]int32)}
+	}
+	d.kept = nil
+	c.packed, c.rows, c.all, c.ordered = c.packed[:0], c.rows[:0], c.all[:0], c.ordered[:0]
+	c.ends, c.ids, c.byMatch = c.ends[:0], c.ids[:0], c.byMatch[:0]
+	c.args, c.runs, c.spans = c.args[:0], c.runs[:0], c.spans[:0]
+	return c
+}
+
+// keepCompaction keeps c's buffers for the next compaction, unless they are outsized, and
+// nothing they point to: the ids would keep the strings of ended matches alive.
+func (d *DB) keepCompaction(c *compaction) {
+	if cap(c.packed) > maxKept {
+		return
+	}
+	clear(c.ids[:cap(c.ids)])
+	clear(c.args[:cap(c.args)])
+	clear(c.index)
+	d.kept = c
+}
 
 // grown is s emptied, with room for n and a quarter more: the next compaction's log is
 // about as long, longer half the time.
@@ -302,45 +306,37 @@ type packedStep struct {
 const maxCompaction = 1<<32 - 1
 
 func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error {
-	c := &d.log
-	c.all, c.ordered, c.ends, c.ids, c.byMatch = c.all[:0], c.ordered[:0], c.ends[:0], c.ids[:0], c.byMatch[:0]
-	c.args, c.runs, c.spans = c.args[:0], c.runs[:0], c.spans[:0]
-	if c.index == nil {
-		c.index = make(map[string]int32)
+	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
+	if err != nil {
+		return fmt.Errorf("store: compact the step log: %w", err)
 	}
-	defer func() { // nothing kept may keep the ids of ended matches alive
-		clear(c.ids[:cap(c.ids)])
-		clear(c.args[:cap(c.args)])
-		clear(c.index)
-	}()
-	fromMemory := c.inMemory
-	if fromMemory {
-		// The table holds what this store logged, unless something else wrote it.
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM step_log`).Scan(&n); err != nil {
-			return fmt.Errorf("store: compact the step log: %w", err)
-		}
-		fromMemory = n == len(c.rows)
-	}
-	rows := c.rows
-	if fromMemory {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM step_log`); err != nil {
-			return fmt.Errorf("store: compact the step log: %w", err)
-		}
-		c.packed = c.packed[:c.committed]
-	} else {
-		// Read from the table, over what this store kept, which is then no longer the log
-		// until this compaction commits.
-		c.inMemory = false
-		if err := d.readLogTx(ctx, tx, c); err != nil {
+	d.compactMu.Lock()
+	defer d.compactMu.Unlock()
+	c := d.takeCompaction()
+	defer d.keepCompaction(c)
+	// What this store logged is most of the log (in a cluster, other nodes' rows are there
+	// too), and the rows are copied once, into one slice of about that size.
+	c.packed = grown(c.packed, int(d.logBytes.Load()+int64(len(more))*64))
+	for rows.Next() {
+		var id int64
+		var packed sql.RawBytes
+		if err := rows.Scan(&id, &packed); err != nil {
+			rows.Close()
 			return err
 		}
-		rows = c.rows
+		start := len(c.packed)
+		c.packed = append(c.packed, packed...)
+		c.rows = append(c.rows, logRow{id: id, start: start, end: len(c.packed)})
 	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	slices.SortFunc(c.rows, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
 	if len(more) > 0 {
 		start := len(c.packed)
 		c.packed = appendPacked(c.packed, more)
-		rows = append(rows, logRow{start: start, end: len(c.packed)}) // past len(c.rows): not kept
+		c.rows = append(c.rows, logRow{start: start, end: len(c.packed)})
 	}
 	if len(c.packed) > maxCompaction {
 		return fmt.Errorf("store: compact the step log: %d bytes, more than one compaction reads", len(c.packed))
@@ -349,7 +345,7 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	// together. They are put in order by match in one slice (a counting sort): appended to
 	// a slice per match, each slice grew several times over a compaction.
 	c.all = grown(c.all, int(d.sinceCompaction.Load())+len(more))
-	for _, r := range rows {
+	for _, r := range c.rows {
 		err := eachPacked(c.packed[r.start:r.end], func(match, step []byte) bool {
 			m, known := c.index[string(match)]
 			if !known {
@@ -379,34 +375,6 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 		c.ordered[c.ends[c.all[i].match]] = c.all[i].packedStep
 	}
 	return d.insertRunsTx(ctx, tx, c)
-}
-
-// readLogTx empties the step log into c.packed and c.rows, in the order logged.
-func (d *DB) readLogTx(ctx context.Context, tx *sql.Tx, c *compaction) error {
-	rows, err := tx.QueryContext(ctx, `DELETE FROM step_log RETURNING id, steps`)
-	if err != nil {
-		return fmt.Errorf("store: compact the step log: %w", err)
-	}
-	// What this store logged is most of the log (in a cluster, other nodes' rows are there
-	// too), and the rows are copied once, into one slice of about that size.
-	c.packed, c.rows, c.committed = grown(c.packed, int(d.logBytes.Load())), c.rows[:0], 0
-	for rows.Next() {
-		var id int64
-		var packed sql.RawBytes
-		if err := rows.Scan(&id, &packed); err != nil {
-			rows.Close()
-			return err
-		}
-		start := len(c.packed)
-		c.packed = append(c.packed, packed...)
-		c.rows = append(c.rows, logRow{id: id, start: start, end: len(c.packed)})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	slices.SortFunc(c.rows, func(a, b logRow) int { return cmp.Compare(a.id, b.id) }) // RETURNING has no order
-	return nil
 }
 
 // stepNumber is the number of a packed step.

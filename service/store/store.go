@@ -162,10 +162,8 @@ type DB struct {
 	// until then a result deletes no lease. A server on its own takes none.
 	leasing atomic.Bool
 
-	// logMu is held through each transaction that writes the step log (WriteBatch,
-	// WriteLeasedBatch, Compact), so that log is updated as the transactions commit.
-	logMu sync.Mutex
-	log   compaction // what this store logged since it last compacted, and the buffers of compactions (steplog.go)
+	compactMu sync.Mutex  // guards kept; held through a compaction
+	kept      *compaction // the last compaction's buffers, for the next (steplog.go)
 }
 
 // writeQueries are the writer's statements (and CreateMatch's), prepared once when the store opens: parsing
