@@ -243,9 +243,17 @@ type compaction struct {
 	spans   []int
 }
 
-// maxKept is the most bytes of log a compaction's buffers are kept for: one that emptied
-// a log far fuller than compactAfter fills (a server that starts after a crash) lets them go.
-const maxKept = 16 << 20
+// The buffers kept from one compaction to the next are made at these sizes, the most a
+// compaction of an arena's log needs (compactAfter steps of a few dozen bytes, and a
+// writer's batch beyond them), and a compaction that needs more makes its own and lets
+// them go: kept at the size of the largest compaction so far, the buffers of a server
+// that once emptied a long log (at a start after a crash) would hold its memory for good,
+// and grow by steps, as a leak does. maxKeptRuns is the same for the runs of one INSERT.
+const (
+	keptLogBytes = compactAfter * 48
+	keptSteps    = compactAfter + compactAfter/4
+	maxKeptRuns  = 256 << 10
+)
 
 // takeCompaction returns the kept buffers, emptied, or new ones; the caller holds
 // compactMu.
@@ -261,11 +269,17 @@ func (d *DB) takeCompaction() *compaction {
 	return c
 }
 
-// keepCompaction keeps c's buffers for the next compaction, unless they are outsized, and
-// nothing they point to: the ids would keep the strings of ended matches alive.
+// keepCompaction keeps c's buffers for the next compaction, but those past their kept
+// size, and nothing they point to: the ids would keep the strings of ended matches alive.
 func (d *DB) keepCompaction(c *compaction) {
-	if cap(c.packed) > maxKept {
-		return
+	if cap(c.packed) > keptLogBytes {
+		c.packed = nil
+	}
+	if cap(c.all) > keptSteps || cap(c.ordered) > keptSteps {
+		c.all, c.ordered = nil, nil
+	}
+	if cap(c.runs) > maxKeptRuns {
+		c.runs = nil
 	}
 	clear(c.ids[:cap(c.ids)])
 	clear(c.args[:cap(c.args)])
@@ -273,13 +287,13 @@ func (d *DB) keepCompaction(c *compaction) {
 	d.kept = c
 }
 
-// grown is s emptied, with room for n and a quarter more: the next compaction's log is
-// about as long, longer half the time.
-func grown[S ~[]E, E any](s S, n int) S {
+// grown is s emptied with room for n: s itself if it has it, else a new slice of the kept
+// size (or of n, past it).
+func grown[S ~[]E, E any](s S, n, kept int) S {
 	if cap(s) >= n {
 		return s[:0]
 	}
-	return slices.Grow(s[:0], n+n/4)
+	return make(S, 0, max(n, kept))
 }
 
 // logRow is a row of the step log, packed[start:end] of its compaction.
@@ -316,7 +330,7 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	defer d.keepCompaction(c)
 	// What this store logged is most of the log (in a cluster, other nodes' rows are there
 	// too), and the rows are copied once, into one slice of about that size.
-	c.packed = grown(c.packed, int(d.logBytes.Load()+int64(len(more))*64))
+	c.packed = grown(c.packed, int(d.logBytes.Load()+int64(len(more))*64), keptLogBytes)
 	for rows.Next() {
 		var id int64
 		var packed sql.RawBytes
@@ -344,7 +358,7 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	// Each match's steps in the order logged, still packed: a run is their bytes put
 	// together. They are put in order by match in one slice (a counting sort): appended to
 	// a slice per match, each slice grew several times over a compaction.
-	c.all = grown(c.all, int(d.sinceCompaction.Load())+len(more))
+	c.all = grown(c.all, int(d.sinceCompaction.Load())+len(more), keptSteps)
 	for _, r := range c.rows {
 		err := eachPacked(c.packed[r.start:r.end], func(match, step []byte) bool {
 			m, known := c.index[string(match)]
@@ -369,7 +383,7 @@ func (d *DB) emptyLogTx(ctx context.Context, tx *sql.Tx, more []MatchStep) error
 	for m := 1; m < len(c.ends); m++ {
 		c.ends[m] += c.ends[m-1]
 	}
-	c.ordered = append(c.ordered, make([]packedStep, len(c.all))...)
+	c.ordered = grown(c.ordered, len(c.all), keptSteps)[:len(c.all)]
 	for i := len(c.all) - 1; i >= 0; i-- { // from the last, so that each match's stay in order
 		c.ends[c.all[i].match]--
 		c.ordered[c.ends[c.all[i].match]] = c.all[i].packedStep
@@ -386,7 +400,7 @@ func stepNumber(step []byte) (int64, bool) {
 
 // insertRunsTx inserts one run per match of c, of its steps in order.
 func (d *DB) insertRunsTx(ctx context.Context, tx *sql.Tx, c *compaction) error {
-	args := grown(c.args, runsPerInsert*3)
+	args := grown(c.args, runsPerInsert*3, runsPerInsert*3)
 	runs := c.runs[:0]   // the runs of one INSERT, one after another, for the drivers to copy
 	spans := c.spans[:0] // where each run of args ends in runs
 	defer func() { c.args, c.runs, c.spans = args, runs, spans }()
