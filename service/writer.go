@@ -70,8 +70,8 @@ type writeOp struct {
 // falls behind catches up in larger transactions.
 const maxQueued = 4096
 
-// commitEvery is the least time between the starts of two commits, unless a flush or a full
-// batch asks for one sooner. A writer that keeps up would otherwise commit every few steps
+// commitEvery is the least time between the starts of two commits, unless a flush or a queue
+// half full asks for one sooner. A writer that keeps up would otherwise commit every few steps
 // (a thousand matches on an idle machine: about 10 steps a commit, each commit costing as
 // much as a few hundred steps); waiting gathers the steps of a few milliseconds of play
 // into one transaction. Nothing is acknowledged sooner for it: a result is still told once

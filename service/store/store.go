@@ -545,7 +545,18 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 		if f.Result != nil {
 			reason = f.Result.Reason
 		}
-		args = append(args, rowid, f.Ended.UnixNano(), reason, JSON(f.Result))
+		row := []any{rowid, f.Ended.UnixNano(), reason, JSON(f.Result)}
+		// One INSERT may not give a row two results (PostgreSQL refuses it): the last given
+		// stands, as it did when each had a statement of its own.
+		given := false
+		for i := 0; i < len(args) && !given; i += finishColumns {
+			if given = args[i] == any(rowid); given {
+				copy(args[i:], row)
+			}
+		}
+		if !given {
+			args = append(args, row...)
+		}
 	}
 	for len(args) > 0 {
 		// The most rows of a prepared statement: as many as are left, or a power of two.

@@ -409,3 +409,30 @@ func testListByBot(t *testing.T, target string) {
 		}
 	}
 }
+
+// A batch that gives a match two results stores the last, on either database (one INSERT
+// may not give a row two results in PostgreSQL).
+func TestStore_TwoResultsOfAMatchInABatchKeepTheLast(t *testing.T) {
+	eachBackend(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		db := leaseStore(t, target, "a", "b", "c")
+		err := db.WriteBatch(ctx, Batch{Results: []Finish{ // four: one INSERT
+			{Match: "a", Ended: time.Unix(10, 0), Result: &Result{Plies: 1}},
+			{Match: "b", Ended: time.Unix(11, 0), Result: &Result{Plies: 2}},
+			{Match: "a", Ended: time.Unix(12, 0), Result: &Result{Plies: 3}},
+			{Match: "c", Ended: time.Unix(13, 0), Result: &Result{Plies: 4}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, plies := range map[string]int64{"a": 3, "b": 2, "c": 4} {
+			m, err := db.Match(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Result == nil || m.Result.Plies != plies {
+				t.Errorf("match %s: result %+v, want %d plies", id, m.Result, plies)
+			}
+		}
+	})
+}
