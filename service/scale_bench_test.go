@@ -167,7 +167,8 @@ func BenchmarkThousandMatches(b *testing.B) {
 // decisions, beside stored-cpu-ns/decision; store-cpu-share is the CPU time of its writing
 // (the thread's, on Linux) over the stored rounds' whole CPU time, clients included: the
 // store's share of what the machine did, with none of the noise of the two rates, which
-// another tenant of the machine moves by more than 5% from one round to the next.
+// another tenant of the machine moves by more than 5% from one round to the next: run it
+// for 40 rounds or more (-benchtime 40x; 16 moved the run's ratio by ±5%, 40 by about ±2%).
 func BenchmarkStoreCost(b *testing.B) {
 	var wall, cpu, gc [2]time.Duration // unstored, stored
 	var decisions [2]int64
