@@ -545,18 +545,19 @@ func (d *DB) finishTx(ctx context.Context, tx *sql.Tx, results []Finish) error {
 		if f.Result != nil {
 			reason = f.Result.Reason
 		}
-		row := []any{rowid, f.Ended.UnixNano(), reason, JSON(f.Result)}
 		// One INSERT may not give a row two results (PostgreSQL refuses it): the last given
 		// stands, as it did when each had a statement of its own.
-		given := false
-		for i := 0; i < len(args) && !given; i += finishColumns {
-			if given = args[i] == any(rowid); given {
-				copy(args[i:], row)
+		at := len(args)
+		for i := 0; i < len(args); i += finishColumns {
+			if args[i] == any(rowid) {
+				at = i
+				break
 			}
 		}
-		if !given {
-			args = append(args, row...)
+		if at == len(args) {
+			args = append(args, nil, nil, nil, nil)
 		}
+		args[at], args[at+1], args[at+2], args[at+3] = rowid, f.Ended.UnixNano(), reason, JSON(f.Result)
 	}
 	for len(args) > 0 {
 		// The most rows of a prepared statement: as many as are left, or a power of two.
