@@ -9,6 +9,8 @@ import (
 	"time"
 )
 
+// leaseStore opens target holding a two-seat match of each id, its seats' token hashes the
+// id and the seat ("a0", "a1"), closed when the test ends.
 func leaseStore(t *testing.T, target string, matches ...string) *DB {
 	t.Helper()
 	db, err := Open(target)
@@ -18,7 +20,7 @@ func leaseStore(t *testing.T, target string, matches ...string) *DB {
 	t.Cleanup(func() { db.Close() })
 	for _, id := range matches {
 		if err := db.CreateMatch(context.Background(), &Match{ID: id, Game: "g", Seats: 2, Options: map[string]string{},
-			Names: []string{"a", "b"}, TokenHashes: []string{"", ""}, Created: time.Unix(1, 0)}); err != nil {
+			Names: []string{"a", "b"}, TokenHashes: []string{id + "0", id + "1"}, Created: time.Unix(1, 0)}); err != nil {
 			t.Fatal(err)
 		}
 	}

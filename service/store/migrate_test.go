@@ -168,17 +168,7 @@ func TestMigrate_StepLogWithoutAutoincrement(t *testing.T) {
 func TestStore_EndedMatchesLeaveRunningAtCompaction(t *testing.T) {
 	eachBackend(t, func(t *testing.T, target string) {
 		ctx := context.Background()
-		db, err := Open(target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		for _, id := range []string{"a", "b", "c"} {
-			if err := db.CreateMatch(ctx, &Match{ID: id, Game: "g", Seats: 2, Options: map[string]string{}, Names: []string{"x", "y"},
-				TokenHashes: []string{id + "0", id + "1"}, Created: time.Unix(1, 0)}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		db := leaseStore(t, target, "a", "b", "c") // each seat's token hash its match's id and seat
 		for _, id := range []string{"a", "c"} {
 			if err := db.FinishMatch(ctx, id, time.Unix(2, 0), &Result{Ranks: []int{1, 2}, Reason: 1}); err != nil {
 				t.Fatal(err)
