@@ -34,7 +34,7 @@ type guard struct {
 func newGuard(c Config) (*guard, error) {
 	g := &guard{names: map[string]bool{}, origins: map[string]bool{}, maxBody: c.Limits.WithDefaults().MaxBody}
 	for _, n := range c.Names {
-		if n == "" || strings.ContainsAny(n, ":/ ") {
+		if n == "" || strings.ContainsAny(n, ":/ ") || strings.Contains(strings.TrimPrefix(n, "*."), "*") {
 			return nil, fmt.Errorf("gateway: web host %q: want a DNS name, without scheme or port", n)
 		}
 		g.names[strings.ToLower(strings.TrimSuffix(n, "."))] = true
@@ -95,7 +95,14 @@ func (g *guard) knownHost(hostport string) bool {
 	if net.ParseIP(host) != nil || host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
-	return g.names[host]
+	if g.names[host] {
+		return true
+	}
+	// A wildcard name (a certificate's *.example.org) covers one label.
+	if _, parent, ok := strings.Cut(host, "."); ok {
+		return g.names["*."+parent]
+	}
+	return false
 }
 
 // sameOrAllowed reports whether origin is the server's own (its host is the request's, which

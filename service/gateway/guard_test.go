@@ -255,7 +255,7 @@ func TestGateway_CSRF_PostNeedsJSONAndAnAllowedOrigin(t *testing.T) {
 // WebSocket accepted a spoofed Origin that matched a spoofed Host. Now Host must be an IP
 // address, localhost or one of the server's names.
 func TestGateway_HostCheckedAgainstTheServersNames(t *testing.T) {
-	a := newArena(t, arenaOptions{web: Config{Names: []string{"arena.example"}}})
+	a := newArena(t, arenaOptions{web: Config{Names: []string{"arena.example", "*.bots.example"}}})
 	get := func(host string) int {
 		req, _ := http.NewRequest(http.MethodGet, a.web.url+"/v1/games", nil)
 		req.Host = host
@@ -275,6 +275,9 @@ func TestGateway_HostCheckedAgainstTheServersNames(t *testing.T) {
 		"ARENA.example." + port: http.StatusOK,
 		"rebound.evil.example":  http.StatusMisdirectedRequest,
 		"arena.example.evil":    http.StatusMisdirectedRequest,
+		"ada.bots.example":      http.StatusOK,
+		"a.b.bots.example":      http.StatusMisdirectedRequest,
+		"bots.example":          http.StatusMisdirectedRequest,
 	} {
 		if got := get(host); got != want {
 			t.Errorf("Host %s: status %d, want %d", host, got, want)
