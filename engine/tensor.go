@@ -32,10 +32,11 @@ type Tensors interface {
 	// Encode writes the tensor of obs, one seat's Observe, into dst, whose length is the
 	// product of ObservationShape. It writes every element, and allocates nothing.
 	Encode(obs proto.Message, dst []float32) error
-	// ActionID writes into ids (one per head) the ids of a, chosen by the seat whose view obs
-	// is, from its legal list legal. It reports false for an action that has no id (an
-	// open-ended action outside the listed family).
-	ActionID(obs proto.Message, legal []Action, a Action, ids []int32) bool
+	// ActionIDs writes the ids of each of actions, actions of the seat whose view obs is (its
+	// legal list, usually), one per head, into ids (len(Heads()) per action, in order). It
+	// reports false if one has no id (an open-ended action outside the listed family). It
+	// takes a list, not one action, because an id may need slots worked out from obs once.
+	ActionIDs(obs proto.Message, actions []Action, ids []int32) bool
 	// Action is the action that ids name, built from the seat's legal list; false if ids name
 	// none of its legal actions.
 	Action(obs proto.Message, legal []Action, ids []int32) (Action, bool)
@@ -77,19 +78,21 @@ func NumDistinctActions(t Tensors) int {
 // LegalMask sets mask (NumDistinctActions long) to the ids of legal, the legal actions of the
 // seat whose view obs is: mask[offset of head h + id] is true for each head's id of a legal
 // action. It fails on a legal action that has no id, which is a game's bug.
+// ids is a buffer of len(legal)*len(Heads()) for the legal actions' ids, which it holds after.
 func LegalMask(t Tensors, obs proto.Message, legal []Action, mask []bool, ids []int32) error {
 	clear(mask)
 	heads := t.Heads()
-	for _, a := range legal {
-		if !t.ActionID(obs, legal, a, ids) {
-			return fmt.Errorf("engine: legal action %+v has no id", a)
-		}
+	if !t.ActionIDs(obs, legal, ids) {
+		return fmt.Errorf("engine: a legal action has no id")
+	}
+	for i := range legal {
 		off := 0
 		for h, n := range heads {
-			if ids[h] < 0 || int(ids[h]) >= n {
-				return fmt.Errorf("engine: id %d of head %d out of 0..%d", ids[h], h, n-1)
+			id := ids[i*len(heads)+h]
+			if id < 0 || int(id) >= n {
+				return fmt.Errorf("engine: id %d of head %d out of 0..%d", id, h, n-1)
 			}
-			mask[off+int(ids[h])] = true
+			mask[off+int(id)] = true
 			off += n
 		}
 	}
@@ -100,9 +103,9 @@ func LegalMask(t Tensors, obs proto.Message, legal []Action, mask []bool, ids []
 // ids are built from the action alone use it, so they decode nothing twice.
 func FindAction(t Tensors, obs proto.Message, legal []Action, ids []int32) (Action, bool) {
 	var got [1]int32
-	for _, a := range legal {
-		if t.ActionID(obs, legal, a, got[:]) && got[0] == ids[0] {
-			return a, true
+	for i := range legal {
+		if t.ActionIDs(obs, legal[i:i+1], got[:]) && got[0] == ids[0] {
+			return legal[i], true
 		}
 	}
 	return Action{}, false

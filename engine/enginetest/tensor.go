@@ -116,25 +116,28 @@ func (c *tensorCheck) checkActions(t *testing.T, st engine.State, seat engine.Se
 	t.Helper()
 	obs := st.Observe(seat)
 	c.legal = st.Legal(seat, c.legal[:0])
+	c.ids = slices.Grow(c.ids[:0], len(c.legal)*len(heads))[:len(c.legal)*len(heads)]
 	if err := engine.LegalMask(c.tz, obs, c.legal, c.mask, c.ids); err != nil {
 		t.Fatalf("seat %d: %v", seat, err)
 	}
 	want := make([]bool, len(c.mask))
-	for _, a := range c.legal {
-		if !c.tz.ActionID(obs, c.legal, a, c.ids) {
-			t.Fatalf("seat %d: legal action %s has no id", seat, st.FormatAction(a))
+	one := make([]int32, len(heads))
+	for i, a := range c.legal {
+		ids := c.ids[i*len(heads) : (i+1)*len(heads)]
+		if !c.tz.ActionIDs(obs, c.legal[i:i+1], one) || !slices.Equal(one, ids) {
+			t.Fatalf("seat %d: %s has ids %v alone and %v in its legal list", seat, st.FormatAction(a), one, ids)
 		}
 		off := 0
 		for h, n := range heads {
-			want[off+int(c.ids[h])] = true
+			want[off+int(ids[h])] = true
 			off += n
 		}
-		b, ok := c.tz.Action(obs, c.legal, c.ids)
+		b, ok := c.tz.Action(obs, c.legal, ids)
 		if !ok {
-			t.Fatalf("seat %d: ids %v of %s name no action", seat, c.ids, st.FormatAction(a))
+			t.Fatalf("seat %d: ids %v of %s name no action", seat, ids, st.FormatAction(a))
 		}
 		if b != a && !c.sameOutcome(t, st, seat, a, b) {
-			t.Fatalf("seat %d: ids %v of %s map back to %s", seat, c.ids, st.FormatAction(a), st.FormatAction(b))
+			t.Fatalf("seat %d: ids %v of %s map back to %s", seat, ids, st.FormatAction(a), st.FormatAction(b))
 		}
 	}
 	if !slices.Equal(want, c.mask) {

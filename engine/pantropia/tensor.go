@@ -220,16 +220,21 @@ func (t *tensors) Encode(m proto.Message, dst []float32) error {
 	return nil
 }
 
-// ActionID depends on the action and the acting seat alone: PanTropia's actions name places
+// ActionIDs depend on the action and the acting seat alone: PanTropia's actions name places
 // on the fixed sphere, colors, dice and menu slots.
-func (t *tensors) ActionID(m proto.Message, _ []engine.Action, a engine.Action, out []int32) bool {
+func (t *tensors) ActionIDs(m proto.Message, actions []engine.Action, out []int32) bool {
 	o, ok := m.(*pb.Observation)
 	if !ok {
 		return false
 	}
-	id, ok := t.actionID(o.Seat, a)
-	out[0] = int32(id)
-	return ok
+	for i, a := range actions {
+		id, ok := t.actionID(o.Seat, a)
+		if !ok {
+			return false
+		}
+		out[i] = int32(id)
+	}
+	return true
 }
 
 func (t *tensors) actionID(me int32, a engine.Action) (int, bool) {

@@ -170,21 +170,34 @@ func cardClass(c *planetv1.AnimalCard) int {
 	return -1
 }
 
-// ActionID is (display slot, face, rotation): the tile is named by its place in the display,
-// whose habitats the tensor holds, not by its id in the data set.
-func (t *tensors) ActionID(m proto.Message, _ []engine.Action, a engine.Action, ids []int32) bool {
+// ActionIDs names a placement (display slot, face, rotation): the tile by its place in the
+// display, whose habitats the tensor holds, not by its id in the data set.
+func (t *tensors) ActionIDs(m proto.Message, actions []engine.Action, ids []int32) bool {
 	o, ok := m.(*planetv1.Observation)
-	tile, face, rot, isPlace := Placement(a)
-	if !ok || !isPlace || face < 0 || face >= Faces || rot < 0 || rot >= 5 {
+	if !ok {
 		return false
+	}
+	for i, a := range actions {
+		id, ok := placementID(o, a)
+		if !ok {
+			return false
+		}
+		ids[i] = id
+	}
+	return true
+}
+
+func placementID(o *planetv1.Observation, a engine.Action) (int32, bool) {
+	tile, face, rot, isPlace := Placement(a)
+	if !isPlace || face < 0 || face >= Faces || rot < 0 || rot >= 5 {
+		return 0, false
 	}
 	for slot, d := range o.Display {
 		if int(d.Id) == tile && slot < StackSize {
-			ids[0] = int32((slot*Faces+face)*5 + rot)
-			return true
+			return int32((slot*Faces+face)*5 + rot), true
 		}
 	}
-	return false
+	return 0, false
 }
 
 func (t *tensors) Action(m proto.Message, legal []engine.Action, ids []int32) (engine.Action, bool) {
