@@ -25,9 +25,9 @@ type Tensorizer interface {
 // Full-Contact Catan adds one head per avatar. An action is named by one id per head.
 type Tensors interface {
 	// ObservationShape is the shape of every observation tensor of the match, row-major. It
-	// depends on the configuration only, never on the state.
+	// depends on the configuration only, never on the state. Callers must not change it.
 	ObservationShape() []int
-	// Heads is the number of distinct ids of each head of the action space.
+	// Heads is the number of distinct ids of each head of the action space (read only too).
 	Heads() []int
 	// Encode writes the tensor of obs, one seat's Observe, into dst, whose length is the
 	// product of ObservationShape. It writes every element, and allocates nothing.

@@ -19,6 +19,7 @@ var _ engine.Tensorizer = game{}
 // setup, and "intents" for a tick) and one head per avatar, whose ids are that avatar's kinds
 // of order (keep, stay, fetch each resource, home, home and throw, place, chase).
 type tensors struct {
+	shape, heads                                                []int // made once: the callers of Encode ask for them on every step
 	c                                                           *config
 	n                                                           int
 	layout                                                      engine.Layout
@@ -54,16 +55,15 @@ func (game) Tensors(cfg engine.Config) (engine.Tensors, error) {
 	t.offers = l.Add("offers", n, n, offerRow)
 	t.pending = l.Add("pending", numCards+3*n)
 	t.d = newDecisionIDs(t.balls)
+	t.shape, t.heads = []int{t.layout.Size()}, []int{t.d.total, numOrders, numOrders, numOrders, numOrders}
 	return t, nil
 }
 
-func (t *tensors) ObservationShape() []int           { return []int{t.layout.Size()} }
+func (t *tensors) ObservationShape() []int           { return t.shape }
 func (t *tensors) ObservationLayout() []engine.Slice { return t.layout.Slices }
 
 // Heads is the decision head, then one head per avatar.
-func (t *tensors) Heads() []int {
-	return []int{t.d.total, numOrders, numOrders, numOrders, numOrders}
-}
+func (t *tensors) Heads() []int { return t.heads }
 
 func (t *tensors) rel(viewer, seat int32) int {
 	if seat < 0 || int(seat) >= t.n {

@@ -25,9 +25,10 @@ const compositions = 364
 // ships of one owner in one place lie side by side and an id never leaks through the slots.
 // Seats count from the viewer (seat 0 for the spectator); "nobody" follows the last seat.
 type tensors struct {
-	c      config
-	p      int // pieces: locations and ships
-	layout engine.Layout
+	shape, heads []int // made once: the callers of Encode ask for them on every step
+	c            config
+	p            int // pieces: locations and ships
+	layout       engine.Layout
 	phase, flags, progress, current, first, toAct, stash, players, sacrifice, conc, repick,
 	locs, ships, rules int
 	shipRow int // elements per ship slot
@@ -97,12 +98,13 @@ func (game) Tensors(cfg engine.Config) (engine.Tensors, error) {
 	a.revolt = at(p)
 	a.decline = at(1)
 	a.total = k
+	t.shape, t.heads = []int{t.layout.Size()}, []int{t.a.total}
 	return t, nil
 }
 
-func (t *tensors) ObservationShape() []int           { return []int{t.layout.Size()} }
+func (t *tensors) ObservationShape() []int           { return t.shape }
 func (t *tensors) ObservationLayout() []engine.Slice { return t.layout.Slices }
-func (t *tensors) Heads() []int                      { return []int{t.a.total} }
+func (t *tensors) Heads() []int                      { return t.heads }
 
 // shipRef is one ship as the slots see it.
 type shipRef struct {

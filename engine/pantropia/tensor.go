@@ -53,8 +53,9 @@ var ids = func() (o struct {
 // tensors is PanTropia's layout for one seat count. Seats are counted from the viewer (seat 0
 // for the spectator): block 0 is the viewer's own.
 type tensors struct {
-	seats  int
-	layout engine.Layout
+	shape, heads []int // made once: the callers of Encode ask for them on every step
+	seats        int
+	layout       engine.Layout
 	phase, active, awaiting, progress, joints, structures, chips, supply, shuttleAt, menu,
 	die, elevator, earth, hand, reserve, roll, deck, offer, pending, owed, menuItems int
 }
@@ -90,12 +91,13 @@ func (game) Tensors(cfg engine.Config) (engine.Tensors, error) {
 	t.pending = l.Add("pending", int(numCards)+1+n)
 	t.owed = l.Add("owed", 1+2*n)
 	t.menuItems = l.Add("menu_items", maxSlots, numItems)
+	t.shape, t.heads = []int{t.layout.Size()}, []int{ids.total}
 	return t, nil
 }
 
-func (t *tensors) ObservationShape() []int           { return []int{t.layout.Size()} }
+func (t *tensors) ObservationShape() []int           { return t.shape }
 func (t *tensors) ObservationLayout() []engine.Slice { return t.layout.Slices }
-func (t *tensors) Heads() []int                      { return []int{ids.total} }
+func (t *tensors) Heads() []int                      { return t.heads }
 
 func (t *tensors) rel(viewer, seat int32) int {
 	if seat < 0 || int(seat) >= t.seats {

@@ -28,8 +28,9 @@ const actionIDs = StackSize * Faces * 5
 // tensors is Planet's layout for one seat count. Seats are counted from the viewer: block 0
 // is the viewer's own planet (seat 0's for the spectator), then the next seats in turn order.
 type tensors struct {
-	seats  int
-	layout engine.Layout
+	shape, heads []int // made once: the callers of Encode ask for them on every step
+	seats        int
+	layout       engine.Layout
 	turn, lastTurn, flags, first, toAct, surface, objective, animals,
 	display, stacks, leftovers, cols int
 }
@@ -53,12 +54,13 @@ func (game) Tensors(cfg engine.Config) (engine.Tensors, error) {
 	t.stacks = l.Add("stacks", TurnsPerGame)
 	t.leftovers = l.Add("leftovers", 2, Habitats)
 	t.cols = l.Add("columns", columns, Habitats*cardClasses+1)
+	t.shape, t.heads = []int{t.layout.Size()}, []int{actionIDs}
 	return t, nil
 }
 
-func (t *tensors) ObservationShape() []int           { return []int{t.layout.Size()} }
+func (t *tensors) ObservationShape() []int           { return t.shape }
 func (t *tensors) ObservationLayout() []engine.Slice { return t.layout.Slices }
-func (t *tensors) Heads() []int                      { return []int{actionIDs} }
+func (t *tensors) Heads() []int                      { return t.heads }
 
 // rel is seat counted from viewer (the spectator counts from seat 0).
 func (t *tensors) rel(viewer, seat int32) int {
