@@ -37,11 +37,11 @@ func (s *Suite) runTensor(t *testing.T) {
 
 // tensorCheck holds one playout's buffers.
 type tensorCheck struct {
-	tz         engine.Tensors
-	a, b       []float32
-	mask       []bool
-	ids, back  []int32
-	legal, alt []engine.Action
+	tz        engine.Tensors
+	a, b      []float32
+	mask      []bool
+	ids, back []int32
+	legal     []engine.Action
 }
 
 func (s *Suite) tensorPlayout(t *testing.T, tz engine.Tensors, seats int, seed uint64, shape, heads []int) {
