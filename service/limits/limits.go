@@ -60,6 +60,10 @@ const (
 	DefaultRejectsPerSecond = 20
 	DefaultRejectBurst      = 50
 	DefaultAbandoned        = 10 * time.Minute
+	// DefaultMessageBytes is gRPC's own default, set explicitly; a larger --max-data-set
+	// raises it to the data set and room for the rest of its CreateMatchRequest.
+	DefaultMessageBytes = 4 << 20
+	messageRoom         = 64 << 10
 )
 
 // WithDefaults fills the zero fields.
@@ -88,6 +92,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Abandoned == 0 {
 		c.Abandoned = DefaultAbandoned
+	}
+	if c.MessageBytes == 0 {
+		c.MessageBytes = max(DefaultMessageBytes, c.DataSetBytes+messageRoom)
 	}
 	return c
 }

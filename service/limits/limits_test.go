@@ -171,3 +171,14 @@ func TestStreamQueueBytes(t *testing.T) {
 		t.Errorf("at the limit: %v", err)
 	}
 }
+
+// The gRPC receive limit is set, not left to the library, and room is made for a larger data
+// set.
+func TestMessageBytes_FollowsTheDataSet(t *testing.T) {
+	if got := (Config{}).WithDefaults().MessageBytes; got != DefaultMessageBytes {
+		t.Errorf("default %d", got)
+	}
+	if got := (Config{DataSetBytes: 16 << 20}).WithDefaults().MessageBytes; got <= 16<<20 {
+		t.Errorf("with a 16 MiB data set: %d", got)
+	}
+}
