@@ -35,6 +35,7 @@ type Config struct {
 	RejectsPerSecond    int           // rejected answers a Play stream may send per second (--max-rejects-per-second)
 	RejectBurst         int           // and at once
 	Abandoned           time.Duration // a match whose seats all left and stayed away this long ends as aborted (--abandoned-expiry)
+	MessageBytes        int           // the largest gRPC message the server receives (--max-message)
 }
 
 // Defaults.
