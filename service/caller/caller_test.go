@@ -123,3 +123,22 @@ func TestTrust_Of(t *testing.T) {
 		t.Errorf("no keys: %+v", got)
 	}
 }
+
+// A vouch header of any bytes never panics the checker, and checks only when it is exactly
+// what the key signed.
+func FuzzCheck(f *testing.F) {
+	k := NewKey()
+	now := time.Unix(1_800_000_000, 0)
+	md, _ := metadata.FromOutgoingContext(k.Vouch(context.Background(), method, "127.0.0.1", "web", now))
+	good := md.Get(Header)[0]
+	f.Add(good)
+	f.Add("v1....")
+	f.Add("v1.d2Vi.1800000000000.MTI3LjAuMC4x.")
+	f.Add(strings.Repeat(".", 1000))
+	f.Fuzz(func(t *testing.T, v string) {
+		ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs(Header, v))
+		if _, ok := k.Check(ctx, method, now); ok && v != good {
+			t.Errorf("%q checked", v)
+		}
+	})
+}
