@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -8,7 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/engine"
-	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -41,7 +42,7 @@ func matchNotFound(id string) error {
 // maxEchoed bounds the client text an error quotes back.
 const maxEchoed = 512
 
-// toStatus maps an internal error to a status error.
+// toStatus maps an internal error to a status error; nil stays nil.
 func toStatus(err error) error {
 	if err == nil {
 		return nil
@@ -49,7 +50,18 @@ func toStatus(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
+	var gone *match.GoneError
 	switch {
+	case errors.As(err, &gone):
+		return errGone(gone.ID)
+	case errors.Is(err, match.ErrReplaced):
+		return errReplaced
+	case errors.Is(err, match.ErrShuttingDown):
+		return errShuttingDown
+	case errors.Is(err, match.ErrRunning):
+		return errReplayRunning
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return status.FromContextError(err).Err()
 	case errors.Is(err, engine.ErrBadOption):
 		// Engines quote the option they refuse; a client's huge value is not sent back whole.
 		return status.Error(codes.InvalidArgument, engine.Clip(err.Error(), maxEchoed))
@@ -57,17 +69,6 @@ func toStatus(err error) error {
 		return status.Error(codes.NotFound, err.Error())
 	}
 	return status.Error(codes.Internal, err.Error())
-}
-
-// rejectCode classifies an engine's Apply error.
-func rejectCode(err error) orreryv1.RejectCode {
-	switch {
-	case errors.Is(err, engine.ErrNotYourTurn), errors.Is(err, engine.ErrGameOver):
-		return orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN
-	case errors.Is(err, engine.ErrBadNotation):
-		return orreryv1.RejectCode_REJECT_CODE_MALFORMED
-	}
-	return orreryv1.RejectCode_REJECT_CODE_ILLEGAL
 }
 
 // recvStatus reports a failed Recv: bytes that do not decode are the client's fault

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
 )
@@ -102,7 +103,7 @@ func (l *dbLink) mend() { l.listen(l.addr) }
 func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T) {
 	target := pgtest.Shared(t).NewDB(t)
 	link, viaLink := newDBLink(t, target)
-	const ttl = defaultLeaseTTL // the fence comes 3 s before the lease could expire: room for a loaded machine
+	const ttl = cluster.DefaultLeaseTTL // the fence comes 3 s before the lease could expire: room for a loaded machine
 	cut := newNode(t, viaLink, "cut", Config{Node: &Node{LeaseTTL: ttl}}, GRPCOptions{})
 	other := newNode(t, target, "other", Config{Node: &Node{LeaseTTL: ttl}}, GRPCOptions{})
 	ctx := context.Background()
@@ -141,7 +142,7 @@ func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T)
 	other.srv.Sync()
 
 	link.mend()
-	waitFor(t, "the mended node renews", func() bool { return !cut.srv.isFenced() })
+	waitFor(t, "the mended node renews", func() bool { return !cut.srv.cluster.Fenced() })
 	if _, err := cut.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}); err != nil {
 		t.Errorf("CreateMatch on the mended node: %v", err)
 	}

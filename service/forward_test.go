@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
@@ -136,11 +137,11 @@ func TestForward_AnyNodeServesTheMatchOfAnother(t *testing.T) {
 	}
 	relayedPlays := 0
 	for _, md := range seen.of(orreryv1.ArenaService_Play_FullMethodName) {
-		if len(md.Get(forwardedBy)) == 0 {
+		if len(md.Get(cluster.ForwardedBy)) == 0 {
 			continue
 		}
 		relayedPlays++
-		if by := md.Get(forwardedBy); by[0] != "other" {
+		if by := md.Get(cluster.ForwardedBy); by[0] != "other" {
 			t.Errorf("relayed Play marked as from %v, want other", by)
 		}
 		if k := md.Get("x-api-key"); len(k) != 1 || k[0] != "k-123" {

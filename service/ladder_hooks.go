@@ -26,14 +26,10 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 			}
 			return got.GetMatch(), nil
 		}
-		m.mu.Lock()
-		if m.overLocked() {
-			sum := m.summaryLocked()
-			m.mu.Unlock()
+		sum, changed := m.Await()
+		if sum != nil {
 			return sum, nil
 		}
-		changed := m.changedLocked()
-		m.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -49,10 +45,5 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 // match runs.
 func (s *Server) Holds(id string) bool {
 	m := s.lookup(id)
-	if m == nil {
-		return false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return !m.overLocked()
+	return m != nil && !m.Over()
 }

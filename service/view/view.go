@@ -17,6 +17,8 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/match"
+	"github.com/orrery/orrery/service/store"
 )
 
 // Replays is where finished matches come from: the arena itself, or a client of it.
@@ -86,32 +88,21 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 		return nil, status.Errorf(codes.InvalidArgument, "unknown viewer %d", req.GetViewer())
 	}
 
-	st, err := engine.New(m.GetGame(), engine.Config{Seats: int(m.GetSeats()), Seed: rep.GetSeed(), Options: m.GetOptions()})
+	// The match's log up to the ply, re-run as the arena re-runs it (match.Rerun).
+	steps := make([]store.Step, req.GetPly())
+	for i, sp := range rep.GetSteps()[:req.GetPly()] {
+		steps[i] = store.Step{Seq: int64(i), Seat: int(sp.GetSeat()), Notation: sp.GetNotation(), TimedOut: int32(sp.GetTimedOut())}
+	}
+	log, err := match.Rerun(m.GetGame(), engine.Config{Seats: int(m.GetSeats()), Seed: rep.GetSeed(), Options: m.GetOptions()}, steps)
 	if err != nil {
 		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", m.GetMatchId(), err)
 	}
-	// Events are numbered as they were live: a timeout's event comes before its action's.
-	var refs []int // per event: its engine event number, or -1-seat for a timeout
-	for i, sp := range rep.GetSteps()[:req.GetPly()] {
-		step := engine.Step{Seat: engine.Seat(sp.GetSeat())}
-		if !(step.Seat == engine.Spectator && sp.GetNotation() == "") {
-			if step.Action, err = st.ParseAction(sp.GetNotation()); err != nil {
-				return nil, status.Errorf(codes.DataLoss, "replay of %s, step %d %q: %v", m.GetMatchId(), i, sp.GetNotation(), err)
-			}
-		}
-		if sp.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
-			refs = append(refs, -1-int(sp.GetSeat()))
-		}
-		before := st.EventCount()
-		if err := engine.ApplyStep(st, step); err != nil {
-			return nil, status.Errorf(codes.DataLoss, "replay of %s, step %d %q: %v", m.GetMatchId(), i, sp.GetNotation(), err)
-		}
-		for e := before; e < st.EventCount(); e++ {
-			refs = append(refs, e)
-		}
-	}
+	st := log.State()
 
-	out := &orreryv1.GetViewResponse{Ply: req.GetPly(), Plies: plies, EventCount: int64(len(refs))}
+	// GetView numbers the events of the steps from 0, without those of the start (live
+	// seats are sent those too, first: Planet's deal).
+	opening := log.Opening()
+	out := &orreryv1.GetViewResponse{Ply: req.GetPly(), Plies: plies, EventCount: log.EventCount() - opening}
 	var obs proto.Message
 	if o, ok := st.(engine.Omniscient); ok && req.GetViewer() == orreryv1.Viewer_VIEWER_OMNISCIENT {
 		obs = o.ObserveAll()
@@ -128,55 +119,14 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 		out.ToAct = append(out.ToAct, int32(seat))
 	}
 	from := req.GetFromEvent()
-	if n := int64(req.GetMaxEvents()); n > 0 && int64(len(refs))-n > from {
-		from = int64(len(refs)) - n
+	if n := int64(req.GetMaxEvents()); n > 0 && out.EventCount-n > from {
+		from = out.EventCount - n
 	}
-	out.Events = events(st, viewer, refs, rep, from)
+	out.Events = log.Events(viewer, from+opening) // built for this call alone: renumbered in place
+	for _, e := range out.Events {
+		e.Seq -= opening
+	}
 	return out, nil
-}
-
-// events are the viewer's events numbered from on, as it saw them.
-func events(st engine.State, viewer engine.Seat, refs []int, rep *orreryv1.GetReplayResponse, from int64) []*orreryv1.Event {
-	if from >= int64(len(refs)) {
-		return nil
-	}
-	first := -1
-	for _, r := range refs[from:] {
-		if r >= 0 {
-			first = r
-			break
-		}
-	}
-	var game []proto.Message
-	if first >= 0 {
-		game = st.Events(viewer, first, nil)
-	}
-	out := make([]*orreryv1.Event, 0, len(refs)-int(from))
-	gi := 0
-	for i, r := range refs[from:] {
-		e := &orreryv1.Event{Seq: from + int64(i)}
-		if r >= 0 {
-			if gi >= len(game) {
-				break
-			}
-			e.Kind = &orreryv1.Event_Game{Game: wire.GameEvent(game[gi])}
-			gi++
-		} else {
-			e.Kind = &orreryv1.Event_TimedOut{TimedOut: timedOut(rep, -1-r, from+int64(i))}
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// timedOut is the replay's own record of a timeout event (it carries the policy).
-func timedOut(rep *orreryv1.GetReplayResponse, seat int, seq int64) *orreryv1.SeatTimedOut {
-	if evs := rep.GetEvents(); seq < int64(len(evs)) {
-		if t := evs[seq].GetTimedOut(); t != nil {
-			return t
-		}
-	}
-	return &orreryv1.SeatTimedOut{Seat: int32(seat)}
 }
 
 // replay is the match's replay, from the cache or the source.
