@@ -9,7 +9,7 @@ import (
 // closed would otherwise be played out by the clock and rated on its timeouts. A match not
 // running here is left as it is.
 func (s *Server) Abort(ctx context.Context, id, detail string) {
-	if m := s.lookup(id); m != nil {
+	if m := s.reg.lookup(id); m != nil {
 		m.Abort(detail)
 	}
 }

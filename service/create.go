@@ -189,14 +189,8 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	}
 	rec.WallClock = c.Wall
 	if s.store != nil {
-		s.mu.Lock()
-		s.creating[rec.ID] = true
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.creating, rec.ID)
-			s.mu.Unlock()
-		}()
+		s.reg.creatingNow(rec.ID, true)
+		defer s.reg.creatingNow(rec.ID, false)
 		if s.cluster != nil {
 			if err := s.cluster.Lease(ctx, rec.ID); err != nil {
 				return "", nil, "", toStatus(err)
@@ -208,7 +202,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 			return "", nil, "", status.Error(codes.Unavailable, "the server cannot write to its database; try again later")
 		}
 	}
-	s.start(rec, match.NewLog(st), c, seatHashes)
+	s.start(specOf(rec, c, s.actionCache(rec.Game, rec.Options)), match.NewLog(st), seatHashes)
 	s.log.Info("match created", "match", rec.ID, "game", rec.Game, "seats", spec.Seats)
 	return rec.ID, tokens, rec.SeedHash, nil
 }
@@ -247,15 +241,6 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (match.Clock, er
 		out.Wall = true
 	}
 	return out, nil
-}
-
-// start puts a match in memory, at the position log holds (a new match, or one re-run from
-// its log after a restart), and issues its first decisions.
-func (s *Server) start(rec *store.Match, log *match.Log, c match.Clock, tokens [][32]byte) *match.Match {
-	s.live.Add(1)
-	m := match.New(&s.env, specOf(rec, c, s.actionCache(rec.Game, rec.Options)), log)
-	s.register(m, tokens)
-	return m
 }
 
 // specOf is what a stored match is.

@@ -127,14 +127,14 @@ func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T)
 	if status.Code(err) != codes.Unavailable {
 		t.Errorf("the seat's stream on the cut-off node ended with %v; want Unavailable", err)
 	}
-	if cut.srv.lookup(id) != nil {
+	if cut.srv.reg.lookup(id) != nil {
 		t.Error("the cut-off node keeps the match in memory")
 	}
 	if _, err := cut.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}); status.Code(err) != codes.Unavailable {
 		t.Errorf("CreateMatch on the cut-off node: %v; want Unavailable", err)
 	}
 
-	waitFor(t, "the other node takes the match over", func() bool { return other.srv.lookup(id) != nil })
+	waitFor(t, "the other node takes the match over", func() bool { return other.srv.reg.lookup(id) != nil })
 	ends := other.playRandom(ctx, created, nil)
 	if ends[0].GetSeed() != 31 {
 		t.Errorf("the match ended on the other node with %v", ends[0])
@@ -198,7 +198,7 @@ func TestFence_WritesAfterTheLeaseLapsedAreRefused(t *testing.T) {
 	if err != nil || len(steps) != 0 {
 		t.Errorf("the log holds %d steps (%v) after the lease moved; want none", len(steps), err)
 	}
-	waitFor(t, "the lapsed node drops the match", func() bool { return lapsed.srv.lookup(id) == nil })
+	waitFor(t, "the lapsed node drops the match", func() bool { return lapsed.srv.reg.lookup(id) == nil })
 	for err = nil; err == nil; {
 		_, err = stream.Recv()
 	}
@@ -250,7 +250,7 @@ func TestShutdown_ClosingANodeHandsItsMatchesBack(t *testing.T) {
 			t.Error("the closed node is still listed as live")
 		}
 	}
-	waitFor(t, "the staying node takes the match", func() bool { return staying.srv.lookup(id) != nil })
+	waitFor(t, "the staying node takes the match", func() bool { return staying.srv.reg.lookup(id) != nil })
 	got, err := staying.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
 	if err != nil || got.GetMatch().GetPly() != 1 {
 		t.Fatalf("on the staying node: %v, %v; want the match at ply 1", got, err)

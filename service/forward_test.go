@@ -98,7 +98,7 @@ func TestForward_AnyNodeServesTheMatchOfAnother(t *testing.T) {
 
 	created := owner.create(&orreryv1.CreateMatchRequest{Seed: seed(21)})
 	id := created.GetMatchId()
-	if other.srv.lookup(id) != nil {
+	if other.srv.reg.lookup(id) != nil {
 		t.Fatal("the other node holds the match too")
 	}
 	_, stream, d := seatToAct(t, owner.harness, ctx, created)
@@ -225,11 +225,11 @@ func TestForward_CreateGoesToANodeWithRoom(t *testing.T) {
 	roomy := newNode(t, target, "roomy", Config{Limits: limits.Config{LiveMatches: 1}}, GRPCOptions{})
 	ctx := context.Background()
 	first := full.create(&orreryv1.CreateMatchRequest{Seed: seed(1)})
-	if full.srv.lookup(first.GetMatchId()) == nil {
+	if full.srv.reg.lookup(first.GetMatchId()) == nil {
 		t.Fatal("a node with room did not keep its own match")
 	}
 	second := full.create(&orreryv1.CreateMatchRequest{Seed: seed(2)})
-	if roomy.srv.lookup(second.GetMatchId()) == nil {
+	if roomy.srv.reg.lookup(second.GetMatchId()) == nil {
 		t.Fatal("the full node did not place the match on the node with room")
 	}
 	if l, err := full.db.Owner(ctx, second.GetMatchId()); err != nil || l.Node.ID != "roomy" {
@@ -279,7 +279,7 @@ func TestForward_RelayedCreatesCountOnceAgainstTheirCaller(t *testing.T) {
 	}
 	for i := range 3 { // over roomy's own limit of 2
 		placed := full.create(&orreryv1.CreateMatchRequest{Seed: seed(uint64(5 + i))})
-		if roomy.srv.lookup(placed.GetMatchId()) == nil {
+		if roomy.srv.reg.lookup(placed.GetMatchId()) == nil {
 			t.Fatalf("relayed create %d not placed on the node with room", i+1)
 		}
 	}

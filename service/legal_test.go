@@ -39,7 +39,7 @@ func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match.Match,
 		send := func(resp *orreryv1.PlayResponse) error {
 			if d := resp.GetDecision(); d != nil {
 				if check != nil {
-					check(srv.lookup(id), engine.Seat(i), d)
+					check(srv.reg.lookup(id), engine.Seat(i), d)
 				}
 				answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
 			}

@@ -140,7 +140,7 @@ func seatBots(bots []int64, n int) []int64 {
 
 func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv1.ListMatchesResponse {
 	resp := &orreryv1.ListMatchesResponse{}
-	for _, m := range s.inMemory() {
+	for _, m := range s.reg.all() {
 		sum := m.Summary()
 		if req.GetGame() != "" && sum.Game != req.GetGame() {
 			continue
@@ -159,7 +159,7 @@ func (s *Server) listMemory(req *orreryv1.ListMatchesRequest, size int) *orreryv
 
 // GetReplay is a finished match's seed, log, events and result.
 func (s *Server) GetReplay(ctx context.Context, req *orreryv1.GetReplayRequest) (*orreryv1.GetReplayResponse, error) {
-	if s.SeedWithheld(req.GetMatchId()) {
+	if s.seedWithheld(req.GetMatchId()) {
 		return nil, errSetRunning(req.GetMatchId())
 	}
 	at, err := s.locate(ctx, req.GetMatchId())

@@ -26,7 +26,7 @@ type located struct {
 
 // locate finds match id in memory or in the store.
 func (s *Server) locate(ctx context.Context, id string) (located, error) {
-	if m := s.lookup(id); m != nil {
+	if m := s.reg.lookup(id); m != nil {
 		return located{m: m}, nil
 	}
 	if s.store == nil {
@@ -44,7 +44,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 
 // locateStored is a stored match, in memory if it is there.
 func (s *Server) locateStored(rec *store.Match) located {
-	if m := s.lookup(rec.ID); m != nil {
+	if m := s.reg.lookup(rec.ID); m != nil {
 		return located{m: m}
 	}
 	// A match created since the start is in memory a moment after it is stored. On a node

@@ -142,9 +142,7 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 		return nil, status.Errorf(codes.InvalidArgument, "join: events_seen %d is negative", *eventsSeen)
 	}
 	h := hashToken(token)
-	s.mu.Lock()
-	ref, ok := s.byToken[h]
-	s.mu.Unlock()
+	ref, ok := s.reg.seat(h)
 	if !ok {
 		return s.attachStored(tokenMatch(token), h, eventsSeen)
 	}

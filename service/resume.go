@@ -47,7 +47,7 @@ func (s *Server) resume(ctx context.Context) error {
 			s.metrics.MatchesFinished.WithLabelValues(rec.Game, orreryv1.EndReason_END_REASON_FAILED.String()).Inc()
 			continue
 		}
-		m := s.start(rec, r, storedClock(rec), storedTokens(rec))
+		m := s.start(specOf(rec, storedClock(rec), s.actionCache(rec.Game, rec.Options)), r, storedTokens(rec))
 		s.mu.Lock()
 		hold := s.holding
 		s.mu.Unlock()

@@ -100,7 +100,7 @@ type Server struct {
 	store   *store.DB
 	writer  *journal.Writer  // nil without a store
 	cluster *cluster.Cluster // nil unless Config.Node
-	env     match.Env        // what every match of this server shares; env.Host is the server
+	env     match.Env        // what every match of this server shares; env.Host is the server (host)
 	log     *slog.Logger
 	metrics *Metrics
 	cfg     Config
@@ -116,15 +116,12 @@ type Server struct {
 	// own cache, so one evicted here only stops being shared with later matches.
 	actions *lru.Cache[[sha256.Size]byte, *wire.ActionCache]
 
-	mu       sync.Mutex        // guards matches, byToken, closed, storeErr, creating, holding
-	matches  map[string]*entry // running, or ended with a seat still connected (Released)
-	byToken  map[[32]byte]seatRef
-	closed   bool      // no match clock fires once set
-	storeErr error     // the store's last write failed with this; nil when writes work
-	started  time.Time // matches stored unfinished before this and not in memory did not resume
-	// creating: matches Create has leased and not yet put in memory, which a takeover pass
-	// must not take for strays (service/cluster).
-	creating map[string]bool
+	reg *registry // the matches in memory
+
+	mu       sync.Mutex // guards closed, storeErr, holding
+	closed   bool       // no match clock fires once set
+	storeErr error      // the store's last write failed with this; nil when writes work
+	started  time.Time  // matches stored unfinished before this and not in memory did not resume
 	// holding: Config.HoldClocks and StartClocks not yet called; matches resumed meanwhile
 	// stay paused.
 	holding bool
@@ -153,19 +150,17 @@ func New(cfg Config) (*Server, error) {
 		cfg.DataSets = datasets.Resolver{}
 	}
 	s := &Server{
-		store:    cfg.Store,
-		log:      cfg.Logger,
-		metrics:  cfg.Metrics,
-		cfg:      cfg,
-		matches:  make(map[string]*entry),
-		creating: make(map[string]bool),
-		byToken:  make(map[[32]byte]seatRef),
-		limits:   limits.New(cfg.Limits),
-		holding:  cfg.HoldClocks,
+		store:   cfg.Store,
+		log:     cfg.Logger,
+		metrics: cfg.Metrics,
+		cfg:     cfg,
+		reg:     newRegistry(),
+		limits:  limits.New(cfg.Limits),
+		holding: cfg.HoldClocks,
 	}
 	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.env = match.Env{Host: s, Log: s.log, Metrics: s.metrics, Limits: s.limits, Pools: new(match.Pools), Done: s.ctx.Done()}
+	s.env = match.Env{Host: host{s}, Log: s.log, Metrics: s.metrics, Limits: s.limits, Pools: new(match.Pools), Done: s.ctx.Done()}
 	s.started = s.now()
 	if s.store == nil {
 		return s, nil
@@ -202,7 +197,7 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
-	for _, m := range s.inMemory() {
+	for _, m := range s.reg.all() {
 		m.StopClock()
 	}
 	if s.cluster != nil {
@@ -229,7 +224,7 @@ func (s *Server) storeHealth(err error) {
 	s.storeErr = err
 	hold := s.holding
 	s.mu.Unlock()
-	ms := s.inMemory()
+	ms := s.reg.all()
 	now := s.now()
 	if err == nil && hold {
 		return // StartClocks starts them
@@ -259,7 +254,7 @@ func (s *Server) StartClocks() {
 		return
 	}
 	now := s.now()
-	for _, m := range s.inMemory() {
+	for _, m := range s.reg.all() {
 		m.Unpause(now)
 	}
 }
@@ -286,67 +281,6 @@ func (s *Server) Sync() {
 }
 
 func (s *Server) now() time.Time { return s.cfg.Now() }
-
-// The server is every match's host (match.Host).
-var _ match.Host = (*Server)(nil)
-
-// Now is the server's clock.
-func (s *Server) Now() time.Time { return s.cfg.Now() }
-
-// Enter lets a match clock fire unless the server is closing; Leave follows.
-func (s *Server) Enter() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.wg.Add(1)
-	return true
-}
-
-// Leave ends what Enter let in.
-func (s *Server) Leave() { s.wg.Done() }
-
-// Step queues a match's logged step for the store.
-func (s *Server) Step(id string, st store.Step) {
-	if s.writer != nil {
-		s.writer.Step(id, st)
-	}
-}
-
-// Finish queues a match's result for the store; without one nothing is stored.
-func (s *Server) Finish(id string, ended time.Time, r *store.Result, committed func()) bool {
-	if s.writer == nil {
-		return false
-	}
-	s.writer.Finish(id, ended, r, committed)
-	return true
-}
-
-// Ended counts a match out of the running ones.
-func (s *Server) Ended(*match.Match) { s.live.Add(-1) }
-
-// Released drops an ended match whose result is stored from memory: it is served from the
-// store from then on, its seats' tokens found there (attachStored). Without a store every
-// match stays, as nothing else could serve it.
-func (s *Server) Released(m *match.Match) {
-	if s.store == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.matches[m.ID()]
-	if e == nil || e.m != m {
-		return // rebuilt from the store for one caller (load); never held here
-	}
-	s.forgetLocked(e)
-}
-
-// SeedWithheld is the one place that decides whether what only a finished match reveals
-// (its seed, its replay, its omniscient view) may be shown.
-func (s *Server) SeedWithheld(id string) bool {
-	return s.cfg.Seeds != nil && s.cfg.Seeds.Withheld(id)
-}
 
 // Cluster is this node's part in its cluster, for the ladder's relays (ladder.Reach); nil
 // unless Config.Node.

@@ -169,7 +169,7 @@ func seatToAct(t *testing.T, h *harness, ctx context.Context, created *orreryv1.
 	for i, s := range created.GetSeats() {
 		cctx, cancel := context.WithCancel(ctx)
 		stream := h.join(cctx, s.GetToken())
-		owes := owes(h.srv.lookup(created.GetMatchId()), engine.Seat(i))
+		owes := owes(h.srv.reg.lookup(created.GetMatchId()), engine.Seat(i))
 		if owes {
 			d, _ := nextDecision(t, stream)
 			t.Cleanup(cancel)
@@ -186,7 +186,7 @@ func TestAnswer_RejectionsLeaveTheMatchUnchanged(t *testing.T) {
 	ctx := context.Background()
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(3)})
 	seat, stream, d := seatToAct(t, h, ctx, created)
-	m := h.srv.lookup(created.GetMatchId())
+	m := h.srv.reg.lookup(created.GetMatchId())
 	before := func() (b []byte) {
 		m.Inspect(func(in match.Inspection) { b, _ = in.State.MarshalBinary() })
 		return b
@@ -263,7 +263,7 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	for _, e := range append(d.GetEvents(), resp.GetAccepted().GetEvents()...) {
 		delivered = max(delivered, e.GetSeq()+1)
 	}
-	m := h.srv.lookup(created.GetMatchId())
+	m := h.srv.reg.lookup(created.GetMatchId())
 	// Others play on while this seat is away, until it owes a decision again and has missed
 	// events; then they stop, so the match stands still while the seat rejoins.
 	ctx2, cancel := context.WithCancel(ctx)

@@ -246,7 +246,7 @@ func TestStream_EachDecisionIsBuiltAfreshInTheLastOnesMessage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, Config{})
 			created := h.create(&orreryv1.CreateMatchRequest{Seats: 2, Seed: seed(5)})
-			check, checked := decisionChecker(t, h.srv.lookup(created.GetMatchId()), tc.recv)
+			check, checked := decisionChecker(t, h.srv.reg.lookup(created.GetMatchId()), tc.recv)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			var wg sync.WaitGroup
