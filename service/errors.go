@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"errors"
 	"strings"
 
@@ -50,18 +49,10 @@ func toStatus(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	var gone *match.GoneError
+	if st := matchStatus(err); st != nil {
+		return st
+	}
 	switch {
-	case errors.As(err, &gone):
-		return errGone(gone.ID)
-	case errors.Is(err, match.ErrReplaced):
-		return errReplaced
-	case errors.Is(err, match.ErrShuttingDown):
-		return errShuttingDown
-	case errors.Is(err, match.ErrRunning):
-		return errReplayRunning
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return status.FromContextError(err).Err()
 	case errors.Is(err, engine.ErrBadOption):
 		// Engines quote the option they refuse; a client's huge value is not sent back whole.
 		return status.Error(codes.InvalidArgument, engine.Clip(err.Error(), maxEchoed))
@@ -76,6 +67,31 @@ func toStatus(err error) error {
 func recvStatus(err error) error {
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Internal && strings.Contains(st.Message(), "unmarshal") {
 		return status.Error(codes.InvalidArgument, "malformed message: "+st.Message())
+	}
+	return err
+}
+
+// matchStatus is the status of a match's sentinel error, or nil for any other.
+func matchStatus(err error) error {
+	var gone *match.GoneError
+	switch {
+	case errors.As(err, &gone):
+		return errGone(gone.ID)
+	case errors.Is(err, match.ErrReplaced):
+		return errReplaced
+	case errors.Is(err, match.ErrShuttingDown):
+		return errShuttingDown
+	case errors.Is(err, match.ErrRunning):
+		return errReplayRunning
+	}
+	return nil
+}
+
+// streamStatus is how a Play stream ends: a match's sentinel as its status, anything else
+// (the transport's own errors, statuses already) as it came.
+func streamStatus(err error) error {
+	if st := matchStatus(err); st != nil {
+		return st
 	}
 	return err
 }

@@ -44,7 +44,7 @@ func (s *Server) Play(stream PlayStream) error {
 		if errors.Is(err, match.ErrStreamClosed) {
 			err = nil // the bot closed its side, and was sent every reply
 		}
-		return toStatus(err)
+		return streamStatus(err)
 	case <-s.ctx.Done():
 		return errShuttingDown
 	}
