@@ -178,6 +178,7 @@ func New(cfg Config) (*Server, error) {
 		logs = s.store
 	}
 	s.writer = journal.New(logs, s.log, s.storeHealth)
+	s.env.Durable = true
 	if s.cluster != nil {
 		// Registers the node and resumes what it owns or finds orphaned.
 		if err := s.cluster.Join(s.ctx); err != nil {

@@ -202,11 +202,13 @@ func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, t
 		m.ev.refs = slices.Grow(m.ev.refs, 16)
 	}
 	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut})
-	rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}
-	if step.Seat >= 0 {
-		rec.Bank = m.seats[step.Seat].bank // so that a restart gives the seat back its bank
+	if m.env.Durable {
+		rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}
+		if step.Seat >= 0 {
+			rec.Bank = m.seats[step.Seat].bank // so that a restart gives the seat back its bank
+		}
+		m.env.Host.Step(m.id, rec)
 	}
-	m.env.Host.Step(m.id, rec)
 	for i := eventsBefore; i < m.st.EventCount(); i++ {
 		m.ev.refs = append(m.ev.refs, eventRef{engine: i})
 	}

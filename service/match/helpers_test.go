@@ -17,17 +17,17 @@ import (
 // testGame is the game the match tests play: turn-based, with hidden information.
 const testGame = "icetraders"
 
-// testHost is a host with no store: a result counts as stored at once.
+// testHost is a host with no store (Env.Durable unset): a result counts as stored at once.
 type testHost struct{}
 
-func (testHost) Now() time.Time                                       { return time.Now() }
-func (testHost) Enter() bool                                          { return true }
-func (testHost) Leave()                                               {}
-func (testHost) Step(string, store.Step)                              {}
-func (testHost) Finish(string, time.Time, *store.Result, func()) bool { return false }
-func (testHost) Ended(*Match)                                         {}
-func (testHost) Released(*Match)                                      {}
-func (testHost) SeedWithheld(string) bool                             { return false }
+func (testHost) Now() time.Time                                  { return time.Now() }
+func (testHost) Enter() bool                                     { return true }
+func (testHost) Leave()                                          {}
+func (testHost) Step(string, store.Step)                         {}
+func (testHost) Finish(string, time.Time, *store.Result, func()) {}
+func (testHost) Ended(*Match)                                    {}
+func (testHost) Released(*Match)                                 {}
+func (testHost) SeedWithheld(string) bool                        { return false }
 
 // newTestMatch starts a match of game on a host of its own, with a minute a move.
 func newTestMatch(t testing.TB, game string, seats int, seed uint64) *Match {

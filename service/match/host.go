@@ -26,12 +26,11 @@ type Host interface {
 	// Enter that returned true.
 	Enter() bool
 	Leave()
-	// Step queues a logged step of match id for the store.
+	// Step queues a logged step of match id for the store (only if Env.Durable).
 	Step(id string, s store.Step)
-	// Finish queues match id's result; committed runs, on a goroutine of its own, once it is
-	// stored. It reports false when nothing is stored (a server without a store): the result
-	// then counts as stored at once.
-	Finish(id string, ended time.Time, r *store.Result, committed func()) bool
+	// Finish queues match id's result (only if Env.Durable); committed runs, on a goroutine
+	// of its own, once it is stored.
+	Finish(id string, ended time.Time, r *store.Result, committed func())
 	// Ended is told once when a running match ends, by any path, or leaves this node.
 	Ended(m *Match)
 	// Released is told when an ended match's result is stored and no seat is connected: the
@@ -49,6 +48,9 @@ type Env struct {
 	Metrics *metrics.Metrics
 	Limits  *limits.Limits
 	Pools   *Pools
+	// Durable: the host stores the log and the result (Host.Step, Host.Finish). Without, a
+	// result counts as stored at once, and no step or result is built for a store.
+	Durable bool
 	// Done closes when the server shuts down: seats' loops end with ErrShuttingDown.
 	Done <-chan struct{}
 }

@@ -272,14 +272,16 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 	if !handOff {
 		m.result, m.endedAt = r, now
 		m.env.Metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
-		res := &store.Result{Ranks: r.Ranks, Scores: r.Scores, Reason: int32(wire.EndReason(r.Reason)), Detail: r.Detail, Plies: int64(len(m.steps))}
-		// Each seat's timeouts and time bank, so that the summary reads the same once the
-		// match has left memory.
-		for i := range m.seats {
-			res.Timeouts = append(res.Timeouts, m.seats[i].timeouts)
-			res.Banks = append(res.Banks, m.seats[i].bank)
-		}
-		if !m.env.Host.Finish(m.id, now, res, m.stored) {
+		if m.env.Durable {
+			res := &store.Result{Ranks: r.Ranks, Scores: r.Scores, Reason: int32(wire.EndReason(r.Reason)), Detail: r.Detail, Plies: int64(len(m.steps))}
+			// Each seat's timeouts and time bank, so that the summary reads the same once the
+			// match has left memory.
+			for i := range m.seats {
+				res.Timeouts = append(res.Timeouts, m.seats[i].timeouts)
+				res.Banks = append(res.Banks, m.seats[i].bank)
+			}
+			m.env.Host.Finish(m.id, now, res, m.stored)
+		} else {
 			m.recorded = true
 		}
 		m.env.Log.Info("match ended", "match", m.id, "game", m.game, "reason", r.Reason.String(), "plies", len(m.steps))
