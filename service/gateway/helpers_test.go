@@ -254,9 +254,15 @@ func (g *gate) release() {
 // returns a wait for the bots to finish.
 func (a *arena) playSeats(ctx context.Context, game string, tokens []*orreryv1.SeatToken, pace time.Duration, g *gate,
 	choose func(d *orreryv1.Decision) *orreryv1.Answer) func() {
+	return a.playSeatsAs(ctx, game, builtin.Names(game)[0], tokens, pace, g, choose)
+}
+
+// playSeatsAs is playSeats with the built-in bot named bot.
+func (a *arena) playSeatsAs(ctx context.Context, game, bot string, tokens []*orreryv1.SeatToken, pace time.Duration, g *gate,
+	choose func(d *orreryv1.Decision) *orreryv1.Answer) func() {
 	var wg sync.WaitGroup
 	for _, tok := range tokens {
-		inner, err := builtin.New(game, builtin.Names(game)[0], uint64(tok.GetSeat())+1)
+		inner, err := builtin.New(game, bot, uint64(tok.GetSeat())+1)
 		if err != nil {
 			a.t.Fatal(err)
 		}

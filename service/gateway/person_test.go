@@ -1,0 +1,154 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// createWith starts a match with options and a clock a person can keep (no timeouts while a
+// browser is slow).
+func (a *arena) createWith(game string, seats int, seed uint64, options map[string]string, names ...string) *orreryv1.CreateMatchResponse {
+	a.t.Helper()
+	resp, err := a.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{
+		Game: game, Seats: int32(seats), Seed: &seed, SeatNames: names, Options: options,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute), TimeBank: durationpb.New(5 * time.Minute)},
+	})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return resp
+}
+
+// clicks counts what a person clicked on a seat page.
+type clicks struct {
+	board, controls, confirms int
+	// paths counts the moves chosen by two or more clicks on the board (a piece, then where).
+	paths int
+}
+
+// pickJS marks what a person would click next on a seat page, and says what it is: a lit
+// piece of the board ("board"), a control ("control"), the confirm button ("confirm"), or
+// nothing yet (""). n varies the choice from click to click, as a person's would.
+const pickJS = `((n) => {
+  document.querySelectorAll('[data-pick]').forEach((e) => e.removeAttribute('data-pick'));
+  const lit = [...document.querySelectorAll('#board [data-key].selectable, #board .overlay .dot')];
+  const ctl = [...document.querySelectorAll('#controls button')].filter((b) => b.id !== 'cancel' && b.id !== 'confirm' && b.id !== 'turnleft' && b.id !== 'turnright');
+  const ok = document.querySelector('#controls #confirm');
+  const spot = (e) => (e.matches('.ship') ? e.querySelector('.halo') : e.querySelector('.marker') || e.querySelector('.well')) || e;
+  const mark = (e, what) => { spot(e).setAttribute('data-pick', n); return what; };
+  if (ok && (n % 3 !== 0 || (!lit.length && !ctl.length))) return mark(ok, 'confirm');
+  // A person mostly plays on the board, and passes or ends a turn only now and then.
+  const quiet = ctl.filter((b) => !/^(pass|end turn|end the sacrifice|decline|skip)/.test(b.textContent));
+  if (lit.length && (n % 5 !== 0 || !ctl.length)) return mark(lit[n % lit.length], 'board');
+  if (quiet.length && n % 7 !== 0) return mark(quiet[n % quiet.length], 'control');
+  if (ctl.length) return mark(ctl[n % ctl.length], 'control');
+  if (lit.length) return mark(lit[n % lit.length], 'board');
+  return '';
+})`
+
+// playByClicks plays the seat page a person has open by clicking, until the match ends. It
+// fails on a rejection of something the page lit up (the page offers only what is legal).
+func (b *browser) playByClicks(limit int) clicks {
+	b.t.Helper()
+	var c clicks
+	inPath := 0
+	for n := 1; n <= limit; n++ {
+		b.until(`document.querySelector('#result') || document.querySelector('#lostseat') || (document.querySelector('#controls')?.dataset.decision && (document.querySelector('#board [data-key].selectable, #board .overlay .dot') || document.querySelector('#controls button')))`)
+		if eval[bool](b, `document.querySelector('#result') !== null`) {
+			return c
+		}
+		draws := eval[string](b, `document.querySelector('#board').dataset.draws`)
+		what := eval[string](b, fmt.Sprintf(`%s(%d)`, pickJS, n))
+		if what == "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-pick="%d"]`, n)))
+		cancel()
+		if err != nil {
+			continue // the page redrew under the click (a new decision): look again
+		}
+		switch what {
+		case "board":
+			c.board++
+			inPath++
+			if inPath == 2 {
+				c.paths++
+			}
+		case "control":
+			c.controls++
+		case "confirm":
+			c.confirms++
+		}
+		b.until(fmt.Sprintf(`document.querySelector('#result') || document.querySelector('#board').dataset.draws !== %q || document.querySelector('#rejected').textContent !== ''`, draws))
+		if eval[bool](b, `document.querySelector('#result') !== null`) {
+			return c
+		}
+		if rej := eval[string](b, `document.querySelector('#rejected').textContent`); rej != "" {
+			b.t.Logf("debug: %s", eval[string](b, `document.querySelector('#controls').outerHTML + ' / ' + document.querySelector('#prompt').textContent`))
+			if !strings.Contains(rej, "stale") {
+				b.t.Errorf("the server refused what the page offered (click %d, %s): %s", n, what, rej)
+			}
+			eval[bool](b, `(document.querySelector('#rejected').textContent = '', true)`)
+		}
+		if eval[string](b, `document.querySelector('#controls').dataset.decision`) != "" && eval[int](b, `document.querySelectorAll('#controls #cancel').length`) == 0 {
+			inPath = 0 // nothing chosen: the next click starts a move
+		}
+	}
+	b.t.Fatalf("the match did not end within %d clicks", limit)
+	return c
+}
+
+// openSeat opens seat s's page, with the other seats played by the built-in bot named bot;
+// the returned function stops the bots.
+func (a *arena) openSeat(b *browser, game, bot string, m *orreryv1.CreateMatchResponse, s int32) func() {
+	var bots []*orreryv1.SeatToken
+	var mine string
+	for _, st := range m.GetSeats() {
+		if st.GetSeat() == s {
+			mine = st.GetToken()
+		} else {
+			bots = append(bots, st)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wait := a.playSeatsAs(ctx, game, bot, bots, 0, nil, nil)
+	b.do(chromedp.Navigate(a.web.url + "/#/seat/" + mine))
+	return func() { cancel(); wait() }
+}
+
+func TestBrowser_HumanPlaysIceTradersToTheEnd(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	b := newBrowser(t)
+	m := a.createWith("icetraders", 3, seedFromEnv(5), map[string]string{"turn_cap": "12"}, "you", "random", "random")
+	defer a.openSeat(b, "icetraders", "random", m, 0)()
+	b.until(`document.querySelector('#icetraders') !== null || document.querySelector('#controls button') !== null`)
+	c := b.playByClicks(600)
+	b.until(`document.querySelector('#board').dataset.ended === 'true'`)
+	t.Logf("the person clicked %d pieces, %d controls, confirmed %d; %d moves were a piece then its target", c.board, c.controls, c.confirms, c.paths)
+	if c.board == 0 || c.paths == 0 {
+		t.Errorf("the person played %d clicks on the board, %d of them a ship then where it goes: want both", c.board, c.paths)
+	}
+	// The final board is drawn: the ships the final view holds.
+	if n := eval[int](b, `document.querySelectorAll('#icetraders .ship').length`); n == 0 {
+		t.Error("the final board draws no ship")
+	}
+	b.screenshot("seat-icetraders")
+}
+
+func seedFromEnv(d uint64) uint64 {
+	var s uint64
+	if _, err := fmt.Sscan(os.Getenv("SEED"), &s); err == nil {
+		return s
+	}
+	return d
+}
