@@ -153,7 +153,7 @@ export async function replay(m, catalog, signal, onCleanup, { names, layout }) {
 
   function show(view, p, v) {
     const [kind, s] = v.split(':');
-    board.update(observationOf(view.observation), { ply: p, viewer: kind === 'VIEWER_SEAT' ? Number(s) : -1, last: p > 0 ? steps[p - 1].action : null });
+    board.update(observationOf(view.observation), { ply: p, viewer: kind === 'VIEWER_SEAT' ? Number(s) : -1, last: p > 0 ? steps[p - 1].action : null, lastSeat: p > 0 ? steps[p - 1].seat : -1 });
     drawn = p;
     boardEl.dataset.ply = p;
     boardEl.dataset.viewer = v;

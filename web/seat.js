@@ -190,7 +190,8 @@ export async function seat(token, signal, onCleanup, { app, games }) {
     }
   };
   // Events come from the start on every join (events_seen 0), so a reload shows the whole log.
-  const conn = play(token, (msg) => { chain = chain.then(() => handle(msg)).catch((e) => console.warn(e)); },
-    () => { if (!signal.aborted && !lost && !boardEl.dataset.ended) info.append(h('span', { class: 'dim', id: 'disconnected' }, ' (disconnected: reload to rejoin)')); }, { eventsSeen: 0 });
+  let over = false;
+  const conn = play(token, (msg) => { over ||= !!msg.ended; chain = chain.then(() => handle(msg)).catch((e) => console.warn(e)); },
+    () => { if (!signal.aborted && !lost && !over) info.append(h('span', { class: 'dim', id: 'disconnected' }, ' (disconnected: reload to rejoin)')); }, { eventsSeen: 0 });
   onCleanup(() => conn.close());
 }

@@ -104,7 +104,7 @@ func (b *browser) playByClicks(limit int) clicks {
 			inPath = 0 // nothing chosen: the next click starts a move
 		}
 	}
-	b.t.Fatalf("the match did not end within %d clicks", limit)
+	b.t.Fatalf("the match did not end within %d clicks (%+v): %s", limit, c, eval[string](b, `document.querySelector('#yourmove').innerText + ' / dots ' + document.querySelectorAll('#board .overlay .dot').length`))
 	return c
 }
 
@@ -151,4 +151,19 @@ func seedFromEnv(d uint64) uint64 {
 		return s
 	}
 	return d
+}
+
+func TestBrowser_HumanPlaysPlanetToTheEnd(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	b := newBrowser(t)
+	// Six turns instead of twelve: every rule still applies, the animals from turn 3 on.
+	m := a.createWith("planet", 2, seedFromEnv(3), map[string]string{"turn_cap": "6"}, "you", "greedy")
+	defer a.openSeat(b, "planet", "greedy", m, 0)()
+	c := b.playByClicks(200)
+	b.until(`document.querySelector('#board').dataset.ended === 'true'`)
+	t.Logf("the person clicked %d tiles and faces, %d controls, confirmed %d", c.board, c.controls, c.confirms)
+	if c.confirms < 6 || c.paths < 6 {
+		t.Errorf("the person placed %d tiles by a tile then a face (%d confirmed), want one a turn", c.paths, c.confirms)
+	}
+	b.screenshot("seat-planet")
 }
