@@ -4,7 +4,7 @@
 // the URL's fragment, which browsers never send to a server.
 import { get, play } from './api.js';
 import { h, seatColor, swatch, observationOf } from './common.js';
-import { makeBoard, gameModule } from './boards.js';
+import { makeBoard, gameModule, gameCatalog } from './boards.js';
 import { chooser } from './choose.js';
 import { logView } from './log.js';
 
@@ -23,6 +23,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
   let board = null, mod = null, cat = null, log = null;
   let joined = null, names = [];
   let decision = null, obs = null, choice = null;
+  let extraFor = { id: '', el: null };
   let tick = 0;
   let lost = false;
   let live = null; // a game's own controller for real-time decisions (Full-Contact Catan)
@@ -54,6 +55,9 @@ export async function seat(token, signal, onCleanup, { app, games }) {
         controls.append(h('button', { id: 'confirm', class: 'primary', onclick: confirm }, `✓ ${rd.move.text}`));
       }
       if (choice.prefix.length) controls.append(h('button', { id: 'cancel', title: 'Esc', onclick: () => { choice.reset(); draw(); } }, 'cancel'));
+      // The game's own controls (a trade builder) live as long as the decision they answer.
+      if (mod.controls && extraFor.id !== decision.decision_id) extraFor = { id: decision.decision_id, el: mod.controls(decision, obs, answer, names) };
+      if (!choice.prefix.length && extraFor.el) controls.append(extraFor.el);
       prompt.textContent = mod.prompt ? mod.prompt(decision, obs, choice.prefix, nxt, rd) : '';
     } else if (!live) {
       prompt.textContent = lost ? '' : 'waiting for the others…';
@@ -81,6 +85,13 @@ export async function seat(token, signal, onCleanup, { app, games }) {
     } else if (r === 'ready' && !mod.confirm && choice.ready().variants.length === 1) {
       confirm();
       return;
+    } else if (r === 'step') {
+      // One way on, through controls only: walk it (a click on a habitat to build an arcology).
+      const nxt = choice.next();
+      if (nxt.size === 1 && !choice.ready()) {
+        const [k] = nxt.keys();
+        if (!mod.onBoard(k) && nxt.get(k).moves.length === 1) { click(k); return; }
+      }
     }
     draw();
   }
@@ -153,7 +164,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       } else {
         live && live.destroy();
         live = null;
-        choice = chooser(mod.moves(decision, obs));
+        choice = chooser(mod.moves(decision, obs, gameCatalog(cat)));
       }
       startClock(decision.deadline);
       draw();

@@ -30,7 +30,7 @@ func (a *arena) createWith(game string, seats int, seed uint64, options map[stri
 
 // clicks counts what a person clicked on a seat page.
 type clicks struct {
-	board, controls, confirms int
+	board, controls, confirms, offers int
 	// paths counts the moves chosen by two or more clicks on the board (a piece, then where).
 	paths int
 }
@@ -38,14 +38,16 @@ type clicks struct {
 // pickJS marks what a person would click next on a seat page, and says what it is: a lit
 // piece of the board ("board"), a control ("control"), the confirm button ("confirm"), or
 // nothing yet (""). n varies the choice from click to click, as a person's would.
-const pickJS = `((n) => {
+const pickJS = `((n, offered) => {
   document.querySelectorAll('[data-pick]').forEach((e) => e.removeAttribute('data-pick'));
-  const lit = [...document.querySelectorAll('#board [data-key].selectable, #board .overlay .dot')];
-  const ctl = [...document.querySelectorAll('#controls button')].filter((b) => b.id !== 'cancel' && b.id !== 'confirm' && b.id !== 'turnleft' && b.id !== 'turnright');
+  const lit = [...document.querySelectorAll('#board [data-key].selectable, #board .overlay .dot[data-key]')];
+  const ctl = [...document.querySelectorAll('#controls > button')].filter((b) => b.id !== 'cancel' && b.id !== 'confirm' && b.id !== 'turnleft' && b.id !== 'turnright');
   const ok = document.querySelector('#controls #confirm');
   const spot = (e) => (e.matches('.ship') ? e.querySelector('.halo') : e.querySelector('.marker') || e.querySelector('.well')) || e;
   const mark = (e, what) => { spot(e).setAttribute('data-pick', n); return what; };
   if (ok && (n % 3 !== 0 || (!lit.length && !ctl.length))) return mark(ok, 'confirm');
+  // Now and then a trade, built in the offer builder.
+  if (document.querySelector('#offerbuilder') && (!offered || n % 6 === 0)) return 'offer';
   // A person mostly plays on the board, and passes or ends a turn only now and then.
   const quiet = ctl.filter((b) => !/^(pass|end turn|end the sacrifice|decline|skip)/.test(b.textContent));
   if (lit.length && (n % 5 !== 0 || !ctl.length)) return mark(lit[n % lit.length], 'board');
@@ -62,17 +64,30 @@ func (b *browser) playByClicks(limit int) clicks {
 	var c clicks
 	inPath := 0
 	for n := 1; n <= limit; n++ {
-		b.until(`document.querySelector('#result') || document.querySelector('#lostseat') || (document.querySelector('#controls')?.dataset.decision && (document.querySelector('#board [data-key].selectable, #board .overlay .dot') || document.querySelector('#controls button')))`)
+		b.until(`document.querySelector('#result') || document.querySelector('#lostseat') || (document.querySelector('#controls')?.dataset.decision && (document.querySelector('#board [data-key].selectable, #board .overlay .dot[data-key]') || document.querySelector('#controls button')))`)
 		if eval[bool](b, `document.querySelector('#result') !== null`) {
 			return c
 		}
 		draws := eval[string](b, `document.querySelector('#board').dataset.draws`)
-		what := eval[string](b, fmt.Sprintf(`%s(%d)`, pickJS, n))
+		what := eval[string](b, fmt.Sprintf(`%s(%d, %v)`, pickJS, n, c.offers > 0))
 		if what == "" {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-		_, err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-pick="%d"]`, n)))
+		var err error
+		if what == "offer" {
+			// A person starts from a suggestion, then sends it once the page says it may.
+			_, err = chromedp.Run(ctx, chromedp.Click(`#offerfill`))
+			if err == nil && !eval[bool](b, `!document.querySelector('#offersend').disabled`) {
+				b.t.Errorf("a suggested offer is not one the page lets the person send: %s", eval[string](b, `document.querySelector('#offerstatus').textContent`))
+			}
+			if err == nil {
+				_, err = chromedp.Run(ctx, chromedp.Click(`#offersend`))
+			}
+			c.offers++
+		} else {
+			_, err = chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-pick="%d"]`, n)))
+		}
 		cancel()
 		if err != nil {
 			continue // the page redrew under the click (a new decision): look again
@@ -89,22 +104,25 @@ func (b *browser) playByClicks(limit int) clicks {
 		case "confirm":
 			c.confirms++
 		}
-		b.until(fmt.Sprintf(`document.querySelector('#result') || document.querySelector('#board').dataset.draws !== %q || document.querySelector('#rejected').textContent !== ''`, draws))
+		if !b.within(10*time.Second, fmt.Sprintf(`document.querySelector('#result') || document.querySelector('#board').dataset.draws !== %q || (document.querySelector('#rejected')?.textContent || '') !== ''`, draws)) {
+			b.t.Logf("click %d (%s) changed nothing: %s", n, what, eval[string](b, `(document.querySelector('#yourmove')?.innerText || '') + ' / ' + (document.querySelector('[data-pick]')?.outerHTML || 'the clicked element is gone')`))
+			continue
+		}
 		if eval[bool](b, `document.querySelector('#result') !== null`) {
 			return c
 		}
-		if rej := eval[string](b, `document.querySelector('#rejected').textContent`); rej != "" {
-			b.t.Logf("debug: %s", eval[string](b, `document.querySelector('#controls').outerHTML + ' / ' + document.querySelector('#prompt').textContent`))
+		if rej := eval[string](b, `document.querySelector('#rejected')?.textContent || ''`); rej != "" {
+			b.t.Logf("debug: %s", eval[string](b, `document.querySelector('#yourmove')?.innerText || ''`))
 			if !strings.Contains(rej, "stale") {
 				b.t.Errorf("the server refused what the page offered (click %d, %s): %s", n, what, rej)
 			}
-			eval[bool](b, `(document.querySelector('#rejected').textContent = '', true)`)
+			eval[bool](b, `(document.querySelector('#rejected') && (document.querySelector('#rejected').textContent = ''), true)`)
 		}
-		if eval[string](b, `document.querySelector('#controls').dataset.decision`) != "" && eval[int](b, `document.querySelectorAll('#controls #cancel').length`) == 0 {
+		if eval[string](b, `document.querySelector('#controls')?.dataset.decision || ''`) != "" && eval[int](b, `document.querySelectorAll('#controls #cancel').length`) == 0 {
 			inPath = 0 // nothing chosen: the next click starts a move
 		}
 	}
-	b.t.Fatalf("the match did not end within %d clicks (%+v): %s", limit, c, eval[string](b, `document.querySelector('#yourmove').innerText + ' / dots ' + document.querySelectorAll('#board .overlay .dot').length`))
+	b.t.Fatalf("the match did not end within %d clicks (%+v): %s", limit, c, eval[string](b, `document.querySelector('#yourmove').innerText + ' / dots ' + document.querySelectorAll('#board .overlay .dot[data-key]').length`))
 	return c
 }
 
@@ -166,4 +184,34 @@ func TestBrowser_HumanPlaysPlanetToTheEnd(t *testing.T) {
 		t.Errorf("the person placed %d tiles by a tile then a face (%d confirmed), want one a turn", c.paths, c.confirms)
 	}
 	b.screenshot("seat-planet")
+}
+
+func TestBrowser_HumanPlaysPantropiaToTheEnd(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	b := newBrowser(t)
+	// Twelve turns, not four hundred: setup, production, trades and building all happen.
+	m := a.createWith("pantropia", 3, seedFromEnv(4), map[string]string{"turn_cap": "12"}, "you", "greedy", "greedy")
+	defer a.openSeat(b, "pantropia", "greedy", m, 0)()
+	c := b.playByClicks(600)
+	b.until(`document.querySelector('#board').dataset.ended === 'true'`)
+	t.Logf("the person clicked %d points of the sphere, %d controls, built %d offers", c.board, c.controls, c.offers)
+	if c.paths < 2 {
+		t.Errorf("the person settled %d times by an intersection then a strut, want 2", c.paths)
+	}
+	if c.board < 4 {
+		t.Errorf("the person clicked the sphere %d times, want more than the setup", c.board)
+	}
+	if c.offers == 0 {
+		t.Error("the person never built a trade offer")
+	}
+	b.screenshot("seat-pantropia")
+}
+
+// within waits until the expression is truthy in the page, for at most d.
+func (b *browser) within(d time.Duration, expr string) bool {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, d)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+	return err == nil
 }

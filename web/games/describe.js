@@ -111,7 +111,7 @@ const pantropia = {
       case 'SHUTTLE_RETURNED': return { text: `${s}'s shuttle went back to the supply` };
       case 'DISCARD': return { text: `${s} discarded ${chips(e.chips)}` };
       case 'END_TURN': return { text: `${s} ended the turn`, cls: 'dim' };
-      case 'GAME_OVER': return { text: `game over: ${e.text}`, cls: 'big' };
+      case 'GAME_OVER': return { text: e.text.startsWith('game over') ? e.text : `game over: ${e.text}`, cls: 'big' };
       default: return { text: e.text || k };
     }
   },

@@ -4,7 +4,7 @@
 // planet: the tile shows there as a preview, turned with ←/→ through its legal rotations, and
 // is confirmed. Faces are numbered on hover.
 import { h, s, seatLabel, seatColor, swatch, enumName } from '../common.js';
-import { THREE, webglAvailable } from '../three-view.js';
+import { THREE, webglAvailable, placeDots } from '../three-view.js';
 import { gameAction } from '../boards.js';
 
 const habitatColor = {
@@ -131,19 +131,19 @@ export function board(el, catalog, opts) {
       const f = Number(key.slice(5));
       const at = screen(pi, faceCentre(f));
       if (!at.front) continue;
-      out.push(h('div', { class: 'dot', 'data-key': key, title: `face ${f}: ${label}`, style: `left:${at.x}px;top:${at.y}px`, onclick: (ev) => { ev.stopPropagation(); opts.onKey && opts.onKey(key); } }));
+      out.push({ key, dataKey: key, cls: 'dot', title: `face ${f}: ${label}`, x: at.x, y: at.y, onclick: (ev) => { ev.stopPropagation(); opts.onKey && opts.onKey(key); } });
     }
     planets.forEach((_, p) => {
       const c = cellOf(p), pl = (obs.planets || [])[p];
-      if (pl) out.push(h('div', { class: 'tag planet-name', style: `left:${c.x + 8}px;top:${c.y + 10}px;transform:none;border-left:4px solid ${seatColor(pl.seat)};padding-left:4px` }, seatLabel(pl.seat, opts.names)));
+      if (pl) out.push({ key: `name ${p}`, cls: 'tag planet-name', x: c.x + 8, y: c.y + 10, style: `transform:none;border-left:4px solid ${seatColor(pl.seat)};padding-left:4px`, text: seatLabel(pl.seat, opts.names) });
     });
     if (hover) {
       const at = screen(hover.p, faceCentre(hover.face));
       const pl = (obs.planets || [])[hover.p];
       const placed = pl && (pl.tiles || []).find((t) => t.face === hover.face);
-      out.push(h('div', { class: 'tip', style: `left:${at.x}px;top:${at.y}px` }, `face ${hover.face}${placed ? `: tile #${placed.tile.id}` : ' (free)'}`));
+      out.push({ key: 'tip', cls: 'tip', x: at.x, y: at.y, text: `face ${hover.face}${placed ? `: tile #${placed.tile.id}` : ' (free)'}` });
     }
-    overlay.replaceChildren(...out);
+    placeDots(overlay, out);
   }
 
   // Dragging a planet turns it alone; hovering names the face under the pointer.
