@@ -52,7 +52,9 @@ export function play(token, onMessage, onClose, { eventsSeen } = {}) {
   const url = new URL('/v1/play', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const ws = new WebSocket(url);
-  const join = eventsSeen === undefined ? { token } : { token, events_seen: String(eventsSeen) };
+  // A page shows no observation's text: the server need not build it.
+  const join = { token, receive: { omit_text: true } };
+  if (eventsSeen !== undefined) join.events_seen = String(eventsSeen);
   ws.onopen = () => ws.send(JSON.stringify({ join }));
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = () => onClose && onClose();

@@ -35,7 +35,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
   function draw() {
     if (!board) return;
     const marks = { selectable: new Map(), selected: [], preview: null };
-    controls.replaceChildren();
+    if (!live) controls.replaceChildren(); // a live controller keeps its own controls
     controls.dataset.decision = decision ? decision.decision_id : '';
     if (decision && choice && !live) {
       const nxt = choice.next();
@@ -62,7 +62,8 @@ export async function seat(token, signal, onCleanup, { app, games }) {
     } else if (!live) {
       prompt.textContent = lost ? '' : 'waiting for the others…';
     }
-    board.update(obs, { ply: decision ? decision.ply : undefined, viewer: joined.seat, marks });
+    if (live) board.update(obs, { ply: decision ? decision.ply : undefined, viewer: joined.seat, live: live.state });
+    else board.update(obs, { ply: decision ? decision.ply : undefined, viewer: joined.seat, marks });
     boardEl.dataset.draws = Number(boardEl.dataset.draws || 0) + 1;
   }
 
@@ -158,7 +159,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       boardEl.dataset.ply = decision.ply;
       log.append(decision.events);
       if (mod.live && mod.live(obs)) {
-        live ||= mod.controller({ board, boardEl, controls, prompt, names, seat: joined.seat, catalog: cat });
+        live ||= mod.controller({ board, boardEl, controls, prompt, names, seat: joined.seat, catalog: cat, joined });
         live.decision(decision, obs, (a) => conn.answer(a));
         choice = null;
       } else {
@@ -166,11 +167,11 @@ export async function seat(token, signal, onCleanup, { app, games }) {
         live = null;
         choice = chooser(mod.moves(decision, obs, gameCatalog(cat)));
       }
-      startClock(decision.deadline);
+      if (live) { clearInterval(tick); clock.textContent = `${(obs.time_left_ms / 1000).toFixed(1)} s of the round left`; } else startClock(decision.deadline);
       draw();
     }
     if (msg.accepted) {
-      if (live) live.accepted(msg.accepted);
+      if (live) { live.accepted(msg.accepted); log.append(msg.accepted.events); return; }
       else { decision = null; choice = null; clearInterval(tick); clock.textContent = ''; }
       log.append(msg.accepted.events);
       draw();

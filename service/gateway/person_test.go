@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -214,4 +215,82 @@ func (b *browser) within(d time.Duration, expr string) bool {
 	defer cancel()
 	_, err := chromedp.Run(ctx, chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
 	return err == nil
+}
+
+// fieldJS is where on the page pile n's centre is, for a click on the field.
+const fieldJS = `((n) => {
+  const tags = [...document.querySelectorAll('#board .overlay .tag.pile')];
+  const t = tags[n % tags.length], o = document.querySelector('#board .overlay').getBoundingClientRect();
+  return [o.left + parseFloat(t.style.left), o.top + parseFloat(t.style.top)];
+})`
+
+func TestBrowser_HumanPlaysFCCatanToTheEnd(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	b := newBrowser(t)
+	seed := seedFromEnv(2)
+	// The published field and short rounds: setup, rounds on the wall clock, markets and the end.
+	m, err := a.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{
+		Game: "fccatan", Seats: 3, Seed: &seed, SeatNames: []string{"you", "greedy", "greedy"},
+		Options: map[string]string{"ruleset": "published", "round_cap": "2", "market_seconds": "3", "choice_seconds": "4", "team_size": "3", "trade_steps": "1"},
+		Clock:   &orreryv1.Clock{PerMove: durationpb.New(time.Minute), TimeBank: durationpb.New(5 * time.Minute), WallClock: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.openSeat(b, "fccatan", "greedy", m, 0)()
+	var handles, fieldClicks, keys, choices int
+	for n := 1; n < 2000; n++ {
+		b.until(`document.querySelector('#result') || document.querySelector('#controls .selectavatar') || (document.querySelector('#controls')?.dataset.decision && (document.querySelector('#board .overlay .dot[data-key]') || document.querySelector('#controls > button')))`)
+		if eval[bool](b, `document.querySelector('#result') !== null`) {
+			break
+		}
+		if eval[bool](b, `document.querySelector('#controls .selectavatar') !== null`) {
+			// Live: a player, then the field where it runs, then an order by key.
+			av := eval[int](b, `document.querySelectorAll('#board .overlay .handle').length`)
+			if av == 0 {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
+			_, err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`#board .overlay .handle[data-key="avatar:%d"]`, n%av)))
+			cancel()
+			if err != nil {
+				continue // the round ended under the click
+			}
+			handles++
+			xy := eval[[]float64](b, fmt.Sprintf(`%s(%d)`, fieldJS, n))
+			if _, err := chromedp.Run(b.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err == nil {
+				fieldClicks++
+			}
+			if eval[bool](b, fmt.Sprintf(`!document.querySelector('#controls .toggle.on[data-flag="pick_up"][data-avatar="%d"]')`, n%av)) {
+				if _, err := chromedp.Run(b.ctx, chromedp.KeyEvent("p")); err == nil {
+					keys++
+				}
+			}
+			continue
+		}
+		// Between rounds: the hoop or control a person would choose.
+		what := eval[string](b, fmt.Sprintf(`%s(%d, true)`, pickJS, n))
+		if what == "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
+		if _, err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-pick="%d"]`, n))); err == nil {
+			choices++
+		}
+		cancel()
+	}
+	b.until(`document.querySelector('#board').dataset.ended === 'true'`)
+	sent := eval[int](b, `Number(document.querySelector('#board').dataset.intentsSent || 0)`)
+	log := eval[string](b, `document.querySelector('#log').textContent`)
+	t.Logf("the person selected players %d times, clicked the field %d times, pressed %d keys, made %d other choices; %d intents sent", handles, fieldClicks, keys, choices, sent)
+	if handles == 0 || fieldClicks == 0 || keys == 0 {
+		t.Errorf("the person played no round live (%d players selected, %d field clicks, %d keys)", handles, fieldClicks, keys)
+	}
+	if sent == 0 {
+		t.Error("the page sent no intents")
+	}
+	if !regexp.MustCompile(`seat 0 \(you\)'s player \d picked up`).MatchString(log) {
+		t.Errorf("no player of the person's picked up a ball: %.600s", log)
+	}
+	b.screenshot("seat-fccatan")
 }
