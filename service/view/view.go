@@ -17,8 +17,6 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
-	"github.com/orrery/orrery/service/match"
-	"github.com/orrery/orrery/service/store"
 )
 
 // Replays is where finished matches come from: the arena itself, or a client of it.
@@ -35,9 +33,9 @@ func (r clientReplays) GetReplay(ctx context.Context, req *orreryv1.GetReplayReq
 	return r.c.GetReplay(ctx, req)
 }
 
-// cacheSize is how many finished replays are kept: a replay never changes, and a person
-// stepping through one asks for every ply in turn.
-const cacheSize = 16
+// cacheSize is how many finished matches' timelines are kept: a replay never changes, and a
+// person stepping through one asks for every ply in turn.
+const cacheSize = 8
 
 // Service implements orreryv1.ViewServiceServer.
 type Service struct {
@@ -45,7 +43,7 @@ type Service struct {
 	replays Replays
 
 	mu    sync.Mutex // guards cache and order
-	cache map[string]*orreryv1.GetReplayResponse
+	cache map[string]*timeline
 	order []string // match ids, oldest first
 }
 
@@ -53,7 +51,7 @@ var _ orreryv1.ViewServiceServer = (*Service)(nil)
 
 // New serves views of the replays r gives.
 func New(r Replays) *Service {
-	return &Service{replays: r, cache: make(map[string]*orreryv1.GetReplayResponse)}
+	return &Service{replays: r, cache: make(map[string]*timeline)}
 }
 
 // Register adds the service to a gRPC server.
@@ -67,10 +65,11 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 	if req.GetPly() < 0 || req.GetFromEvent() < 0 || req.GetMaxEvents() < 0 {
 		return nil, status.Error(codes.InvalidArgument, "ply, from_event and max_events must not be negative")
 	}
-	rep, err := s.replay(ctx, req.GetMatchId())
+	tl, err := s.timeline(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, err
 	}
+	rep := tl.rep
 	m := rep.GetMatch()
 	plies := int64(len(rep.GetSteps()))
 	if req.GetPly() > plies {
@@ -88,54 +87,89 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 		return nil, status.Errorf(codes.InvalidArgument, "unknown viewer %d", req.GetViewer())
 	}
 
-	// The match's log up to the ply, re-run as the arena re-runs it (match.Rerun).
-	steps := make([]store.Step, req.GetPly())
-	for i, sp := range rep.GetSteps()[:req.GetPly()] {
-		steps[i] = store.Step{Seq: int64(i), Seat: int(sp.GetSeat()), Notation: sp.GetNotation(), TimedOut: int32(sp.GetTimedOut())}
-	}
-	log, err := match.Rerun(m.GetGame(), engine.Config{Seats: int(m.GetSeats()), Seed: rep.GetSeed(), Options: m.GetOptions()}, steps)
+	out := &orreryv1.GetViewResponse{Ply: req.GetPly(), Plies: plies}
+	err = tl.at(int(req.GetPly()), func(st engine.State) error {
+		refs := tl.refs[:tl.refsAt[req.GetPly()]]
+		out.EventCount = int64(len(refs))
+		var obs proto.Message
+		if o, ok := st.(engine.Omniscient); ok && req.GetViewer() == orreryv1.Viewer_VIEWER_OMNISCIENT {
+			obs = o.ObserveAll()
+		} else {
+			obs = st.Observe(viewer)
+		}
+		out.Observation = wire.Observation(obs)
+		if r, ok := st.(engine.ObservationRenderer); ok && req.GetViewer() != orreryv1.Viewer_VIEWER_OMNISCIENT {
+			out.Text = r.RenderObservation(obs)
+		} else {
+			out.Text = st.Render(viewer)
+		}
+		for _, seat := range st.ToAct(nil) {
+			out.ToAct = append(out.ToAct, int32(seat))
+		}
+		from := req.GetFromEvent()
+		if n := int64(req.GetMaxEvents()); n > 0 && int64(len(refs))-n > from {
+			from = int64(len(refs)) - n
+		}
+		out.Events = events(st, viewer, refs, rep, from)
+		return nil
+	})
 	if err != nil {
-		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", m.GetMatchId(), err)
-	}
-	st := log.State()
-
-	// GetView numbers the events of the steps from 0, without those of the start (live
-	// seats are sent those too, first: Planet's deal).
-	opening := log.Opening()
-	out := &orreryv1.GetViewResponse{Ply: req.GetPly(), Plies: plies, EventCount: log.EventCount() - opening}
-	var obs proto.Message
-	if o, ok := st.(engine.Omniscient); ok && req.GetViewer() == orreryv1.Viewer_VIEWER_OMNISCIENT {
-		obs = o.ObserveAll()
-	} else {
-		obs = st.Observe(viewer)
-	}
-	out.Observation = wire.Observation(obs)
-	if r, ok := st.(engine.ObservationRenderer); ok && req.GetViewer() != orreryv1.Viewer_VIEWER_OMNISCIENT {
-		out.Text = r.RenderObservation(obs)
-	} else {
-		out.Text = st.Render(viewer)
-	}
-	for _, seat := range st.ToAct(nil) {
-		out.ToAct = append(out.ToAct, int32(seat))
-	}
-	from := req.GetFromEvent()
-	if n := int64(req.GetMaxEvents()); n > 0 && out.EventCount-n > from {
-		from = out.EventCount - n
-	}
-	out.Events = log.Events(viewer, from+opening) // built for this call alone: renumbered in place
-	for _, e := range out.Events {
-		e.Seq -= opening
+		return nil, err
 	}
 	return out, nil
 }
 
-// replay is the match's replay, from the cache or the source.
-func (s *Service) replay(ctx context.Context, id string) (*orreryv1.GetReplayResponse, error) {
+// events are the viewer's events numbered from on, as it saw them.
+func events(st engine.State, viewer engine.Seat, refs []int, rep *orreryv1.GetReplayResponse, from int64) []*orreryv1.Event {
+	if from >= int64(len(refs)) {
+		return nil
+	}
+	first := -1
+	for _, r := range refs[from:] {
+		if r >= 0 {
+			first = r
+			break
+		}
+	}
+	var game []proto.Message
+	if first >= 0 {
+		game = st.Events(viewer, first, nil)
+	}
+	out := make([]*orreryv1.Event, 0, len(refs)-int(from))
+	gi := 0
+	for i, r := range refs[from:] {
+		e := &orreryv1.Event{Seq: from + int64(i)}
+		if r >= 0 {
+			if gi >= len(game) {
+				break
+			}
+			e.Kind = &orreryv1.Event_Game{Game: wire.GameEvent(game[gi])}
+			gi++
+		} else {
+			e.Kind = &orreryv1.Event_TimedOut{TimedOut: timedOut(rep, -1-r, from+int64(i))}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// timedOut is the replay's own record of a timeout event (it carries the policy).
+func timedOut(rep *orreryv1.GetReplayResponse, seat int, seq int64) *orreryv1.SeatTimedOut {
+	if evs := rep.GetEvents(); seq < int64(len(evs)) {
+		if t := evs[seq].GetTimedOut(); t != nil {
+			return t
+		}
+	}
+	return &orreryv1.SeatTimedOut{Seat: int32(seat)}
+}
+
+// timeline is the match's timeline, from the cache or re-run from its replay.
+func (s *Service) timeline(ctx context.Context, id string) (*timeline, error) {
 	s.mu.Lock()
-	rep, ok := s.cache[id]
+	tl, ok := s.cache[id]
 	s.mu.Unlock()
 	if ok {
-		return rep, nil
+		return tl, nil
 	}
 	rep, err := s.replays.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
 	if err != nil {
@@ -144,15 +178,19 @@ func (s *Service) replay(ctx context.Context, id string) (*orreryv1.GetReplayRes
 		}
 		return nil, fmt.Errorf("replay of %s: %w", id, err)
 	}
+	if tl, err = newTimeline(rep); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.cache[id]; !ok {
-		if len(s.order) == cacheSize {
-			delete(s.cache, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.cache[id] = rep
-		s.order = append(s.order, id)
+	if old, ok := s.cache[id]; ok {
+		return old, nil
 	}
-	return rep, nil
+	if len(s.order) == cacheSize {
+		delete(s.cache, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.cache[id] = tl
+	s.order = append(s.order, id)
+	return tl, nil
 }
