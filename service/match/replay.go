@@ -26,13 +26,12 @@ type Log struct {
 	// have without the restart.
 	timeouts    map[int]int
 	timeoutRand *mrand.Rand
-	opening     int // the engine's events before any step
 }
 
 // NewLog is the log of a match about to start at st: the events its game emits as it starts
 // (Planet deals the objectives), before any step, and nothing else.
 func NewLog(st engine.State) *Log {
-	return &Log{st: st, events: openingEvents(st), opening: st.EventCount()}
+	return &Log{st: st, events: openingEvents(st)}
 }
 
 // State is the state the log leads to.
@@ -102,7 +101,7 @@ func Rerun(game string, cfg engine.Config, stored []store.Step) (*Log, error) {
 		return nil, fmt.Errorf("the match's game or options no longer start: %w", err)
 	}
 	r := &Log{st: st, steps: make([]logged, 0, len(stored)), events: openingEvents(st), banks: make(map[int]time.Duration),
-		timeouts: make(map[int]int), timeoutRand: timeoutRand(cfg.Seed), opening: st.EventCount()}
+		timeouts: make(map[int]int), timeoutRand: timeoutRand(cfg.Seed)}
 	for _, sp := range stored {
 		step := engine.Step{Seat: engine.Seat(sp.Seat)}
 		if !(sp.Seat == int(engine.Spectator) && sp.Notation == "") {
@@ -135,13 +134,6 @@ func Rerun(game string, cfg engine.Config, stored []store.Step) (*Log, error) {
 	}
 	return r, nil
 }
-
-// Opening is how many events the game emitted as it started, before any step: the log's
-// first events.
-func (l *Log) Opening() int64 { return int64(l.opening) }
-
-// EventCount is how many events the log numbers.
-func (l *Log) EventCount() int64 { return int64(len(l.events)) }
 
 // Events is seat's view of the log's events numbered from on, as seat saw them live.
 func (l *Log) Events(seat engine.Seat, from int64) []*orreryv1.Event {
