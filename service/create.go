@@ -58,8 +58,8 @@ func NewMatchKeys(seats int) *MatchKeys {
 
 // CreateMatch starts a match.
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
-	if s.cluster == nil || !s.cluster.RelayedByNode(ctx) { // a node that relays a create has counted it against its caller
-		if err := s.limits.Create(caller(ctx), s.now()); err != nil {
+	if who := s.caller(ctx); who.Node == "" { // a node that relays a create has counted it against its caller
+		if err := s.limits.Create(who.Name, s.now()); err != nil {
 			return nil, err
 		}
 	}

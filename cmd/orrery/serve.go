@@ -28,6 +28,7 @@ import (
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/gateway"
 	"github.com/orrery/orrery/service/ladder"
@@ -66,13 +67,14 @@ type arenaConfig struct {
 	retain   time.Duration // finished matches older than this are removed; 0: kept
 	tls      *tls.Config   // nil: plaintext
 	node     *service.Node // nil: the only server on its database
+	gateway  caller.Key    // shared with the server's own web gateway, which vouches for its HTTP clients
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
 func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node,
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node, Gateway: c.gateway,
 		DataSets:   datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)},
 		HoldClocks: true} // resumed matches' clocks start once it serves (StartClocks below)
 	if c.dbPath != "" {
@@ -306,6 +308,7 @@ type serveOptions struct {
 	fillAfter   time.Duration
 	nodeID      string
 	advertise   string
+	web         webOptions
 }
 
 func newServeCmd() *cobra.Command {
@@ -348,6 +351,8 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&o.limits.DataSetBytes, "max-data-set", limits.DefaultDataSetBytes, "largest data set, inline or named, in bytes")
 	f.IntVar(&o.limits.StreamQueue, "max-stream-queue", limits.DefaultStreamQueue, "replies queued for a Play stream whose bot does not read; past it the stream is closed (the seat is kept)")
 	f.DurationVar(&o.limits.Unjoined, "unjoined-expiry", limits.DefaultUnjoined, "a match no seat joins in this time ends as aborted")
+	addLimitFlags(f, &o.limits)
+	o.web.addFlags(f)
 	return cmd
 }
 
@@ -414,8 +419,9 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	}
 	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace, fillAfter: o.fillAfter,
 		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
+	vouch := caller.NewKey() // this process's own: only its web gateway vouches with it
 	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
-		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node})
+		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node, gateway: vouch})
 	if err != nil {
 		return err
 	}
@@ -440,7 +446,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 			return err
 		}
 		defer conn.Close()
-		web, err := gateway.Start(gateway.Config{Addr: o.webAddr, Conn: conn, Logger: logger, TLS: tlsConf})
+		web, err := gateway.Start(o.web.config(o.webAddr, conn, logger, tlsConf, vouch))
 		if err != nil {
 			return fmt.Errorf("web: %w; pass another --web-addr, or --web-addr '' for none", err)
 		}

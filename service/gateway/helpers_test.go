@@ -24,6 +24,7 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/view"
@@ -47,6 +48,7 @@ type arenaOptions struct {
 	houseMatches int      // > 0: a ladder with house bots keeping this many matches running
 	houseGames   []string // the games the ladder runs; nil: every game
 	web          Config   // the web server's names, origins, limits and vouch key
+	limits       limits.Config
 	// authorize, if set, sees every gRPC call the gateway makes (the server's auth hook).
 	authorize service.Authorizer
 }
@@ -73,7 +75,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours})
+	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours, Limits: o.limits, Gateway: o.web.Vouch})
 	if err != nil {
 		t.Fatal(err)
 	}
