@@ -56,6 +56,16 @@ func NewMatchKeys(seats int) *MatchKeys {
 	return k
 }
 
+// ScheduleTournament counts a tournament's matches against its caller's hourly budget
+// (limits.Schedule; serve --open-tournaments). A call a node relayed was counted there.
+func (s *Server) ScheduleTournament(ctx context.Context, matches int) error {
+	who := s.caller(ctx)
+	if who.Node != "" {
+		return nil
+	}
+	return s.limits.Schedule(who.Name, matches, s.now())
+}
+
 // CreateMatch starts a match.
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
 	if who := s.caller(ctx); who.Node == "" { // a node that relays a create has counted it against its caller

@@ -63,6 +63,11 @@ func (s *Service) CreateTournament(ctx context.Context, req *orreryv1.CreateTour
 	if len(r.slots) == 0 {
 		return nil, status.Error(codes.InvalidArgument, "the schedule has no match")
 	}
+	if s.cfg.AdminKey == "" { // an open server: anyone may run one, within a budget
+		if err := s.arena.ScheduleTournament(ctx, r.total); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.db.insertRun(ctx, r); err != nil {
 		return nil, status.Errorf(codes.Internal, "store the tournament: %v", err)
 	}
