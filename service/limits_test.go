@@ -35,6 +35,9 @@ func TestLimits_EachBoundNamesItsLimit(t *testing.T) {
 			codes.ResourceExhausted, "--max-matches"},
 		{"creates per caller per minute", limits.Config{CreatesPerMinute: 3}, func(h *harness) error { return createN(h, 4) },
 			codes.ResourceExhausted, "--max-creates-per-minute"},
+		// One client filled --max-matches with matches it abandoned.
+		{"live matches per caller", limits.Config{LivePerCaller: 2}, func(h *harness) error { return createN(h, 3) },
+			codes.ResourceExhausted, "--max-matches-per-caller"},
 		{"spectators per match", limits.Config{SpectatorsPerMatch: 1}, func(h *harness) error {
 			created := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
 			wctx, cancel := context.WithCancel(ctx)
@@ -53,6 +56,25 @@ func TestLimits_EachBoundNamesItsLimit(t *testing.T) {
 			_, err = second.Recv()
 			return err
 		}, codes.ResourceExhausted, "--max-spectators"},
+		// One client could take all 64 spectator places of a match.
+		{"spectators per caller", limits.Config{SpectatorsPerCaller: 1}, func(h *harness) error {
+			created := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
+			wctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			first, err := h.client.Watch(wctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+			if err != nil {
+				return err
+			}
+			if _, err := first.Recv(); err != nil {
+				return err
+			}
+			second, err := h.client.Watch(wctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+			if err != nil {
+				return err
+			}
+			_, err = second.Recv()
+			return err
+		}, codes.ResourceExhausted, "--max-spectators-per-caller"},
 		{"seat name length", limits.Config{}, func(h *harness) error {
 			_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2, SeatNames: []string{strings.Repeat("n", 65)}})
 			return err
@@ -131,4 +153,21 @@ func TestLimits_ActionCachesOfOldOptionSetsAreDropped(t *testing.T) {
 	if n := srv.actions.Len(); n > maxActionCaches {
 		t.Fatalf("%d action caches kept, want at most %d", n, maxActionCaches)
 	}
+}
+
+// A caller's ended match gives its place back: with its limit of live matches running, the
+// caller creates again once one has ended.
+func TestLimits_LiveMatchesPerCallerComeBackAtTheEnd(t *testing.T) {
+	h := newHarness(t, Config{Limits: limits.Config{LivePerCaller: 2}})
+	ctx := context.Background()
+	first := h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Seed: seed(3)})
+	h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
+	if _, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a third live match: %v", err)
+	}
+	h.playRandom(ctx, first, nil)
+	waitFor(t, "the ended match gives its place back", func() bool {
+		_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
+		return err == nil
+	})
 }

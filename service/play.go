@@ -203,7 +203,7 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	if req.GetFromEvent() < 0 {
 		return status.Errorf(codes.InvalidArgument, "from_event %d is negative", req.GetFromEvent())
 	}
-	release, err := s.limits.Watch(m.ID())
+	release, err := s.limits.WatchBy(m.ID(), s.caller(stream.Context()).Name)
 	if err != nil {
 		return err
 	}

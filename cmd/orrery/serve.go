@@ -243,6 +243,9 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 		if cfg.limits.CreatesPerMinute == 0 {
 			cfg.limits.CreatesPerMinute = math.MaxInt32
 		}
+		if cfg.limits.LivePerCaller == 0 {
+			cfg.limits.LivePerCaller = math.MaxInt32
+		}
 		a, err := startArena(cfg)
 		if err != nil {
 			return nil, nil, err

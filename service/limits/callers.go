@@ -11,20 +11,63 @@ import (
 // What one caller may hold at once, or schedule in an hour. The caller is who limits.Create
 // counts: the peer's host, or the client a trusted hop vouched for (service/caller).
 
-// Own counts a live match created by caller, refusing it when the caller already has its
-// limit running; release, when the match ends, gives the place back (once, however often it
-// is called). In-process callers ("") are not counted.
-func (l *Limits) Own(caller string) (release func(), err error) {
+// Own counts a live match that caller is creating, refusing it when the caller already has
+// its limit running (on this server). The claim is bound to the match once it exists
+// (Claim.Bind), and given back when the match ends (Disown), or at once if it was never
+// made (Claim.Drop). In-process callers ("") are not counted.
+func (l *Limits) Own(caller string) (*Claim, error) {
 	if caller == "" {
-		return func() {}, nil
+		return &Claim{}, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.owned[caller] >= l.cfg.LivePerCaller {
-		return nil, status.Errorf(codes.ResourceExhausted, "live matches per caller: you have %d running, the limit (serve --max-matches-per-caller); end or finish one first", l.cfg.LivePerCaller)
+		return nil, status.Errorf(codes.ResourceExhausted, "live matches per caller: you have %d running, the limit (serve --max-matches-per-caller); let one end first", l.cfg.LivePerCaller)
 	}
 	l.owned[caller]++
-	return l.releaser(l.owned, caller), nil
+	return &Claim{l: l, caller: caller}, nil
+}
+
+// Claim is a caller's place for one live match.
+type Claim struct {
+	l      *Limits
+	caller string
+}
+
+// Bind ties the place to match id, to be given back by Disown(id).
+func (c *Claim) Bind(id string) {
+	if c.l == nil {
+		return
+	}
+	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
+	c.l.ownerOf[id] = c.caller
+}
+
+// Drop gives back the place of a match that was not made.
+func (c *Claim) Drop() {
+	if c.l == nil {
+		return
+	}
+	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
+	c.l.decLocked(c.l.owned, c.caller)
+}
+
+// Disown gives back the place of match id, which has ended or left this server.
+func (l *Limits) Disown(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if caller, ok := l.ownerOf[id]; ok {
+		delete(l.ownerOf, id)
+		l.decLocked(l.owned, caller)
+	}
+}
+
+func (l *Limits) decLocked(counts map[string]int, key string) {
+	if counts[key]--; counts[key] <= 0 {
+		delete(counts, key)
+	}
 }
 
 // releaser decrements counts[key] once.
@@ -34,9 +77,7 @@ func (l *Limits) releaser(counts map[string]int, key string) func() {
 		once.Do(func() {
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			if counts[key]--; counts[key] <= 0 {
-				delete(counts, key)
-			}
+			l.decLocked(counts, key)
 		})
 	}
 }

@@ -110,6 +110,7 @@ type Limits struct {
 	spectators map[string]int     // by match
 	watching   map[string]int     // by match and caller
 	owned      map[string]int     // live matches by creator
+	ownerOf    map[string]string  // creator by live match
 }
 
 // window counts one caller's creations in the current minute.
@@ -121,7 +122,7 @@ type window struct {
 // New makes the limits of cfg (defaults filled).
 func New(cfg Config) *Limits {
 	return &Limits{cfg: cfg.WithDefaults(), creates: make(map[string]*window), scheduled: make(map[string]*window),
-		spectators: make(map[string]int), watching: make(map[string]int), owned: make(map[string]int)}
+		spectators: make(map[string]int), watching: make(map[string]int), owned: make(map[string]int), ownerOf: make(map[string]string)}
 }
 
 // Config is the limits in force.
@@ -161,9 +162,6 @@ func (l *Limits) Create(caller string, now time.Time) error {
 	w.n++
 	return nil
 }
-
-// Watch admits one more spectator of match, whoever it is (WatchBy); release ends its watch.
-func (l *Limits) Watch(match string) (release func(), err error) { return l.WatchBy(match, "") }
 
 // SeatNames checks seat names: printable, without control or format characters, and short.
 func (l *Limits) SeatNames(names []string) error {

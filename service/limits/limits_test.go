@@ -32,16 +32,16 @@ func TestCreate_PerCallerPerMinute(t *testing.T) {
 // A released spectator frees its place, once however often it is released.
 func TestWatch_ReleaseFreesThePlace(t *testing.T) {
 	l := New(Config{SpectatorsPerMatch: 1})
-	release, err := l.Watch("m")
+	release, err := l.WatchBy("m", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Watch("m"); status.Code(err) != codes.ResourceExhausted {
+	if _, err := l.WatchBy("m", ""); status.Code(err) != codes.ResourceExhausted {
 		t.Errorf("second spectator: %v", err)
 	}
 	release()
 	release()
-	again, err := l.Watch("m")
+	again, err := l.WatchBy("m", "")
 	if err != nil {
 		t.Fatalf("after release: %v", err)
 	}
@@ -89,26 +89,35 @@ func TestWatchBy_SpectatorSlotsPerCaller(t *testing.T) {
 // that ends gives its place back; in-process callers are not counted.
 func TestOwn_LiveMatchesPerCaller(t *testing.T) {
 	l := New(Config{LivePerCaller: 2})
-	r1, err1 := l.Own("a")
-	_, err2 := l.Own("a")
+	c1, err1 := l.Own("a")
+	c2, err2 := l.Own("a")
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
+	c1.Bind("m1")
+	c2.Bind("m2")
 	if _, err := l.Own("a"); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "--max-matches-per-caller") {
 		t.Errorf("a third live match: %v", err)
 	}
 	if _, err := l.Own("b"); err != nil {
 		t.Errorf("another caller: %v", err)
 	}
-	r1()
-	r1()
+	l.Disown("m1")
+	l.Disown("m1")
+	c3, err := l.Own("a")
+	if err != nil {
+		t.Fatalf("after one ended: %v", err)
+	}
+	c3.Drop() // never made
 	if _, err := l.Own("a"); err != nil {
-		t.Errorf("after one ended: %v", err)
+		t.Errorf("after a claim was dropped: %v", err)
 	}
 	for range 100 {
-		if _, err := l.Own(""); err != nil {
+		c, err := l.Own("")
+		if err != nil {
 			t.Fatalf("in process: %v", err)
 		}
+		c.Bind("x")
 	}
 }
 

@@ -3,8 +3,11 @@ package match
 import (
 	"fmt"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
 )
 
 // Seat is one connected seat of a match, driven by Run or by a stream (Stream). A Play
@@ -34,6 +37,10 @@ type Seat struct {
 	// and free again once the sender calls next again, everything sent.
 	ack      *acceptedMsg
 	ackState ackState
+	// outboxBytes is the size of the replies in outbox; rejects is the stream's budget of
+	// rejected answers, made at its first rejection.
+	outboxBytes int
+	rejects     *limits.Rejects
 	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
 	// channel, not by the match's changed one, cost a channel made and closed per change.
 	wake chan struct{}
@@ -130,12 +137,17 @@ func (st *Seat) Joined() *orreryv1.Joined {
 
 // Answer applies one request from the bot and queues the reply for the seat's stream. It
 // refuses the request, applying nothing, when the stream already has its limit of replies
-// waiting (limits.Config.StreamQueue): the bot sends and does not read.
+// waiting, in number or in bytes (limits.Config.StreamQueue, StreamQueueBytes): the bot
+// sends and does not read. Past the stream's budget of rejected answers
+// (limits.Config.RejectsPerSecond) it is an error too: the stream is closed, the seat kept.
 func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.env.Limits.StreamQueue(len(st.outbox)); err != nil {
+		return err
+	}
+	if err := m.env.Limits.StreamQueueBytes(st.outboxBytes); err != nil {
 		return err
 	}
 	// A quiet seat is told by its next decision: it is sent no acceptance (queueing one only
@@ -151,6 +163,15 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	}
 	if resp == nil {
 		return nil
+	}
+	if resp.GetRejected() != nil {
+		if st.rejects == nil {
+			st.rejects = m.env.Limits.Rejects()
+		}
+		if err := st.rejects.Reject(m.env.Host.Now()); err != nil {
+			return err
+		}
+		st.outboxBytes += proto.Size(resp) // an acceptance is small and server-made
 	}
 	st.outbox = append(st.outbox, resp)
 	st.wakeLocked() // an accepted answer has woken everyone already, this seat too
@@ -177,7 +198,7 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	m := st.m
 	out := append(st.sending[:0], st.outbox...)
 	clear(st.outbox)
-	st.outbox = st.outbox[:0]
+	st.outbox, st.outboxBytes = st.outbox[:0], 0
 	if st.ackState == ackQueued {
 		st.ackState = ackHanded
 	}
@@ -216,8 +237,8 @@ func (st *Seat) handleLocked(req *orreryv1.PlayRequest, ack *acceptedMsg) *orrer
 	}
 	if id := ans.GetMatchId(); id != "" && id != m.id {
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
-			DecisionId: ans.GetDecisionId(), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
-			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", id, m.id),
+			DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
+			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", m.env.Limits.Clip(id), m.id),
 		}}}
 	}
 	notation, rej := m.answerLocked(seat, ans)
