@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/limits"
@@ -170,4 +171,36 @@ func TestLimits_LiveMatchesPerCallerComeBackAtTheEnd(t *testing.T) {
 		_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
 		return err == nil
 	})
+}
+
+// The reproduction: matches joined once and abandoned (24 h a move) were never reaped,
+// and 30 of them held --max-matches 30 for days. Now a match whose connected seats all left
+// and stayed away past --abandoned-expiry ends as aborted; one whose seat comes back in time
+// goes on.
+func TestLimits_AbandonedMatchEndsAborted(t *testing.T) {
+	const expiry = 300 * time.Millisecond
+	h := newHarness(t, Config{Limits: limits.Config{Abandoned: expiry}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	slow := &orreryv1.Clock{PerMove: durationpb.New(24 * time.Hour)}
+	left := h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Clock: slow})
+	sctx, leave := context.WithCancel(ctx)
+	h.join(sctx, left.GetSeats()[0].GetToken())
+	leave()
+	sum, err := h.srv.AwaitEnd(ctx, left.GetMatchId())
+	if err != nil || sum.GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED || !strings.Contains(sum.GetResult().GetDetail(), "every connected seat left") {
+		t.Errorf("abandoned match: %v, %v", sum.GetResult(), err)
+	}
+
+	back := h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Clock: slow})
+	sctx, leave = context.WithCancel(ctx)
+	h.join(sctx, back.GetSeats()[0].GetToken())
+	leave()
+	time.Sleep(expiry / 3)
+	h.join(ctx, back.GetSeats()[0].GetToken()) // back in time, and stays
+	time.Sleep(2 * expiry)
+	got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: back.GetMatchId()})
+	if err != nil || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
+		t.Errorf("a match whose seat came back: %v, %v", got.GetMatch().GetStatus(), err)
+	}
 }

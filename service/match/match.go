@@ -71,7 +71,10 @@ type Match struct {
 	pub      atomic.Pointer[Public]
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
-	joined   bool
+	// abandoned ends it as aborted once every connected seat has left and none has come
+	// back in time (limits.Config.Abandoned); running only while no seat is connected.
+	abandoned *time.Timer
+	joined    bool
 	// decided and latency are the game's series of metrics, looked up at the first decision:
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
@@ -269,6 +272,9 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 	if m.unjoined != nil {
 		m.unjoined.Stop()
 	}
+	if m.abandoned != nil {
+		m.abandoned.Stop()
+	}
 	if !handOff {
 		m.result, m.endedAt = r, now
 		m.env.Metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
@@ -400,6 +406,11 @@ func (m *Match) Replay() (*orreryv1.GetReplayResponse, error) {
 	}
 	l := &Log{st: m.st, steps: m.steps, events: m.ev.refs}
 	return l.Replay(m.summaryLocked(), m.cfg.Seed, m.seedSalt), nil
+}
+
+// abandonedDetail is why a match whose seats all left ended.
+func abandonedDetail(d time.Duration) string {
+	return fmt.Sprintf("every connected seat left and none came back within %v", d)
 }
 
 // unjoinedDetail is why a match nobody joined ended.

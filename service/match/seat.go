@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -94,6 +95,9 @@ func (m *Match) connect(seat engine.Seat) int64 {
 	m.gen++
 	gen := m.gen
 	m.seats[seat].stream = gen
+	if m.abandoned != nil {
+		m.abandoned.Stop() // a seat is back
+	}
 	if !m.joined {
 		m.joined = true
 		if m.unjoined != nil {
@@ -111,6 +115,12 @@ func (m *Match) disconnect(st *Seat) {
 	if s.stream == st.gen {
 		s.stream = 0
 		m.releaseIfIdleLocked()
+		if !m.ended && !m.connectedLocked() {
+			if m.abandoned != nil {
+				m.abandoned.Stop()
+			}
+			m.abandoned = time.AfterFunc(m.env.Limits.Abandoned(), m.expireAbandoned)
+		}
 	}
 	if s.live == st {
 		s.live = nil
