@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -14,7 +15,8 @@ import (
 
 // Garbage answers had no per-stream rate limit: 200 garbage seats at 10k messages a second
 // slowed an unrelated match to 0.10x. Now a stream past its budget of rejected answers is
-// closed with a status that says so, and its seat is kept: the bot rejoins and plays on.
+// closed with a status that says so, and its seat is kept: once the budget has refilled the
+// bot rejoins and plays on.
 func TestPlay_RejectedAnswersPerStreamAreRateLimited(t *testing.T) {
 	h := newHarness(t, Config{Limits: limits.Config{RejectsPerSecond: 1, RejectBurst: 5}})
 	ctx := context.Background()
@@ -40,6 +42,16 @@ func TestPlay_RejectedAnswersPerStreamAreRateLimited(t *testing.T) {
 	if rejected > 6 {
 		t.Errorf("%d rejections sent past a burst of 5", rejected)
 	}
+	// Rejoining at once is refused until the budget refills (1 a second here).
+	early, err := h.client.Play(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	early.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: created.GetSeats()[seat].GetToken()}}})
+	if _, err := early.Recv(); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "rejoin in") {
+		t.Errorf("rejoining at once: %v; want ResourceExhausted saying when", err)
+	}
+	time.Sleep(1100 * time.Millisecond)
 	again := h.join(ctx, created.GetSeats()[seat].GetToken())
 	next, _ := nextDecision(t, again)
 	if next.GetDecisionId() != d.GetDecisionId() {

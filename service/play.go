@@ -146,6 +146,11 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 	if !ok {
 		return s.attachStored(tokenMatch(token), h, eventsSeen)
 	}
+	// A seat whose stream was closed for its rejected answers waits for its budget to refill:
+	// rejoining at once to send more would cost the server a join each time.
+	if err := ref.e.m.RejectBudget(ref.seat); err != nil {
+		return nil, err
+	}
 	return ref.e.m.Connect(ref.seat, eventsSeen), nil
 }
 

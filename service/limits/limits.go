@@ -58,8 +58,8 @@ const (
 	DefaultTournamentMatches   = 600
 	// DefaultRejectsPerSecond is far more than a bot that reads its decisions is ever
 	// refused; 200 garbage seats at 10k messages a second slowed another match to 0.10x.
-	DefaultRejectsPerSecond = 20
-	DefaultRejectBurst      = 50
+	DefaultRejectsPerSecond = 5
+	DefaultRejectBurst      = 20
 	DefaultAbandoned        = 10 * time.Minute
 	// DefaultMessageBytes is gRPC's own default, set explicitly; a larger --max-data-set
 	// raises it to the data set and room for the rest of its CreateMatchRequest.

@@ -191,3 +191,18 @@ func TestMessageBytes_FollowsTheDataSet(t *testing.T) {
 		t.Errorf("with a 16 MiB data set: %d", got)
 	}
 }
+
+// A seat whose budget is spent is told when to rejoin, and may once it has refilled.
+func TestRejects_WaitBeforeRejoining(t *testing.T) {
+	r := New(Config{RejectsPerSecond: 2, RejectBurst: 1}).Rejects()
+	t0 := time.Unix(0, 0)
+	if r.Wait(t0) != nil || r.Reject(t0) != nil {
+		t.Fatal("a fresh budget")
+	}
+	if err := r.Wait(t0); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "rejoin in 500ms") {
+		t.Errorf("spent: %v", err)
+	}
+	if err := r.Wait(t0.Add(500 * time.Millisecond)); err != nil {
+		t.Errorf("refilled: %v", err)
+	}
+}

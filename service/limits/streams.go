@@ -17,7 +17,7 @@ func (l *Limits) StreamQueueBytes(queued int) error {
 	return nil
 }
 
-// Rejects is one Play stream's budget of rejected answers: a token bucket refilled at
+// Rejects is one seat's budget of rejected answers, over its Play streams: a token bucket refilled at
 // RejectsPerSecond up to RejectBurst. A bot that answers wrongly now and then never meets
 // it; a stream of garbage does, and is closed before it costs the server more than the rate.
 type Rejects struct {
@@ -29,6 +29,20 @@ type Rejects struct {
 // Rejects is a fresh budget for one stream.
 func (l *Limits) Rejects() *Rejects {
 	return &Rejects{rate: float64(l.cfg.RejectsPerSecond), burst: float64(l.cfg.RejectBurst), tokens: float64(l.cfg.RejectBurst)}
+}
+
+// Wait refuses a new stream of the seat while its budget is spent, saying when one rejection
+// will be allowed again.
+func (r *Rejects) Wait(now time.Time) error {
+	tokens := r.tokens
+	if !r.last.IsZero() {
+		tokens = min(r.burst, tokens+now.Sub(r.last).Seconds()*r.rate)
+	}
+	if tokens >= 1 {
+		return nil
+	}
+	wait := time.Duration((1 - tokens) / r.rate * float64(time.Second))
+	return status.Errorf(codes.ResourceExhausted, "rejected answers per stream: the seat's budget is spent (serve --max-rejects-per-second); rejoin in %v and answer from the legal list", wait.Round(time.Millisecond))
 }
 
 // Reject spends one rejection at now; past the budget it is the status that closes the

@@ -14,6 +14,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -89,6 +90,9 @@ type logged struct {
 }
 
 type seatState struct {
+	// rejects is the seat's budget of rejected answers (limits.Rejects), made at its first
+	// rejection and kept across its streams, so that rejoining does not refill it.
+	rejects   *limits.Rejects
 	stream    int64 // generation of the connected stream; 0 when none
 	bank      time.Duration
 	pending   *pending

@@ -8,7 +8,6 @@ import (
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service/limits"
 )
 
 // Seat is one connected seat of a match, driven by Run or by a stream (Stream). A Play
@@ -38,10 +37,8 @@ type Seat struct {
 	// and free again once the sender calls next again, everything sent.
 	ack      *acceptedMsg
 	ackState ackState
-	// outboxBytes is the size of the replies in outbox; rejects is the stream's budget of
-	// rejected answers, made at its first rejection.
+	// outboxBytes is the size of the replies in outbox.
 	outboxBytes int
-	rejects     *limits.Rejects
 	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
 	// channel, not by the match's changed one, cost a channel made and closed per change.
 	wake chan struct{}
@@ -86,6 +83,17 @@ func (m *Match) Connect(seat engine.Seat, eventsSeen *int64) *Seat {
 	}
 	m.mu.Unlock()
 	return st
+}
+
+// RejectBudget refuses a join of seat while the seat's budget of rejected answers is spent
+// (its last stream was closed for them), saying when to come back.
+func (m *Match) RejectBudget(seat engine.Seat) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.seats[seat].rejects; r != nil {
+		return r.Wait(m.env.Host.Now())
+	}
+	return nil
 }
 
 // connect makes a new stream generation the seat's connection, replacing any older one.
@@ -175,10 +183,11 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 		return nil
 	}
 	if resp.GetRejected() != nil {
-		if st.rejects == nil {
-			st.rejects = m.env.Limits.Rejects()
+		ss := &m.seats[st.seat]
+		if ss.rejects == nil {
+			ss.rejects = m.env.Limits.Rejects()
 		}
-		if err := st.rejects.Reject(m.env.Host.Now()); err != nil {
+		if err := ss.rejects.Reject(m.env.Host.Now()); err != nil {
 			return err
 		}
 		st.outboxBytes += proto.Size(resp) // an acceptance is small and server-made
