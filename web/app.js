@@ -5,6 +5,7 @@ import { get, post, stream, play } from './api.js';
 import { h, seatColor, seatLabel, swatch, describeEvent, enumName, fmtTime, observationOf } from './common.js';
 import { makeBoard } from './boards.js';
 import { ratingPlot } from './plot.js';
+import { moveLab, timingStrips } from './timing.js';
 
 const app = document.getElementById('app');
 let cleanup = () => {};
@@ -215,8 +216,9 @@ async function replay(m, catalog, signal, onCleanup) {
     h('button', { id: 'last', onclick: () => go(plies) }, 'end ▶|'),
     speedSel, 'ply', jump, h('button', { id: 'jumpgo', onclick: () => go(Number(jump.value)) }, 'go'), plyLabel, 'view as', viewSel));
   const result = h('div', { class: 'panel', id: 'result' }, resultText(m), h('div', { class: 'dim' }, `seed ${rep.seed}`));
-  const steps = h('div', { class: 'log', id: 'steps' }, rep.steps.map((st, i) => h('div', { 'data-ply': i + 1, onclick: () => go(i + 1) }, `${i + 1}. ${st.seat >= 0 ? `seat ${st.seat}` : 'clock'}: ${st.notation || 'tick'}${st.timed_out !== 'TIMEOUT_POLICY_UNSPECIFIED' ? ' (timed out)' : ''}`)));
+  const steps = h('div', { class: 'log', id: 'steps' }, rep.steps.map((st, i) => h('div', { 'data-ply': i + 1, onclick: () => go(i + 1) }, `${i + 1}. ${st.seat >= 0 ? `seat ${st.seat}` : 'clock'}: ${st.notation || 'tick'}`, moveLab(st))));
   side.prepend(result, h('div', { class: 'panel' }, h('h2', {}, 'Moves'), steps));
+  below.append(h('div', { class: 'panel' }, h('h2', {}, 'Think time'), timingStrips(rep.steps, m.seats, names(m), go)));
 
   function go(p) { ply = Math.max(0, Math.min(plies, p)); show(); }
   function start() {
