@@ -13,7 +13,8 @@ export function seconds(d) {
 // msText is a think time for people: "12.4 ms", "1.25 s".
 export function msText(sec) { return sec >= 1 ? `${sec.toFixed(2)} s` : `${(sec * 1000).toFixed(1)} ms`; }
 
-// moveLab is what the lab adds to a move's line in the list of moves.
+// moveLab is what the lab adds to a move's row in the list of moves (one line: the note is
+// cut by the row's width and shown whole in moveDetail).
 export function moveLab(st) {
   const out = [];
   const t = seconds(st.think_time);
@@ -22,10 +23,24 @@ export function moveLab(st) {
   if (rej.length) {
     out.push(h('span', { class: 'rejections', title: rej.map((c) => enumName(c, 'REJECT_CODE_')).join(', ') }, ` ✗${rej.length}`));
   }
+  if (st.note) out.push(h('span', { class: 'note', title: st.note }, ` “${st.note}”`));
+  return out;
+}
+
+// moveDetail is the panel beside the board for the move at ply: who moved, the think time
+// the server measured, the answers rejected before it, a timeout, and the bot's note whole.
+export function moveDetail(st, ply, names) {
+  if (!st) return [h('div', { class: 'dim' }, 'the start: no move yet')];
+  const t = seconds(st.think_time);
+  const rej = st.rejections || [];
+  const out = [h('div', {}, `${ply}. ${st.seat >= 0 ? seatLabel(st.seat, names) : 'the clock'}: ${st.notation || 'tick'}`)];
   if (st.timed_out && st.timed_out !== 'TIMEOUT_POLICY_UNSPECIFIED') {
-    out.push(h('span', { class: 'timeout' }, ` ⏱ ${enumName(st.timed_out, 'TIMEOUT_POLICY_')} chose`));
+    out.push(h('div', { class: 'timeout' }, `the clock ran out; the ${enumName(st.timed_out, 'TIMEOUT_POLICY_')} policy chose`));
+  } else if (t !== null) {
+    out.push(h('div', { class: 'think', id: 'thinktime' }, `thought ${msText(t)}`));
   }
-  if (st.note) out.push(h('div', { class: 'note' }, st.note));
+  if (rej.length) out.push(h('div', { class: 'rejections' }, `rejected first: ${rej.map((c) => enumName(c, 'REJECT_CODE_')).join(', ')}`));
+  if (st.note) out.push(h('div', { class: 'note', id: 'note' }, st.note));
   return out;
 }
 
