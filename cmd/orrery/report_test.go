@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/random"
+	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -60,5 +67,58 @@ func TestBotReport_SummarisesASeatsThinkTimesTimeoutsRejectionsAndNotes(t *testi
 	}
 	if _, err := reportSeat(r, 2); err == nil {
 		t.Error("seat 2 of 2 reported")
+	}
+}
+
+// TestReplay_PrintsNotesAndThinkTimes: a bot's notes and the think times the server measured
+// round-trip through the stored replay: orrery replay prints them from the database, and
+// orrery bot report sums them up from the server.
+func TestReplay_PrintsNotesAndThinkTimes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "orrery.db")
+	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := a.dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	nine := uint64(9)
+	created, err := orreryv1.NewArenaServiceClient(conn).CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "planet", Seats: 2, Seed: &nine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for s, tok := range created.GetSeats() {
+		r := random.New(uint64(s))
+		bot := bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer {
+			return bots.Noted(r.Act(d), "seat %d weighed %d placements", s, bots.Count(d))
+		})
+		wg.Go(func() {
+			if _, err := sdk.Play(ctx, conn, tok.GetToken(), bot, sdk.Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	var report bytes.Buffer
+	if err := runCmd(ctx, "bot", &report, []string{"report", created.GetMatchId(), "--server", a.lis.Addr().String(), "--seat", "1"}); err != nil {
+		t.Fatalf("%v\n%s", err, report.String())
+	}
+	for _, want := range []string{"seat 1:", "decisions 12, answered 12; think time p50 ", "timeouts 0", "rejected answers 0", `"seat 1 weighed `} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("bot report lacks %q:\n%s", want, report.String())
+		}
+	}
+	conn.Close()
+	a.stop()
+	var out bytes.Buffer
+	if err := runCmd(ctx, "replay", &out, []string{created.GetMatchId(), "--db", db}); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	noted := regexp.MustCompile(`(?m)^ +\d+  seat 0: tile \d+ face \d+ rot \d   \[\d+\.\d ms\]\n +note "seat 0 weighed \d+ placements"$`)
+	if n := len(noted.FindAllString(out.String(), -1)); n != 12 {
+		t.Errorf("%d of seat 0's 12 moves printed with a think time and a note:\n%s", n, out.String())
 	}
 }
