@@ -62,7 +62,7 @@ func (m *Module) Start(ctx context.Context, seed uint64) (*Bot, error) {
 	b.cancel = cancel
 	b.start = time.Now()
 	cfg := wazero.NewModuleConfig().
-		WithName(""). // anonymous: any number of seats may play one module
+		WithName("").         // anonymous: any number of seats may play one module
 		WithStartFunctions(). // _start runs on the bot's own goroutine, below
 		WithArgs("bot").
 		WithStdin(b.in).WithStdout(b.out).WithStderr(b.stderr).

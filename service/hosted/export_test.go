@@ -7,4 +7,5 @@ var (
 	TestRuntime = testRuntime
 	TestModule  = module
 	StartBot    = start
+	CModule     = cModule
 )

@@ -86,6 +86,48 @@ func goWasm(t testing.TB, pkg string) []byte {
 	return wasm
 }
 
+// cWasm builds the C kit's bot from srcs (files of bots/wasm/c) with clang and returns the
+// module's bytes. Without clang the test is skipped on a developer's machine, and fails
+// under CI, which installs it (.ci/run).
+func cWasm(t testing.TB, name string, srcs ...string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("clang"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("clang is not installed, and CI must build the C kit: .ci/run installs clang lld wasi-libc libclang-rt-14-dev-wasm32")
+		}
+		t.Skip("clang is not installed: apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32 to test the C kit")
+	}
+	v, _ := builds.LoadOrStore("c:"+name, new(build))
+	bd := v.(*build)
+	bd.once.Do(func() {
+		bd.path = filepath.Join(buildDir, name+".wasm")
+		args := []string{"--target=wasm32-wasi", "-O2", "-Wall", "-Werror", "-o", bd.path}
+		cmd := exec.Command("clang", append(args, srcs...)...)
+		cmd.Dir = filepath.Join(repoRoot(t), "bots", "wasm", "c")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			bd.err = &buildError{name, string(out), err}
+		}
+	})
+	if bd.err != nil {
+		t.Fatal(bd.err)
+	}
+	wasm, err := os.ReadFile(bd.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wasm
+}
+
+// cModule compiles a bot of the C kit.
+func cModule(t testing.TB, name string, srcs ...string) *Module {
+	t.Helper()
+	m, err := testRuntime(t).Compile(context.Background(), cWasm(t, name, srcs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 type buildError struct {
 	what, out string
 	err       error

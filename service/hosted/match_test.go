@@ -140,6 +140,47 @@ func TestHosted_GoBotsFinishAMatchOfEveryGame(t *testing.T) {
 	}
 }
 
+// TestHosted_CBotsFinishAMatchOfEveryGame seats the C kit's bots, built with clang at test
+// time, beside built-in bots in a match of each game.
+func TestHosted_CBotsFinishAMatchOfEveryGame(t *testing.T) {
+	arena := newArena(t)
+	random := hosted.CModule(t, "c-random", "random.c", "orrery.c")
+	for _, tc := range []struct {
+		game    string
+		seats   int
+		bot     *hosted.Module
+		options map[string]string
+	}{
+		{"icetraders", 4, hosted.CModule(t, "c-icetraders-greedy", "icetraders_greedy.c", "greedy.c", "orrery.c"), nil},
+		{"pantropia", 3, hosted.CModule(t, "c-pantropia-greedy", "pantropia_greedy.c", "greedy.c", "orrery.c"), map[string]string{"turn_cap": "40"}},
+		{"planet", 3, random, nil},
+		{"fccatan", 3, random, map[string]string{"round_cap": "1", "map": "published"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			plan := []seatPlan{{module: tc.bot}, {module: random}}
+			for len(plan) < tc.seats {
+				plan = append(plan, seatPlan{builtin: "random"})
+			}
+			sum, logs := playMatch(t, arena, tc.game, tc.options, 11, nil, plan)
+			if sum.GetResult() == nil {
+				t.Fatalf("the match ended without a result: %v", sum)
+			}
+			for seat, l := range logs[:2] {
+				if l.verdict != nil {
+					t.Errorf("seat %d: verdict %v\n%s", seat, l.verdict, l.stderr)
+				}
+				if len(l.steps) == 0 {
+					t.Errorf("seat %d made no decision", seat)
+				}
+			}
+			t.Logf("%d and %d decisions; ended %v", len(logs[0].steps), len(logs[1].steps), sum.GetResult().GetReason())
+			if tc.bot != random && logs[0].steps[0].Debug == "" {
+				t.Errorf("the greedy bot's note was not kept: %+v", logs[0].steps[0])
+			}
+		})
+	}
+}
+
 // TestHosted_TimeLimitAndTheMatchGoesOn seats the probe, which loops at its first decision:
 // it gets TIME_LIMIT at the decision's deadline, and its seat plays on by the timeout policy
 // until the match ends.
