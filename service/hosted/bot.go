@@ -32,6 +32,7 @@ type Bot struct {
 	done    chan struct{} // _start has returned; err is set
 	err     error
 	receive *orreryv1.Receive
+	enc     Encoding
 	buf     []byte
 	// reading says the module waits on stdin for its next decision: it said so (inbox's
 	// waiting), and has not been handed a line since. Only Start and Decide use it.
@@ -167,16 +168,24 @@ func (b *Bot) takeFirstLine(ln line) error {
 	if b.receive != nil {
 		return b.fail(BadAnswer, "printed a second line before any decision: "+quote(ln.text))
 	}
-	r, err := firstLine(ln.text)
+	r, enc, err := firstLine(ln.text)
 	if err != nil {
 		return b.fail(BadAnswer, err.Error())
 	}
-	b.receive = r
+	b.receive, b.enc = r, enc
 	return nil
 }
 
 // Receive is what the bot asked its decisions to carry (DefaultReceive if it did not say).
 func (b *Bot) Receive() *orreryv1.Receive { return b.receive }
+
+// Encoding is how the bot asked its decisions to be written (EncodingJSON if it did not say).
+func (b *Bot) Encoding() Encoding {
+	if b.enc == "" {
+		return EncodingJSON
+	}
+	return b.enc
+}
 
 // ErrGone is returned by Decide after a verdict, or once the bot is closed.
 var ErrGone = errors.New("hosted bot has stopped")
@@ -219,7 +228,7 @@ func (b *Bot) Decide(d *orreryv1.Decision, limit time.Duration) (Move, error) {
 	default:
 	}
 	var err error
-	if b.buf, err = decisionLine(b.buf, d, time.Since(b.start)+limit); err != nil {
+	if b.buf, err = decisionLine(b.buf, d, time.Since(b.start)+limit, b.enc); err != nil {
 		return Move{}, fmt.Errorf("hosted: encode decision %s: %w", d.GetDecisionId(), err)
 	}
 	b.in.lines <- b.buf

@@ -140,7 +140,7 @@ func TestHosted_ReceiveLineAndDecisionLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What reached the module is the decision's line, byte for byte.
-	line, err := decisionLine(nil, d, 0)
+	line, err := decisionLine(nil, d, 0, EncodingJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,12 +200,15 @@ func TestHosted_AnswerForms(t *testing.T) {
 }
 
 func TestHosted_FirstLine(t *testing.T) {
-	if r, err := firstLine([]byte(`{"receive": {"omit_legal": true, "omit_events": true}}`)); err != nil || !r.GetOmitLegal() || !r.GetOmitEvents() {
-		t.Errorf("receive line: %v, %v", r, err)
+	if r, enc, err := firstLine([]byte(`{"receive": {"omit_legal": true, "omit_events": true}}`)); err != nil || !r.GetOmitLegal() || !r.GetOmitEvents() || enc != EncodingJSON {
+		t.Errorf("receive line: %v, %v, %v", r, enc, err)
 	}
-	for _, bad := range []string{`{"legal_index": 0}`, `hello`, `{"receive": {"omit_everything": true}}`, `{"receive": {}, "x": 1}`} {
-		if _, err := firstLine([]byte(bad)); err == nil {
-			t.Errorf("%s: accepted as a receive line", bad)
+	if r, enc, err := firstLine([]byte(`{"encoding": "protobuf"}`)); err != nil || !r.GetOmitEvents() || enc != EncodingProtobuf {
+		t.Errorf("encoding line: %v, %v, %v; want the default receive and protobuf", r, enc, err)
+	}
+	for _, bad := range []string{`{"legal_index": 0}`, `hello`, `{}`, `{"receive": {"omit_everything": true}}`, `{"receive": {}, "x": 1}`, `{"encoding": "xml"}`} {
+		if _, _, err := firstLine([]byte(bad)); err == nil {
+			t.Errorf("%s: accepted as a first line", bad)
 		}
 	}
 }
