@@ -93,7 +93,7 @@ func newBotCmd() *cobra.Command {
 	}
 	upload.Flags().StringVar(&wasmPath, "wasm", "", "the module `FILE` (.wasm)")
 	upload.Flags().StringSliceVar(&games, "game", nil, "a `GAME` to play it in (repeat, or separate with commas)")
-	cmd.AddCommand(register, upload,
+	cmd.AddCommand(register, upload, newBotReportCmd(&o),
 		&cobra.Command{
 			Use:   "info [NAME]",
 			Short: "a bot's state, ratings and recent matches",
