@@ -178,7 +178,7 @@ func TestLimits_LiveMatchesPerCallerComeBackAtTheEnd(t *testing.T) {
 // and stayed away past --abandoned-expiry ends as aborted; one whose seat comes back in time
 // goes on.
 func TestLimits_AbandonedMatchEndsAborted(t *testing.T) {
-	const expiry = 300 * time.Millisecond
+	const expiry = 2 * time.Second
 	h := newHarness(t, Config{Limits: limits.Config{Abandoned: expiry}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -196,9 +196,9 @@ func TestLimits_AbandonedMatchEndsAborted(t *testing.T) {
 	sctx, leave = context.WithCancel(ctx)
 	h.join(sctx, back.GetSeats()[0].GetToken())
 	leave()
-	time.Sleep(expiry / 3)
+	time.Sleep(expiry / 10)
 	h.join(ctx, back.GetSeats()[0].GetToken()) // back in time, and stays
-	time.Sleep(2 * expiry)
+	time.Sleep(expiry + expiry/2)
 	got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: back.GetMatchId()})
 	if err != nil || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
 		t.Errorf("a match whose seat came back: %v, %v", got.GetMatch().GetStatus(), err)
