@@ -532,3 +532,45 @@ func TestBrowser_FastPlaybackKeepsUp(t *testing.T) {
 	}
 	b.until(fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, plies))
 }
+
+func TestBrowser_LogNamesSeatZero(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	m := a.create("planet", 2, 21, "alice", "bob")
+	a.playSeats(context.Background(), "planet", m.GetSeats(), 0, nil, nil)()
+	rep, err := a.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: m.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The replay's own record: a placement by seat 0 at face 0 or rotation 0, the zeros a log
+	// that skips zero values loses.
+	var want []string
+	for _, e := range rep.GetEvents() {
+		if p := e.GetGame().GetPlanet().GetTilePlaced(); p != nil && p.GetSeat() == 0 && (p.GetPlace().GetFace() == 0 || p.GetPlace().GetRotation() == 0) {
+			want = append(want, fmt.Sprintf("seat 0 (alice) placed tile #%d on face %d, turned %d", p.GetPlace().GetTile(), p.GetPlace().GetFace(), p.GetPlace().GetRotation()))
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the match has no placement by seat 0 with a zero in it")
+	}
+	b := newBrowser(t)
+	// The log of each ply: the first such placement's ply shows it.
+	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId()))
+	b.until(`document.querySelector('#board')?.dataset.ply !== undefined && document.querySelectorAll('#log div').length > 0`)
+	log := eval[string](b, `document.querySelector('#log').textContent`)
+	found := false
+	for _, w := range want {
+		found = found || strings.Contains(log, w)
+	}
+	if !found {
+		t.Errorf("the log names none of seat 0's placements %q: %.400s", want[0], log)
+	}
+	// The same names as the panel, and no field name or doubled enum in the text.
+	if panel := eval[string](b, `document.querySelector('#boardinfo .planet[data-seat="0"]').textContent`); !strings.HasPrefix(panel, "seat 0 (alice)") {
+		t.Errorf("the panel names seat 0 %q", panel)
+	}
+	for _, bad := range []string{"undefined", "=", "[object", "seat=", "kind"} {
+		if strings.Contains(log, bad) {
+			t.Errorf("the log holds %q: %.300s", bad, log)
+		}
+	}
+}
