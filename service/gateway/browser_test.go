@@ -33,8 +33,18 @@ type browser struct {
 	t   *testing.T
 	ctx context.Context
 
-	mu     sync.Mutex // guards errors
+	mu     sync.Mutex // guards errors and expected
 	errors []string
+	// expected are console errors a test causes on purpose (a refused request's log line).
+	expected []string
+}
+
+// expectConsole lets console errors holding text pass: the browser logs every refused
+// request, and a test of a refusal causes one.
+func (b *browser) expectConsole(text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.expected = append(b.expected, text)
 }
 
 // chromium finds the browser; CI installs Debian's package.
@@ -101,7 +111,13 @@ func newBrowser(t *testing.T) *browser {
 		<-consoleDone
 		b.mu.Lock()
 		defer b.mu.Unlock()
+	next:
 		for _, e := range b.errors {
+			for _, x := range b.expected {
+				if strings.Contains(e, x) {
+					continue next
+				}
+			}
 			t.Errorf("JavaScript error on the console: %s", e)
 		}
 	})
