@@ -153,7 +153,7 @@ func (b *browser) until(expr string) {
 // -update-screenshots.
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
-	img, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(55))
+	img, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(45))
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -518,12 +518,14 @@ func TestBrowser_FastPlaybackKeepsUp(t *testing.T) {
 	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId() + "?ply=0"))
 	b.until(`document.querySelector('#board')?.dataset.ply === '0'`)
 	plies := eval[int](b, `Number(document.querySelector('#scrub').max)`)
-	b.do(chromedp.SetValue(`#speed`, "300"))
+	b.do(chromedp.SetValue(`#speed`, "100"))
 	eval[bool](b, `document.querySelector('#speed').dispatchEvent(new Event('change'))`)
 	b.do(chromedp.Click(`#playpause`))
 	// Sample the counter (where playback is) and the board (the ply it drew) as it plays:
-	// the board must follow, not freeze while the counter runs.
-	var drawn []int
+	// the board must follow, not freeze while the counter runs. How far behind it is depends
+	// on how fast this machine draws; that it keeps moving, and skips plies to stay with the
+	// counter rather than queueing them, does not.
+	var drawn, lag []int
 	for len(drawn) < 12 {
 		time.Sleep(150 * time.Millisecond)
 		at := eval[[]int](b, `[Number(document.querySelector('#board').dataset.target), Number(document.querySelector('#board').dataset.ply)]`)
@@ -531,20 +533,23 @@ func TestBrowser_FastPlaybackKeepsUp(t *testing.T) {
 			break
 		}
 		drawn = append(drawn, at[1])
-		// A board a second of plays behind the counter has frozen.
-		if at[0]-at[1] > 300 {
-			t.Errorf("the counter is at ply %d and the board at %d", at[0], at[1])
-		}
+		lag = append(lag, at[0]-at[1])
 	}
-	advanced := 0
+	t.Logf("at 100 plies a second over %d plies, the board drew %v, behind the counter by %v", plies, drawn, lag)
+	advanced, skipped := 0, 0
 	for i := 1; i < len(drawn); i++ {
 		if drawn[i] > drawn[i-1] {
 			advanced++
 		}
+		if drawn[i] > drawn[i-1]+1 {
+			skipped++
+		}
 	}
-	t.Logf("at 300 plies a second over %d plies, the board drew %v", plies, drawn)
-	if len(drawn) < 4 || advanced < len(drawn)-2 {
-		t.Errorf("the board drew plies %v while playing: it should advance at every sample", drawn)
+	if len(drawn) < 4 || advanced < (len(drawn)-1)/2 {
+		t.Errorf("the board drew plies %v while playing: it froze", drawn)
+	}
+	if skipped == 0 {
+		t.Errorf("the board drew plies %v one by one: it queues views instead of showing the latest", drawn)
 	}
 	b.until(fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, plies))
 }

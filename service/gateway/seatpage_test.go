@@ -180,7 +180,7 @@ func TestBrowser_SeatSeesNoOtherSeatsSecrets(t *testing.T) {
 			if len(control) == 0 {
 				t.Error("the scan finds no secret in seat 1's own decision: it cannot be trusted to find a leak")
 			}
-			b.screenshot("seat-secrets-" + c.game)
+			b.screenshot("secrets-seat-" + c.game)
 		})
 	}
 }
