@@ -148,6 +148,19 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 	if !strings.Contains(out.String(), "house-") || !strings.Contains(out.String(), "mu ± sigma") {
 		t.Errorf("standings:\n%s", out.String())
 	}
+	// A rating after a match or two is provisional: its score is marked, and the mark said.
+	if !regexp.MustCompile(`\d\.\d\d\?`).MatchString(out.String()) || !strings.Contains(out.String(), "? provisional (sigma above 6") {
+		t.Errorf("standings mark no provisional rating:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runCmd(ctx, "standings", &out, []string{"--server", addr, "--json"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"mu":`, `"sigma":`, `"score":`, `"provisional":\s+true`, `"games":`} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("standings --json lacks %s:\n%s", want, out.String())
+		}
+	}
 
 	out.Reset()
 	if err := runCmd(ctx, "bot", &out, []string{"register", "newcomer", "--server", addr}); err != nil {

@@ -258,7 +258,8 @@ func (l *Ladder) infoLocked(b *bot) *orreryv1.BotInfo {
 }
 
 func ratingProto(game string, r storedRating) *orreryv1.BotRating {
-	return &orreryv1.BotRating{Game: game, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch}
+	return &orreryv1.BotRating{Game: game, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch,
+		Provisional: r.Provisional()}
 }
 
 // GetBot describes a bot, its ratings and its recent rated matches.
@@ -372,7 +373,7 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 				continue
 			}
 			board = append(board, &orreryv1.LeaderboardEntry{
-				Game: game, Bot: b.name, House: b.house, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(),
+				Game: game, Bot: b.name, House: b.house, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Provisional: r.Provisional(),
 				Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch,
 				Connected: l.conns[b.id] != nil || l.cl.connected[b.id], Paused: !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil),
 			})

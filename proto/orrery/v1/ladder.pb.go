@@ -740,8 +740,11 @@ type BotRating struct {
 	Score float64 `protobuf:"fixed64,4,opt,name=score,proto3" json:"score,omitempty"`
 	Games int32   `protobuf:"varint,5,opt,name=games,proto3" json:"games,omitempty"`
 	// Matches ranked first (ties included).
-	Wins          int32  `protobuf:"varint,6,opt,name=wins,proto3" json:"wins,omitempty"`
-	LastMatchId   string `protobuf:"bytes,7,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	Wins        int32  `protobuf:"varint,6,opt,name=wins,proto3" json:"wins,omitempty"`
+	LastMatchId string `protobuf:"bytes,7,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	// The rating is still provisional: sigma is above 6 (a newcomer's is 25/3), so mu may yet
+	// move far. It takes a bot 12 to 18 rated matches to settle (docs/protocol.md).
+	Provisional   bool `protobuf:"varint,8,opt,name=provisional,proto3" json:"provisional,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -823,6 +826,13 @@ func (x *BotRating) GetLastMatchId() string {
 		return x.LastMatchId
 	}
 	return ""
+}
+
+func (x *BotRating) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
 }
 
 // RatedMatch is one of a bot's rated matches.
@@ -1185,9 +1195,11 @@ type LeaderboardEntry struct {
 	Wins  int32   `protobuf:"varint,9,opt,name=wins,proto3" json:"wins,omitempty"`
 	// The bot's latest rated match, for ArenaService.GetReplay; ListMatches with
 	// seat_name = bot lists the others.
-	LastMatchId   string `protobuf:"bytes,10,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
-	Connected     bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
-	Paused        bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
+	LastMatchId string `protobuf:"bytes,10,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	Connected   bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
+	Paused      bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
+	// The rating is still provisional: sigma is above 6 (BotRating.provisional).
+	Provisional   bool `protobuf:"varint,13,opt,name=provisional,proto3" json:"provisional,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1302,6 +1314,13 @@ func (x *LeaderboardEntry) GetConnected() bool {
 func (x *LeaderboardEntry) GetPaused() bool {
 	if x != nil {
 		return x.Paused
+	}
+	return false
+}
+
+func (x *LeaderboardEntry) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
 	}
 	return false
 }
@@ -2063,7 +2082,7 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x0eGetBotResponse\x12$\n" +
 	"\x03bot\x18\x01 \x01(\v2\x12.orrery.v1.BotInfoR\x03bot\x12.\n" +
 	"\aratings\x18\x02 \x03(\v2\x14.orrery.v1.BotRatingR\aratings\x12-\n" +
-	"\x06recent\x18\x03 \x03(\v2\x15.orrery.v1.RatedMatchR\x06recent\"\xa9\x01\n" +
+	"\x06recent\x18\x03 \x03(\v2\x15.orrery.v1.RatedMatchR\x06recent\"\xcb\x01\n" +
 	"\tBotRating\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x0e\n" +
 	"\x02mu\x18\x02 \x01(\x01R\x02mu\x12\x14\n" +
@@ -2071,7 +2090,8 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x05score\x18\x04 \x01(\x01R\x05score\x12\x14\n" +
 	"\x05games\x18\x05 \x01(\x05R\x05games\x12\x12\n" +
 	"\x04wins\x18\x06 \x01(\x05R\x04wins\x12\"\n" +
-	"\rlast_match_id\x18\a \x01(\tR\vlastMatchId\"\xa7\x02\n" +
+	"\rlast_match_id\x18\a \x01(\tR\vlastMatchId\x12 \n" +
+	"\vprovisional\x18\b \x01(\bR\vprovisional\"\xa7\x02\n" +
 	"\n" +
 	"RatedMatch\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
@@ -2099,7 +2119,7 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12#\n" +
 	"\rexclude_house\x18\x03 \x01(\bR\fexcludeHouse\"O\n" +
 	"\x16GetLeaderboardResponse\x125\n" +
-	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xa2\x02\n" +
+	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xc4\x02\n" +
 	"\x10LeaderboardEntry\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x10\n" +
@@ -2113,7 +2133,8 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\rlast_match_id\x18\n" +
 	" \x01(\tR\vlastMatchId\x12\x1c\n" +
 	"\tconnected\x18\v \x01(\bR\tconnected\x12\x16\n" +
-	"\x06paused\x18\f \x01(\bR\x06paused\"\xd0\a\n" +
+	"\x06paused\x18\f \x01(\bR\x06paused\x12 \n" +
+	"\vprovisional\x18\r \x01(\bR\vprovisional\"\xd0\a\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +

@@ -564,6 +564,16 @@ func (m *BotRating) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.Provisional {
+		i--
+		if m.Provisional {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x40
+	}
 	if len(m.LastMatchId) > 0 {
 		i -= len(m.LastMatchId)
 		copy(dAtA[i:], m.LastMatchId)
@@ -941,6 +951,16 @@ func (m *LeaderboardEntry) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 	if m.unknownFields != nil {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
+	}
+	if m.Provisional {
+		i--
+		if m.Provisional {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x68
 	}
 	if m.Paused {
 		i--
@@ -1904,6 +1924,9 @@ func (m *BotRating) SizeVT() (n int) {
 	if l > 0 {
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
+	if m.Provisional {
+		n += 2
+	}
 	n += len(m.unknownFields)
 	return n
 }
@@ -2070,6 +2093,9 @@ func (m *LeaderboardEntry) SizeVT() (n int) {
 		n += 2
 	}
 	if m.Paused {
+		n += 2
+	}
+	if m.Provisional {
 		n += 2
 	}
 	n += len(m.unknownFields)
@@ -3730,6 +3756,26 @@ func (m *BotRating) UnmarshalVT(dAtA []byte) error {
 			}
 			m.LastMatchId = string(dAtA[iNdEx:postIndex])
 			iNdEx = postIndex
+		case 8:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Provisional", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Provisional = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
@@ -4725,6 +4771,26 @@ func (m *LeaderboardEntry) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Paused = bool(v != 0)
+		case 13:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Provisional", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Provisional = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -45,11 +45,12 @@ class BotInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., house: bool = ..., created: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., revoked: bool = ..., paused: bool = ..., pause_reason: _Optional[str] = ..., paused_until: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., timeout_streak: _Optional[int] = ..., connected: bool = ..., queued_games: _Optional[_Iterable[str]] = ..., live_match_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BotRating(_message.Message):
-    __slots__ = ["game", "games", "last_match_id", "mu", "score", "sigma", "wins"]
+    __slots__ = ["game", "games", "last_match_id", "mu", "provisional", "score", "sigma", "wins"]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     LAST_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -57,10 +58,11 @@ class BotRating(_message.Message):
     games: int
     last_match_id: str
     mu: float
+    provisional: bool
     score: float
     sigma: float
     wins: int
-    def __init__(self, game: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., provisional: bool = ...) -> None: ...
 
 class GetBotRequest(_message.Message):
     __slots__ = ["name", "recent_matches"]
@@ -109,7 +111,7 @@ class GetTournamentResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
 class LeaderboardEntry(_message.Message):
-    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "rank", "score", "sigma", "wins"]
+    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "provisional", "rank", "score", "sigma", "wins"]
     BOT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -118,6 +120,7 @@ class LeaderboardEntry(_message.Message):
     LAST_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
@@ -130,11 +133,12 @@ class LeaderboardEntry(_message.Message):
     last_match_id: str
     mu: float
     paused: bool
+    provisional: bool
     rank: int
     score: float
     sigma: float
     wins: int
-    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ...) -> None: ...
+    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ..., provisional: bool = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
     __slots__ = ["exclude_house", "page_size", "page_token"]
