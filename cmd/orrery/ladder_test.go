@@ -86,7 +86,8 @@ func TestTournament_TableAndBadFlags(t *testing.T) {
 	if err := runCmd(context.Background(), "tournament", &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time", "\nended: 4 "} {
+	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time", "\nended: 4 ",
+		"head to head: the row's share against the column", "% of 4"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
