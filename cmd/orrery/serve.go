@@ -31,6 +31,7 @@ import (
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/gateway"
+	"github.com/orrery/orrery/service/hosted"
 	"github.com/orrery/orrery/service/houseseats"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/limits"
@@ -57,6 +58,8 @@ type arena struct {
 	pool *pgxpool.Pool
 	// houseSeats plays built-in bots in the seats a CreateMatch gives them.
 	houseSeats *houseseats.Seats
+	// hosted runs the ladder's hosted bots (service/hosted), if the ladder is on.
+	hosted *hosted.Runtime
 }
 
 type arenaConfig struct {
@@ -131,7 +134,11 @@ func startArena(c arenaConfig) (*arena, error) {
 		authorize = a.ladder.Authorizer(authorize)
 		register = func(g *grpc.Server) { views(g); a.ladder.Register(g); a.tournaments.Register(g) }
 	}
-	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls})
+	var maxRecv int
+	if a.hosted != nil {
+		maxRecv = a.hosted.Limits().ModuleBytes + 1<<20 // a module and its request
+	}
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls, MaxRecvBytes: maxRecv})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
 		a.closeServices()
@@ -277,6 +284,9 @@ func (a *arena) closeServices() {
 	}
 	if a.ladder != nil {
 		a.ladder.Close()
+	}
+	if a.hosted != nil {
+		a.hosted.Close(context.Background())
 	}
 }
 
