@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	botladder "github.com/orrery/orrery/bots/ladder"
@@ -140,12 +138,7 @@ func botCall(cmd *cobra.Command, o botOptions, call func(context.Context, orrery
 	if err != nil || resp == nil {
 		return err
 	}
-	b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(cmd.OutOrStdout(), string(b))
-	return nil
+	return printProto(cmd.OutOrStdout(), resp)
 }
 
 func firstArg(args []string) string {
@@ -222,11 +215,4 @@ func ladderClient(server string) (*grpc.ClientConn, orreryv1.LadderServiceClient
 		return nil, nil, err
 	}
 	return conn, orreryv1.NewLadderServiceClient(conn), nil
-}
-
-// printJSON writes v as indented JSON.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -68,12 +67,7 @@ func matches(ctx context.Context, stdout io.Writer, o matchesOptions) error {
 		return err
 	}
 	if o.asJSON {
-		b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, string(b))
-		return nil
+		return printProto(stdout, resp)
 	}
 	printMatches(stdout, resp.GetMatches(), time.Now())
 	return nil

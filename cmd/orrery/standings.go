@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -64,12 +63,9 @@ func standings(ctx context.Context, stdout io.Writer, o standingsOptions) error 
 		}
 		var b strings.Builder
 		if o.asJSON {
-			j, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-			if err != nil {
+			if err := printProto(&b, resp); err != nil {
 				return err
 			}
-			b.Write(j)
-			b.WriteString("\n")
 		} else {
 			printLeaderboard(&b, resp.GetEntries())
 		}
