@@ -86,6 +86,7 @@ func Run(t *testing.T, s Suite) {
 			}
 		}
 	})
+	t.Run("Tensor", s.runTensor)
 	for _, n := range s.Seats {
 		t.Run(fmt.Sprintf("seats=%d", n), func(t *testing.T) {
 			perturbed := 0
