@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -61,7 +62,8 @@ func javaJar(t *testing.T, root string) (java, jar string) {
 	return java, jar
 }
 
-// stale says whether target is missing or older than any file under sources.
+// stale says whether target is missing or older than any source file (.proto, .java, .sh)
+// under sources; other files there (proto/'s Go code) do not go into the jar.
 func stale(target string, sources ...string) bool {
 	st, err := os.Stat(target)
 	if err != nil {
@@ -71,7 +73,7 @@ func stale(target string, sources ...string) bool {
 	newer := false
 	for _, src := range sources {
 		filepath.WalkDir(src, func(_ string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
+			if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".proto") && !strings.HasSuffix(d.Name(), ".java") && !strings.HasSuffix(d.Name(), ".sh") {
 				return nil
 			}
 			if info, err := d.Info(); err == nil && info.ModTime().After(built) {

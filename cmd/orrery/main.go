@@ -91,6 +91,7 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newJoinCmd(),
 		newTournamentCmd(),
 		newTournamentsCmd(),
+		newSPRTCmd(),
 		newStandingsCmd(),
 		newBotCmd(),
 		newLadderCmd(),

@@ -43,6 +43,9 @@ type arena struct {
 type arenaOptions struct {
 	houseMatches int      // > 0: a ladder with house bots keeping this many matches running
 	houseGames   []string // the games the ladder runs; nil: every game
+	web          Config   // the web server's names, origins, limits and vouch key
+	// authorize, if set, sees every gRPC call the gateway makes (the server's auth hook).
+	authorize service.Authorizer
 }
 
 func newArena(t *testing.T, o arenaOptions) *arena {
@@ -76,7 +79,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	}
 	tours.Start(srv)
 	views := view.New(srv)
-	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: func(g *grpc.Server) { views.Register(g); lad.Register(g); tours.Register(g) }})
+	gs := service.NewGRPCServer(srv, service.GRPCOptions{Authorize: o.authorize, Register: func(g *grpc.Server) { views.Register(g); lad.Register(g); tours.Register(g) }})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +90,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		t.Fatal(err)
 	}
 	a := &arena{t: t, srv: srv, conn: conn, client: orreryv1.NewArenaServiceClient(conn), sent: make(map[string]*bytes.Buffer)}
-	h, err := Handler(conn, nil)
+	h, err := Handler(conn, o.web)
 	if err != nil {
 		t.Fatal(err)
 	}
