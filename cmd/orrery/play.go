@@ -86,7 +86,7 @@ func newPlayCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.game, "game", "", "the game `G` to play (see orrery games)")
-	f.StringVar(&o.bots, "bots", "", "comma-separated built-in bots, one per seat: random,greedy,...")
+	f.StringVar(&o.bots, "bots", "", "comma-separated built-in `BOTS`, one per seat: random,greedy,...")
 	f.Uint64Var(&o.seed, "seed", 0, "the match seed `N` (default: drawn at random)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
 	f.StringVar(&o.server, "server", "", "play on the arena at `ADDR` (default: an in-process server on loopback)")

@@ -60,7 +60,7 @@ func newTournamentCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.game, "game", "", "the game `G` to play (see orrery games)")
-	f.StringVar(&o.bots, "bots", "", "comma-separated built-in bots, the entrants; a bot may enter several times: greedy,greedy,random")
+	f.StringVar(&o.bots, "bots", "", "comma-separated `BOTS`, the entrants; a bot may enter several times: greedy,greedy,random")
 	f.IntVar(&o.games, "games", 100, "matches to play")
 	f.StringVar(&o.format, "format", "round-robin", "round-robin or swiss")
 	f.IntVar(&o.seats, "seats", 0, "`K` seats per match (default: one per entrant, within the game's range)")
