@@ -17,6 +17,9 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
@@ -62,6 +65,9 @@ type GRPCOptions struct {
 	Register func(*grpc.Server)
 	// TLS, if set, serves over TLS with this configuration; nil: plaintext.
 	TLS *tls.Config
+	// Tracing, if set, traces every call (otelgrpc's stats handler, W3C trace context from
+	// the caller): its method, status and timing, never its messages or metadata.
+	Tracing trace.TracerProvider
 }
 
 // NewGRPCServer wraps arena in a gRPC server with the interceptor chain (metrics, logging of
@@ -112,6 +118,10 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 	var creds []grpc.ServerOption
 	if o.TLS != nil {
 		creds = append(creds, grpc.Creds(credentials.NewTLS(o.TLS)))
+	}
+	if o.Tracing != nil {
+		creds = append(creds, grpc.StatsHandler(otelgrpc.NewServerHandler(otelgrpc.WithTracerProvider(o.Tracing),
+			otelgrpc.WithPropagators(propagation.TraceContext{}))))
 	}
 	srv := grpc.NewServer(append(creds,
 		grpc.ForceServerCodecV2(newCodec()),
