@@ -99,6 +99,8 @@ func printLeaderboard(w io.Writer, entries []*orreryv1.LeaderboardEntry) {
 		}
 		name := e.GetBot()
 		switch {
+		case e.GetRevoked():
+			name += " (revoked)"
 		case e.GetPaused():
 			name += " (paused)"
 		case e.GetConnected():

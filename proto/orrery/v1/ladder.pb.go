@@ -1185,9 +1185,11 @@ type LeaderboardEntry struct {
 	Wins  int32   `protobuf:"varint,9,opt,name=wins,proto3" json:"wins,omitempty"`
 	// The bot's latest rated match, for ArenaService.GetReplay; ListMatches with
 	// seat_name = bot lists the others.
-	LastMatchId   string `protobuf:"bytes,10,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
-	Connected     bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
-	Paused        bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
+	LastMatchId string `protobuf:"bytes,10,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	Connected   bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
+	Paused      bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
+	// The bot's key was revoked (RevokeBot): its ratings stay, it plays no more.
+	Revoked       bool `protobuf:"varint,13,opt,name=revoked,proto3" json:"revoked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1302,6 +1304,13 @@ func (x *LeaderboardEntry) GetConnected() bool {
 func (x *LeaderboardEntry) GetPaused() bool {
 	if x != nil {
 		return x.Paused
+	}
+	return false
+}
+
+func (x *LeaderboardEntry) GetRevoked() bool {
+	if x != nil {
+		return x.Revoked
 	}
 	return false
 }
@@ -2099,7 +2108,7 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12#\n" +
 	"\rexclude_house\x18\x03 \x01(\bR\fexcludeHouse\"O\n" +
 	"\x16GetLeaderboardResponse\x125\n" +
-	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xa2\x02\n" +
+	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xbc\x02\n" +
 	"\x10LeaderboardEntry\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x10\n" +
@@ -2113,7 +2122,8 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\rlast_match_id\x18\n" +
 	" \x01(\tR\vlastMatchId\x12\x1c\n" +
 	"\tconnected\x18\v \x01(\bR\tconnected\x12\x16\n" +
-	"\x06paused\x18\f \x01(\bR\x06paused\"\xd0\a\n" +
+	"\x06paused\x18\f \x01(\bR\x06paused\x12\x18\n" +
+	"\arevoked\x18\r \x01(\bR\arevoked\"\xd0\a\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +

@@ -942,6 +942,16 @@ func (m *LeaderboardEntry) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.Revoked {
+		i--
+		if m.Revoked {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x68
+	}
 	if m.Paused {
 		i--
 		if m.Paused {
@@ -2070,6 +2080,9 @@ func (m *LeaderboardEntry) SizeVT() (n int) {
 		n += 2
 	}
 	if m.Paused {
+		n += 2
+	}
+	if m.Revoked {
 		n += 2
 	}
 	n += len(m.unknownFields)
@@ -4725,6 +4738,26 @@ func (m *LeaderboardEntry) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Paused = bool(v != 0)
+		case 13:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Revoked", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Revoked = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

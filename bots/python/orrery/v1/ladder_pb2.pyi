@@ -109,7 +109,7 @@ class GetTournamentResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
 class LeaderboardEntry(_message.Message):
-    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "rank", "score", "sigma", "wins"]
+    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "rank", "revoked", "score", "sigma", "wins"]
     BOT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +119,7 @@ class LeaderboardEntry(_message.Message):
     MU_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
+    REVOKED_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -131,10 +132,11 @@ class LeaderboardEntry(_message.Message):
     mu: float
     paused: bool
     rank: int
+    revoked: bool
     score: float
     sigma: float
     wins: int
-    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ...) -> None: ...
+    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ..., revoked: bool = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
     __slots__ = ["exclude_house", "page_size", "page_token"]
