@@ -3079,6 +3079,114 @@ func (x *MatchSummary) GetTimeoutPolicy() TimeoutPolicy {
 }
 
 // GetMatchRequest names a match.
+// AbortMatchRequest names the match to abort and why.
+type AbortMatchRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Why, as the result's detail (at most 200 characters).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Every seat's token, in seat order: the creator's proof, without the admin key.
+	SeatTokens    []string `protobuf:"bytes,3,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchRequest) Reset() {
+	*x = AbortMatchRequest{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchRequest) ProtoMessage() {}
+
+func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
+func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *AbortMatchRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
+	}
+	return nil
+}
+
+// AbortMatchResponse is the match once aborted.
+type AbortMatchResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Match         *MatchSummary          `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchResponse) Reset() {
+	*x = AbortMatchResponse{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchResponse) ProtoMessage() {}
+
+func (x *AbortMatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchResponse.ProtoReflect.Descriptor instead.
+func (*AbortMatchResponse) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *AbortMatchResponse) GetMatch() *MatchSummary {
+	if x != nil {
+		return x.Match
+	}
+	return nil
+}
+
 type GetMatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
@@ -3088,7 +3196,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3100,7 +3208,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3113,7 +3221,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -3133,7 +3241,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3145,7 +3253,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3158,7 +3266,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -3195,7 +3303,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3207,7 +3315,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3220,7 +3328,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -3276,7 +3384,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3396,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3301,7 +3409,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -3328,7 +3436,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3340,7 +3448,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3353,7 +3461,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3384,7 +3492,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3396,7 +3504,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3409,7 +3517,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3479,7 +3587,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3491,7 +3599,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3504,7 +3612,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3777,7 +3885,14 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\r \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\",\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"g\n" +
+	"\x11AbortMatchRequest\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1f\n" +
+	"\vseat_tokens\x18\x03 \x03(\tR\n" +
+	"seatTokens\"C\n" +
+	"\x12AbortMatchResponse\x12-\n" +
+	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"A\n" +
 	"\x10GetMatchResponse\x12-\n" +
@@ -3839,13 +3954,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x14MATCH_STATUS_RUNNING\x10\x01\x12\x19\n" +
 	"\x15MATCH_STATUS_FINISHED\x10\x02\x12\x17\n" +
 	"\x13MATCH_STATUS_FAILED\x10\x03\x12\x17\n" +
-	"\x13MATCH_STATUS_PAUSED\x10\x042\xfa\x03\n" +
+	"\x13MATCH_STATUS_PAUSED\x10\x042\xc5\x04\n" +
 	"\fArenaService\x12F\n" +
 	"\tListGames\x12\x1b.orrery.v1.ListGamesRequest\x1a\x1c.orrery.v1.ListGamesResponse\x12L\n" +
 	"\vCreateMatch\x12\x1d.orrery.v1.CreateMatchRequest\x1a\x1e.orrery.v1.CreateMatchResponse\x12;\n" +
 	"\x04Play\x12\x16.orrery.v1.PlayRequest\x1a\x17.orrery.v1.PlayResponse(\x010\x01\x12<\n" +
 	"\x05Watch\x12\x17.orrery.v1.WatchRequest\x1a\x18.orrery.v1.WatchResponse0\x01\x12C\n" +
-	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12L\n" +
+	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12I\n" +
+	"\n" +
+	"AbortMatch\x12\x1c.orrery.v1.AbortMatchRequest\x1a\x1d.orrery.v1.AbortMatchResponse\x12L\n" +
 	"\vListMatches\x12\x1d.orrery.v1.ListMatchesRequest\x1a\x1e.orrery.v1.ListMatchesResponse\x12F\n" +
 	"\tGetReplay\x12\x1b.orrery.v1.GetReplayRequest\x1a\x1c.orrery.v1.GetReplayResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
@@ -3862,7 +3979,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3900,59 +4017,61 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*Spectate)(nil),              // 33: orrery.v1.Spectate
 	(*SeatInfo)(nil),              // 34: orrery.v1.SeatInfo
 	(*MatchSummary)(nil),          // 35: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 36: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 37: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 38: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 39: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 40: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 41: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 42: orrery.v1.GetReplayResponse
-	nil,                           // 43: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 44: orrery.v1.Joined.OptionsEntry
-	nil,                           // 45: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 46: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 47: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 48: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 49: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 50: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 51: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 52: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 53: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 54: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 55: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 56: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 57: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 58: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 59: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 60: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 61: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 62: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 63: google.protobuf.Timestamp
+	(*AbortMatchRequest)(nil),     // 36: orrery.v1.AbortMatchRequest
+	(*AbortMatchResponse)(nil),    // 37: orrery.v1.AbortMatchResponse
+	(*GetMatchRequest)(nil),       // 38: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 39: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 40: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 41: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 42: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 43: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 44: orrery.v1.GetReplayResponse
+	nil,                           // 45: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 46: orrery.v1.Joined.OptionsEntry
+	nil,                           // 47: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 48: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 49: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 50: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 51: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 52: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 53: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 54: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 55: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 56: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 57: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 58: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 59: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 60: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 61: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 62: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 63: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 64: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 65: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	46, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	47, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	48, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	49, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	50, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	51, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	52, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	53, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	54, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	55, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	56, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	57, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	58, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	59, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	60, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	61, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	48, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	49, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	50, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	51, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	52, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	53, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	54, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	55, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	56, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	57, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	58, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	59, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	60, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	61, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	62, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	63, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	62, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	62, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	62, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	43, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	64, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	64, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	64, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	45, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 25: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
@@ -3968,15 +4087,15 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	25, // 35: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
 	26, // 36: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
 	30, // 37: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	44, // 38: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	46, // 38: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
 	12, // 39: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
 	0,  // 40: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	63, // 41: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	62, // 42: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	65, // 41: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	64, // 42: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
 	5,  // 43: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
 	4,  // 44: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
 	27, // 45: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	62, // 46: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	64, // 46: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
 	27, // 47: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
 	1,  // 48: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
 	27, // 49: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
@@ -3989,44 +4108,47 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	26, // 56: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
 	30, // 57: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
 	5,  // 58: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	62, // 59: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	45, // 60: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	64, // 59: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	47, // 60: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
 	3,  // 61: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	63, // 62: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	63, // 63: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	65, // 62: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	65, // 63: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
 	29, // 64: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
 	34, // 65: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
 	12, // 66: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
 	0,  // 67: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	35, // 68: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 69: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	35, // 70: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 71: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 72: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	62, // 73: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
-	1,  // 74: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	35, // 75: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	41, // 76: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	27, // 77: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 78: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 79: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 80: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	31, // 81: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	36, // 82: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	38, // 83: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	40, // 84: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 85: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 86: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	21, // 87: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	32, // 88: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	37, // 89: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	39, // 90: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	42, // 91: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	85, // [85:92] is the sub-list for method output_type
-	78, // [78:85] is the sub-list for method input_type
-	78, // [78:78] is the sub-list for extension type_name
-	78, // [78:78] is the sub-list for extension extendee
-	0,  // [0:78] is the sub-list for field type_name
+	35, // 68: orrery.v1.AbortMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	35, // 69: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 70: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	35, // 71: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 72: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 73: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	64, // 74: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	1,  // 75: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
+	35, // 76: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	43, // 77: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	27, // 78: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 79: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 80: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 81: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	31, // 82: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	38, // 83: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	36, // 84: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	40, // 85: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	42, // 86: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 87: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 88: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	21, // 89: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	32, // 90: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	39, // 91: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	37, // 92: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	41, // 93: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	44, // 94: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	87, // [87:95] is the sub-list for method output_type
+	79, // [79:87] is the sub-list for method input_type
+	79, // [79:79] is the sub-list for extension type_name
+	79, // [79:79] is the sub-list for extension extendee
+	0,  // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -4093,7 +4215,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   42,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
