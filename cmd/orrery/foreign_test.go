@@ -172,7 +172,10 @@ func startForeign(t *testing.T, ctx context.Context, root, node, lang, addr, tok
 	case "java":
 		// --server after the command, as every client takes it.
 		java, jar := javaJar(t, root)
-		b.cmd = exec.CommandContext(ctx, java, "-jar", jar, "play", "--server", addr, "--probe-reject", "--seed", fmt.Sprint(seat+1))
+		// A JVM that starts fast (no optimising compiler, the serial collector): a test
+		// machine starts one per game at once, beside the other bots.
+		b.cmd = exec.CommandContext(ctx, java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar,
+			"play", "--server", addr, "--probe-reject", "--seed", fmt.Sprint(seat+1))
 	case "python":
 		b.cmd = exec.CommandContext(ctx, foreignPython, "-m", "orrery_bot", "--server", addr, "play", "--probe-reject", "--seed", fmt.Sprint(seat+1))
 		b.cmd.Dir = filepath.Join(root, "bots", "python")
@@ -294,7 +297,10 @@ func foreignMatch(t *testing.T, ctx context.Context, client orreryv1.ArenaServic
 	}
 	created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{
 		Game: info.GetName(), Seats: int32(seats), Options: opts, SeatNames: names,
-		Clock: &orreryv1.Clock{PerMove: durationpb.New(5 * time.Second), TimeBank: durationpb.New(20 * time.Second)},
+		// The first decisions are issued at once, while the bots' runtimes still start (a
+		// JVM, Python, Node.js, one of each per game, at once): a bank that covers a loaded
+		// machine's start, so that no seat is played by the timeout policy.
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(5 * time.Second), TimeBank: durationpb.New(60 * time.Second)},
 	})
 	if err != nil {
 		t.Fatalf("CreateMatch %s: %v", info.GetName(), err)

@@ -242,6 +242,9 @@ func (l *Ladder) ResumeBot(ctx context.Context, req *orreryv1.ResumeBotRequest) 
 // (here or on another node), or a house bot while the server plays it in a match (it has
 // no stream: the server is its connection). l.mu is held.
 func (l *Ladder) connectedLocked(b *bot) bool {
+	if b.revoked {
+		return false // its stream is being closed, if it is not already
+	}
 	if l.conns[b.id] != nil || l.cl.connected[b.id] {
 		return true
 	}
