@@ -80,6 +80,9 @@ type GRPCOptions struct {
 	// Tracing, if set, traces every call (otelgrpc's stats handler, W3C trace context from
 	// the caller): its method, status and timing, never its messages or metadata.
 	Tracing trace.TracerProvider
+	// MaxRecvBytes is the largest message a call may send (0: gRPC's 4 MiB); a server that
+	// hosts bots takes their modules (LadderService.UploadBotModule) in one message.
+	MaxRecvBytes int
 }
 
 // NewGRPCServer wraps arena in a gRPC server with the interceptor chain (metrics, logging of
@@ -134,6 +137,9 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 	if o.Tracing != nil {
 		creds = append(creds, grpc.StatsHandler(otelgrpc.NewServerHandler(otelgrpc.WithTracerProvider(o.Tracing),
 			otelgrpc.WithPropagators(propagation.TraceContext{}))))
+	}
+	if o.MaxRecvBytes > 0 {
+		creds = append(creds, grpc.MaxRecvMsgSize(o.MaxRecvBytes))
 	}
 	srv := grpc.NewServer(append(creds,
 		grpc.ForceServerCodecV2(newCodec()),

@@ -37,7 +37,8 @@ type tournamentResult struct {
 	Matches      int             `json:"matches"`
 	WallSeconds  float64         `json:"wall_seconds"`
 	Standings    []tour.Standing `json:"standings"`
-	EndReasons   map[string]int  `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
+	CrossTable   []tour.CrossRow `json:"cross_table,omitempty"` // head to head, for the matches played here
+	EndReasons   map[string]int  `json:"end_reasons"`           // matches by how they ended: normal, cap, forfeit, aborted
 	MatchIDs     []string        `json:"match_ids"`
 }
 
@@ -263,6 +264,7 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, 100*s.Share, 100*s.ShareLow, 100*s.ShareHigh, s.MeanRank, s.MeanRankCI, s.Points)
 	}
 	tw.Flush()
+	printCrossTable(w, r.CrossTable)
 	fmt.Fprintf(w, "\nended: %s\n", endCounts(r.EndReasons))
 	fmt.Fprintln(w, "wins and win rate count a shared first place as a win for each seat sharing it; win share splits it (1/k each of k): shares add up to 100%")
 	fmt.Fprintln(w, "CIs: Wilson for rates, normal for mean rank; points: (seats - rank) / (seats - 1)")

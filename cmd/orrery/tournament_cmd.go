@@ -136,6 +136,7 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 		Game: spec.game, Format: o.format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
 		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: round(wall.Seconds(), 3),
 		Standings: roundStandings(tour.Standings(spec.entrants, outcomes)), EndReasons: spec.ends.snapshot(), MatchIDs: ids,
+		CrossTable: roundCross(tour.CrossTable(spec.entrants, outcomes)),
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
