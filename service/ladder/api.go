@@ -272,16 +272,18 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 		n = 20
 	}
 	name := req.GetName()
+	who, err := l.whoCalls(ctx)
+	if err != nil && name == "" {
+		return nil, err
+	}
 	if name == "" { // the caller's own bot
-		who, err := l.whoCalls(ctx)
-		if err != nil {
-			return nil, err
-		}
 		if who.bot == nil {
 			return nil, status.Error(codes.InvalidArgument, "name is required (or call with a bot's API key)")
 		}
 		name = who.bot.name
 	}
+	// A hosted bot's stderr is its owner's alone: the call must carry its key or the admin's.
+	own := err == nil && (who.admin || who.bot != nil && who.bot.name == name)
 	l.botByName(name) // on a cluster, reads a bot registered through another node
 	l.mu.Lock()
 	b := l.byName[name]
@@ -312,6 +314,9 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 		resp.Recent = append(resp.Recent, &m)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
+	}
+	if err := l.addHosted(ctx, name, own, resp); err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}
 	return resp, nil
