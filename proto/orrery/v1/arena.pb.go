@@ -3218,6 +3218,114 @@ func (x *MatchSummary) GetTimeoutPolicy() TimeoutPolicy {
 }
 
 // GetMatchRequest names a match.
+// AbortMatchRequest names the match to abort and why.
+type AbortMatchRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Why, as the result's detail (at most 200 characters).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Every seat's token, in seat order: the creator's proof, without the admin key.
+	SeatTokens    []string `protobuf:"bytes,3,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchRequest) Reset() {
+	*x = AbortMatchRequest{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchRequest) ProtoMessage() {}
+
+func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
+func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *AbortMatchRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
+	}
+	return nil
+}
+
+// AbortMatchResponse is the match once aborted.
+type AbortMatchResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Match         *MatchSummary          `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchResponse) Reset() {
+	*x = AbortMatchResponse{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchResponse) ProtoMessage() {}
+
+func (x *AbortMatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchResponse.ProtoReflect.Descriptor instead.
+func (*AbortMatchResponse) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *AbortMatchResponse) GetMatch() *MatchSummary {
+	if x != nil {
+		return x.Match
+	}
+	return nil
+}
+
 type GetMatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
@@ -3227,7 +3335,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3239,7 +3347,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3252,7 +3360,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -3272,7 +3380,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3284,7 +3392,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3297,7 +3405,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -3334,7 +3442,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3346,7 +3454,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3359,7 +3467,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -3415,7 +3523,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3427,7 +3535,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3440,7 +3548,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -3467,7 +3575,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3479,7 +3587,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3492,7 +3600,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3523,7 +3631,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[39]
+	mi := &file_orrery_v1_arena_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3535,7 +3643,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[39]
+	mi := &file_orrery_v1_arena_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3548,7 +3656,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3618,7 +3726,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[40]
+	mi := &file_orrery_v1_arena_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3630,7 +3738,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[40]
+	mi := &file_orrery_v1_arena_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3643,7 +3751,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{40}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3924,7 +4032,14 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\r \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\",\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"g\n" +
+	"\x11AbortMatchRequest\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1f\n" +
+	"\vseat_tokens\x18\x03 \x03(\tR\n" +
+	"seatTokens\"C\n" +
+	"\x12AbortMatchResponse\x12-\n" +
+	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"A\n" +
 	"\x10GetMatchResponse\x12-\n" +
@@ -3986,13 +4101,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x14MATCH_STATUS_RUNNING\x10\x01\x12\x19\n" +
 	"\x15MATCH_STATUS_FINISHED\x10\x02\x12\x17\n" +
 	"\x13MATCH_STATUS_FAILED\x10\x03\x12\x17\n" +
-	"\x13MATCH_STATUS_PAUSED\x10\x042\xfa\x03\n" +
+	"\x13MATCH_STATUS_PAUSED\x10\x042\xc5\x04\n" +
 	"\fArenaService\x12F\n" +
 	"\tListGames\x12\x1b.orrery.v1.ListGamesRequest\x1a\x1c.orrery.v1.ListGamesResponse\x12L\n" +
 	"\vCreateMatch\x12\x1d.orrery.v1.CreateMatchRequest\x1a\x1e.orrery.v1.CreateMatchResponse\x12;\n" +
 	"\x04Play\x12\x16.orrery.v1.PlayRequest\x1a\x17.orrery.v1.PlayResponse(\x010\x01\x12<\n" +
 	"\x05Watch\x12\x17.orrery.v1.WatchRequest\x1a\x18.orrery.v1.WatchResponse0\x01\x12C\n" +
-	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12L\n" +
+	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12I\n" +
+	"\n" +
+	"AbortMatch\x12\x1c.orrery.v1.AbortMatchRequest\x1a\x1d.orrery.v1.AbortMatchResponse\x12L\n" +
 	"\vListMatches\x12\x1d.orrery.v1.ListMatchesRequest\x1a\x1e.orrery.v1.ListMatchesResponse\x12F\n" +
 	"\tGetReplay\x12\x1b.orrery.v1.GetReplayRequest\x1a\x1c.orrery.v1.GetReplayResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
@@ -4009,7 +4126,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -4049,59 +4166,61 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*Spectate)(nil),              // 35: orrery.v1.Spectate
 	(*SeatInfo)(nil),              // 36: orrery.v1.SeatInfo
 	(*MatchSummary)(nil),          // 37: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 38: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 39: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 40: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 41: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 42: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 43: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 44: orrery.v1.GetReplayResponse
-	nil,                           // 45: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 46: orrery.v1.Joined.OptionsEntry
-	nil,                           // 47: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 48: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 49: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 50: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 51: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 52: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 53: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 54: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 55: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 56: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 57: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 58: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 59: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 60: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 61: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 62: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 63: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 64: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 65: google.protobuf.Timestamp
+	(*AbortMatchRequest)(nil),     // 38: orrery.v1.AbortMatchRequest
+	(*AbortMatchResponse)(nil),    // 39: orrery.v1.AbortMatchResponse
+	(*GetMatchRequest)(nil),       // 40: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 41: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 42: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 43: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 44: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 45: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 46: orrery.v1.GetReplayResponse
+	nil,                           // 47: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 48: orrery.v1.Joined.OptionsEntry
+	nil,                           // 49: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 50: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 51: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 52: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 53: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 54: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 55: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 56: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 57: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 58: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 59: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 60: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 61: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 62: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 63: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 64: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 65: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 66: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 67: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	48, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	49, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	50, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	51, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	52, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	53, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	54, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	55, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	56, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	57, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	58, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	59, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	60, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	61, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	62, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	63, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	50, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	51, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	52, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	53, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	54, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	55, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	56, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	57, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	58, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	59, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	60, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	61, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	62, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	63, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	64, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	65, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	64, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	64, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	64, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	45, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	66, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	66, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	66, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	47, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 25: orrery.v1.CreateMatchRequest.bots:type_name -> orrery.v1.SeatBot
@@ -4119,15 +4238,15 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	27, // 37: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
 	28, // 38: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
 	32, // 39: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	46, // 40: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	48, // 40: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
 	12, // 41: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
 	0,  // 42: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	65, // 43: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	64, // 44: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	67, // 43: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	66, // 44: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
 	5,  // 45: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
 	4,  // 46: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
 	29, // 47: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	64, // 48: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	66, // 48: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
 	29, // 49: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
 	1,  // 50: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
 	29, // 51: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
@@ -4140,44 +4259,47 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	28, // 58: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
 	32, // 59: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
 	5,  // 60: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	64, // 61: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	47, // 62: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	66, // 61: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	49, // 62: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
 	3,  // 63: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	65, // 64: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	65, // 65: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	67, // 64: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	67, // 65: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
 	31, // 66: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
 	36, // 67: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
 	12, // 68: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
 	0,  // 69: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	37, // 70: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 71: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	37, // 72: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 73: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 74: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	64, // 75: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
-	1,  // 76: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	37, // 77: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	43, // 78: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	29, // 79: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 80: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 81: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	17, // 82: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	33, // 83: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	38, // 84: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	40, // 85: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	42, // 86: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 87: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	16, // 88: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	23, // 89: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	34, // 90: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	39, // 91: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	41, // 92: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	44, // 93: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	87, // [87:94] is the sub-list for method output_type
-	80, // [80:87] is the sub-list for method input_type
-	80, // [80:80] is the sub-list for extension type_name
-	80, // [80:80] is the sub-list for extension extendee
-	0,  // [0:80] is the sub-list for field type_name
+	37, // 70: orrery.v1.AbortMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	37, // 71: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 72: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	37, // 73: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 74: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 75: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	66, // 76: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	1,  // 77: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
+	37, // 78: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	45, // 79: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	29, // 80: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 81: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 82: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 83: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	33, // 84: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	40, // 85: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 86: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	42, // 87: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	44, // 88: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 89: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 90: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	23, // 91: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	34, // 92: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	41, // 93: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 94: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	43, // 95: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	46, // 96: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	89, // [89:97] is the sub-list for method output_type
+	81, // [81:89] is the sub-list for method input_type
+	81, // [81:81] is the sub-list for extension type_name
+	81, // [81:81] is the sub-list for extension extendee
+	0,  // [0:81] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -4245,7 +4367,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   44,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
