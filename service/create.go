@@ -7,10 +7,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	otelcodes "go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -21,6 +24,7 @@ import (
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tracing"
 )
 
 // MatchSpec is a match to create, in engine terms.
@@ -93,6 +97,10 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 			return resp, cluster.RelayStatus(err)
 		}
 	}
+	bots, names, err := s.houseSeats(req)
+	if err != nil {
+		return nil, err
+	}
 	// The caller's live matches are counted where they run, bound to the match's id before
 	// it exists, so that however soon it ends its place is given back.
 	claim, err := s.limits.Own(who.Name)
@@ -101,7 +109,7 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 	}
 	spec := MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
-		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: req.GetSeatNames(),
+		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: names,
 	}
 	if spec.Seats > 0 && spec.Seats <= maxSeats {
 		spec.Keys = NewMatchKeys(spec.Seats)
@@ -118,14 +126,70 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 	}
 	resp := &orreryv1.CreateMatchResponse{MatchId: id, SeedHash: hash}
 	for i, t := range tokens {
+		if bot, ok := bots[i]; ok {
+			if err := s.cfg.HouseSeats.Seat(req.GetGame(), bot, t); err != nil {
+				s.Abort(ctx, id, fmt.Sprintf("seat %d's bot %s could not start", i, bot))
+				return nil, status.Errorf(codes.Internal, "seat %d's bot %s: %v", i, bot, err)
+			}
+			continue // the server plays it: its token stays here
+		}
 		resp.Seats = append(resp.Seats, &orreryv1.SeatToken{Seat: int32(i), Token: t})
 	}
 	return resp, nil
 }
 
+// houseSeats checks the built-in bots a CreateMatch asks for and gives each bot's seat its
+// bot's name, unless the request names it.
+func (s *Server) houseSeats(req *orreryv1.CreateMatchRequest) (map[int]string, []string, error) {
+	if len(req.GetBots()) == 0 {
+		return nil, req.GetSeatNames(), nil
+	}
+	if s.cfg.HouseSeats == nil {
+		return nil, nil, status.Error(codes.FailedPrecondition, "this server seats no built-in bots: give the seats' tokens to bots of your own (orrery join)")
+	}
+	known := s.cfg.HouseSeats.Bots(req.GetGame())
+	bots := make(map[int]string, len(req.GetBots()))
+	for _, b := range req.GetBots() {
+		seat := int(b.GetSeat())
+		switch {
+		case seat < 0 || seat >= int(req.GetSeats()):
+			return nil, nil, status.Errorf(codes.InvalidArgument, "bots: seat %d out of range: the match has %d seats", seat, req.GetSeats())
+		case bots[seat] != "":
+			return nil, nil, status.Errorf(codes.InvalidArgument, "bots: seat %d named twice", seat)
+		case !slices.Contains(known, b.GetBot()):
+			return nil, nil, status.Errorf(codes.InvalidArgument, "bots: no built-in bot %q for %s; there are %s", s.limits.Clip(b.GetBot()), s.limits.Clip(req.GetGame()), strings.Join(known, ", "))
+		}
+		bots[seat] = b.GetBot()
+	}
+	if len(bots) == int(req.GetSeats()) {
+		return nil, nil, status.Error(codes.InvalidArgument, "bots: every seat is a bot's; leave one for a player")
+	}
+	names := make([]string, max(len(req.GetSeatNames()), int(req.GetSeats())))
+	copy(names, req.GetSeatNames())
+	for seat, bot := range bots {
+		if strings.TrimSpace(names[seat]) == "" {
+			names[seat] = bot
+		}
+	}
+	return bots, names, nil
+}
+
 // Create starts a match and returns its id, seat tokens and seed hash. In-process callers
 // (the ladder, the CLI) use it directly.
-func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, string, error) {
+func (s *Server) Create(ctx context.Context, spec MatchSpec) (id string, tokens []string, hash string, err error) {
+	if s.env.Tracer != nil {
+		var span trace.Span
+		ctx, span = s.env.Tracer.Start(ctx, "orrery.create", trace.WithAttributes(tracing.Game.String(spec.Game), tracing.Seats.Int(spec.Seats)))
+		defer func() {
+			if id != "" {
+				span.SetAttributes(tracing.MatchID.String(id))
+			}
+			if err != nil {
+				span.SetStatus(otelcodes.Error, status.Code(err).String())
+			}
+			span.End()
+		}()
+	}
 	if spec.Game == "" {
 		return "", nil, "", status.Error(codes.InvalidArgument, "game is required; ListGames lists them")
 	}
@@ -205,7 +269,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	} else if len(keys.Tokens) != spec.Seats || keys.ID == "" {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "match keys: %d tokens for %d seats", len(keys.Tokens), spec.Seats)
 	}
-	tokens := keys.Tokens
+	tokens = keys.Tokens
 	hashes := make([]string, spec.Seats)
 	seatHashes := make([][32]byte, spec.Seats)
 	for i := range tokens {
@@ -227,13 +291,15 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 				return "", nil, "", toStatus(err)
 			}
 		}
-		if err := s.store.CreateMatch(ctx, rec); err != nil {
+		if err := s.storeCreate(ctx, rec); err != nil {
 			// A database that cannot take the match (a full disk): the client may retry later.
 			s.log.Error("store: create match", "err", err)
 			return "", nil, "", status.Error(codes.Unavailable, "the server cannot write to its database; try again later")
 		}
 	}
-	s.start(specOf(rec, c, s.actionCache(rec.Game, rec.Options)), match.NewLog(st), seatHashes)
+	ms := specOf(rec, c, s.actionCache(rec.Game, rec.Options))
+	ms.Trace = trace.SpanContextFromContext(ctx) // the create's span, if tracing
+	s.start(ms, match.NewLog(st), seatHashes)
 	s.log.Info("match created", "match", rec.ID, "game", rec.Game, "seats", spec.Seats)
 	return rec.ID, tokens, rec.SeedHash, nil
 }
@@ -272,6 +338,21 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (match.Clock, er
 		out.Wall = true
 	}
 	return out, nil
+}
+
+// storeCreate commits a new match, in a span of its own when tracing.
+func (s *Server) storeCreate(ctx context.Context, rec *store.Match) error {
+	if s.env.Tracer == nil {
+		return s.store.CreateMatch(ctx, rec)
+	}
+	ctx, span := s.env.Tracer.Start(ctx, "orrery.store.commit", trace.WithAttributes(
+		tracing.MatchID.String(rec.ID), tracing.MatchIDs.StringSlice([]string{rec.ID}), tracing.Seats.Int(rec.Seats)))
+	defer span.End()
+	err := s.store.CreateMatch(ctx, rec)
+	if err != nil {
+		span.SetStatus(otelcodes.Error, "the store refused the match")
+	}
+	return err
 }
 
 // specOf is what a stored match is.

@@ -15,6 +15,7 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -29,6 +30,7 @@ import (
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/metrics"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tracing"
 )
 
 // Metrics are the arena's Prometheus series (service/metrics).
@@ -72,11 +74,17 @@ type Config struct {
 	// Node, if set, makes this server one of several sharing Store: it runs only the
 	// matches it holds the lease of, and takes over those of dead nodes (service/cluster).
 	Node *Node
+	// Tracing, if set, is where the spans of creates, matches, decisions and store commits
+	// go (service/tracing); nil: tracing is off.
+	Tracing trace.TracerProvider
 	// logStore, if set, is where the journal writes instead of Store (tests inject failures).
 	logStore journal.Store
 	// DataSets resolves data-set options that name a set into the bytes stored with the
 	// match; nil: data sets are taken inline only.
 	DataSets DataSets
+	// HouseSeats plays the seats a CreateMatch names in its bots with built-in bots, a
+	// person's opponents from the web page; nil: the server offers none.
+	HouseSeats HouseSeats
 	// HoldClocks keeps the matches New resumes paused, their clocks stopped, until
 	// StartClocks: the time a restarting server takes before it serves (replaying logs,
 	// starting the ladder, listening) is not charged to seats that could not yet answer.
@@ -86,6 +94,14 @@ type Config struct {
 // ReservedNames says which seat names belong to known bots (the ladder's).
 type ReservedNames interface {
 	Reserved(name string) bool
+}
+
+// HouseSeats plays built-in bots in seats of new matches (service/houseseats).
+type HouseSeats interface {
+	// Bots are the built-in bots of game that can take a seat, sorted.
+	Bots(game string) []string
+	// Seat has bot play the seat that token names, in process, until the match ends.
+	Seat(game, bot, token string) error
 }
 
 // BotIdentities resolves a bot's name to the identity MatchSpec.Bots records.
@@ -165,7 +181,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.env = match.Env{Host: host{s}, Log: s.log, Metrics: s.metrics, Limits: s.limits, Pools: new(match.Pools), Done: s.ctx.Done()}
+	s.env = match.Env{Host: host{s}, Log: s.log, Metrics: s.metrics, Limits: s.limits, Pools: new(match.Pools), Done: s.ctx.Done(),
+		Tracer: tracing.Tracer(cfg.Tracing)}
 	s.started = s.now()
 	if s.store == nil {
 		return s, nil
@@ -191,6 +208,7 @@ func New(cfg Config) (*Server, error) {
 		logs = s.store
 	}
 	s.writer = journal.New(logs, s.log, s.storeHealth)
+	s.writer.Trace(s.env.Tracer)
 	s.env.Durable = true
 	if s.cluster != nil {
 		// Registers the node and resumes what it owns or finds orphaned.

@@ -166,8 +166,12 @@ func Handler(conn grpc.ClientConnInterface, c Config) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v1/play", &playBridge{arena: orreryv1.NewArenaServiceClient(conn), logger: logger,
 		origins: g.originPatterns(), write: lim.Write})
-	mux.Handle("/v1/", gw)
-	mux.Handle("/", http.FileServerFS(app))
+	static, err := staticFiles(app)
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/v1/", compressJSON(gw))
+	mux.Handle("/", static)
 	g.next = streamDeadlines(lim.Write, mux)
 	return secureHeaders(withClient(g)), nil
 }
