@@ -76,6 +76,9 @@ func (p *peers) conn(id, addr string) (*grpc.ClientConn, error) {
 
 // name is "node node-a (ADDR)" for a pooled connection, or its target.
 func (p *peers) name(conn grpc.ClientConnInterface) string {
+	if v, ok := conn.(vouching); ok {
+		conn = v.ClientConnInterface
+	}
 	c, ok := conn.(*grpc.ClientConn)
 	if !ok {
 		return "the match's node"
