@@ -36,6 +36,7 @@ type Batch struct {
 	opponents  []string // by seat, for the seats not controlled
 	iterations int
 	maxSteps   int
+	sparse     bool // results carry only the nonzero elements of the tensors
 	tz         engine.Tensors
 	heads      []int
 	size       int // floats per observation
@@ -44,6 +45,9 @@ type Batch struct {
 	// The results of the last step, in the memory of the one before: a step's message is
 	// sent before the next step starts.
 	obs        []float32
+	values     []float32 // sparse: the nonzero elements of obs, and their indices
+	indices    []int32
+	nonzeros   []int32
 	seatIDs    []int32
 	legalIDs   []int32
 	counts     []int32
@@ -75,6 +79,12 @@ func Open(req *orreryv1.OpenEnvironments) (*Batch, error) {
 		game: info.Name, seats: seats, options: maps.Clone(req.GetOptions()),
 		controlled: make([]bool, seats), opponents: make([]string, seats),
 		iterations: int(req.GetMctsIterations()), maxSteps: int(req.GetMaxEpisodeSteps()),
+		sparse: req.GetObservationEncoding() == orreryv1.ObservationEncoding_OBSERVATION_ENCODING_SPARSE,
+	}
+	switch req.GetObservationEncoding() {
+	case orreryv1.ObservationEncoding_OBSERVATION_ENCODING_UNSPECIFIED, orreryv1.ObservationEncoding_OBSERVATION_ENCODING_SPARSE:
+	default:
+		return nil, fmt.Errorf("unknown observation encoding %v", req.GetObservationEncoding())
 	}
 	if b.iterations <= 0 {
 		b.iterations = defaultIterations
@@ -95,7 +105,7 @@ func Open(req *orreryv1.OpenEnvironments) (*Batch, error) {
 	}
 	b.envs = make([]env, n)
 	b.obs = make([]float32, n*b.size)
-	b.seatIDs, b.counts, b.steps = make([]int32, n), make([]int32, n), make([]int32, n)
+	b.seatIDs, b.counts, b.steps, b.nonzeros = make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)
 	b.rewards = make([]float32, n*seats)
 	b.terminated, b.truncated, b.seeds = make([]byte, n), make([]byte, n), make([]uint64, n)
 	b.out.rewards = make([]float32, seats)
@@ -209,12 +219,22 @@ func bit(v bool) byte {
 
 // collect encodes every environment's next decision into the result buffers.
 func (b *Batch) collect() {
-	b.legalIDs = b.legalIDs[:0]
+	b.legalIDs, b.values, b.indices = b.legalIDs[:0], b.values[:0], b.indices[:0]
 	for i := range b.envs {
 		e := &b.envs[i]
+		tensor := b.obs[i*b.size : (i+1)*b.size]
 		// A legal decision always encodes: Encode fails only on another game's message.
-		if err := b.tz.Encode(e.obs, b.obs[i*b.size:(i+1)*b.size]); err != nil {
+		if err := b.tz.Encode(e.obs, tensor); err != nil {
 			panic(fmt.Sprintf("training: %s: %v", b.game, err))
+		}
+		if b.sparse {
+			before := len(b.values)
+			for k, v := range tensor {
+				if v != 0 {
+					b.values, b.indices = append(b.values, v), append(b.indices, int32(k))
+				}
+			}
+			b.nonzeros[i] = int32(len(b.values) - before)
 		}
 		b.seatIDs[i], b.counts[i], b.seeds[i] = int32(e.seat), int32(len(e.legal)), e.seed
 		b.legalIDs = append(b.legalIDs, e.ids...)
@@ -224,6 +244,14 @@ func (b *Batch) collect() {
 // Results is the last step's results. Its byte fields are the batch's memory: the message
 // must be sent (or copied) before the next Step.
 func (b *Batch) Results() *orreryv1.StepResults {
+	r := b.results()
+	if b.sparse {
+		r.Observations, r.ObservationIndices, r.ObservationNonzeros = float32Bytes(b.values), int32Bytes(b.indices), b.nonzeros
+	}
+	return r
+}
+
+func (b *Batch) results() *orreryv1.StepResults {
 	return &orreryv1.StepResults{
 		Observations: float32Bytes(b.obs),
 		Seats:        b.seatIDs,

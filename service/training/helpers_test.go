@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -20,10 +21,12 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // serve starts the service on lis and returns a client; both stop with the test.
 func serve(t testing.TB, lis net.Listener, dial func(context.Context, string) (net.Conn, error)) orreryv1.TrainingServiceClient {
 	t.Helper()
-	g := grpc.NewServer()
+	g := grpc.NewServer(grpc.ForceServerCodecV2(wire.Codec{}))
 	New().Register(g)
 	go g.Serve(lis)
-	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	// A step's results hold every environment's tensor: 256 IceTraders views are 6 MiB.
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(1<<30), grpc.ForceCodecV2(wire.Codec{Trusted: true})),
+		grpc.WithInitialWindowSize(1 << 26), grpc.WithInitialConnWindowSize(1 << 26)}
 	target := lis.Addr().String()
 	if dial != nil {
 		opts = append(opts, grpc.WithContextDialer(dial))

@@ -239,3 +239,40 @@ func TestRankRewards(t *testing.T) {
 		}
 	}
 }
+
+func TestTrain_SparseObservationsAreTheDenseOnes(t *testing.T) {
+	c := bufClient(t)
+	for _, g := range shortGames {
+		t.Run(g.game, func(t *testing.T) {
+			req := &orreryv1.OpenEnvironments{Game: g.game, Seats: g.seats, Options: g.opts, Seeds: seeds(3, 4), ControlledSeats: []int32{0}}
+			d, spec := open(t, c, req)
+			sreq := proto.CloneOf(req)
+			sreq.ObservationEncoding = orreryv1.ObservationEncoding_OBSERVATION_ENCODING_SPARSE
+			s, sspec := open(t, c, sreq)
+			size := len(spec.First.Observations) / 4 / 4
+			r := rand.New(rand.NewPCG(5, 5))
+			dres, sres := spec.First, sspec.First
+			var buf []byte
+			var chosen []int32
+			for k := 0; k < 50; k++ {
+				dense := make([]byte, len(dres.Observations))
+				at := 0
+				for i, nz := range sres.ObservationNonzeros {
+					for j := 0; j < int(nz); j++ {
+						idx := int(binary.LittleEndian.Uint32(sres.ObservationIndices[4*at:]))
+						if idx < 0 || idx >= size {
+							t.Fatalf("index %d out of 0..%d", idx, size-1)
+						}
+						copy(dense[4*(i*size+idx):], sres.Observations[4*at:4*at+4])
+						at++
+					}
+				}
+				if !slices.Equal(dense, dres.Observations) {
+					t.Fatalf("step %d: sparse observations differ from the dense ones", k)
+				}
+				buf, chosen = pickRandom(r, dres, len(spec.ActionHeads), buf, chosen)
+				dres, sres = step(t, d, buf), step(t, s, buf)
+			}
+		})
+	}
+}

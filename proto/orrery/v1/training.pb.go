@@ -24,6 +24,57 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ObservationEncoding is how StepResults carries the observation tensors.
+type ObservationEncoding int32
+
+const (
+	// Dense: every element of every tensor, as little-endian float32.
+	ObservationEncoding_OBSERVATION_ENCODING_UNSPECIFIED ObservationEncoding = 0
+	// Sparse: the nonzero elements only, their values in observations and their indices in
+	// observation_indices, observation_nonzeros of them per environment. The tensors are mostly
+	// zeros (one-hot codes over empty slots), so a step's message is a fraction of the dense one.
+	ObservationEncoding_OBSERVATION_ENCODING_SPARSE ObservationEncoding = 1
+)
+
+// Enum value maps for ObservationEncoding.
+var (
+	ObservationEncoding_name = map[int32]string{
+		0: "OBSERVATION_ENCODING_UNSPECIFIED",
+		1: "OBSERVATION_ENCODING_SPARSE",
+	}
+	ObservationEncoding_value = map[string]int32{
+		"OBSERVATION_ENCODING_UNSPECIFIED": 0,
+		"OBSERVATION_ENCODING_SPARSE":      1,
+	}
+)
+
+func (x ObservationEncoding) Enum() *ObservationEncoding {
+	p := new(ObservationEncoding)
+	*p = x
+	return p
+}
+
+func (x ObservationEncoding) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ObservationEncoding) Descriptor() protoreflect.EnumDescriptor {
+	return file_orrery_v1_training_proto_enumTypes[0].Descriptor()
+}
+
+func (ObservationEncoding) Type() protoreflect.EnumType {
+	return &file_orrery_v1_training_proto_enumTypes[0]
+}
+
+func (x ObservationEncoding) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ObservationEncoding.Descriptor instead.
+func (ObservationEncoding) EnumDescriptor() ([]byte, []int) {
+	return file_orrery_v1_training_proto_rawDescGZIP(), []int{0}
+}
+
 // TrainRequest is the stream's first message (open) or any later one (step).
 type TrainRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -129,8 +180,10 @@ type OpenEnvironments struct {
 	// The mcts opponents' iterations per decision (a budget in iterations, not time, keeps
 	// episodes reproducible); 0 means 200.
 	MctsIterations int32 `protobuf:"varint,8,opt,name=mcts_iterations,json=mctsIterations,proto3" json:"mcts_iterations,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// How the results carry observations: dense by default.
+	ObservationEncoding ObservationEncoding `protobuf:"varint,9,opt,name=observation_encoding,json=observationEncoding,proto3,enum=orrery.v1.ObservationEncoding" json:"observation_encoding,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *OpenEnvironments) Reset() {
@@ -217,6 +270,13 @@ func (x *OpenEnvironments) GetMctsIterations() int32 {
 		return x.MctsIterations
 	}
 	return 0
+}
+
+func (x *OpenEnvironments) GetObservationEncoding() ObservationEncoding {
+	if x != nil {
+		return x.ObservationEncoding
+	}
+	return ObservationEncoding_OBSERVATION_ENCODING_UNSPECIFIED
 }
 
 // StepEnvironments is one action for every environment.
@@ -506,7 +566,8 @@ func (x *EnvironmentSpec) GetFirst() *StepResults {
 type StepResults struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The tensor of the seat to act next in each environment: little-endian float32,
-	// environments x the observation's size.
+	// environments x the observation's size; under the sparse encoding, only the nonzero
+	// elements' values, environments in order.
 	Observations []byte `protobuf:"bytes,1,opt,name=observations,proto3" json:"observations,omitempty"`
 	// The seat whose observation each environment's is.
 	Seats []int32 `protobuf:"varint,2,rep,packed,name=seats,proto3" json:"seats,omitempty"`
@@ -527,9 +588,13 @@ type StepResults struct {
 	// The seed of each environment's episode now running.
 	EpisodeSeeds []uint64 `protobuf:"varint,8,rep,packed,name=episode_seeds,json=episodeSeeds,proto3" json:"episode_seeds,omitempty"`
 	// The trainer steps of each environment's episode: of the one that ended, where one did.
-	EpisodeSteps  []int32 `protobuf:"varint,9,rep,packed,name=episode_steps,json=episodeSteps,proto3" json:"episode_steps,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	EpisodeSteps []int32 `protobuf:"varint,9,rep,packed,name=episode_steps,json=episodeSteps,proto3" json:"episode_steps,omitempty"`
+	// Under the sparse encoding: the index in its tensor of each value of observations,
+	// little-endian int32, and how many of them each environment has.
+	ObservationIndices  []byte  `protobuf:"bytes,10,opt,name=observation_indices,json=observationIndices,proto3" json:"observation_indices,omitempty"`
+	ObservationNonzeros []int32 `protobuf:"varint,11,rep,packed,name=observation_nonzeros,json=observationNonzeros,proto3" json:"observation_nonzeros,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *StepResults) Reset() {
@@ -625,6 +690,20 @@ func (x *StepResults) GetEpisodeSteps() []int32 {
 	return nil
 }
 
+func (x *StepResults) GetObservationIndices() []byte {
+	if x != nil {
+		return x.ObservationIndices
+	}
+	return nil
+}
+
+func (x *StepResults) GetObservationNonzeros() []int32 {
+	if x != nil {
+		return x.ObservationNonzeros
+	}
+	return nil
+}
+
 var File_orrery_v1_training_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_training_proto_rawDesc = "" +
@@ -633,7 +712,7 @@ const file_orrery_v1_training_proto_rawDesc = "" +
 	"\fTrainRequest\x121\n" +
 	"\x04open\x18\x01 \x01(\v2\x1b.orrery.v1.OpenEnvironmentsH\x00R\x04open\x121\n" +
 	"\x04step\x18\x02 \x01(\v2\x1b.orrery.v1.StepEnvironmentsH\x00R\x04stepB\x06\n" +
-	"\x04kind\"\xf0\x02\n" +
+	"\x04kind\"\xc3\x03\n" +
 	"\x10OpenEnvironments\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12B\n" +
@@ -642,7 +721,8 @@ const file_orrery_v1_training_proto_rawDesc = "" +
 	"\x10controlled_seats\x18\x05 \x03(\x05R\x0fcontrolledSeats\x12\x1c\n" +
 	"\topponents\x18\x06 \x03(\tR\topponents\x12*\n" +
 	"\x11max_episode_steps\x18\a \x01(\x05R\x0fmaxEpisodeSteps\x12'\n" +
-	"\x0fmcts_iterations\x18\b \x01(\x05R\x0emctsIterations\x1a:\n" +
+	"\x0fmcts_iterations\x18\b \x01(\x05R\x0emctsIterations\x12Q\n" +
+	"\x14observation_encoding\x18\t \x01(\x0e2\x1e.orrery.v1.ObservationEncodingR\x13observationEncoding\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"1\n" +
@@ -663,7 +743,7 @@ const file_orrery_v1_training_proto_rawDesc = "" +
 	"\x11observation_shape\x18\x03 \x03(\x05R\x10observationShape\x12!\n" +
 	"\faction_heads\x18\x04 \x03(\x05R\vactionHeads\x12.\n" +
 	"\x06slices\x18\x05 \x03(\v2\x16.orrery.v1.TensorSliceR\x06slices\x12,\n" +
-	"\x05first\x18\x06 \x01(\v2\x16.orrery.v1.StepResultsR\x05first\"\xa9\x02\n" +
+	"\x05first\x18\x06 \x01(\v2\x16.orrery.v1.StepResultsR\x05first\"\x8d\x03\n" +
 	"\vStepResults\x12\"\n" +
 	"\fobservations\x18\x01 \x01(\fR\fobservations\x12\x14\n" +
 	"\x05seats\x18\x02 \x03(\x05R\x05seats\x12\x1b\n" +
@@ -675,7 +755,13 @@ const file_orrery_v1_training_proto_rawDesc = "" +
 	"terminated\x12\x1c\n" +
 	"\ttruncated\x18\a \x01(\fR\ttruncated\x12#\n" +
 	"\repisode_seeds\x18\b \x03(\x04R\fepisodeSeeds\x12#\n" +
-	"\repisode_steps\x18\t \x03(\x05R\fepisodeSteps2Q\n" +
+	"\repisode_steps\x18\t \x03(\x05R\fepisodeSteps\x12/\n" +
+	"\x13observation_indices\x18\n" +
+	" \x01(\fR\x12observationIndices\x121\n" +
+	"\x14observation_nonzeros\x18\v \x03(\x05R\x13observationNonzeros*\\\n" +
+	"\x13ObservationEncoding\x12$\n" +
+	" OBSERVATION_ENCODING_UNSPECIFIED\x10\x00\x12\x1f\n" +
+	"\x1bOBSERVATION_ENCODING_SPARSE\x10\x012Q\n" +
 	"\x0fTrainingService\x12>\n" +
 	"\x05Train\x12\x17.orrery.v1.TrainRequest\x1a\x18.orrery.v1.TrainResponse(\x010\x01B3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
@@ -691,32 +777,35 @@ func file_orrery_v1_training_proto_rawDescGZIP() []byte {
 	return file_orrery_v1_training_proto_rawDescData
 }
 
+var file_orrery_v1_training_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_orrery_v1_training_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_orrery_v1_training_proto_goTypes = []any{
-	(*TrainRequest)(nil),     // 0: orrery.v1.TrainRequest
-	(*OpenEnvironments)(nil), // 1: orrery.v1.OpenEnvironments
-	(*StepEnvironments)(nil), // 2: orrery.v1.StepEnvironments
-	(*TrainResponse)(nil),    // 3: orrery.v1.TrainResponse
-	(*TensorSlice)(nil),      // 4: orrery.v1.TensorSlice
-	(*EnvironmentSpec)(nil),  // 5: orrery.v1.EnvironmentSpec
-	(*StepResults)(nil),      // 6: orrery.v1.StepResults
-	nil,                      // 7: orrery.v1.OpenEnvironments.OptionsEntry
+	(ObservationEncoding)(0), // 0: orrery.v1.ObservationEncoding
+	(*TrainRequest)(nil),     // 1: orrery.v1.TrainRequest
+	(*OpenEnvironments)(nil), // 2: orrery.v1.OpenEnvironments
+	(*StepEnvironments)(nil), // 3: orrery.v1.StepEnvironments
+	(*TrainResponse)(nil),    // 4: orrery.v1.TrainResponse
+	(*TensorSlice)(nil),      // 5: orrery.v1.TensorSlice
+	(*EnvironmentSpec)(nil),  // 6: orrery.v1.EnvironmentSpec
+	(*StepResults)(nil),      // 7: orrery.v1.StepResults
+	nil,                      // 8: orrery.v1.OpenEnvironments.OptionsEntry
 }
 var file_orrery_v1_training_proto_depIdxs = []int32{
-	1, // 0: orrery.v1.TrainRequest.open:type_name -> orrery.v1.OpenEnvironments
-	2, // 1: orrery.v1.TrainRequest.step:type_name -> orrery.v1.StepEnvironments
-	7, // 2: orrery.v1.OpenEnvironments.options:type_name -> orrery.v1.OpenEnvironments.OptionsEntry
-	5, // 3: orrery.v1.TrainResponse.spec:type_name -> orrery.v1.EnvironmentSpec
-	6, // 4: orrery.v1.TrainResponse.results:type_name -> orrery.v1.StepResults
-	4, // 5: orrery.v1.EnvironmentSpec.slices:type_name -> orrery.v1.TensorSlice
-	6, // 6: orrery.v1.EnvironmentSpec.first:type_name -> orrery.v1.StepResults
-	0, // 7: orrery.v1.TrainingService.Train:input_type -> orrery.v1.TrainRequest
-	3, // 8: orrery.v1.TrainingService.Train:output_type -> orrery.v1.TrainResponse
-	8, // [8:9] is the sub-list for method output_type
-	7, // [7:8] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	2, // 0: orrery.v1.TrainRequest.open:type_name -> orrery.v1.OpenEnvironments
+	3, // 1: orrery.v1.TrainRequest.step:type_name -> orrery.v1.StepEnvironments
+	8, // 2: orrery.v1.OpenEnvironments.options:type_name -> orrery.v1.OpenEnvironments.OptionsEntry
+	0, // 3: orrery.v1.OpenEnvironments.observation_encoding:type_name -> orrery.v1.ObservationEncoding
+	6, // 4: orrery.v1.TrainResponse.spec:type_name -> orrery.v1.EnvironmentSpec
+	7, // 5: orrery.v1.TrainResponse.results:type_name -> orrery.v1.StepResults
+	5, // 6: orrery.v1.EnvironmentSpec.slices:type_name -> orrery.v1.TensorSlice
+	7, // 7: orrery.v1.EnvironmentSpec.first:type_name -> orrery.v1.StepResults
+	1, // 8: orrery.v1.TrainingService.Train:input_type -> orrery.v1.TrainRequest
+	4, // 9: orrery.v1.TrainingService.Train:output_type -> orrery.v1.TrainResponse
+	9, // [9:10] is the sub-list for method output_type
+	8, // [8:9] is the sub-list for method input_type
+	8, // [8:8] is the sub-list for extension type_name
+	8, // [8:8] is the sub-list for extension extendee
+	0, // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_training_proto_init() }
@@ -737,13 +826,14 @@ func file_orrery_v1_training_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_training_proto_rawDesc), len(file_orrery_v1_training_proto_rawDesc)),
-			NumEnums:      0,
+			NumEnums:      1,
 			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_orrery_v1_training_proto_goTypes,
 		DependencyIndexes: file_orrery_v1_training_proto_depIdxs,
+		EnumInfos:         file_orrery_v1_training_proto_enumTypes,
 		MessageInfos:      file_orrery_v1_training_proto_msgTypes,
 	}.Build()
 	File_orrery_v1_training_proto = out.File

@@ -136,6 +136,11 @@ func (m *OpenEnvironments) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.ObservationEncoding != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.ObservationEncoding))
+		i--
+		dAtA[i] = 0x48
+	}
 	if m.MctsIterations != 0 {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.MctsIterations))
 		i--
@@ -561,14 +566,14 @@ func (m *StepResults) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
-	if len(m.EpisodeSteps) > 0 {
+	if len(m.ObservationNonzeros) > 0 {
 		var pksize2 int
-		for _, num := range m.EpisodeSteps {
+		for _, num := range m.ObservationNonzeros {
 			pksize2 += protohelpers.SizeOfVarint(uint64(num))
 		}
 		i -= pksize2
 		j1 := i
-		for _, num1 := range m.EpisodeSteps {
+		for _, num1 := range m.ObservationNonzeros {
 			num := uint64(num1)
 			for num >= 1<<7 {
 				dAtA[j1] = uint8(uint64(num)&0x7f | 0x80)
@@ -580,16 +585,24 @@ func (m *StepResults) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		}
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize2))
 		i--
-		dAtA[i] = 0x4a
+		dAtA[i] = 0x5a
 	}
-	if len(m.EpisodeSeeds) > 0 {
+	if len(m.ObservationIndices) > 0 {
+		i -= len(m.ObservationIndices)
+		copy(dAtA[i:], m.ObservationIndices)
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.ObservationIndices)))
+		i--
+		dAtA[i] = 0x52
+	}
+	if len(m.EpisodeSteps) > 0 {
 		var pksize4 int
-		for _, num := range m.EpisodeSeeds {
+		for _, num := range m.EpisodeSteps {
 			pksize4 += protohelpers.SizeOfVarint(uint64(num))
 		}
 		i -= pksize4
 		j3 := i
-		for _, num := range m.EpisodeSeeds {
+		for _, num1 := range m.EpisodeSteps {
+			num := uint64(num1)
 			for num >= 1<<7 {
 				dAtA[j3] = uint8(uint64(num)&0x7f | 0x80)
 				num >>= 7
@@ -599,6 +612,26 @@ func (m *StepResults) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 			j3++
 		}
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize4))
+		i--
+		dAtA[i] = 0x4a
+	}
+	if len(m.EpisodeSeeds) > 0 {
+		var pksize6 int
+		for _, num := range m.EpisodeSeeds {
+			pksize6 += protohelpers.SizeOfVarint(uint64(num))
+		}
+		i -= pksize6
+		j5 := i
+		for _, num := range m.EpisodeSeeds {
+			for num >= 1<<7 {
+				dAtA[j5] = uint8(uint64(num)&0x7f | 0x80)
+				num >>= 7
+				j5++
+			}
+			dAtA[j5] = uint8(num)
+			j5++
+		}
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize6))
 		i--
 		dAtA[i] = 0x42
 	}
@@ -624,23 +657,23 @@ func (m *StepResults) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		dAtA[i] = 0x2a
 	}
 	if len(m.LegalCounts) > 0 {
-		var pksize6 int
+		var pksize8 int
 		for _, num := range m.LegalCounts {
-			pksize6 += protohelpers.SizeOfVarint(uint64(num))
+			pksize8 += protohelpers.SizeOfVarint(uint64(num))
 		}
-		i -= pksize6
-		j5 := i
+		i -= pksize8
+		j7 := i
 		for _, num1 := range m.LegalCounts {
 			num := uint64(num1)
 			for num >= 1<<7 {
-				dAtA[j5] = uint8(uint64(num)&0x7f | 0x80)
+				dAtA[j7] = uint8(uint64(num)&0x7f | 0x80)
 				num >>= 7
-				j5++
+				j7++
 			}
-			dAtA[j5] = uint8(num)
-			j5++
+			dAtA[j7] = uint8(num)
+			j7++
 		}
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize6))
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize8))
 		i--
 		dAtA[i] = 0x22
 	}
@@ -652,23 +685,23 @@ func (m *StepResults) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		dAtA[i] = 0x1a
 	}
 	if len(m.Seats) > 0 {
-		var pksize8 int
+		var pksize10 int
 		for _, num := range m.Seats {
-			pksize8 += protohelpers.SizeOfVarint(uint64(num))
+			pksize10 += protohelpers.SizeOfVarint(uint64(num))
 		}
-		i -= pksize8
-		j7 := i
+		i -= pksize10
+		j9 := i
 		for _, num1 := range m.Seats {
 			num := uint64(num1)
 			for num >= 1<<7 {
-				dAtA[j7] = uint8(uint64(num)&0x7f | 0x80)
+				dAtA[j9] = uint8(uint64(num)&0x7f | 0x80)
 				num >>= 7
-				j7++
+				j9++
 			}
-			dAtA[j7] = uint8(num)
-			j7++
+			dAtA[j9] = uint8(num)
+			j9++
 		}
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize8))
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(pksize10))
 		i--
 		dAtA[i] = 0x12
 	}
@@ -769,6 +802,9 @@ func (m *OpenEnvironments) SizeVT() (n int) {
 	}
 	if m.MctsIterations != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.MctsIterations))
+	}
+	if m.ObservationEncoding != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.ObservationEncoding))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -943,6 +979,17 @@ func (m *StepResults) SizeVT() (n int) {
 	if len(m.EpisodeSteps) > 0 {
 		l = 0
 		for _, e := range m.EpisodeSteps {
+			l += protohelpers.SizeOfVarint(uint64(e))
+		}
+		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
+	}
+	l = len(m.ObservationIndices)
+	if l > 0 {
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	if len(m.ObservationNonzeros) > 0 {
+		l = 0
+		for _, e := range m.ObservationNonzeros {
 			l += protohelpers.SizeOfVarint(uint64(e))
 		}
 		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
@@ -1509,6 +1556,25 @@ func (m *OpenEnvironments) UnmarshalVT(dAtA []byte) error {
 				b := dAtA[iNdEx]
 				iNdEx++
 				m.MctsIterations |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 9:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ObservationEncoding", wireType)
+			}
+			m.ObservationEncoding = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ObservationEncoding |= ObservationEncoding(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -2744,6 +2810,116 @@ func (m *StepResults) UnmarshalVT(dAtA []byte) error {
 				}
 			} else {
 				return fmt.Errorf("proto: wrong wireType = %d for field EpisodeSteps", wireType)
+			}
+		case 10:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ObservationIndices", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ObservationIndices = append(m.ObservationIndices[:0], dAtA[iNdEx:postIndex]...)
+			if m.ObservationIndices == nil {
+				m.ObservationIndices = []byte{}
+			}
+			iNdEx = postIndex
+		case 11:
+			if wireType == 0 {
+				var v int32
+				for shift := uint(0); ; shift += 7 {
+					if shift >= 64 {
+						return protohelpers.ErrIntOverflow
+					}
+					if iNdEx >= l {
+						return io.ErrUnexpectedEOF
+					}
+					b := dAtA[iNdEx]
+					iNdEx++
+					v |= int32(b&0x7F) << shift
+					if b < 0x80 {
+						break
+					}
+				}
+				m.ObservationNonzeros = append(m.ObservationNonzeros, v)
+			} else if wireType == 2 {
+				var packedLen int
+				for shift := uint(0); ; shift += 7 {
+					if shift >= 64 {
+						return protohelpers.ErrIntOverflow
+					}
+					if iNdEx >= l {
+						return io.ErrUnexpectedEOF
+					}
+					b := dAtA[iNdEx]
+					iNdEx++
+					packedLen |= int(b&0x7F) << shift
+					if b < 0x80 {
+						break
+					}
+				}
+				if packedLen < 0 {
+					return protohelpers.ErrInvalidLength
+				}
+				postIndex := iNdEx + packedLen
+				if postIndex < 0 {
+					return protohelpers.ErrInvalidLength
+				}
+				if postIndex > l {
+					return io.ErrUnexpectedEOF
+				}
+				var elementCount int
+				var count int
+				for _, integer := range dAtA[iNdEx:postIndex] {
+					if integer < 128 {
+						count++
+					}
+				}
+				elementCount = count
+				if elementCount != 0 && len(m.ObservationNonzeros) == 0 {
+					m.ObservationNonzeros = make([]int32, 0, elementCount)
+				}
+				for iNdEx < postIndex {
+					var v int32
+					for shift := uint(0); ; shift += 7 {
+						if shift >= 64 {
+							return protohelpers.ErrIntOverflow
+						}
+						if iNdEx >= l {
+							return io.ErrUnexpectedEOF
+						}
+						b := dAtA[iNdEx]
+						iNdEx++
+						v |= int32(b&0x7F) << shift
+						if b < 0x80 {
+							break
+						}
+					}
+					m.ObservationNonzeros = append(m.ObservationNonzeros, v)
+				}
+			} else {
+				return fmt.Errorf("proto: wrong wireType = %d for field ObservationNonzeros", wireType)
 			}
 		default:
 			iNdEx = preIndex
