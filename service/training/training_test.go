@@ -120,13 +120,13 @@ func TestTrain_SameSeedsSameEpisodes(t *testing.T) {
 				t.Fatal("two opens of one request differ")
 			}
 			ra := rand.New(rand.NewPCG(3, 4))
-			resA, resB := specA.First, specB.First
+			resA := specA.First
 			var buf []byte
 			var chosen []int32
 			for k := 0; k < 150; k++ {
 				buf, chosen = pickRandom(ra, resA, len(specA.ActionHeads), buf, chosen)
 				resA = step(t, a, buf)
-				resB = step(t, b, buf)
+				resB := step(t, b, buf)
 				if !proto.Equal(resA, resB) {
 					t.Fatalf("step %d: same seeds and actions, different results", k)
 				}
