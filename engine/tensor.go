@@ -164,3 +164,24 @@ func Bool(b bool) float32 {
 	}
 	return 0
 }
+
+// RankRewards writes each seat's reward for a game ranked ranks (1 best, ties sharing a
+// rank): place p of n is worth 1 - 2(p-1)/(n-1), from +1 for first to -1 for last, and seats
+// tied on a rank share the mean of the places they cover, so the rewards sum to zero.
+func RankRewards(ranks []int, out []float32) {
+	n := len(ranks)
+	if n < 2 {
+		clear(out)
+		return
+	}
+	for s, r := range ranks {
+		tied := 0
+		for _, q := range ranks {
+			if q == r {
+				tied++
+			}
+		}
+		mean := float64(r) + float64(tied-1)/2 // places r .. r+tied-1
+		out[s] = float32(1 - 2*(mean-1)/float64(n-1))
+	}
+}

@@ -149,7 +149,7 @@ func (e *env) step(ids []int32, out *outcome) error {
 			out.truncated = true
 		} else {
 			out.terminated = true
-			rankRewards(res.Ranks, out.rewards)
+			engine.RankRewards(res.Ranks, out.rewards)
 		}
 	case e.b.maxSteps > 0 && e.steps >= e.b.maxSteps:
 		out.truncated = true
@@ -157,24 +157,4 @@ func (e *env) step(ids []int32, out *outcome) error {
 		return nil
 	}
 	return e.start(e.seed + uint64(len(e.b.envs)))
-}
-
-// rankRewards turns ranks into rewards: place p of n is worth 1 - 2(p-1)/(n-1), from +1 for
-// first to -1 for last, and seats tied on a rank share the mean of the places they cover.
-func rankRewards(ranks []int, out []float32) {
-	n := len(ranks)
-	if n < 2 {
-		return
-	}
-	for s, r := range ranks {
-		tied := 0
-		for _, q := range ranks {
-			if q == r {
-				tied++
-			}
-		}
-		// Places r .. r+tied-1: their mean is r + (tied-1)/2.
-		mean := float64(r) + float64(tied-1)/2
-		out[s] = float32(1 - 2*(mean-1)/float64(n-1))
-	}
 }

@@ -217,29 +217,6 @@ func openReq(edit func(*orreryv1.OpenEnvironments), o *orreryv1.OpenEnvironments
 	return &orreryv1.TrainRequest{Kind: &orreryv1.TrainRequest_Open{Open: o}}
 }
 
-func TestRankRewards(t *testing.T) {
-	for _, tc := range []struct {
-		ranks []int
-		want  []float32
-	}{
-		{[]int{1, 2}, []float32{1, -1}},
-		{[]int{2, 1}, []float32{-1, 1}},
-		{[]int{1, 1}, []float32{0, 0}},
-		{[]int{1, 2, 3}, []float32{1, 0, -1}},
-		{[]int{1, 2, 2, 2}, []float32{1, -1.0 / 3, -1.0 / 3, -1.0 / 3}},
-		{[]int{1, 1, 3, 4}, []float32{2.0 / 3, 2.0 / 3, -1.0 / 3, -1}},
-	} {
-		got := make([]float32, len(tc.ranks))
-		rankRewards(tc.ranks, got)
-		for i := range got {
-			if math.Abs(float64(got[i]-tc.want[i])) > 1e-6 {
-				t.Errorf("ranks %v: rewards %v, want %v", tc.ranks, got, tc.want)
-				break
-			}
-		}
-	}
-}
-
 func TestTrain_SparseObservationsAreTheDenseOnes(t *testing.T) {
 	c := bufClient(t)
 	for _, g := range shortGames {
