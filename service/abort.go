@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-
-	"github.com/orrery/orrery/engine"
 )
 
 // Abort ends a running match as aborted, with detail as its reason. In-process callers use
@@ -11,17 +9,7 @@ import (
 // closed would otherwise be played out by the clock and rated on its timeouts. A match not
 // running here is left as it is.
 func (s *Server) Abort(ctx context.Context, id, detail string) {
-	m := s.lookup(id)
-	if m == nil {
-		return
+	if m := s.reg.lookup(id); m != nil {
+		m.Abort(detail)
 	}
-	now := s.now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ended {
-		return
-	}
-	m.finishLocked(now, engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndAborted, Detail: detail})
-	m.refreshLocked(now)
-	m.notifyLocked()
 }

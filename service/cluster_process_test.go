@@ -21,6 +21,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
@@ -35,7 +36,7 @@ const clusterNodeEnv = "ORRERY_TEST_CLUSTER_NODE"
 // full run loads the machine enough that renewals take seconds: it keeps the default lease.
 func clusterTTL() time.Duration {
 	if os.Getenv("ORRERY_FULL") != "" {
-		return defaultLeaseTTL
+		return cluster.DefaultLeaseTTL
 	}
 	return 3 * time.Second
 }

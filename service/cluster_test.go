@@ -50,7 +50,7 @@ func TestNode_DeadNodesMatchIsTakenOverFromItsLog(t *testing.T) {
 	h1.srv.Sync()
 
 	h2 := newHarness(t, Config{Store: db2, Node: &Node{ID: "n2", Addr: "n2:7070", LeaseTTL: ttl}})
-	if h2.srv.lookup(id) != nil {
+	if h2.srv.reg.lookup(id) != nil {
 		t.Fatal("n2 took a match whose owner is alive")
 	}
 	if l, err := db2.Owner(ctx, id); err != nil || l.Node.ID != "n1" || l.Node.Addr != "n1:7070" {
@@ -58,7 +58,7 @@ func TestNode_DeadNodesMatchIsTakenOverFromItsLog(t *testing.T) {
 	}
 
 	h1.srv.Close() // n1 dies: its leases are no longer renewed
-	waitFor(t, "n2 takes over the match", func() bool { return h2.srv.lookup(id) != nil })
+	waitFor(t, "n2 takes over the match", func() bool { return h2.srv.reg.lookup(id) != nil })
 	if l, err := db2.Owner(ctx, id); err != nil || l.Node.ID != "n2" {
 		t.Errorf("Owner after the takeover = %+v, %v; want n2", l, err)
 	}

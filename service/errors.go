@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/engine"
-	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -41,13 +41,16 @@ func matchNotFound(id string) error {
 // maxEchoed bounds the client text an error quotes back.
 const maxEchoed = 512
 
-// toStatus maps an internal error to a status error.
+// toStatus maps an internal error to a status error; nil stays nil.
 func toStatus(err error) error {
 	if err == nil {
 		return nil
 	}
 	if _, ok := status.FromError(err); ok {
 		return err
+	}
+	if st := matchStatus(err); st != nil {
+		return st
 	}
 	switch {
 	case errors.Is(err, engine.ErrBadOption):
@@ -59,22 +62,36 @@ func toStatus(err error) error {
 	return status.Error(codes.Internal, err.Error())
 }
 
-// rejectCode classifies an engine's Apply error.
-func rejectCode(err error) orreryv1.RejectCode {
-	switch {
-	case errors.Is(err, engine.ErrNotYourTurn), errors.Is(err, engine.ErrGameOver):
-		return orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN
-	case errors.Is(err, engine.ErrBadNotation):
-		return orreryv1.RejectCode_REJECT_CODE_MALFORMED
-	}
-	return orreryv1.RejectCode_REJECT_CODE_ILLEGAL
-}
-
 // recvStatus reports a failed Recv: bytes that do not decode are the client's fault
 // (InvalidArgument), which grpc-go reports as Internal.
 func recvStatus(err error) error {
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Internal && strings.Contains(st.Message(), "unmarshal") {
 		return status.Error(codes.InvalidArgument, "malformed message: "+st.Message())
+	}
+	return err
+}
+
+// matchStatus is the status of a match's sentinel error, or nil for any other.
+func matchStatus(err error) error {
+	var gone *match.GoneError
+	switch {
+	case errors.As(err, &gone):
+		return errGone(gone.ID)
+	case errors.Is(err, match.ErrReplaced):
+		return errReplaced
+	case errors.Is(err, match.ErrShuttingDown):
+		return errShuttingDown
+	case errors.Is(err, match.ErrRunning):
+		return errReplayRunning
+	}
+	return nil
+}
+
+// streamStatus is how a Play stream ends: a match's sentinel as its status, anything else
+// (the transport's own errors, statuses already) as it came.
+func streamStatus(err error) error {
+	if st := matchStatus(err); st != nil {
+		return st
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
 )
@@ -102,7 +103,7 @@ func (l *dbLink) mend() { l.listen(l.addr) }
 func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T) {
 	target := pgtest.Shared(t).NewDB(t)
 	link, viaLink := newDBLink(t, target)
-	const ttl = defaultLeaseTTL // the fence comes 3 s before the lease could expire: room for a loaded machine
+	const ttl = cluster.DefaultLeaseTTL // the fence comes 3 s before the lease could expire: room for a loaded machine
 	cut := newNode(t, viaLink, "cut", Config{Node: &Node{LeaseTTL: ttl}}, GRPCOptions{})
 	other := newNode(t, target, "other", Config{Node: &Node{LeaseTTL: ttl}}, GRPCOptions{})
 	ctx := context.Background()
@@ -126,14 +127,14 @@ func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T)
 	if status.Code(err) != codes.Unavailable {
 		t.Errorf("the seat's stream on the cut-off node ended with %v; want Unavailable", err)
 	}
-	if cut.srv.lookup(id) != nil {
+	if cut.srv.reg.lookup(id) != nil {
 		t.Error("the cut-off node keeps the match in memory")
 	}
 	if _, err := cut.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}); status.Code(err) != codes.Unavailable {
 		t.Errorf("CreateMatch on the cut-off node: %v; want Unavailable", err)
 	}
 
-	waitFor(t, "the other node takes the match over", func() bool { return other.srv.lookup(id) != nil })
+	waitFor(t, "the other node takes the match over", func() bool { return other.srv.reg.lookup(id) != nil })
 	ends := other.playRandom(ctx, created, nil)
 	if ends[0].GetSeed() != 31 {
 		t.Errorf("the match ended on the other node with %v", ends[0])
@@ -141,7 +142,7 @@ func TestFence_NodeCutOffFromTheDatabaseStopsBeforeItsLeaseExpires(t *testing.T)
 	other.srv.Sync()
 
 	link.mend()
-	waitFor(t, "the mended node renews", func() bool { return !cut.srv.isFenced() })
+	waitFor(t, "the mended node renews", func() bool { return !cut.srv.cluster.Fenced() })
 	if _, err := cut.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}); err != nil {
 		t.Errorf("CreateMatch on the mended node: %v", err)
 	}
@@ -197,7 +198,7 @@ func TestFence_WritesAfterTheLeaseLapsedAreRefused(t *testing.T) {
 	if err != nil || len(steps) != 0 {
 		t.Errorf("the log holds %d steps (%v) after the lease moved; want none", len(steps), err)
 	}
-	waitFor(t, "the lapsed node drops the match", func() bool { return lapsed.srv.lookup(id) == nil })
+	waitFor(t, "the lapsed node drops the match", func() bool { return lapsed.srv.reg.lookup(id) == nil })
 	for err = nil; err == nil; {
 		_, err = stream.Recv()
 	}
@@ -249,7 +250,7 @@ func TestShutdown_ClosingANodeHandsItsMatchesBack(t *testing.T) {
 			t.Error("the closed node is still listed as live")
 		}
 	}
-	waitFor(t, "the staying node takes the match", func() bool { return staying.srv.lookup(id) != nil })
+	waitFor(t, "the staying node takes the match", func() bool { return staying.srv.reg.lookup(id) != nil })
 	got, err := staying.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
 	if err != nil || got.GetMatch().GetPly() != 1 {
 		t.Fatalf("on the staying node: %v, %v; want the match at ply 1", got, err)

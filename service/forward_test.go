@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
@@ -97,7 +98,7 @@ func TestForward_AnyNodeServesTheMatchOfAnother(t *testing.T) {
 
 	created := owner.create(&orreryv1.CreateMatchRequest{Seed: seed(21)})
 	id := created.GetMatchId()
-	if other.srv.lookup(id) != nil {
+	if other.srv.reg.lookup(id) != nil {
 		t.Fatal("the other node holds the match too")
 	}
 	_, stream, d := seatToAct(t, owner.harness, ctx, created)
@@ -136,11 +137,11 @@ func TestForward_AnyNodeServesTheMatchOfAnother(t *testing.T) {
 	}
 	relayedPlays := 0
 	for _, md := range seen.of(orreryv1.ArenaService_Play_FullMethodName) {
-		if len(md.Get(forwardedBy)) == 0 {
+		if len(md.Get(cluster.ForwardedBy)) == 0 {
 			continue
 		}
 		relayedPlays++
-		if by := md.Get(forwardedBy); by[0] != "other" {
+		if by := md.Get(cluster.ForwardedBy); by[0] != "other" {
 			t.Errorf("relayed Play marked as from %v, want other", by)
 		}
 		if k := md.Get("x-api-key"); len(k) != 1 || k[0] != "k-123" {
@@ -224,11 +225,11 @@ func TestForward_CreateGoesToANodeWithRoom(t *testing.T) {
 	roomy := newNode(t, target, "roomy", Config{Limits: limits.Config{LiveMatches: 1}}, GRPCOptions{})
 	ctx := context.Background()
 	first := full.create(&orreryv1.CreateMatchRequest{Seed: seed(1)})
-	if full.srv.lookup(first.GetMatchId()) == nil {
+	if full.srv.reg.lookup(first.GetMatchId()) == nil {
 		t.Fatal("a node with room did not keep its own match")
 	}
 	second := full.create(&orreryv1.CreateMatchRequest{Seed: seed(2)})
-	if roomy.srv.lookup(second.GetMatchId()) == nil {
+	if roomy.srv.reg.lookup(second.GetMatchId()) == nil {
 		t.Fatal("the full node did not place the match on the node with room")
 	}
 	if l, err := full.db.Owner(ctx, second.GetMatchId()); err != nil || l.Node.ID != "roomy" {
@@ -278,7 +279,7 @@ func TestForward_RelayedCreatesCountOnceAgainstTheirCaller(t *testing.T) {
 	}
 	for i := range 3 { // over roomy's own limit of 2
 		placed := full.create(&orreryv1.CreateMatchRequest{Seed: seed(uint64(5 + i))})
-		if roomy.srv.lookup(placed.GetMatchId()) == nil {
+		if roomy.srv.reg.lookup(placed.GetMatchId()) == nil {
 			t.Fatalf("relayed create %d not placed on the node with room", i+1)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // that is neither in memory nor finished there is FailedPrecondition.
 func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummary, error) {
 	for {
-		m := s.lookup(id)
+		m := s.reg.lookup(id)
 		if m == nil {
 			got, err := s.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: id})
 			if err != nil {
@@ -26,14 +26,10 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 			}
 			return got.GetMatch(), nil
 		}
-		m.mu.Lock()
-		if m.overLocked() {
-			sum := m.summaryLocked()
-			m.mu.Unlock()
+		sum, changed := m.Await()
+		if sum != nil {
 			return sum, nil
 		}
-		changed := m.changedLocked()
-		m.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -48,11 +44,6 @@ func (s *Server) AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummar
 // cluster, whether this node runs it now. The ladder plays a match's house seats where the
 // match runs.
 func (s *Server) Holds(id string) bool {
-	m := s.lookup(id)
-	if m == nil {
-		return false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return !m.overLocked()
+	m := s.reg.lookup(id)
+	return m != nil && !m.Over()
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/match"
 )
 
 // playInProcess plays every seat of a new 2-seat match of testGame with random bots through
 // Seat.Run, lending each decision back as the ladder's house seats do, to its end; check, if
 // set, sees every decision first.
-func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match, engine.Seat, *orreryv1.Decision)) {
+func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match.Match, engine.Seat, *orreryv1.Decision)) {
 	t.Helper()
 	ctx := context.Background()
 	id, tokens, _, err := srv.Create(ctx, MatchSpec{Game: testGame, Seats: 2, Seed: &n,
@@ -38,7 +39,7 @@ func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match, engin
 		send := func(resp *orreryv1.PlayResponse) error {
 			if d := resp.GetDecision(); d != nil {
 				if check != nil {
-					check(srv.lookup(id), engine.Seat(i), d)
+					check(srv.reg.lookup(id), engine.Seat(i), d)
 				}
 				answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
 			}
@@ -109,7 +110,7 @@ func TestRun_LentDecisionsAreEachBuiltAfresh(t *testing.T) {
 		var once sync.Once // the match is known once its seats play
 		var check func(engine.Seat, *orreryv1.Decision)
 		var checked func() int
-		playInProcess(t, srv, n, func(m *match, seat engine.Seat, d *orreryv1.Decision) {
+		playInProcess(t, srv, n, func(m *match.Match, seat engine.Seat, d *orreryv1.Decision) {
 			once.Do(func() { check, checked = decisionChecker(t, m, nil) })
 			check(seat, d)
 		})

@@ -108,29 +108,6 @@ func TestLimits_UnjoinedMatchExpiresAborted(t *testing.T) {
 	}
 }
 
-// Spectators share one public view per change: the view is built once under the match's
-// lock, however many watch, and rebuilt when the match moves on.
-func TestSpectators_ShareOneViewPerChange(t *testing.T) {
-	h := newHarness(t, Config{})
-	id, _, _, err := h.srv.Create(context.Background(), MatchSpec{Game: "test-repeat", Seats: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := h.srv.lookup(id)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	first := m.spectateLocked()
-	if m.spectateLocked() != first {
-		t.Error("a second spectator rebuilt the same view")
-	}
-	if err := m.applyLocked(h.srv.now(), 0, pass, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
-		t.Fatal(err)
-	}
-	if next := m.spectateLocked(); next == first || next.GetPly() != 1 {
-		t.Errorf("after a step the view is %v (ply %d)", next == first, next.GetPly())
-	}
-}
-
 // Every distinct option set (a Planet inline data set, say) once kept an action cache of up
 // to 65,536 actions for the server's life: a client creating matches with ever new options
 // grew the server's memory without bound. Now the caches of option sets not used lately go.

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // shows a match to a viewer (GetMatch, ListMatches, Watch, GetReplay) starts here, so what a
 // viewer sees follows from one reading of the match's true state.
 type located struct {
-	m   *match       // in memory: running, or recently ended
+	m   *match.Match // in memory: running, or recently ended
 	rec *store.Match // only stored: ended and evicted, failed, or not running here
 	// orphan: stored as running but not in memory on this server, which resumed (or failed)
 	// every match stored before it started. It is shown as failed and never served.
@@ -25,7 +26,7 @@ type located struct {
 
 // locate finds match id in memory or in the store.
 func (s *Server) locate(ctx context.Context, id string) (located, error) {
-	if m := s.lookup(id); m != nil {
+	if m := s.reg.lookup(id); m != nil {
 		return located{m: m}, nil
 	}
 	if s.store == nil {
@@ -43,22 +44,22 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 
 // locateStored is a stored match, in memory if it is there.
 func (s *Server) locateStored(rec *store.Match) located {
-	if m := s.lookup(rec.ID); m != nil {
+	if m := s.reg.lookup(rec.ID); m != nil {
 		return located{m: m}
 	}
 	// A match created since the start is in memory a moment after it is stored. On a node
 	// of a cluster, a running match not in memory runs on another node (or is being taken
 	// over): never an orphan.
-	return located{rec: rec, orphan: s.cfg.Node == nil && rec.Result == nil && rec.Created.Before(s.started)}
+	return located{rec: rec, orphan: s.cluster == nil && rec.Result == nil && rec.Created.Before(s.started)}
 }
 
 // elsewhere is the node to relay a call about a located match to: the owner of a running
 // match this node does not hold. nil: answer here.
 func (s *Server) elsewhere(ctx context.Context, l located) (grpc.ClientConnInterface, error) {
-	if l.m != nil || l.rec.Result != nil || s.cfg.Node == nil {
+	if l.m != nil || l.rec.Result != nil || s.cluster == nil {
 		return nil, nil
 	}
-	conn, local, err := s.Owner(ctx, l.rec.ID)
+	conn, local, err := s.cluster.Owner(ctx, l.rec.ID)
 	if err != nil || local {
 		return nil, err
 	}
@@ -68,9 +69,7 @@ func (s *Server) elsewhere(ctx context.Context, l located) (grpc.ClientConnInter
 // summary describes the match.
 func (l located) summary() *orreryv1.MatchSummary {
 	if l.m != nil {
-		l.m.mu.Lock()
-		defer l.m.mu.Unlock()
-		return l.m.summaryLocked()
+		return l.m.Summary()
 	}
 	sum := summaryFromStore(l.rec)
 	if l.orphan {
@@ -83,7 +82,7 @@ func (l located) summary() *orreryv1.MatchSummary {
 // watchable is the match a spectator may follow: one in memory, or a finished one rebuilt
 // from the store. A failed match, or a running one this server does not hold, is refused:
 // it has no public view to give, and its seed and hidden state stay secret.
-func (s *Server) watchable(ctx context.Context, l located) (*match, error) {
+func (s *Server) watchable(ctx context.Context, l located) (*match.Match, error) {
 	switch {
 	case l.m != nil:
 		return l.m, nil

@@ -97,7 +97,7 @@ func TestJoin_MatchCreatedJustBeforeARestartResumes(t *testing.T) {
 // released waits until the server has dropped match id from memory.
 func released(ctx context.Context, t *testing.T, s *Server, id string) {
 	t.Helper()
-	for s.lookup(id) != nil {
+	for s.reg.lookup(id) != nil {
 		if ctx.Err() != nil {
 			t.Fatalf("match %s still in memory after it ended and its seats left", id)
 		}
@@ -183,7 +183,7 @@ func TestRelease_WithoutAStoreTheMatchStays(t *testing.T) {
 	h := newHarness(t, Config{})
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(10)})
 	h.playRandom(ctx, created, nil)
-	if h.srv.lookup(created.GetMatchId()) == nil {
+	if h.srv.reg.lookup(created.GetMatchId()) == nil {
 		t.Error("an ended match left memory with no store to serve it from")
 	}
 }
@@ -259,7 +259,7 @@ func TestRelease_ReleasedMatchIsCollected(t *testing.T) {
 	defer cancel()
 	h := newHarness(t, Config{Store: memStore(t)})
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(12)})
-	gone := weak.Make(h.srv.lookup(created.GetMatchId()))
+	gone := weak.Make(h.srv.reg.lookup(created.GetMatchId()))
 	h.playRandom(ctx, created, nil)
 	released(ctx, t, h.srv, created.GetMatchId())
 	h.srv.Sync()

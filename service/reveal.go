@@ -3,8 +3,6 @@ package service
 import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
 // SeedGate decides whether a finished match may reveal its seed yet. The matches of a
@@ -20,19 +18,4 @@ type SeedGate interface {
 func errSetRunning(id string) error {
 	return status.Errorf(codes.FailedPrecondition,
 		"match %s is part of a duplicate set still being played on its seed; its replay and seed are revealed when the whole set has ended", id)
-}
-
-// seedWithheld is the one place that decides whether what only a finished match reveals
-// (its seed, its replay, its omniscient view) may be shown.
-func (s *Server) seedWithheld(id string) bool {
-	return s != nil && s.cfg.Seeds != nil && s.cfg.Seeds.Withheld(id)
-}
-
-// reveal is a match's end as streams and spectators see it: the seed and the salt that open
-// its commitment (revealSeed), unless they are withheld.
-func (s *Server) reveal(e *orreryv1.MatchEnded) *orreryv1.MatchEnded {
-	if s.seedWithheld(e.GetMatchId()) {
-		e.Seed, e.SeedSalt, e.SeedWithheld = 0, "", true
-	}
-	return e
 }

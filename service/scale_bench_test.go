@@ -19,6 +19,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/journal"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -143,8 +144,8 @@ func BenchmarkThousandMatches(b *testing.B) {
 			b.ReportMetric(float64(decisions)/elapsed.Seconds(), "decisions/s")
 			b.ReportMetric(float64(decisions)/cpu.Seconds(), "decisions/cpu-s")
 			if stored {
-				srv.writer.sync()
-				b.ReportMetric(float64(srv.writer.steps.Load())/float64(max(srv.writer.commits.Load(), 1)), "steps/commit")
+				srv.writer.Sync()
+				b.ReportMetric(float64(srv.writer.Stats().Steps)/float64(max(srv.writer.Stats().Commits, 1)), "steps/commit")
 			}
 		})
 	}
@@ -241,7 +242,7 @@ func serveRound(tb testing.TB, stored bool) (*grpc.ClientConn, func() (time.Dura
 			return 0, 0
 		}
 		cfg.Store.Close()
-		return time.Duration(srv.writer.busy.Load()), time.Duration(srv.writer.cpu.Load())
+		return srv.writer.Stats().Busy, srv.writer.Stats().CPU
 	}
 }
 
@@ -367,18 +368,18 @@ func echoThousand(tb testing.TB, conn *grpc.ClientConn, desc *grpc.StreamDesc) (
 // match a step every 50 ms (20k steps/s in all), 20 steps, then its result, waiting for the
 // result to be committed as the arena does. It reports steps per commit and the process's
 // CPU per step, for a writer that commits whenever it finds steps queued (every=0s) and
-// for one that commits at most every commitEvery. Creating the matches is not measured.
+// for one that commits at most every journal.CommitEvery. Creating the matches is not measured.
 func BenchmarkWriterAtPlayPace(b *testing.B) {
 	const matches, steps, pace = 1000, 20, 50 * time.Millisecond
-	for _, every := range []time.Duration{0, commitEvery} {
+	for _, every := range []time.Duration{0, journal.CommitEvery} {
 		b.Run(fmt.Sprintf("every=%v", every), func(b *testing.B) {
 			db, err := store.Open(filepath.Join(b.TempDir(), "orrery.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { db.Close() })
-			w := startWriter(db, slog.New(slog.DiscardHandler), nil, every)
-			defer w.close()
+			w := journal.Start(db, slog.New(slog.DiscardHandler), nil, every)
+			defer w.Close()
 			ctx := context.Background()
 			var cpu time.Duration
 			for i := 0; i < b.N; i++ {
@@ -403,10 +404,10 @@ func BenchmarkWriterAtPlayPace(b *testing.B) {
 						defer tick.Stop()
 						for seq := range int64(steps) {
 							<-tick.C
-							w.step(id, store.Step{Seq: seq, Seat: int(seq % 4), Notation: "move s12 to sys3", Bank: time.Minute})
+							w.Step(id, store.Step{Seq: seq, Seat: int(seq % 4), Notation: "move s12 to sys3", Bank: time.Minute})
 						}
 						told := make(chan struct{})
-						w.finish(id, time.Now(), &store.Result{Ranks: []int{1, 2, 3, 4}, Scores: []float64{4, 3, 2, 1}, Plies: steps},
+						w.Finish(id, time.Now(), &store.Result{Ranks: []int{1, 2, 3, 4}, Scores: []float64{4, 3, 2, 1}, Plies: steps},
 							func() { close(told) })
 						<-told
 					}()
@@ -414,7 +415,7 @@ func BenchmarkWriterAtPlayPace(b *testing.B) {
 				wg.Wait()
 				cpu += cpuTime() - cpu0
 			}
-			b.ReportMetric(float64(w.steps.Load())/float64(max(w.commits.Load(), 1)), "steps/commit")
+			b.ReportMetric(float64(w.Stats().Steps)/float64(max(w.Stats().Commits, 1)), "steps/commit")
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*matches*steps), "cpu-ns/step")
 		})
 	}

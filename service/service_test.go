@@ -29,6 +29,7 @@ import (
 	planetv1 "github.com/orrery/orrery/proto/orrery/planet/v1"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/store/pgtest"
@@ -168,10 +169,7 @@ func seatToAct(t *testing.T, h *harness, ctx context.Context, created *orreryv1.
 	for i, s := range created.GetSeats() {
 		cctx, cancel := context.WithCancel(ctx)
 		stream := h.join(cctx, s.GetToken())
-		m := h.srv.lookup(created.GetMatchId())
-		m.mu.Lock()
-		owes := m.seats[i].pending != nil
-		m.mu.Unlock()
+		owes := owes(h.srv.reg.lookup(created.GetMatchId()), engine.Seat(i))
 		if owes {
 			d, _ := nextDecision(t, stream)
 			t.Cleanup(cancel)
@@ -188,11 +186,9 @@ func TestAnswer_RejectionsLeaveTheMatchUnchanged(t *testing.T) {
 	ctx := context.Background()
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(3)})
 	seat, stream, d := seatToAct(t, h, ctx, created)
-	m := h.srv.lookup(created.GetMatchId())
-	before := func() []byte {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		b, _ := m.st.MarshalBinary()
+	m := h.srv.reg.lookup(created.GetMatchId())
+	before := func() (b []byte) {
+		m.Inspect(func(in match.Inspection) { b, _ = in.State.MarshalBinary() })
 		return b
 	}
 	state := before()
@@ -232,10 +228,7 @@ func TestAnswer_RejectionsLeaveTheMatchUnchanged(t *testing.T) {
 	}
 	// A seat that owes nothing is told so.
 	other := (seat + 1) % testSeats
-	m.mu.Lock()
-	owes := m.seats[other].pending != nil
-	m.mu.Unlock()
-	if !owes {
+	if !owes(m, engine.Seat(other)) {
 		os := h.join(ctx, created.GetSeats()[other].GetToken())
 		resp := answer(t, os, &orreryv1.Answer{DecisionId: d.GetDecisionId(), Choice: &orreryv1.Answer_LegalIndex{}})
 		if rej := resp.GetRejected(); rej == nil || rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN {
@@ -270,7 +263,7 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	for _, e := range append(d.GetEvents(), resp.GetAccepted().GetEvents()...) {
 		delivered = max(delivered, e.GetSeq()+1)
 	}
-	m := h.srv.lookup(created.GetMatchId())
+	m := h.srv.reg.lookup(created.GetMatchId())
 	// Others play on while this seat is away, until it owes a decision again and has missed
 	// events; then they stop, so the match stands still while the seat rejoins.
 	ctx2, cancel := context.WithCancel(ctx)
@@ -278,9 +271,11 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	go func() { h.playRandom(ctx2, created, map[int]bool{seat: true}); close(played) }()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		m.mu.Lock()
-		ready := m.ended || m.seats[seat].pending != nil && int64(len(m.events)) > delivered
-		m.mu.Unlock()
+		var ready bool
+		m.Inspect(func(in match.Inspection) {
+			_, _, owed := in.Owed(engine.Seat(seat))
+			ready = in.Ended || owed && int64(in.Events) > delivered
+		})
 		if ready {
 			break
 		}
@@ -288,11 +283,14 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	}
 	cancel()
 	<-played
-	m.mu.Lock()
-	p := m.seats[seat].pending
-	total := int64(len(m.events))
-	m.mu.Unlock()
-	if p == nil {
+	var owed bool
+	var total int64
+	var pid string
+	m.Inspect(func(in match.Inspection) {
+		pid, _, owed = in.Owed(engine.Seat(seat))
+		total = int64(in.Events)
+	})
+	if !owed {
 		t.Fatal("the seat owes no decision: the test's seed no longer leads to one")
 	}
 	rejoined, err := h.client.Play(ctx)
@@ -307,11 +305,11 @@ func TestReconnect_ResumesDecisionAndMissedEvents(t *testing.T) {
 	d2, events := nextDecision(t, rejoined)
 	// An answer a stopped bot had already sent may still land, so the match can have moved
 	// on by a step or two since it was read above: the rejoin then sees those too.
-	m.mu.Lock()
-	now := m.seats[seat].pending
-	m.mu.Unlock()
-	if d2.GetDecisionId() != p.id && (now == nil || d2.GetDecisionId() != now.id) {
-		t.Errorf("rejoin got decision %s, want the current %s", d2.GetDecisionId(), p.id)
+	var now string
+	var owedNow bool
+	m.Inspect(func(in match.Inspection) { now, _, owedNow = in.Owed(engine.Seat(seat)) })
+	if d2.GetDecisionId() != pid && (!owedNow || d2.GetDecisionId() != now) {
+		t.Errorf("rejoin got decision %s, want the current %s", d2.GetDecisionId(), pid)
 	}
 	if int64(len(events)) < total-delivered {
 		t.Errorf("rejoin got %d events, want at least the %d missed", len(events), total-delivered)
@@ -723,4 +721,10 @@ func TestAnswer_PastItsDeadlineNamesTheDecisionTimedOut(t *testing.T) {
 	if rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION || !strings.Contains(rej.GetReason(), strconv.Quote(d.GetDecisionId())+" passed its deadline") {
 		t.Errorf("answer past the deadline: %v, want a stale rejection naming %q", resp, d.GetDecisionId())
 	}
+}
+
+// owes reports whether seat of m owes a decision.
+func owes(m *match.Match, seat engine.Seat) (owed bool) {
+	m.Inspect(func(in match.Inspection) { _, _, owed = in.Owed(seat) })
+	return owed
 }

@@ -22,6 +22,7 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
 	"github.com/orrery/orrery/service/limits"
+	"github.com/orrery/orrery/service/match"
 )
 
 // A bot that sends and never reads fills its stream's queue: the server closes the stream
@@ -245,7 +246,7 @@ func TestStream_EachDecisionIsBuiltAfreshInTheLastOnesMessage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, Config{})
 			created := h.create(&orreryv1.CreateMatchRequest{Seats: 2, Seed: seed(5)})
-			check, checked := decisionChecker(t, h.srv.lookup(created.GetMatchId()), tc.recv)
+			check, checked := decisionChecker(t, h.srv.reg.lookup(created.GetMatchId()), tc.recv)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			var wg sync.WaitGroup
@@ -269,17 +270,21 @@ func TestStream_EachDecisionIsBuiltAfreshInTheLastOnesMessage(t *testing.T) {
 // decisionChecker checks each decision a seat of m is sent against the seat's decision built
 // afresh from the match as it stands, unless the match has moved on meanwhile; it also
 // returns how many it checked.
-func decisionChecker(t *testing.T, m *match, recv *orreryv1.Receive) (func(engine.Seat, *orreryv1.Decision), func() int) {
+func decisionChecker(t *testing.T, m *match.Match, recv *orreryv1.Receive) (func(engine.Seat, *orreryv1.Decision), func() int) {
 	var mu sync.Mutex // guards checked
 	checked := 0
 	check := func(seat engine.Seat, d *orreryv1.Decision) {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		p := m.seats[seat].pending
-		if p == nil || p.id != d.GetDecisionId() || d.GetPly() != int64(len(m.steps)) {
-			return // the match moved on meanwhile (the other seat's simultaneous choice)
+		var want *orreryv1.Decision
+		m.Inspect(func(in match.Inspection) {
+			id, legal, ok := in.Owed(seat)
+			if !ok || id != d.GetDecisionId() || d.GetPly() != int64(in.Plies) {
+				return // the match moved on meanwhile (the other seat's simultaneous choice)
+			}
+			want = wire.DecisionFor(in.State, seat, legal, int64(in.Plies), nil, recv)
+		})
+		if want == nil {
+			return
 		}
-		want := wire.DecisionFor(m.st, seat, p.legal, int64(len(m.steps)), nil, recv)
 		got := proto.CloneOf(d)
 		got.DecisionId, got.MatchId, got.Deadline, got.TimeBank, got.Events = "", "", nil, nil, nil
 		if !proto.Equal(got, want) {

@@ -8,10 +8,14 @@ export async function get(path) {
   return body;
 }
 
+// post sends msg; with an admin key (kept in this tab only: sessionStorage) it is the bearer.
 export async function post(path, msg) {
-  const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(msg) });
+  const headers = { 'Content-Type': 'application/json' };
+  const key = sessionStorage.getItem('orrery-admin-key');
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const r = await fetch(path, { method: 'POST', headers, body: JSON.stringify(msg) });
   const body = await r.json();
-  if (!r.ok) throw new Error(body.message || r.statusText);
+  if (!r.ok) throw Object.assign(new Error(body.message || r.statusText), { code: body.code, status: r.status });
   return body;
 }
 
@@ -43,11 +47,15 @@ export async function stream(path, onMessage, signal) {
 
 // play opens a seat over the WebSocket bridge of Play: join with the token, then each
 // PlayResponse goes to onMessage; send(answer) answers a decision.
-export function play(token, onMessage, onClose) {
+// With eventsSeen 0 the server sends the seat's events from the start (a reloaded page).
+export function play(token, onMessage, onClose, { eventsSeen } = {}) {
   const url = new URL('/v1/play', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const ws = new WebSocket(url);
-  ws.onopen = () => ws.send(JSON.stringify({ join: { token } }));
+  // A page shows no observation's text: the server need not build it.
+  const join = { token, receive: { omit_text: true } };
+  if (eventsSeen !== undefined) join.events_seen = String(eventsSeen);
+  ws.onopen = () => ws.send(JSON.stringify({ join }));
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = () => onClose && onClose();
   return {

@@ -1,10 +1,14 @@
 // The arena's pages, routed by the URL's fragment: #/ (home), #/match/ID (live or replay),
-// #/seat/TOKEN (a person plays a seat; the token stays in the fragment, which browsers never
-// send to a server), #/standings, #/tournament/ID.
-import { get, post, stream, play } from './api.js';
-import { h, seatColor, seatLabel, swatch, describeEvent, enumName, fmtTime, observationOf } from './common.js';
+// #/match/ID?ply=N (a replay at a ply), #/seat/TOKEN (a person plays a seat; the token stays
+// in the fragment, which browsers never send to a server), #/standings, #/tournament/ID.
+import { get, stream } from './api.js';
+import { h, seatColor, swatch, enumName, fmtTime, observationOf, resultText } from './common.js';
 import { makeBoard } from './boards.js';
 import { ratingPlot } from './plot.js';
+import { logView } from './log.js';
+import { replay } from './replay.js';
+import { seat as seatPage } from './seat.js';
+import { newMatch } from './newmatch.js';
 
 const app = document.getElementById('app');
 let cleanup = () => {};
@@ -15,10 +19,22 @@ function games() {
   return gamesPromise;
 }
 
+const seat = (token, signal, onCleanup) => seatPage(token, signal, onCleanup, { app, games });
+
+// route draws the page the fragment names; a change of the query alone (a replay's ply, which
+// the replay writes itself) is not a new page.
+let routed = '';
+function onHash() {
+  const path = location.hash.split('?')[0];
+  if (path !== routed) route();
+}
+
 function route() {
+  routed = location.hash.split('?')[0];
   cleanup();
   cleanup = () => {};
-  const parts = location.hash.replace(/^#\/?/, '').split('/');
+  // The query after the path (?ply=N) is the page's own: the path alone names the page.
+  const parts = location.hash.replace(/^#\/?/, '').split('?')[0].split('/');
   const page = { '': home, match, seat, standings, tournament }[parts[0]] || home;
   app.replaceChildren();
   const ctl = new AbortController();
@@ -28,7 +44,7 @@ function route() {
     if (!ctl.signal.aborted) app.append(h('p', { class: 'error' }, String(err.message || err)));
   });
 }
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', onHash);
 route();
 
 // every runs f now and then every ms until the page changes.
@@ -43,13 +59,6 @@ function seatNames(m) {
   return h('span', { class: 'seats' }, (m.seat_info || []).map((si) => h('span', {}, swatch(seatColor(si.seat)), si.name || `seat ${si.seat}`)));
 }
 
-function resultText(m) {
-  const r = m.result;
-  if (!r || !r.ranks || !r.ranks.length) return '';
-  const names = (m.seat_info || []).map((si) => si.name || `seat ${si.seat}`);
-  const won = r.ranks.map((rk, i) => (rk === 1 ? names[i] || `seat ${i}` : null)).filter(Boolean);
-  return `${won.join(', ')} won (${enumName(r.reason, 'END_REASON_')})`;
-}
 
 // Home: live matches, recent finished ones, and each game's leaderboard.
 async function home(_, signal, onCleanup) {
@@ -105,30 +114,8 @@ function tournamentProgress(t) {
   return `${t.matches_ended || 0} of ${t.matches_total || 0} matches, ${state}`;
 }
 
-// newMatchPanel creates a match (POST /v1/matches) and shows a link per seat: open one to play
-// that seat yourself, send the others to friends or give their tokens to bots (orrery join).
-async function newMatchPanel() {
-  const all = await games();
-  const game = h('select', { id: 'newgame' }, Object.values(all).map((g) => h('option', { value: g.name }, g.title || g.name)));
-  const seats = h('input', { id: 'newseats', type: 'number', min: 1, max: 6, value: 2, style: 'width:4em' });
-  const out = h('div', { id: 'newmatch' });
-  const sync = () => { const g = all[game.value]; seats.min = g.min_seats; seats.max = g.max_seats; seats.value = Math.min(Math.max(Number(seats.value), g.min_seats), g.max_seats); };
-  game.addEventListener('change', sync);
-  sync();
-  const create = async () => {
-    out.replaceChildren('creating…');
-    try {
-      const r = await post('/v1/matches', { game: game.value, seats: Number(seats.value), clock: { per_move: '60s', time_bank: '300s' } });
-      out.replaceChildren(h('div', {}, 'match ', h('a', { href: `#/match/${r.match_id}` }, r.match_id), ' · keep these links secret: each plays its seat'),
-        ...r.seats.map((st) => h('div', {}, swatch(seatColor(st.seat)), h('a', { href: `#/seat/${st.token}`, class: 'seatlink', 'data-seat': st.seat }, `play seat ${st.seat}`))));
-    } catch (err) {
-      out.replaceChildren(h('span', { class: 'error' }, err.message));
-    }
-  };
-  return h('div', { class: 'panel' }, h('h2', {}, 'New match'),
-    h('div', { class: 'controls' }, game, 'seats', seats, h('button', { id: 'create', onclick: create }, 'create'),
-      h('span', { class: 'dim' }, 'a minute per move and five in the bank')), out);
-}
+// newMatchPanel is the New match form (newmatch.js).
+async function newMatchPanel() { return newMatch(await games()); }
 
 function leaderboardTables(entries) {
   const byGame = {};
@@ -143,11 +130,11 @@ function leaderboardTables(entries) {
 async function match(id, signal, onCleanup) {
   const { match: m } = await get(`/v1/matches/${encodeURIComponent(id)}`);
   const catalog = (await games())[m.game];
-  if (m.status === 'MATCH_STATUS_FINISHED') return replay(m, catalog, signal, onCleanup);
+  if (m.status === 'MATCH_STATUS_FINISHED') return replay(m, catalog, signal, onCleanup, { app, names: names(m), layout });
   return live(m, catalog, signal, onCleanup);
 }
 
-function layout(m, title) {
+export function layout(m, title) {
   const boardEl = h('div', { class: 'board', id: 'board', 'data-game': m.game });
   const side = h('div', { id: 'side' });
   const log = h('div', { class: 'log', id: 'log' });
@@ -156,25 +143,20 @@ function layout(m, title) {
   return { boardEl, side, log, below: document.getElementById('below') };
 }
 
-function appendLog(log, events) {
-  for (const e of events) log.append(h('div', { 'data-seq': e.seq }, `${e.seq} ${describeEvent(e)}`));
-  while (log.childElementCount > 400) log.firstElementChild.remove();
-  log.scrollTop = log.scrollHeight;
-}
-
 async function live(m, catalog, signal, onCleanup) {
   const { boardEl, side, log } = layout(m, 'Live');
   const board = await makeBoard(m.game, boardEl, catalog.catalog, { seats: m.seats, names: names(m) });
   onCleanup(() => board.destroy());
   const status = h('div', { class: 'panel', id: 'status' }, 'watching…');
   side.prepend(status);
+  const lines = logView(log, m.game, names(m));
   await stream(`/v1/matches/${encodeURIComponent(m.match_id)}/watch`, (msg) => {
     if (msg.view) {
       board.update(observationOf(msg.view.observation), { ply: msg.view.ply });
       boardEl.dataset.ply = msg.view.ply;
       status.textContent = `ply ${msg.view.ply}`;
     }
-    if (msg.events) appendLog(log, msg.events.events);
+    if (msg.events) lines.append(msg.events.events);
     if (msg.ended) {
       boardEl.dataset.ended = 'true';
       status.replaceChildren(h('div', { id: 'result' }, resultText({ ...m, result: msg.ended.result })),
@@ -184,137 +166,6 @@ async function live(m, catalog, signal, onCleanup) {
 }
 
 function names(m) { return (m.seat_info || []).map((si) => si.name || `seat ${si.seat}`); }
-
-// A finished match as a replay: any ply, as any seat, a spectator, or everyone saw it.
-async function replay(m, catalog, signal, onCleanup) {
-  const rep = await get(`/v1/matches/${encodeURIComponent(m.match_id)}/replay`);
-  const { boardEl, side, log, below } = layout(m, 'Replay');
-  const board = await makeBoard(m.game, boardEl, catalog.catalog, { seats: m.seats, names: names(m) });
-  onCleanup(() => board.destroy());
-  const plies = rep.steps.length;
-  let ply = Number(new URLSearchParams(location.hash.split('?')[1] || '').get('ply') || plies);
-  let viewer = 'VIEWER_UNSPECIFIED:0';
-  let playing = null;
-  let speed = 4;
-  let seq = 0;
-
-  const plyLabel = h('span', { id: 'plylabel' });
-  const jump = h('input', { id: 'jump', type: 'number', min: 0, max: plies, value: ply, style: 'width:6em' });
-  const viewSel = h('select', { id: 'viewer', onchange: () => { viewer = viewSel.value; show(); } },
-    h('option', { value: 'VIEWER_UNSPECIFIED:0' }, 'spectator'),
-    h('option', { value: 'VIEWER_OMNISCIENT:0' }, 'everything'),
-    names(m).map((n, i) => h('option', { value: `VIEWER_SEAT:${i}` }, seatLabel(i, names(m)))));
-  const speedSel = h('select', { id: 'speed', onchange: () => { speed = Number(speedSel.value); if (playing) { pause(); start(); } } },
-    [1, 2, 4, 10, 30, 100].map((v) => h('option', { value: v, selected: v === speed }, `${v} plies/s`)));
-  const playBtn = h('button', { id: 'playpause', onclick: () => (playing ? pause() : start()) }, '▶ play');
-  below.append(h('div', { class: 'controls' },
-    h('button', { id: 'first', onclick: () => go(0) }, '|◀ start'),
-    h('button', { id: 'back', onclick: () => go(ply - 1) }, '◀ back'),
-    playBtn,
-    h('button', { id: 'forward', onclick: () => go(ply + 1) }, 'forward ▶'),
-    h('button', { id: 'last', onclick: () => go(plies) }, 'end ▶|'),
-    speedSel, 'ply', jump, h('button', { id: 'jumpgo', onclick: () => go(Number(jump.value)) }, 'go'), plyLabel, 'view as', viewSel));
-  const result = h('div', { class: 'panel', id: 'result' }, resultText(m), h('div', { class: 'dim' }, `seed ${rep.seed}`));
-  const steps = h('div', { class: 'log', id: 'steps' }, rep.steps.map((st, i) => h('div', { 'data-ply': i + 1, onclick: () => go(i + 1) }, `${i + 1}. ${st.seat >= 0 ? `seat ${st.seat}` : 'clock'}: ${st.notation || 'tick'}${st.timed_out !== 'TIMEOUT_POLICY_UNSPECIFIED' ? ' (timed out)' : ''}`)));
-  side.prepend(result, h('div', { class: 'panel' }, h('h2', {}, 'Moves'), steps));
-
-  function go(p) { ply = Math.max(0, Math.min(plies, p)); show(); }
-  function start() {
-    if (ply >= plies) ply = 0;
-    playBtn.textContent = '❚❚ pause';
-    playing = setInterval(() => { if (ply >= plies) pause(); else go(ply + 1); }, 1000 / speed);
-  }
-  function pause() { clearInterval(playing); playing = null; playBtn.textContent = '▶ play'; }
-  onCleanup(pause);
-
-  async function show() {
-    const mine = ++seq;
-    const [kind, seat] = viewer.split(':');
-    jump.value = ply;
-    plyLabel.textContent = `${ply} / ${plies}`;
-    const v = await get(`/v1/matches/${encodeURIComponent(m.match_id)}/view?ply=${ply}&viewer=${kind}&seat=${seat}&max_events=150`);
-    if (mine !== seq || signal.aborted) return; // a later request has the say
-    board.update(observationOf(v.observation), { ply: v.ply, viewer: kind === 'VIEWER_SEAT' ? Number(seat) : -1 });
-    boardEl.dataset.ply = v.ply;
-    boardEl.dataset.viewer = viewer;
-    log.replaceChildren();
-    appendLog(log, v.events);
-    for (const d of steps.querySelectorAll('.current')) d.classList.remove('current');
-    const cur = steps.querySelector(`[data-ply="${ply}"]`);
-    if (cur) { cur.classList.add('current'); cur.scrollIntoView({ block: 'nearest' }); }
-  }
-  await show();
-}
-
-// A person plays a seat: the board from its decisions, the legal actions as buttons, the clock.
-async function seat(token, signal, onCleanup) {
-  const boardEl = h('div', { class: 'board', id: 'board' });
-  const legal = h('div', { class: 'legal', id: 'legal' });
-  const clock = h('div', { class: 'clock', id: 'clock' });
-  const info = h('div', { id: 'seatinfo' }, 'joining…');
-  const rejected = h('div', { class: 'rejected', id: 'rejected' });
-  const log = h('div', { class: 'log', id: 'log' });
-  const filter = h('div', { class: 'dim', id: 'filter' });
-  app.append(h('div', { class: 'grid' }, h('div', {}, boardEl),
-    h('div', {}, h('div', { class: 'panel' }, info, clock, rejected), h('div', { class: 'panel' }, h('h2', {}, 'Your move'), filter, legal),
-      h('div', { class: 'panel' }, h('h2', {}, 'Log'), log))));
-  let board = null;
-  let decision = null;
-  let tick = 0;
-  let picked = '';
-  onCleanup(() => { clearInterval(tick); board && board.destroy(); });
-
-  const showLegal = () => {
-    legal.replaceChildren();
-    legal.dataset.decision = decision ? decision.decision_id : '';
-    if (!decision) return;
-    const re = picked ? new RegExp(`\\b${picked}\\b`) : null;
-    filter.textContent = picked ? `showing actions with ${picked} (click the board again to clear)` : '';
-    decision.legal_notation.forEach((n, i) => {
-      if (re && !re.test(n)) return;
-      legal.append(h('button', { 'data-index': i, onclick: () => { rejected.textContent = ''; conn.answer({ decision_id: decision.decision_id, legal_index: i }); } }, n));
-    });
-  };
-  const conn = play(token, async (msg) => {
-    if (msg.error) { info.replaceChildren(h('span', { class: 'error' }, `${msg.error.code}: ${msg.error.message}`)); return; }
-    if (msg.joined) {
-      const j = msg.joined;
-      info.replaceChildren(swatch(seatColor(j.seat)), `seat ${j.seat} of ${j.seats} · ${j.game} · `, h('a', { href: `#/match/${j.match_id}` }, 'spectate'));
-      boardEl.dataset.game = j.game;
-      const cat = (await games())[j.game];
-      board = await makeBoard(j.game, boardEl, cat.catalog, { seats: j.seats, names: [], onPick: (token) => { picked = picked === token ? '' : token; showLegal(); } });
-    }
-    if (msg.decision) {
-      decision = msg.decision;
-      while (!board) await new Promise((r) => setTimeout(r, 20));
-      board.update(observationOf(decision.observation), { ply: decision.ply, viewer: decision.seat });
-      boardEl.dataset.ply = decision.ply;
-      appendLog(log, decision.events);
-      picked = '';
-      showLegal();
-      clearInterval(tick);
-      const deadline = new Date(decision.deadline).getTime();
-      const draw = () => {
-        const left = Math.max(0, deadline - Date.now());
-        clock.textContent = `${(left / 1000).toFixed(1)} s`;
-        clock.classList.toggle('low', left < 5000);
-      };
-      draw();
-      tick = setInterval(draw, 100);
-    }
-    if (msg.accepted) { decision = null; legal.dataset.decision = ''; legal.replaceChildren(h('span', { class: 'dim' }, `played ${msg.accepted.notation}; waiting…`)); clearInterval(tick); clock.textContent = ''; appendLog(log, msg.accepted.events); }
-    if (msg.rejected) rejected.textContent = `rejected: ${msg.rejected.reason}`;
-    if (msg.events) appendLog(log, msg.events.events);
-    if (msg.ended) {
-      decision = null;
-      clearInterval(tick);
-      clock.textContent = '';
-      const r = msg.ended.result;
-      legal.replaceChildren(h('div', { id: 'result' }, `the match is over: you (seat ${msg.ended.seat}) ranked ${r.ranks[msg.ended.seat]} of ${r.ranks.length} · ${r.detail}`));
-    }
-  }, () => { if (!signal.aborted) info.append(h('span', { class: 'dim' }, ' (disconnected)')); });
-  onCleanup(() => conn.close());
-}
 
 // Standings: each game's leaderboard, and its top bots' ratings over time.
 async function standings(game, signal, onCleanup) {

@@ -41,45 +41,6 @@ export function enumName(v, prefix) {
   return (prefix && v.startsWith(prefix) ? v.slice(prefix.length) : v.replace(/^[A-Z]+_/, '')).toLowerCase().replace(/_/g, ' ');
 }
 
-// describeEvent is one line for an Event: the game's own notation where it has one. A game's
-// event is either a oneof of typed arms (IceTraders, Planet, Full-Contact Catan) or one flat
-// message with a kind (PanTropia).
-export function describeEvent(e) {
-  if (e.timed_out) return `seat ${e.timed_out.seat} timed out (${enumName(e.timed_out.policy, 'TIMEOUT_POLICY_')})`;
-  const game = e.game && Object.values(e.game).find((v) => v && typeof v === 'object');
-  if (!game) return '';
-  let kind, body;
-  if (typeof game.kind === 'string') {
-    kind = enumName(game.kind, 'EVENT_KIND_');
-    body = { ...game, kind: undefined };
-  } else {
-    const arm = Object.entries(game).find(([, v]) => v && typeof v === 'object' && !Array.isArray(v));
-    if (!arm) return compact(game);
-    [kind, body] = [arm[0].replace(/_/g, ' '), arm[1]];
-  }
-  if (body.notation) return `seat ${body.seat}: ${body.notation}${body.redacted ? ' (hidden)' : ''}`;
-  if (typeof body.text === 'string' && body.text) return body.text;
-  const seat = typeof body.seat === 'number' ? `seat ${body.seat} ` : '';
-  const text = `${seat}${kind} ${compact({ ...body, seat: undefined })}`;
-  return text.length > 140 ? `${text.slice(0, 137)}…` : text;
-}
-
-// compact is a short text of a message's non-zero fields.
-export function compact(m) {
-  if (m === null || m === undefined) return '';
-  if (typeof m !== 'object') return String(m);
-  if (Array.isArray(m)) return m.length ? `[${m.map(compact).join(', ')}]` : '';
-  const parts = [];
-  for (const [k, v] of Object.entries(m)) {
-    if (v === undefined || v === 0 || v === false || v === '' || v === null || (Array.isArray(v) && !v.length)) continue;
-    if (typeof v === 'string' && /_UNSPECIFIED$/.test(v)) continue;
-    const c = typeof v === 'object' ? compact(v) : typeof v === 'string' ? enumName(v) : v;
-    if (c === '' || c === '{}') continue;
-    parts.push(`${k}=${typeof v === 'object' && !Array.isArray(v) ? `{${c}}` : c}`);
-  }
-  return parts.join(' ');
-}
-
 export function fmtTime(ts) {
   if (!ts) return '';
   const d = new Date(ts);
@@ -93,4 +54,13 @@ export function observationOf(o) { return o ? Object.values(o).find((v) => v && 
 export function seatLabel(seat, names) {
   const n = names && names[seat];
   return n && n !== `seat ${seat}` ? `seat ${seat} (${n})` : `seat ${seat}`;
+}
+
+// resultText is who won a finished match and why.
+export function resultText(m) {
+  const r = m.result;
+  if (!r || !r.ranks || !r.ranks.length) return '';
+  const names = (m.seat_info || []).map((si) => si.name || `seat ${si.seat}`);
+  const won = r.ranks.map((rk, i) => (rk === 1 ? names[i] || `seat ${i}` : null)).filter(Boolean);
+  return `${won.join(', ')} won (${enumName(r.reason, 'END_REASON_')})`;
 }

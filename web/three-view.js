@@ -67,3 +67,26 @@ export function stage(el, { distance = 3, height = 480 } = {}) {
     destroy() { clear(root); renderer.dispose(); canvas.remove(); },
   };
 }
+
+// placeDots draws the dots (and labels) over a 3D board: items are {key, x, y, cls, title,
+// text, onclick}. A dot that stays keeps its element, so a click is never lost to a redraw.
+export function placeDots(overlay, items) {
+  const old = new Map([...overlay.children].map((e) => [e.dataset.dot, e]));
+  const keep = new Set();
+  for (const it of items) {
+    let e = old.get(it.key);
+    if (!e) {
+      e = document.createElement('div');
+      e.dataset.dot = it.key;
+      overlay.append(e);
+    }
+    keep.add(it.key);
+    e.className = it.cls;
+    if (it.dataKey) e.dataset.key = it.dataKey; else delete e.dataset.key;
+    e.title = it.title || '';
+    e.textContent = it.text || '';
+    e.style.cssText = `left:${it.x}px;top:${it.y}px;${it.style || ''}`;
+    e.onclick = it.onclick || null;
+  }
+  for (const [k, e] of old) if (!keep.has(k)) e.remove();
+}

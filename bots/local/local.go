@@ -3,6 +3,7 @@
 package local
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/orrery/orrery/bots"
@@ -13,6 +14,11 @@ import (
 // Play runs a match of game with one bot per seat and returns the final state and its log.
 // A bot's rejected answer is an error: in-process bots have no clock to retry against.
 func Play(game string, cfg engine.Config, seats []bots.Bot) (engine.State, []engine.Step, error) {
+	return PlayContext(context.Background(), game, cfg, seats)
+}
+
+// PlayContext is Play that gives up, with the context's error, once ctx is done.
+func PlayContext(ctx context.Context, game string, cfg engine.Config, seats []bots.Bot) (engine.State, []engine.Step, error) {
 	if len(seats) != cfg.Seats {
 		return nil, nil, fmt.Errorf("local: %d bots for %d seats", len(seats), cfg.Seats)
 	}
@@ -26,6 +32,9 @@ func Play(game string, cfg engine.Config, seats []bots.Bot) (engine.State, []eng
 		legal []engine.Action
 	)
 	for !st.Terminal() {
+		if err := ctx.Err(); err != nil {
+			return st, log, err
+		}
 		toAct = st.ToAct(toAct[:0])
 		seat := toAct[0]
 		legal = st.Legal(seat, legal[:0])

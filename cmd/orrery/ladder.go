@@ -47,12 +47,7 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 	var cluster *ladder.Cluster
 	if n := c.node; n != nil {
 		// The arena exists by the time the ladder starts, and reaches each match's node.
-		cluster = &ladder.Cluster{Node: n.ID, TTL: cmp.Or(n.LeaseTTL, 9*time.Second),
-			Owner: func(ctx context.Context, id string) (grpc.ClientConnInterface, bool, error) {
-				return a.srv.Owner(ctx, id)
-			},
-			Forward: func(ctx context.Context) context.Context { return a.srv.ForwardContext(ctx) },
-		}
+		cluster = &ladder.Cluster{Node: n.ID, TTL: cmp.Or(n.LeaseTTL, 9*time.Second), Reach: arenaReach{a}}
 	}
 	lad, err := ladder.New(ladder.Config{
 		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
@@ -169,4 +164,16 @@ func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error 
 		return nil
 	}
 	return err
+}
+
+// arenaReach is the arena's cluster as the ladder reaches it (ladder.Reach): the ladder is
+// made before the arena, which serves its streams, and used only once the arena runs.
+type arenaReach struct{ a *arena }
+
+func (r arenaReach) Owner(ctx context.Context, id string) (grpc.ClientConnInterface, bool, error) {
+	return r.a.srv.Cluster().Owner(ctx, id)
+}
+
+func (r arenaReach) ForwardContext(ctx context.Context) context.Context {
+	return r.a.srv.Cluster().ForwardContext(ctx)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"google.golang.org/protobuf/proto"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -150,7 +151,7 @@ func (b *browser) screenshot(name string) {
 			b.t.Fatal(err)
 		}
 	}
-	if _, isGame := gameNames[name]; isGame && *updateScreenshots {
+	if _, isGame := gameNames[name]; (isGame || strings.HasPrefix(name, "seat-")) && *updateScreenshots {
 		if err := os.WriteFile(filepath.Join("..", "..", "docs", "img", name+".jpg"), img, 0o644); err != nil {
 			b.t.Fatal(err)
 		}
@@ -237,7 +238,7 @@ func TestBrowser_ReplayStepsToAPlyAndBack(t *testing.T) {
 	b := newBrowser(t)
 	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId()))
 	b.until(`document.querySelector('#steps') && document.querySelector('#board').dataset.ply !== undefined`)
-	plies := eval[int](b, `document.querySelectorAll('#steps [data-ply]').length`)
+	plies := eval[int](b, `Number(document.querySelector('#scrub').max)`)
 	if plies < 12 {
 		t.Fatalf("a replay of %d plies is too short for this test", plies)
 	}
@@ -274,63 +275,6 @@ func TestBrowser_ReplayStepsToAPlyAndBack(t *testing.T) {
 	b.until(fmt.Sprintf(`Number(document.querySelector('#board').dataset.ply) > %d`, target))
 	b.do(chromedp.Click(`#playpause`))
 	b.screenshot("replay")
-}
-
-func TestBrowser_PersonPlaysAnIceTradersSeat(t *testing.T) {
-	a := newArena(t, arenaOptions{})
-	b := newBrowser(t)
-	// The person creates the match on the home page and gives seat 1 to a bot.
-	b.do(chromedp.Navigate(a.web.url + "/#/"))
-	b.until(`document.querySelector('#newgame') !== null`)
-	b.do(chromedp.SetValue(`#newgame`, "icetraders"))
-	eval[bool](b, `document.querySelector('#newgame').dispatchEvent(new Event('change'))`)
-	b.do(chromedp.SetValue(`#newseats`, "2"), chromedp.Click(`#create`))
-	b.until(`document.querySelectorAll('#newmatch a.seatlink').length === 2`)
-	token := func(seat int) string {
-		href := eval[string](b, fmt.Sprintf(`document.querySelector('#newmatch a.seatlink[data-seat="%d"]').getAttribute('href')`, seat))
-		return strings.TrimPrefix(href, "#/seat/")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	wait := a.playSeats(ctx, "icetraders", []*orreryv1.SeatToken{{Seat: 1, Token: token(1)}}, 0, nil, nil)
-	defer func() { cancel(); wait() }()
-	b.do(chromedp.Click(`#newmatch a.seatlink[data-seat="0"]`))
-	clicks, boardClicks := 0, 0
-	for clicks < 400 {
-		b.until(`document.querySelector('#legal button') || document.querySelector('#result')`)
-		if eval[bool](b, `document.querySelector('#result') !== null`) {
-			break
-		}
-		// Where the board can narrow the choice, click a system first, as a person would.
-		if eval[bool](b, `document.querySelector('#icetraders .system') !== null && document.querySelectorAll('#legal button').length > 3`) {
-			sys := eval[string](b, `(() => { const b = [...document.querySelectorAll('#legal button')].find(b => /\bsys\d+/.test(b.textContent)); return b ? b.textContent.match(/\bsys(\d+)/)[1] : ''; })()`)
-			if sys != "" {
-				b.do(chromedp.Click(fmt.Sprintf(`#icetraders .system[data-system="%s"] circle`, sys)))
-				b.until(`document.querySelector('#filter').textContent !== '' || document.querySelector('#result')`)
-				boardClicks++
-			}
-		}
-		if eval[bool](b, `document.querySelector('#result') !== null`) {
-			break
-		}
-		decision := eval[string](b, `document.querySelector('#legal').dataset.decision`)
-		if decision == "" {
-			continue
-		}
-		b.do(chromedp.Click(`#legal button`))
-		clicks++
-		b.until(fmt.Sprintf(`document.querySelector('#legal').dataset.decision !== %q || document.querySelector('#rejected').textContent !== '' || document.querySelector('#result')`, decision))
-		if rej := eval[string](b, `document.querySelector('#rejected').textContent`); rej != "" && !strings.Contains(rej, "stale") {
-			t.Errorf("a listed action was rejected: %s", rej)
-		}
-		if clicks == 3 {
-			b.screenshot("seat")
-		}
-	}
-	b.until(`document.querySelector('#result') !== null`)
-	if clicks == 0 {
-		t.Error("the match ended without the person's clicks")
-	}
-	t.Logf("the person clicked %d actions and %d systems", clicks, boardClicks)
 }
 
 // secretsOf walks a JSON value for what a spectator of a running match must never see: any
@@ -488,4 +432,103 @@ func TestBrowser_HomeListsTournamentsAndTheirStandings(t *testing.T) {
 		t.Errorf("%d match links, want 4", n)
 	}
 	b.screenshot("tournament")
+}
+
+func TestBrowser_ReplayScrubAndKeys(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	m := a.create("icetraders", 3, 8)
+	a.playSeats(context.Background(), "icetraders", m.GetSeats(), 0, nil, nil)()
+	b := newBrowser(t)
+	// The URL's ply opens the replay at that ply.
+	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId() + "?ply=5"))
+	b.until(`document.querySelector('#board')?.dataset.ply === '5'`)
+	plies := eval[int](b, `Number(document.querySelector('#scrub').max)`)
+	if plies < 12 {
+		t.Fatalf("a replay of %d plies is too short for this test", plies)
+	}
+	if got := eval[string](b, `document.querySelector('#plylabel').textContent`); got != fmt.Sprintf("5 / %d", plies) {
+		t.Errorf("the ply label reads %q at ply 5", got)
+	}
+	// The last move is marked in the move list, and the list draws only the rows in sight.
+	if got := eval[string](b, `document.querySelector('#steps .current')?.dataset.ply || ''`); got != "5" {
+		t.Errorf("the move list marks ply %q, want 5", got)
+	}
+	// The arrow keys step; the URL follows.
+	b.do(chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	b.until(`document.querySelector('#board').dataset.ply === '7'`)
+	b.do(chromedp.KeyEvent(kb.ArrowLeft))
+	b.until(`document.querySelector('#board').dataset.ply === '6'`)
+	b.until(`location.hash.endsWith('?ply=6')`)
+	// The scrubber moves the board to the ply it is dragged to.
+	target := plies - 3
+	eval[bool](b, fmt.Sprintf(`(() => { const s = document.querySelector('#scrub'); s.value = %d; s.dispatchEvent(new Event('input')); return true; })()`, target))
+	b.until(fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, target))
+	// The board is that ply's: its ships are the view's.
+	v, err := orreryv1.NewViewServiceClient(a.conn).GetView(context.Background(), &orreryv1.GetViewRequest{MatchId: m.GetMatchId(), Ply: int64(target)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, s := range v.GetObservation().GetIcetraders().GetSystems() {
+		want += len(s.GetShips())
+	}
+	for _, h := range v.GetObservation().GetIcetraders().GetHyperspaces() {
+		want += len(h.GetShips())
+	}
+	if got := eval[int](b, `document.querySelectorAll('#icetraders .ship').length`); got != want {
+		t.Errorf("ply %d: %d ships drawn, the view has %d", target, got, want)
+	}
+	// Space plays to the end; End and Home jump.
+	b.do(chromedp.KeyEvent(" "))
+	b.until(fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, plies))
+	b.do(chromedp.KeyEvent(kb.Home))
+	b.until(`document.querySelector('#board').dataset.ply === '0'`)
+	// A reload opens at the ply the URL holds.
+	b.do(chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	b.until(`location.hash.endsWith('?ply=3')`)
+	b.do(chromedp.Reload())
+	b.until(`document.querySelector('#board')?.dataset.ply === '3'`)
+	if n := eval[string](b, `document.querySelector('#download').getAttribute('href')`); !strings.HasSuffix(n, "/replay") {
+		t.Errorf("the download link is %q", n)
+	}
+}
+
+func TestBrowser_FastPlaybackKeepsUp(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	// PanTropia: over a thousand plies, each view a real position to draw in 3D.
+	m := a.create("pantropia", 3, 12)
+	a.playSeats(context.Background(), "pantropia", m.GetSeats(), 0, nil, nil)()
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId() + "?ply=0"))
+	b.until(`document.querySelector('#board')?.dataset.ply === '0'`)
+	plies := eval[int](b, `Number(document.querySelector('#scrub').max)`)
+	b.do(chromedp.SetValue(`#speed`, "300"))
+	eval[bool](b, `document.querySelector('#speed').dispatchEvent(new Event('change'))`)
+	b.do(chromedp.Click(`#playpause`))
+	// Sample the counter (where playback is) and the board (the ply it drew) as it plays:
+	// the board must follow, not freeze while the counter runs.
+	var drawn []int
+	for len(drawn) < 12 {
+		time.Sleep(150 * time.Millisecond)
+		at := eval[[]int](b, `[Number(document.querySelector('#board').dataset.target), Number(document.querySelector('#board').dataset.ply)]`)
+		if at[0] >= plies {
+			break
+		}
+		drawn = append(drawn, at[1])
+		// A board a second of plays behind the counter has frozen.
+		if at[0]-at[1] > 300 {
+			t.Errorf("the counter is at ply %d and the board at %d", at[0], at[1])
+		}
+	}
+	advanced := 0
+	for i := 1; i < len(drawn); i++ {
+		if drawn[i] > drawn[i-1] {
+			advanced++
+		}
+	}
+	t.Logf("at 300 plies a second over %d plies, the board drew %v", plies, drawn)
+	if len(drawn) < 4 || advanced < len(drawn)-2 {
+		t.Errorf("the board drew plies %v while playing: it should advance at every sample", drawn)
+	}
+	b.until(fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, plies))
 }

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc"
@@ -21,6 +20,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/web"
 )
 
@@ -36,6 +36,17 @@ type Config struct {
 	Logger *slog.Logger
 	// TLS, if set, serves HTTPS (and WSS) instead of plain HTTP.
 	TLS *tls.Config
+	// Limits bound bodies, timeouts and connections per address.
+	Limits Limits
+	// Names are the DNS names the server answers to (--web-host), besides IP addresses and
+	// localhost: a request for any other Host is refused, which defeats DNS rebinding.
+	Names []string
+	// AllowOrigins are other origins (scheme://host[:port]) whose pages may POST and open
+	// seats here (--web-allow-origin); the server's own origin always may.
+	AllowOrigins []string
+	// Vouch, if valid, signs each call's end client (the HTTP peer's host) for the arena,
+	// which shares the key and then counts each client's limits apart.
+	Vouch caller.Key
 }
 
 // Server is a running web server.
@@ -62,7 +73,8 @@ func Start(c Config) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	h, err := Handler(conn, logger)
+	c.Logger = logger
+	h, err := Handler(conn, c)
 	if err != nil {
 		s.closeConn()
 		return nil, err
@@ -72,11 +84,15 @@ func Start(c Config) (*Server, error) {
 		s.closeConn()
 		return nil, err
 	}
+	lim := c.Limits.WithDefaults()
+	s.lis = limitPerAddress(s.lis, lim.ConnsPerAddress)
 	if c.TLS != nil {
 		s.lis, s.scheme = tls.NewListener(s.lis, c.TLS), "https"
 	}
-	// No write timeout: Watch and the Play bridge are long-lived streams.
-	s.hs = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Streams (Watch, the Play bridge) lift the read and write timeouts and bound each write
+	// instead (streamDeadlines).
+	s.hs = &http.Server{Handler: h, ReadHeaderTimeout: lim.ReadHeader, ReadTimeout: lim.Read, WriteTimeout: lim.Write,
+		IdleTimeout: lim.Idle, MaxHeaderBytes: 64 << 10}
 	go func() {
 		defer close(s.done)
 		if err := s.hs.Serve(s.lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -113,10 +129,24 @@ var Marshaler = &runtime.JSONPb{
 	UnmarshalOptions: protojson.UnmarshalOptions{},
 }
 
-// Handler is the whole web server: the API under /v1/, the Play bridge, and the app.
-func Handler(conn grpc.ClientConnInterface, logger *slog.Logger) (http.Handler, error) {
+// Handler is the whole web server: the API under /v1/, the Play bridge, and the app, behind
+// the checks of guard. Of c it uses the logger, limits, names, origins and vouch key.
+func Handler(conn grpc.ClientConnInterface, c Config) (http.Handler, error) {
 	ctx := context.Background()
-	gw := runtime.NewServeMux(runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler))
+	logger := c.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Vouch.Valid() {
+		conn = vouching{ClientConnInterface: conn, key: c.Vouch}
+	}
+	lim := c.Limits.WithDefaults()
+	g, err := newGuard(c)
+	if err != nil {
+		return nil, err
+	}
+	gw := runtime.NewServeMux(runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler),
+		runtime.WithIncomingHeaderMatcher(headerMatcher), runtime.WithErrorHandler(g.errorHandler))
 	if err := orreryv1.RegisterArenaServiceHandlerClient(ctx, gw, orreryv1.NewArenaServiceClient(conn)); err != nil {
 		return nil, err
 	}
@@ -134,10 +164,12 @@ func Handler(conn grpc.ClientConnInterface, logger *slog.Logger) (http.Handler, 
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /v1/play", &playBridge{arena: orreryv1.NewArenaServiceClient(conn), logger: logger})
+	mux.Handle("GET /v1/play", &playBridge{arena: orreryv1.NewArenaServiceClient(conn), logger: logger,
+		origins: g.originPatterns(), write: lim.Write})
 	mux.Handle("/v1/", gw)
 	mux.Handle("/", http.FileServerFS(app))
-	return secureHeaders(mux), nil
+	g.next = streamDeadlines(lim.Write, mux)
+	return secureHeaders(withClient(g)), nil
 }
 
 // secureHeaders keeps the page to its own scripts and its own server: nothing on it can send

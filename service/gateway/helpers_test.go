@@ -2,9 +2,12 @@ package gateway
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,6 +46,9 @@ type arena struct {
 type arenaOptions struct {
 	houseMatches int      // > 0: a ladder with house bots keeping this many matches running
 	houseGames   []string // the games the ladder runs; nil: every game
+	web          Config   // the web server's names, origins, limits and vouch key
+	// authorize, if set, sees every gRPC call the gateway makes (the server's auth hook).
+	authorize service.Authorizer
 }
 
 func newArena(t *testing.T, o arenaOptions) *arena {
@@ -76,7 +82,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	}
 	tours.Start(srv)
 	views := view.New(srv)
-	gs := service.NewGRPCServer(srv, service.GRPCOptions{Register: func(g *grpc.Server) { views.Register(g); lad.Register(g); tours.Register(g) }})
+	gs := service.NewGRPCServer(srv, service.GRPCOptions{Authorize: o.authorize, Register: func(g *grpc.Server) { views.Register(g); lad.Register(g); tours.Register(g) }})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +93,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		t.Fatal(err)
 	}
 	a := &arena{t: t, srv: srv, conn: conn, client: orreryv1.NewArenaServiceClient(conn), sent: make(map[string]*bytes.Buffer)}
-	h, err := Handler(conn, nil)
+	h, err := Handler(conn, o.web)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,37 +113,56 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 // record tees every response body into a.sent.
 func (a *arena) record(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		buf, ok := a.sent[r.URL.Path]
-		if !ok {
-			buf = &bytes.Buffer{}
-			a.sent[r.URL.Path] = buf
-		}
-		a.mu.Unlock()
-		h.ServeHTTP(&teeWriter{ResponseWriter: w, a: a, buf: buf}, r)
+		h.ServeHTTP(&teeWriter{ResponseWriter: w, a: a, path: r.URL.Path}, r)
 	})
 }
 
-// received is everything the web server has sent so far, by request path.
+// received is everything the web server has sent so far, by request path, gzipped answers
+// unpacked.
 func (a *arena) received() map[string]string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	out := make(map[string]string, len(a.sent))
 	for k, v := range a.sent {
-		out[k] = v.String()
+		path, zipped := strings.CutSuffix(k, gzipKey)
+		body := v.String()
+		if zipped {
+			zr, err := gzip.NewReader(bytes.NewReader(v.Bytes()))
+			if err != nil {
+				a.t.Fatalf("%s: %v", path, err)
+			}
+			b, err := io.ReadAll(zr) // gzip.Reader reads one member after another
+			if err != nil {
+				a.t.Fatalf("%s: %v", path, err)
+			}
+			body = string(b)
+		}
+		out[path] += body
 	}
 	return out
 }
 
+// gzipKey marks the buffer of a path's gzipped answers.
+const gzipKey = " (gzip)"
+
 type teeWriter struct {
 	http.ResponseWriter
-	a   *arena
-	buf *bytes.Buffer
+	a    *arena
+	path string
 }
 
 func (w *teeWriter) Write(p []byte) (int, error) {
+	key := w.path
+	if w.Header().Get("Content-Encoding") == "gzip" {
+		key += gzipKey
+	}
 	w.a.mu.Lock()
-	w.buf.Write(p)
+	buf, ok := w.a.sent[key]
+	if !ok {
+		buf = &bytes.Buffer{}
+		w.a.sent[key] = buf
+	}
+	buf.Write(p)
 	w.a.mu.Unlock()
 	return w.ResponseWriter.Write(p)
 }
@@ -254,9 +279,15 @@ func (g *gate) release() {
 // returns a wait for the bots to finish.
 func (a *arena) playSeats(ctx context.Context, game string, tokens []*orreryv1.SeatToken, pace time.Duration, g *gate,
 	choose func(d *orreryv1.Decision) *orreryv1.Answer) func() {
+	return a.playSeatsAs(ctx, game, builtin.Names(game)[0], tokens, pace, g, choose)
+}
+
+// playSeatsAs is playSeats with the built-in bot named bot.
+func (a *arena) playSeatsAs(ctx context.Context, game, bot string, tokens []*orreryv1.SeatToken, pace time.Duration, g *gate,
+	choose func(d *orreryv1.Decision) *orreryv1.Answer) func() {
 	var wg sync.WaitGroup
 	for _, tok := range tokens {
-		inner, err := builtin.New(game, builtin.Names(game)[0], uint64(tok.GetSeat())+1)
+		inner, err := builtin.New(game, bot, uint64(tok.GetSeat())+1)
 		if err != nil {
 			a.t.Fatal(err)
 		}

@@ -26,13 +26,16 @@ const maxMessage = 64 << 10
 // same clock, the same rejections. The stream's end is a last frame {"error":{"code","message"}}
 // (absent after a normal end), then the socket closes.
 type playBridge struct {
-	arena  orreryv1.ArenaServiceClient
-	logger *slog.Logger
+	arena   orreryv1.ArenaServiceClient
+	logger  *slog.Logger
+	origins []string      // other origins allowed to open a seat (--web-allow-origin)
+	write   time.Duration // to write one frame to the page
 }
 
 func (b *playBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// The default origin check stands: only pages served from this host may open a seat.
-	ws, err := websocket.Accept(w, r, nil)
+	// The origin check: only pages served from this host (which guard has checked is one of
+	// the server's names) or an allowed origin may open a seat.
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: b.origins})
 	if err != nil {
 		return // Accept has answered the request
 	}
@@ -92,8 +95,11 @@ func (b *playBridge) bridge(ctx context.Context, ws *websocket.Conn) {
 			end(status.Error(codes.Internal, err.Error()))
 			return
 		}
-		if err := ws.Write(ctx, websocket.MessageText, out); err != nil {
-			return // the page has gone: nothing left to tell it
+		wctx, wcancel := context.WithTimeout(ctx, b.write)
+		err = ws.Write(wctx, websocket.MessageText, out)
+		wcancel()
+		if err != nil {
+			return // the page has gone, or stopped reading: nothing left to tell it
 		}
 	}
 }

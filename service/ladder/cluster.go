@@ -7,18 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"sync"
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -39,11 +37,16 @@ import (
 type Cluster struct {
 	Node string        // this node's id (service.Node.ID)
 	TTL  time.Duration // the nodes' lease: a node not seen for this long is dead
-	// Owner says where match id runs (service.Server.Owner): here (local; the arena's
-	// Attach serves the seat), or on the node conn reaches, whose calls carry Forward(ctx)
-	// (service.Server.ForwardContext).
-	Owner   func(ctx context.Context, matchID string) (conn grpc.ClientConnInterface, local bool, err error)
-	Forward func(ctx context.Context) context.Context
+	// Reach finds the node each match runs on (the arena's *cluster.Cluster); nil: every
+	// match runs here.
+	Reach Reach
+}
+
+// Reach says where a match runs: here (local; the arena's Attach serves the seat), or on
+// the node conn reaches, whose calls carry ForwardContext(ctx) (service/cluster).
+type Reach interface {
+	Owner(ctx context.Context, matchID string) (conn grpc.ClientConnInterface, local bool, err error)
+	ForwardContext(ctx context.Context) context.Context
 }
 
 // MatchmakerLock is the PostgreSQL advisory lock whose holder is the cluster's matchmaker
@@ -629,7 +632,7 @@ func (l *Ladder) connectedCluster(id int64) bool {
 	return err == nil
 }
 
-// seatLink is a seat a ladder stream plays: *service.Seat when the match runs on this node,
+// seatLink is a seat a ladder stream plays: *match.Seat when the match runs on this node,
 // a relay to the node that runs it otherwise.
 type seatLink interface {
 	Joined() *orreryv1.Joined
@@ -639,16 +642,16 @@ type seatLink interface {
 
 // link joins seat of lm for c: here, or on the node that runs the match.
 func (l *Ladder) link(c *conn, lm *liveMatch, seat int) (seatLink, error) {
-	if cl := l.cfg.Cluster; cl != nil && cl.Owner != nil {
-		cc, local, err := cl.Owner(c.ctx, lm.id)
+	if cl := l.cfg.Cluster; cl != nil && cl.Reach != nil {
+		cc, local, err := cl.Reach.Owner(c.ctx, lm.id)
 		if err != nil {
 			return nil, err
 		}
 		if !local {
 			// The bot's own metadata (its API key) stays on this node: the seat's token is
 			// all the owner needs.
-			ctx := cl.Forward(metadata.NewIncomingContext(c.ctx, nil))
-			return dialSeat(ctx, cc, lm.tokens[seat], c.receive)
+			ctx := cl.Reach.ForwardContext(metadata.NewIncomingContext(c.ctx, nil))
+			return cluster.DialSeat(ctx, cc, lm.tokens[seat], c.receive)
 		}
 	}
 	st, err := l.arena.Attach(lm.tokens[seat], nil)
@@ -664,80 +667,4 @@ func (l *Ladder) matchOver(ctx context.Context, id string) bool {
 	var running bool
 	err := l.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM matches m WHERE m.id = ? AND `+store.IsRunning+`)`, id).Scan(&running)
 	return err == nil && !running
-}
-
-// remoteSeat relays a seat from the node that runs its match: a Play stream joined with the
-// seat's token, whose messages go to the ladder stream as they come.
-type remoteSeat struct {
-	stream grpc.BidiStreamingClient[orreryv1.PlayRequest, orreryv1.PlayResponse]
-	cancel context.CancelFunc
-	joined *orreryv1.Joined
-	wg     sync.WaitGroup
-}
-
-func dialSeat(ctx context.Context, cc grpc.ClientConnInterface, token string, receive *orreryv1.Receive) (*remoteSeat, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	stream, err := orreryv1.NewArenaServiceClient(cc).Play(ctx)
-	if err == nil {
-		err = stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: token, Receive: receive}}})
-	}
-	var first *orreryv1.PlayResponse
-	if err == nil {
-		first, err = stream.Recv()
-	}
-	if err == nil && first.GetJoined() == nil {
-		err = status.Errorf(codes.Internal, "the match's node answered a join with %T", first.GetMsg())
-	}
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	return &remoteSeat{stream: stream, cancel: cancel, joined: first.GetJoined()}, nil
-}
-
-func (r *remoteSeat) Joined() *orreryv1.Joined { return r.joined }
-
-// Run relays until the match ends (nil: its node closed the stream after MatchEnded), or
-// the stream breaks (its node died: the caller joins again wherever the match goes on).
-func (r *remoteSeat) Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error {
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-r.stream.Context().Done():
-				return
-			case req := <-answers:
-				if r.stream.Send(req) != nil {
-					return // Recv reports why
-				}
-			}
-		}
-	}()
-	ended := false
-	for {
-		resp, err := r.stream.Recv()
-		if errors.Is(err, io.EOF) {
-			if ended {
-				return nil
-			}
-			return status.Error(codes.Unavailable, "the match's node closed the seat's stream before the end")
-		}
-		if err != nil {
-			return err
-		}
-		if resp.GetEnded() != nil {
-			ended = true
-		}
-		if err := send(resp); err != nil {
-			return err
-		}
-	}
-}
-
-func (r *remoteSeat) Detach() {
-	r.cancel()
-	r.wg.Wait()
 }

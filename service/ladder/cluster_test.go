@@ -41,12 +41,7 @@ func startClusterNode(t *testing.T, id, target string) *clusterNode {
 	}
 	n := &clusterNode{db: db}
 	lad, err := New(Config{DB: db, Tick: 20 * time.Millisecond, FillAfter: time.Hour, Games: []string{testGame},
-		Cluster: &Cluster{Node: id, TTL: 3 * time.Second,
-			Owner: func(ctx context.Context, match string) (grpc.ClientConnInterface, bool, error) {
-				return n.arena.Owner(ctx, match)
-			},
-			Forward: func(ctx context.Context) context.Context { return n.arena.ForwardContext(ctx) },
-		}})
+		Cluster: &Cluster{Node: id, TTL: 3 * time.Second, Reach: nodeReach{n}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,4 +217,15 @@ func TestCluster_SeatsOfABotThatMovedAreTakenWhereItsStreamIs(t *testing.T) {
 			t.Errorf("seat %d timed out %d times", s.GetSeat(), s.GetTimeouts())
 		}
 	}
+}
+
+// nodeReach reaches the cluster of n's arena, made after the ladder (ladder.Reach).
+type nodeReach struct{ n *clusterNode }
+
+func (r nodeReach) Owner(ctx context.Context, match string) (grpc.ClientConnInterface, bool, error) {
+	return r.n.arena.Cluster().Owner(ctx, match)
+}
+
+func (r nodeReach) ForwardContext(ctx context.Context) context.Context {
+	return r.n.arena.Cluster().ForwardContext(ctx)
 }

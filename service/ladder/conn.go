@@ -14,6 +14,7 @@ import (
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/match"
 )
 
 // The ends of a ladder stream, as the bot reads them.
@@ -292,7 +293,8 @@ func (c *conn) playSeat(lm *liveMatch, seat int) {
 			ended = true
 			break
 		}
-		if status.Code(err) != codes.Aborted && l.cfg.Cluster == nil { // Aborted: replaced by a racing attach; retry
+		// Replaced by a racing attach here, or Aborted by the node a remote seat runs on: retry.
+		if !errors.Is(err, match.ErrReplaced) && status.Code(err) != codes.Aborted && l.cfg.Cluster == nil {
 			break
 		}
 	}

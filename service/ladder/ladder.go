@@ -28,13 +28,14 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
 
 // Player answers the decisions of one seat: bots.Bot is one. The ladder takes its house
 // players as values so that the service imports no bots.
 // Act must keep no part of d once it returns: the arena builds the seat's next decision in
-// its memory (service.Seat.Lend).
+// its memory (match.Seat.Lend).
 type Player interface {
 	Act(d *orreryv1.Decision) *orreryv1.Answer
 }
@@ -110,7 +111,7 @@ type Ladder struct {
 	wg       sync.WaitGroup // matchmaker, rater, match watchers, house seats
 	kick     chan struct{}  // wakes the matchmaker
 	rateKick chan struct{}  // wakes the rater
-	arena    *service.Server
+	arena    Arena
 	started  chan struct{} // closed by Start
 
 	mu        sync.Mutex // guards every field below
@@ -150,6 +151,27 @@ type liveMatch struct {
 }
 
 var _ service.LadderServer = (*Ladder)(nil)
+
+// Arena is what the ladder needs of the arena it plays on (*service.Server).
+type Arena interface {
+	// Create starts a match and returns its id, seat tokens and seed hash.
+	Create(ctx context.Context, spec service.MatchSpec) (string, []string, string, error)
+	// Attach connects to the seat a token names, here.
+	Attach(token string, eventsSeen *int64) (*match.Seat, error)
+	// AwaitEnd waits for a match's end and returns its summary.
+	AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummary, error)
+	// Holds reports whether a match runs in this arena's memory now.
+	Holds(id string) bool
+	// Abort ends a running match as aborted.
+	Abort(ctx context.Context, id, detail string)
+	// Sync waits until everything applied so far is stored.
+	Sync()
+}
+
+// Seats is what an in-process player needs of the arena: a seat by its token.
+type Seats interface {
+	Attach(token string, eventsSeen *int64) (*match.Seat, error)
+}
 
 // New opens the ladder's tables, registers the house identities and loads the bots. Start it
 // with the arena once the arena exists.
@@ -265,7 +287,7 @@ func (l *Ladder) Register(s *grpc.Server) { orreryv1.RegisterLadderServiceServer
 // Start runs the ladder on arena: it rates the finished ladder matches not yet rated (those a
 // crash or restart left), watches the ladder matches the arena resumed, and starts the
 // matchmaker and the house matches.
-func (l *Ladder) Start(arena *service.Server) error {
+func (l *Ladder) Start(arena Arena) error {
 	l.arena = arena
 	close(l.started)
 	if l.cfg.Cluster != nil {
@@ -549,7 +571,7 @@ func (l *Ladder) playHouse(lm *liveMatch, seat int, h *House) {
 // ctx is done, waiting pace before each answer. A rejected answer is replaced by the first
 // legal action, which is always accepted, rather than lose the turn. House bots and a
 // tournament's built-in entrants play this way.
-func PlayInProcess(ctx context.Context, arena *service.Server, token string, p Player, pace time.Duration) error {
+func PlayInProcess(ctx context.Context, arena Seats, token string, p Player, pace time.Duration) error {
 	st, err := arena.Attach(token, nil)
 	if err != nil {
 		return fmt.Errorf("take the seat: %w", err)

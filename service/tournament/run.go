@@ -37,6 +37,8 @@ type run struct {
 	points []float64
 	byes   []int
 	met    map[[2]int]int
+	// legacySeeds: drawn before the one-way seeds (seeds.legacy), found on load.
+	legacySeeds bool
 
 	changeMu sync.Mutex
 	changed  chan struct{} // closed and replaced at every change, for watchers
@@ -79,7 +81,7 @@ func (r *run) drawFirst() {
 		r.drawSwissLocked()
 		return
 	}
-	for _, l := range RoundRobin(len(r.entrants), r.seats, int(r.spec.GetGames()), r.spec.GetDuplicate(), r.spec.GetSeed()) {
+	for _, l := range roundRobin(len(r.entrants), r.seats, int(r.spec.GetGames()), r.spec.GetDuplicate(), r.seeds()) {
 		r.addSlot(l)
 	}
 }
@@ -104,15 +106,30 @@ func (r *run) drawSwissLocked() {
 		}
 	}
 	tables := min(len(r.entrants)/r.seats, (r.total-len(r.slots))/r.per)
-	for _, l := range SwissRound(round, r.points, r.byes, r.met, r.seats, tables, r.spec.GetDuplicate(), r.spec.GetSeed()) {
+	for _, l := range swissRound(round, r.points, r.byes, r.met, r.seats, tables, r.spec.GetDuplicate(), r.seeds()) {
 		r.addSlot(l)
 	}
 }
 
+// seeds is the derivation of r's seeds and draws.
+func (r *run) seeds() seeds { return seeds{tournament: r.spec.GetSeed(), legacy: r.legacySeeds} }
+
 // redraw rebuilds a loaded Swiss tournament's points, byes and meetings by drawing its
 // stored rounds again (the draw is a function of the seed and the results before it), and
-// checks that the draws agree with what was stored.
+// checks that the draws agree with what was stored. A Swiss tournament drawn before the
+// one-way seeds redraws with the legacy derivation, and goes on with it.
 func (r *run) redraw() error {
+	err := r.redrawWith(false)
+	if err != nil && r.swiss() && len(r.slots) > 0 {
+		if r.redrawWith(true) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func (r *run) redrawWith(legacy bool) error {
+	r.legacySeeds = legacy
 	for i, sl := range r.slots {
 		sl.started = sl.matchID != "" || sl.ended
 		if sl.seq != i {
@@ -123,6 +140,7 @@ func (r *run) redraw() error {
 		return nil
 	}
 	stored := r.slots
+	defer func() { r.slots = stored }()
 	r.slots = nil
 	r.points, r.byes, r.met = make([]float64, len(r.entrants)), make([]int, len(r.entrants)), map[[2]int]int{}
 	for len(r.slots) < len(stored) {
@@ -138,7 +156,6 @@ func (r *run) redraw() error {
 		}
 		copy(r.slots[from:], stored[from:len(r.slots)]) // with their results, for the next draw
 	}
-	r.slots = stored
 	return nil
 }
 

@@ -15,7 +15,8 @@ type Lineup struct {
 	Set      int // the duplicate set: matches of one set share a seed and rotate its seats
 }
 
-// mix is SplitMix64: seeds for a tournament's matches, spread from one.
+// mix is SplitMix64, a fast invertible mixer: a built-in entrant's dice per decision
+// (reseeded), and the seeds of tournaments drawn before seeds.go's one-way derivation.
 func mix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
@@ -74,6 +75,10 @@ func combinations(k, seats int, needed int, r *rand.Rand) [][]int {
 // neighbour. With duplicate, each table is a set of seats matches on one seed, one per
 // rotation of its seats, which cancels seat and dice luck; n is then rounded up to whole sets.
 func RoundRobin(k, seats, n int, duplicate bool, seed uint64) []Lineup {
+	return roundRobin(k, seats, n, duplicate, seeds{tournament: seed})
+}
+
+func roundRobin(k, seats, n int, duplicate bool, seed seeds) []Lineup {
 	if k < seats || seats < 1 || n < 1 {
 		return nil
 	}
@@ -82,18 +87,18 @@ func RoundRobin(k, seats, n int, duplicate bool, seed uint64) []Lineup {
 		per = seats
 	}
 	sets := (n + per - 1) / per
-	r := rand.New(rand.NewPCG(seed, 0x70))
+	r := seed.draw(labelCombinations, 0, 0x70)
 	combos := combinations(k, seats, sets, r)
 	// order seats combination c for its group g of seats cycles (or set g of duplicates).
 	order := func(c, g int) []int {
 		t := slices.Clone(combos[c])
-		rand.New(rand.NewPCG(seed^uint64(c), uint64(g))).Shuffle(len(t), func(i, j int) { t[i], t[j] = t[j], t[i] })
+		seed.draw(labelOrder, uint64(c), uint64(g)).Shuffle(len(t), func(i, j int) { t[i], t[j] = t[j], t[i] })
 		return t
 	}
 	out := make([]Lineup, 0, sets*per)
 	for s := range sets {
 		c, cycle := s%len(combos), s/len(combos)
-		s0 := mix(seed + uint64(s))
+		s0 := seed.match(0, s)
 		if duplicate {
 			base := order(c, cycle)
 			for rot := range seats {
@@ -113,11 +118,15 @@ func RoundRobin(k, seats, n int, duplicate bool, seed uint64) []Lineup {
 // seats rotate one place each round. At most tables tables are drawn (0: all). With duplicate
 // each table is a set of seats matches, one per rotation.
 func SwissRound(round int, points []float64, byes []int, met map[[2]int]int, seats, tables int, duplicate bool, seed uint64) []Lineup {
+	return swissRound(round, points, byes, met, seats, tables, duplicate, seeds{tournament: seed})
+}
+
+func swissRound(round int, points []float64, byes []int, met map[[2]int]int, seats, tables int, duplicate bool, seed seeds) []Lineup {
 	k := len(points)
 	if k < seats || seats < 1 {
 		return nil
 	}
-	r := rand.New(rand.NewPCG(seed, uint64(round)+0x5715))
+	r := seed.draw(labelSwiss, 0, uint64(round)+0x5715)
 	order := r.Perm(k)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(points[b], points[a]) })
 	if sitOut := k % seats; sitOut > 0 {
@@ -160,7 +169,7 @@ func SwissRound(round int, points []float64, byes []int, met map[[2]int]int, sea
 				met[[2]int{min(a, b), max(a, b)}]++
 			}
 		}
-		s0 := mix(seed ^ uint64(round)<<32 + uint64(t))
+		s0 := seed.match(round, t)
 		if duplicate {
 			for rot := range seats {
 				lineups = append(lineups, Lineup{Entrants: rotate(table, rot), Seed: s0, Round: round, Set: t})

@@ -33,9 +33,9 @@ func (r clientReplays) GetReplay(ctx context.Context, req *orreryv1.GetReplayReq
 	return r.c.GetReplay(ctx, req)
 }
 
-// cacheSize is how many finished replays are kept: a replay never changes, and a person
-// stepping through one asks for every ply in turn.
-const cacheSize = 16
+// cacheSize is how many finished matches' timelines are kept: a replay never changes, and a
+// person stepping through one asks for every ply in turn.
+const cacheSize = 8
 
 // Service implements orreryv1.ViewServiceServer.
 type Service struct {
@@ -43,7 +43,7 @@ type Service struct {
 	replays Replays
 
 	mu    sync.Mutex // guards cache and order
-	cache map[string]*orreryv1.GetReplayResponse
+	cache map[string]*timeline
 	order []string // match ids, oldest first
 }
 
@@ -51,7 +51,7 @@ var _ orreryv1.ViewServiceServer = (*Service)(nil)
 
 // New serves views of the replays r gives.
 func New(r Replays) *Service {
-	return &Service{replays: r, cache: make(map[string]*orreryv1.GetReplayResponse)}
+	return &Service{replays: r, cache: make(map[string]*timeline)}
 }
 
 // Register adds the service to a gRPC server.
@@ -65,10 +65,11 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 	if req.GetPly() < 0 || req.GetFromEvent() < 0 || req.GetMaxEvents() < 0 {
 		return nil, status.Error(codes.InvalidArgument, "ply, from_event and max_events must not be negative")
 	}
-	rep, err := s.replay(ctx, req.GetMatchId())
+	tl, err := s.timeline(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, err
 	}
+	rep := tl.rep
 	m := rep.GetMatch()
 	plies := int64(len(rep.GetSteps()))
 	if req.GetPly() > plies {
@@ -86,52 +87,35 @@ func (s *Service) GetView(ctx context.Context, req *orreryv1.GetViewRequest) (*o
 		return nil, status.Errorf(codes.InvalidArgument, "unknown viewer %d", req.GetViewer())
 	}
 
-	st, err := engine.New(m.GetGame(), engine.Config{Seats: int(m.GetSeats()), Seed: rep.GetSeed(), Options: m.GetOptions()})
+	out := &orreryv1.GetViewResponse{Ply: req.GetPly(), Plies: plies}
+	err = tl.at(int(req.GetPly()), func(st engine.State) error {
+		refs := tl.refs[:tl.refsAt[req.GetPly()]]
+		out.EventCount = int64(len(refs))
+		var obs proto.Message
+		if o, ok := st.(engine.Omniscient); ok && req.GetViewer() == orreryv1.Viewer_VIEWER_OMNISCIENT {
+			obs = o.ObserveAll()
+		} else {
+			obs = st.Observe(viewer)
+		}
+		out.Observation = wire.Observation(obs)
+		if r, ok := st.(engine.ObservationRenderer); ok && req.GetViewer() != orreryv1.Viewer_VIEWER_OMNISCIENT {
+			out.Text = r.RenderObservation(obs)
+		} else {
+			out.Text = st.Render(viewer)
+		}
+		for _, seat := range st.ToAct(nil) {
+			out.ToAct = append(out.ToAct, int32(seat))
+		}
+		from := req.GetFromEvent()
+		if n := int64(req.GetMaxEvents()); n > 0 && int64(len(refs))-n > from {
+			from = int64(len(refs)) - n
+		}
+		out.Events = events(st, viewer, refs, rep, from)
+		return nil
+	})
 	if err != nil {
-		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", m.GetMatchId(), err)
+		return nil, err
 	}
-	// Events are numbered as they were live: a timeout's event comes before its action's.
-	var refs []int // per event: its engine event number, or -1-seat for a timeout
-	for i, sp := range rep.GetSteps()[:req.GetPly()] {
-		step := engine.Step{Seat: engine.Seat(sp.GetSeat())}
-		if !(step.Seat == engine.Spectator && sp.GetNotation() == "") {
-			if step.Action, err = st.ParseAction(sp.GetNotation()); err != nil {
-				return nil, status.Errorf(codes.DataLoss, "replay of %s, step %d %q: %v", m.GetMatchId(), i, sp.GetNotation(), err)
-			}
-		}
-		if sp.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
-			refs = append(refs, -1-int(sp.GetSeat()))
-		}
-		before := st.EventCount()
-		if err := engine.ApplyStep(st, step); err != nil {
-			return nil, status.Errorf(codes.DataLoss, "replay of %s, step %d %q: %v", m.GetMatchId(), i, sp.GetNotation(), err)
-		}
-		for e := before; e < st.EventCount(); e++ {
-			refs = append(refs, e)
-		}
-	}
-
-	out := &orreryv1.GetViewResponse{Ply: req.GetPly(), Plies: plies, EventCount: int64(len(refs))}
-	var obs proto.Message
-	if o, ok := st.(engine.Omniscient); ok && req.GetViewer() == orreryv1.Viewer_VIEWER_OMNISCIENT {
-		obs = o.ObserveAll()
-	} else {
-		obs = st.Observe(viewer)
-	}
-	out.Observation = wire.Observation(obs)
-	if r, ok := st.(engine.ObservationRenderer); ok && req.GetViewer() != orreryv1.Viewer_VIEWER_OMNISCIENT {
-		out.Text = r.RenderObservation(obs)
-	} else {
-		out.Text = st.Render(viewer)
-	}
-	for _, seat := range st.ToAct(nil) {
-		out.ToAct = append(out.ToAct, int32(seat))
-	}
-	from := req.GetFromEvent()
-	if n := int64(req.GetMaxEvents()); n > 0 && int64(len(refs))-n > from {
-		from = int64(len(refs)) - n
-	}
-	out.Events = events(st, viewer, refs, rep, from)
 	return out, nil
 }
 
@@ -179,13 +163,13 @@ func timedOut(rep *orreryv1.GetReplayResponse, seat int, seq int64) *orreryv1.Se
 	return &orreryv1.SeatTimedOut{Seat: int32(seat)}
 }
 
-// replay is the match's replay, from the cache or the source.
-func (s *Service) replay(ctx context.Context, id string) (*orreryv1.GetReplayResponse, error) {
+// timeline is the match's timeline, from the cache or re-run from its replay.
+func (s *Service) timeline(ctx context.Context, id string) (*timeline, error) {
 	s.mu.Lock()
-	rep, ok := s.cache[id]
+	tl, ok := s.cache[id]
 	s.mu.Unlock()
 	if ok {
-		return rep, nil
+		return tl, nil
 	}
 	rep, err := s.replays.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: id})
 	if err != nil {
@@ -194,15 +178,19 @@ func (s *Service) replay(ctx context.Context, id string) (*orreryv1.GetReplayRes
 		}
 		return nil, fmt.Errorf("replay of %s: %w", id, err)
 	}
+	if tl, err = newTimeline(rep); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.cache[id]; !ok {
-		if len(s.order) == cacheSize {
-			delete(s.cache, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.cache[id] = rep
-		s.order = append(s.order, id)
+	if old, ok := s.cache[id]; ok {
+		return old, nil
 	}
-	return rep, nil
+	if len(s.order) == cacheSize {
+		delete(s.cache, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.cache[id] = tl
+	s.order = append(s.order, id)
+	return tl, nil
 }

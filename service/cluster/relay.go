@@ -1,4 +1,4 @@
-package service
+package cluster
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -26,10 +27,10 @@ import (
 // through unchanged, and turns the loss of the owner into Unavailable, which clients retry
 // through any node until a live node has taken the match over.
 
-// forwardedBy is the metadata key a node sets on a call it relays, naming itself. A node
+// ForwardedBy is the metadata key a node sets on a call it relays, naming itself. A node
 // never relays a relayed call again: two nodes that disagree about an owner for a moment
 // (a takeover in progress) answer Unavailable rather than bounce the call between them.
-const forwardedBy = "orrery-forwarded-by"
+const ForwardedBy = "orrery-forwarded-by"
 
 // peers is the pool of connections to the other nodes: one grpc.ClientConn per address.
 type peers struct {
@@ -52,7 +53,7 @@ func (p *peers) conn(addr string) (*grpc.ClientConn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, errShuttingDown
+		return nil, status.Error(codes.Unavailable, "server is shutting down; rejoin with the same token")
 	}
 	if c := p.conns[addr]; c != nil {
 		return c, nil
@@ -87,66 +88,61 @@ func errMoving(id string) error {
 // node that holds the match's lease (pooled: do not close it); a call made on it should
 // carry ForwardContext(ctx) so that the owner does not relay it again. A match whose lease
 // has lapsed, or whose owner is this node while the match is not yet in memory (a takeover
-// in progress), is Unavailable: retry shortly. Without a cluster (Config.Node nil) every
-// match is local.
-func (s *Server) Owner(ctx context.Context, id string) (conn grpc.ClientConnInterface, local bool, err error) {
-	if s.lookup(id) != nil || s.cfg.Node == nil || s.store == nil {
+// in progress), is Unavailable: retry shortly.
+func (c *Cluster) Owner(ctx context.Context, id string) (conn grpc.ClientConnInterface, local bool, err error) {
+	if c.local.Holds(id) {
 		return nil, true, nil
 	}
-	l, err := s.store.Owner(ctx, id)
+	l, err := c.store.Owner(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, true, nil
 	}
 	if err != nil {
 		return nil, false, status.Errorf(codes.Unavailable, "the owner of match %q: %v", id, err)
 	}
-	if l.Node.ID == s.cfg.Node.ID || l.Node.Addr == "" || l.Expires.Before(s.now()) {
+	if l.Node.ID == c.node.ID || l.Node.Addr == "" || l.Expires.Before(c.now()) {
 		return nil, false, errMoving(id)
 	}
 	if relayed(ctx) {
 		// The node that sent this call thinks this node owns the match; it does not (yet).
 		return nil, false, errMoving(id)
 	}
-	c, err := s.peers.conn(l.Node.Addr)
+	pc, err := c.peers.conn(l.Node.Addr)
 	if err != nil {
 		return nil, false, err
 	}
-	return c, false, nil
+	return pc, false, nil
 }
 
 // ForwardContext is the outgoing context of a call relayed on behalf of ctx's caller: the
 // caller's metadata, less what belongs to the hop (gRPC's own headers), and the mark that
 // keeps the receiving node from relaying it again.
-func (s *Server) ForwardContext(ctx context.Context) context.Context {
+func (c *Cluster) ForwardContext(ctx context.Context) context.Context {
 	md, _ := metadata.FromIncomingContext(ctx)
 	out := metadata.MD{}
 	for k, v := range md {
-		if strings.HasPrefix(k, ":") || strings.HasPrefix(k, "grpc-") || k == "content-type" || k == "user-agent" || k == forwardedBy {
+		if strings.HasPrefix(k, ":") || strings.HasPrefix(k, "grpc-") || k == "content-type" || k == "user-agent" || k == ForwardedBy {
 			continue
 		}
 		out[k] = v
 	}
-	id := ""
-	if s.cfg.Node != nil {
-		id = s.cfg.Node.ID
-	}
-	out.Set(forwardedBy, id)
+	out.Set(ForwardedBy, c.node.ID)
 	return metadata.NewOutgoingContext(ctx, out)
 }
 
-// relayedByNode reports whether ctx's call was relayed here by a live node of the cluster:
+// RelayedByNode reports whether ctx's call was relayed here by a live node of the cluster:
 // marked as relayed, and from the host of a live node's address. The mark alone is a header
 // any client can set; a process on a node's own host is trusted as that node.
-func (s *Server) relayedByNode(ctx context.Context) bool {
-	if s.cfg.Node == nil || s.store == nil || !relayed(ctx) {
+func (c *Cluster) RelayedByNode(ctx context.Context) bool {
+	if !relayed(ctx) {
 		return false
 	}
-	from := net.ParseIP(caller(ctx))
+	from := peerIP(ctx)
 	if from == nil {
 		return false
 	}
-	now := s.now()
-	nodes, err := s.store.Live(ctx, now.Add(-s.cfg.Node.LeaseTTL), now)
+	now := c.now()
+	nodes, err := c.store.Live(ctx, now.Add(-c.node.LeaseTTL), now)
 	if err != nil {
 		return false
 	}
@@ -168,31 +164,36 @@ func (s *Server) relayedByNode(ctx context.Context) bool {
 	return false
 }
 
+// peerIP is the address of ctx's caller, or nil for an in-process call.
+func peerIP(ctx context.Context) net.IP {
+	p, ok := peer.FromContext(ctx)
+	if !ok || p.Addr == nil {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(p.Addr.String())
+	if err != nil {
+		host = p.Addr.String()
+	}
+	return net.ParseIP(host)
+}
+
 // relayed reports whether another node relayed this call here.
 func relayed(ctx context.Context) bool {
 	md, _ := metadata.FromIncomingContext(ctx)
-	return len(md.Get(forwardedBy)) > 0
+	return len(md.Get(ForwardedBy)) > 0
 }
 
-// seatElsewhere is, on a node of a cluster, the owner of the running match whose seat token
-// is token when this node does not hold it; nil, nil when the seat is this node's to serve
-// (or unknown anywhere: Attach then says so).
-func (s *Server) seatElsewhere(ctx context.Context, token string) (grpc.ClientConnInterface, error) {
-	if s.cfg.Node == nil || s.store == nil || token == "" {
+// SeatElsewhere is the owner of the running match of the seat whose token hashes to h when
+// this node does not hold it; nil, nil when the seat is this node's to serve (or unknown
+// anywhere: the arena then says so). id is the match the token names, "" for a token of
+// the format before that, looked up by its hash.
+func (c *Cluster) SeatElsewhere(ctx context.Context, id string, h [32]byte) (grpc.ClientConnInterface, error) {
+	if c.local.SeatHere(h) {
 		return nil, nil
 	}
-	h := hashToken(token)
-	s.mu.Lock()
-	_, here := s.byToken[h]
-	s.mu.Unlock()
-	if here {
-		return nil, nil
-	}
-	// A token names its match (seatToken); one from before that is looked up by its hash.
-	id := tokenMatch(token)
 	if id == "" {
 		var err error
-		id, err = s.store.RunningByToken(ctx, hex.EncodeToString(h[:]))
+		id, err = c.store.RunningByToken(ctx, hex.EncodeToString(h[:]))
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, nil
 		}
@@ -200,18 +201,18 @@ func (s *Server) seatElsewhere(ctx context.Context, token string) (grpc.ClientCo
 			return nil, status.Errorf(codes.Unavailable, "join: finding the seat's match: %v", err)
 		}
 	}
-	conn, local, err := s.Owner(ctx, id)
+	conn, local, err := c.Owner(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if !local {
 		return conn, nil
 	}
-	if s.lookup(id) != nil {
+	if c.local.Holds(id) {
 		return nil, nil
 	}
 	// Nobody owns it: ended (or never was; Attach says so), or orphaned until a takeover.
-	rec, err := s.store.Match(ctx, id)
+	rec, err := c.store.Match(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && rec.Result != nil) {
 		return nil, nil
 	}
@@ -221,18 +222,18 @@ func (s *Server) seatElsewhere(ctx context.Context, token string) (grpc.ClientCo
 	return nil, errMoving(id)
 }
 
-// relayPlay relays a Play stream, whose first request (the join) has been read, to the
+// RelayPlay relays a Play stream, whose first request (the join) has been read, to the
 // match's owner, both ways, until either side ends it. The owner's status ends the stream
 // unchanged; losing the owner ends it with Unavailable, and the bot rejoins through any node.
-func (s *Server) relayPlay(stream PlayStream, first *orreryv1.PlayRequest, conn grpc.ClientConnInterface) error {
-	ctx, cancel := context.WithCancel(s.ForwardContext(stream.Context()))
+func (c *Cluster) RelayPlay(stream grpc.BidiStreamingServer[orreryv1.PlayRequest, orreryv1.PlayResponse], first *orreryv1.PlayRequest, conn grpc.ClientConnInterface) error {
+	ctx, cancel := context.WithCancel(c.ForwardContext(stream.Context()))
 	defer cancel()
 	out, err := orreryv1.NewArenaServiceClient(conn).Play(ctx)
 	if err != nil {
-		return relayStatus(err)
+		return RelayStatus(err)
 	}
 	if err := out.Send(first); err != nil && !errors.Is(err, io.EOF) {
-		return relayStatus(err)
+		return RelayStatus(err)
 	}
 	// The bot's requests go to the owner on their own goroutine; like Play's receiver, it
 	// ends when the bot's stream does (which the handler's return causes).
@@ -255,13 +256,13 @@ func (s *Server) relayPlay(stream PlayStream, first *orreryv1.PlayRequest, conn 
 	return relayDown(stream, out, func(r *orreryv1.PlayResponse) error { return stream.Send(r) })
 }
 
-// relayWatch relays a Watch stream to the match's owner.
-func (s *Server) relayWatch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingServer[orreryv1.WatchResponse], conn grpc.ClientConnInterface) error {
-	ctx, cancel := context.WithCancel(s.ForwardContext(stream.Context()))
+// RelayWatch relays a Watch stream to the match's owner.
+func (c *Cluster) RelayWatch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingServer[orreryv1.WatchResponse], conn grpc.ClientConnInterface) error {
+	ctx, cancel := context.WithCancel(c.ForwardContext(stream.Context()))
 	defer cancel()
 	out, err := orreryv1.NewArenaServiceClient(conn).Watch(ctx, req)
 	if err != nil {
-		return relayStatus(err)
+		return RelayStatus(err)
 	}
 	return relayDown(stream, out, func(r *orreryv1.WatchResponse) error { return stream.Send(r) })
 }
@@ -283,7 +284,7 @@ func relayDown[T any](down grpc.ServerStream, up interface {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			return relayStatus(err)
+			return RelayStatus(err)
 		}
 		if err := send(msg); err != nil {
 			return err
@@ -291,35 +292,33 @@ func relayDown[T any](down grpc.ServerStream, up interface {
 	}
 }
 
-// relayStatus is the owner's status as it came; an error that carries none (the caller's
+// RelayStatus is the owner's status as it came; an error that carries none (the caller's
 // context ended) becomes the status gRPC gives it.
-func relayStatus(err error) error {
+func RelayStatus(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
 	return status.FromContextError(err).Err()
 }
 
-// createElsewhere places a CreateMatch on the least loaded live node when this one has no
-// room (limits.Config.LiveMatches); nil conn means create here. A relayed create is never
-// placed again.
-func (s *Server) createElsewhere(ctx context.Context) (grpc.ClientConnInterface, error) {
-	if s.cfg.Node == nil || s.store == nil || relayed(ctx) || s.limits.Live(int(s.live.Load())) == nil {
+// CreateElsewhere places a CreateMatch on the least loaded live node when this one is full
+// (Config.Room); nil conn means create here. A relayed create is never placed again.
+func (c *Cluster) CreateElsewhere(ctx context.Context, full bool) (grpc.ClientConnInterface, error) {
+	if !full || relayed(ctx) {
 		return nil, nil
 	}
-	now := s.now()
-	nodes, err := s.store.Live(ctx, now.Add(-s.cfg.Node.LeaseTTL), now)
+	now := c.now()
+	nodes, err := c.store.Live(ctx, now.Add(-c.node.LeaseTTL), now)
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "placing the match: %v", err)
 	}
-	room := s.limits.Config().LiveMatches
 	for _, n := range nodes { // least loaded first
-		if n.ID != s.cfg.Node.ID && n.Matches < room && n.Addr != "" {
-			c, err := s.peers.conn(n.Addr)
+		if n.ID != c.node.ID && n.Matches < c.cfg.Room && n.Addr != "" {
+			pc, err := c.peers.conn(n.Addr)
 			if err != nil {
 				return nil, err
 			}
-			return c, nil
+			return pc, nil
 		}
 	}
 	return nil, nil // every node is full: this one says so

@@ -1,4 +1,5 @@
-package service
+// Package metrics holds the arena's Prometheus series, shared by the server and its matches.
+package metrics
 
 import "github.com/prometheus/client_golang/prometheus"
 
@@ -15,8 +16,8 @@ type Metrics struct {
 	TickLateness    *prometheus.HistogramVec
 }
 
-// NewMetrics creates the series and registers them on reg (nil: not registered).
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// New creates the series and registers them on reg (nil: not registered).
+func New(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		MatchesStarted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "orrery_matches_started_total", Help: "Matches created or resumed.",

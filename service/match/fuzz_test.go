@@ -1,8 +1,7 @@
-package service
+package match
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -11,7 +10,7 @@ import (
 )
 
 // FuzzPlayRequest feeds arbitrary bytes to a seat as Play requests after its join: whatever
-// decodes is handled like a bot's message. The server must never panic, must answer every
+// decodes is handled like a bot's message. The match must never panic, must answer every
 // request, and must change the match only by applying a legal action.
 func FuzzPlayRequest(f *testing.F) {
 	for _, m := range []*orreryv1.PlayRequest{
@@ -30,21 +29,9 @@ func FuzzPlayRequest(f *testing.F) {
 		if proto.Unmarshal(data, &req) != nil {
 			return // grpc-go rejects undecodable bytes before the handler sees them
 		}
-		srv, err := New(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Close()
-		_, tokens, _, err := srv.Create(context.Background(), MatchSpec{Game: testGame, Seats: 2, Seed: seed(1)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat, err := srv.Attach(tokens[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := newTestMatch(t, testGame, 2, 1)
+		seat := m.Connect(0, nil)
 		defer seat.Detach()
-		m := seat.m
 		m.mu.Lock()
 		before, _ := m.st.MarshalBinary()
 		plies := len(m.steps)

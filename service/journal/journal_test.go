@@ -1,4 +1,4 @@
-package service
+package journal
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-// heldStore is a logStore whose first write waits until released, so that the writer's
+// heldStore is a Store whose first write waits until released, so that the writer's
 // queue fills behind it; it records every batch it is given and fails as told.
 type heldStore struct {
 	entered chan struct{} // closed when the first write starts
@@ -53,21 +53,21 @@ func (h *heldStore) written() int {
 func TestWriter_OneTransactionPerDrainedBatch(t *testing.T) {
 	for _, failures := range []int{0, 1} {
 		h := &heldStore{entered: make(chan struct{}), release: make(chan struct{}), fail: failures}
-		w := newWriter(h, slog.New(slog.DiscardHandler), nil)
-		w.step("m0", store.Step{Seq: 0, Notation: "first"})
+		w := New(h, slog.New(slog.DiscardHandler), nil)
+		w.Step("m0", store.Step{Seq: 0, Notation: "first"})
 		<-h.entered
-		w.step("m1", store.Step{Seq: 0, Notation: "a"})
-		w.step("m0", store.Step{Seq: 1, Notation: "b"})
-		w.step("m1", store.Step{Seq: 1, Notation: "c"})
+		w.Step("m1", store.Step{Seq: 0, Notation: "a"})
+		w.Step("m0", store.Step{Seq: 1, Notation: "b"})
+		w.Step("m1", store.Step{Seq: 1, Notation: "c"})
 		told := make(chan int, 1)
-		w.finish("m1", time.Unix(5, 0), &store.Result{Plies: 2}, func() { told <- h.written() })
-		w.step("m0", store.Step{Seq: 2, Notation: "d"})
+		w.Finish("m1", time.Unix(5, 0), &store.Result{Plies: 2}, func() { told <- h.written() })
+		w.Step("m0", store.Step{Seq: 2, Notation: "d"})
 		close(h.release)
-		w.sync()
+		w.Sync()
 		if got := <-told; got != 2 {
 			t.Errorf("failures %d: the result was told after %d stored batches; want 2 (after its own)", failures, got)
 		}
-		w.close()
+		w.Close()
 
 		wantSteps := []store.MatchStep{{Match: "m1", Step: store.Step{Seq: 0, Notation: "a"}}, {Match: "m0", Step: store.Step{Seq: 1, Notation: "b"}},
 			{Match: "m1", Step: store.Step{Seq: 1, Notation: "c"}}, {Match: "m0", Step: store.Step{Seq: 2, Notation: "d"}}}
@@ -82,7 +82,7 @@ func TestWriter_OneTransactionPerDrainedBatch(t *testing.T) {
 	}
 }
 
-// countingStore is a logStore that counts the batches and steps it is given.
+// countingStore is a Store that counts the batches and steps it is given.
 type countingStore struct {
 	mu             sync.Mutex
 	batches, steps int
@@ -109,20 +109,20 @@ func (c *countingStore) counts() (batches, steps int) {
 // writes what is left.
 func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
 	c := new(countingStore)
-	w := startWriter(c, slog.New(slog.DiscardHandler), nil, time.Hour)
+	w := Start(c, slog.New(slog.DiscardHandler), nil, time.Hour)
 	closed := false
 	defer func() {
 		if !closed {
-			w.close()
+			w.Close()
 		}
 	}()
-	w.step("m0", store.Step{Seq: 0})
-	w.sync() // the first step's commit, then the flush's
+	w.Step("m0", store.Step{Seq: 0})
+	w.Sync() // the first step's commit, then the flush's
 	b0, _ := c.counts()
 	for seq := range int64(10) {
-		w.step("m0", store.Step{Seq: 1 + seq})
+		w.Step("m0", store.Step{Seq: 1 + seq})
 	}
-	w.sync()
+	w.Sync()
 	if b, s := c.counts(); b != b0+1 || s != 11 {
 		t.Fatalf("after the sync: %d batches (%d before), %d steps; want the 10 steps in one more batch", b, b0, s)
 	}
@@ -130,7 +130,7 @@ func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
 	// ends), and the half that hurries the writer is committed without waiting the hour.
 	burst := maxQueued - 1
 	for seq := range int64(burst) {
-		w.step("m1", store.Step{Seq: seq})
+		w.Step("m1", store.Step{Seq: seq})
 	}
 	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing: the hour is the failure
 	for {
@@ -142,7 +142,7 @@ func TestWriter_WaitsForItsTimeUnlessHurried(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	w.close()
+	w.Close()
 	closed = true
 	if _, s := c.counts(); s != 11+burst {
 		t.Errorf("after close: %d steps written; want %d", s, 11+burst)

@@ -1,4 +1,6 @@
-package service
+// Package journal is the batching log writer: it persists the steps and results of every
+// match off the decision path, one transaction per drained batch, in order.
+package journal
 
 import (
 	"context"
@@ -10,13 +12,13 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-// logStore is what the writer needs of the store: the boundary at which tests inject write
+// Store is what the writer needs of the store: the boundary at which tests inject write
 // failures (a full disk).
-type logStore interface {
+type Store interface {
 	WriteBatch(ctx context.Context, b store.Batch) error
 }
 
-// writer persists action logs off the decision path: one goroutine drains a queue and
+// Writer persists action logs off the decision path: one goroutine drains a queue and
 // writes each drained batch, steps and results of every match in it, in one transaction, in
 // order, so a match's result is never written before its last step. Tokens and seeds never
 // pass through here as log lines.
@@ -24,8 +26,8 @@ type logStore interface {
 // A write that fails is retried, in order, until it succeeds: nothing queued is dropped
 // while the server runs. health hears of the first failure and of the recovery, so the
 // server can pause its matches meanwhile; done callbacks run once their write is committed.
-type writer struct {
-	db     logStore
+type Writer struct {
+	db     Store
 	log    *slog.Logger
 	health func(err error) // nil err: writes work again
 	wake   chan struct{}   // a write queued on an empty queue, a hurry, or the writer's closing
@@ -38,7 +40,7 @@ type writer struct {
 	applied  int64
 
 	batch store.Batch   // write's buffers, reused by the writing goroutine
-	every time.Duration // commitEvery, but for benchmarks
+	every time.Duration // CommitEvery, but for benchmarks
 
 	commits, steps atomic.Int64 // transactions committed and the steps in them (benchmarks)
 	busy           atomic.Int64 // nanoseconds spent writing batches, failed tries included (benchmarks)
@@ -50,7 +52,7 @@ type writer struct {
 	mu     sync.Mutex
 	queued []writeOp  // guarded by mu
 	room   *sync.Cond // on mu: the queue was taken, for queue calls waiting while it is full
-	hurry  bool       // guarded by mu: a flush, or a queue half full: commit without waiting for commitEvery
+	hurry  bool       // guarded by mu: a flush, or a queue half full: commit without waiting for CommitEvery
 	closed bool       // guarded by mu
 }
 
@@ -70,38 +72,40 @@ type writeOp struct {
 // falls behind catches up in larger transactions.
 const maxQueued = 4096
 
-// commitEvery is the least time between the starts of two commits, unless a flush or a queue
+// CommitEvery is the least time between the starts of two commits, unless a flush or a queue
 // half full asks for one sooner. A writer that keeps up would otherwise commit every few steps
 // (a thousand matches on an idle machine: about 10 steps a commit, each commit costing as
 // much as a few hundred steps); waiting gathers the steps of a few milliseconds of play
 // into one transaction. Nothing is acknowledged sooner for it: a result is still told once
 // committed, a flush still waits for its commit (and cuts the wait short), and what a crash
 // of the machine may lose grows by at most this much play.
-const commitEvery = 4 * time.Millisecond
+const CommitEvery = 4 * time.Millisecond
 
-func newWriter(db logStore, log *slog.Logger, health func(error)) *writer {
-	return startWriter(db, log, health, commitEvery)
+// New starts a writer that commits at most every CommitEvery, unless hurried.
+func New(db Store, log *slog.Logger, health func(error)) *Writer {
+	return Start(db, log, health, CommitEvery)
 }
 
-// startWriter is newWriter with commits at least every apart.
-func startWriter(db logStore, log *slog.Logger, health func(error), every time.Duration) *writer {
-	w := &writer{db: db, log: log, health: health, wake: make(chan struct{}, 1), done: make(chan struct{}),
+// Start is New with commits at least every apart.
+func Start(db Store, log *slog.Logger, health func(error), every time.Duration) *Writer {
+	w := &Writer{db: db, log: log, health: health, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		quit: make(chan struct{}), every: every}
 	w.room = sync.NewCond(&w.mu)
 	go w.run()
 	return w
 }
 
-func (w *writer) step(match string, s store.Step) { w.queue(writeOp{match: match, step: s}) }
+// Step queues step s of match.
+func (w *Writer) Step(match string, s store.Step) { w.queue(writeOp{match: match, step: s}) }
 
-// finish queues a match's result; committed runs (on its own goroutine) once it is stored.
-func (w *writer) finish(match string, ended time.Time, r *store.Result, committed func()) {
+// Finish queues a match's result; committed runs (on its own goroutine) once it is stored.
+func (w *Writer) Finish(match string, ended time.Time, r *store.Result, committed func()) {
 	w.queue(writeOp{match: match, result: r, ended: ended, committed: committed})
 }
 
 // queue adds op unless the writer has closed: an action that races the server's shutdown is
 // not logged, and its match resumes from the log as it stood.
-func (w *writer) queue(op writeOp) bool {
+func (w *Writer) queue(op writeOp) bool {
 	w.mu.Lock()
 	for len(w.queued) >= maxQueued && !w.closed {
 		w.room.Wait()
@@ -123,23 +127,23 @@ func (w *writer) queue(op writeOp) bool {
 }
 
 // signal wakes the writer, unless it has been woken already.
-func (w *writer) signal() {
+func (w *Writer) signal() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
 	}
 }
 
-// sync waits until every queued write is done.
-func (w *writer) sync() {
+// Sync waits until every queued write is done.
+func (w *Writer) Sync() {
 	ch := make(chan struct{})
 	if w.queue(writeOp{flush: ch}) {
 		<-ch
 	}
 }
 
-// close writes what is queued (giving up on writes that keep failing) and stops.
-func (w *writer) close() {
+// Close writes what is queued (giving up on writes that keep failing) and stops.
+func (w *Writer) Close() {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -154,7 +158,7 @@ func (w *writer) close() {
 	w.calls.Wait()
 }
 
-func (w *writer) run() {
+func (w *Writer) run() {
 	defer close(w.done)
 	ctx := context.Background()
 	wait := time.NewTimer(time.Hour)
@@ -180,7 +184,7 @@ func (w *writer) run() {
 
 // await waits until a write is queued, and reports false once the writer has closed with
 // nothing queued.
-func (w *writer) await() bool {
+func (w *Writer) await() bool {
 	for {
 		w.mu.Lock()
 		queued, closed := len(w.queued), w.closed
@@ -199,7 +203,7 @@ func (w *writer) await() bool {
 // a hurry or the writer's closing cuts it short. (Woken for every write queued, as it was,
 // the writer was woken for every step the server played: tens of thousands a second at
 // full load.)
-func (w *writer) sleep(due time.Time, wait *time.Timer) {
+func (w *Writer) sleep(due time.Time, wait *time.Timer) {
 	for {
 		w.mu.Lock()
 		now := w.hurry || w.closed
@@ -219,7 +223,7 @@ func (w *writer) sleep(due time.Time, wait *time.Timer) {
 
 // callback runs f on its own goroutine: it takes a match's lock, which a goroutine waiting
 // to queue a write may hold.
-func (w *writer) callback(f func()) {
+func (w *Writer) callback(f func()) {
 	w.calls.Add(1)
 	go func() {
 		defer w.calls.Done()
@@ -229,7 +233,7 @@ func (w *writer) callback(f func()) {
 
 // report tells health of a failure (err) or a recovery (nil) on its own goroutine; a report
 // overtaken by a newer one is dropped, so the last word is always the writer's present state.
-func (w *writer) report(err error) {
+func (w *Writer) report(err error) {
 	if w.health == nil {
 		return
 	}
@@ -247,7 +251,7 @@ func (w *writer) report(err error) {
 
 // retry runs write until it succeeds, backing off, and tells health of the failure and the
 // recovery. It gives up only when the writer closes.
-func (w *writer) retry(what, match string, write func() error) bool {
+func (w *Writer) retry(what, match string, write func() error) bool {
 	failing := false
 	wait := 50 * time.Millisecond
 	for {
@@ -276,7 +280,7 @@ func (w *writer) retry(what, match string, write func() error) bool {
 
 // write stores a drained batch's steps and results in one transaction, then closes its
 // flushes and tells its results' matches.
-func (w *writer) write(ctx context.Context, ops []writeOp) {
+func (w *Writer) write(ctx context.Context, ops []writeOp) {
 	b := store.Batch{Steps: w.batch.Steps[:0], Results: w.batch.Results[:0]}
 	for _, op := range ops {
 		switch {
@@ -318,4 +322,15 @@ func (w *writer) write(ctx context.Context, ops []writeOp) {
 	}
 	clear(b.Results) // the results must not stay alive until a later batch as long overwrites them
 	w.batch = b
+}
+
+// Stats are the writer's counters, for benchmarks.
+type Stats struct {
+	Commits, Steps int64         // transactions committed and the steps in them
+	Busy, CPU      time.Duration // time spent writing batches, failed tries included, and its CPU (Linux)
+}
+
+// Stats reads the writer's counters.
+func (w *Writer) Stats() Stats {
+	return Stats{Commits: w.commits.Load(), Steps: w.steps.Load(), Busy: time.Duration(w.busy.Load()), CPU: time.Duration(w.cpu.Load())}
 }

@@ -1,0 +1,330 @@
+package match
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/store"
+)
+
+// pending is a decision a seat owes.
+type pending struct {
+	id       string
+	issued   time.Time
+	deadline time.Time
+	bank     time.Duration
+	legal    []engine.Action
+	// shared: legal is a recurring list shared by every match of the game
+	// (wire.ActionCache.SharedList), to be read and never written, not one of its own.
+	shared   bool
+	hash     uint64 // legal's (wire.ListHash)
+	budgeted bool   // the game set a short deadline; the time bank is neither used nor charged
+}
+
+// refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
+// keeps its id while its legal list is unchanged, so an answer in flight stays valid.
+func (m *Match) refreshLocked(now time.Time) {
+	defer m.scheduleLocked()
+	if m.ended {
+		for i := range m.seats {
+			m.env.Pools.recycle(&m.seats[i])
+		}
+		return
+	}
+	m.toAct = m.st.ToAct(m.toAct[:0])
+	var step int64
+	if m.clock.Wall {
+		step = m.st.(engine.Ticker).Step()
+	}
+	var buf *[]engine.Action
+	defer func() {
+		if buf != nil {
+			m.env.Pools.legalBufs.Put(buf)
+		}
+	}()
+	for i := range m.seats {
+		s := &m.seats[i]
+		if !slices.Contains(m.toAct, engine.Seat(i)) {
+			s.withdraw()
+			continue
+		}
+		if m.clock.Wall && s.answered {
+			if s.answeredIn == step {
+				continue // its intents stand until the step resolves
+			}
+			s.answered = false
+		}
+		if buf == nil {
+			buf, _ = m.env.Pools.legalBufs.Get().(*[]engine.Action)
+			if buf == nil {
+				buf = new([]engine.Action)
+			}
+		}
+		*buf = m.st.Legal(engine.Seat(i), (*buf)[:0])
+		if s.pending != nil && slices.Equal(s.pending.legal, *buf) {
+			continue
+		}
+		// The new decision reuses the one the seat last answered, legal list and all.
+		p := s.spare
+		if p == nil {
+			p, _ = m.env.Pools.pendings.Get().(*pending)
+			if p == nil {
+				p = new(pending)
+			}
+		}
+		s.spare = nil
+		own := p.legal[:0]
+		if p.shared {
+			own = nil
+		}
+		h := wire.ListHash(*buf)
+		*p = pending{id: m.decisionID(), legal: m.actions.SharedList(*buf, h), hash: h}
+		if p.legal != nil {
+			p.shared = true
+		} else {
+			p.legal = append(own, *buf...)
+		}
+		if s.pending != nil { // the choice changed under the seat: its clock keeps running
+			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
+			s.withdraw()
+		} else if m.clock.Wall {
+			p.issued, p.bank, p.deadline = now, s.bank, m.nextAdvance
+		} else {
+			p.issued, p.bank = now, s.bank
+			p.deadline = now.Add(m.clock.PerMove + s.bank)
+			if b, ok := m.st.(engine.Budgeter); ok {
+				if d := b.Budget(engine.Seat(i)); d > 0 {
+					p.deadline, p.budgeted = now.Add(d), true
+				}
+			}
+		}
+		s.pending = p
+	}
+}
+
+// maxPooledLegal is the longest legal list an ended match's decision keeps for the next
+// match: a seat holds its lists all match long, so the pool must not grow every seat's to
+// the longest a game ever lists.
+const maxPooledLegal = 256
+
+// recycle takes an ended match's seat's decisions, current, answered and withdrawn, for the
+// seats of later matches. Nothing reads them once the match has ended (answerLocked, expire
+// and viewLocked stop at ended), and nothing outside the match's lock ever holds one.
+func (s *Pools) recycle(seat *seatState) {
+	put := func(p *pending) {
+		if p != nil && cap(p.legal) <= maxPooledLegal {
+			own := p.legal[:0]
+			if p.shared {
+				own = nil
+			}
+			*p = pending{legal: own}
+			s.pendings.Put(p)
+		}
+	}
+	put(seat.pending)
+	put(seat.spare)
+	for i, p := range seat.late {
+		put(p)
+		seat.late[i] = nil
+	}
+	seat.pending, seat.spare = nil, nil
+}
+
+// decisionID names a new decision by the ply it is issued at and its number within that ply.
+// The same state issues the same ids, so after a restart a resent answer to a decision of
+// the log's last position still names that decision, and no other.
+func (m *Match) decisionID() string {
+	ply := int64(len(m.steps))
+	if ply != m.idPly {
+		m.idPly, m.idSeq = ply, 0
+	}
+	m.idSeq++
+	return "d" + strconv.FormatInt(ply, 10) + "." + strconv.FormatInt(m.idSeq, 10)
+}
+
+// withdraw drops the seat's decision, keeping it a while among the late ones.
+func (s *seatState) withdraw() {
+	if s.pending == nil {
+		return
+	}
+	copy(s.late[1:], s.late[:len(s.late)-1])
+	s.late[0], s.pending = s.pending, nil
+}
+
+// lateDecision is the withdrawn decision called id, or nil.
+func (s *seatState) lateDecision(id string) *pending {
+	for _, p := range s.late {
+		if p != nil && p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// applyLocked plays a for seat, logs it, and updates clocks and decisions.
+func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy) error {
+	notation := m.actions.Notation(m.st, a)
+	before := m.st.EventCount()
+	var stepBefore int64
+	if t, ok := m.st.(engine.Ticker); ok && m.clock.Wall {
+		stepBefore = t.Step()
+	}
+	if err := m.st.Apply(seat, a); err != nil {
+		return err
+	}
+	// Answered: whatever the seat owes next is a new decision, built in this one's place.
+	m.seats[seat].spare, m.seats[seat].pending = m.seats[seat].pending, nil
+	if t, ok := m.st.(engine.Ticker); ok && m.clock.Wall {
+		m.seats[seat].answered, m.seats[seat].answeredIn = true, stepBefore
+		if t.Step() != stepBefore { // everyone answered: the step resolved without the clock
+			m.nextAdvance = now.Add(t.AdvanceAfter())
+		}
+	}
+	m.recordLocked(now, engine.Step{Seat: seat, Action: a}, notation, timedOut, before)
+	return nil
+}
+
+// recordLocked logs an applied step and its events, then moves the match on.
+func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int) {
+	seq := int64(len(m.steps))
+	if m.steps == nil {
+		// A match is tens of steps at least: grown from one, its log was five allocations
+		// before it held sixteen (as is the list of its events).
+		m.steps = make([]logged, 0, 16)
+		m.ev.refs = slices.Grow(m.ev.refs, 16)
+	}
+	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut})
+	if m.env.Durable {
+		rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}
+		if step.Seat >= 0 {
+			rec.Bank = m.seats[step.Seat].bank // so that a restart gives the seat back its bank
+		}
+		m.env.Host.Step(m.id, rec)
+	}
+	for i := eventsBefore; i < m.st.EventCount(); i++ {
+		m.ev.refs = append(m.ev.refs, eventRef{engine: i})
+	}
+	if m.decided == nil {
+		m.decided = m.env.Metrics.Decisions.WithLabelValues(m.game)
+	}
+	m.decided.Inc()
+	if m.st.Terminal() {
+		m.endLocked(now, m.st.Result(), false)
+		return
+	}
+	m.refreshLocked(now)
+	m.notifyLocked()
+}
+
+// answer handles a seat's answer; it returns the accepted notation or a rejection.
+func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
+	now := m.env.Host.Now()
+	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
+		m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
+		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}
+	}
+	if m.ended {
+		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
+	}
+	if m.paused {
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused (the server cannot write to its database, or is still starting); a new decision follows when it goes on")
+	}
+	s := &m.seats[seat]
+	p := s.pending
+	if m.clock.Wall && (p == nil || ans.GetDecisionId() != p.id) {
+		// On the wall clock a late answer applies to the step now running, if it still can.
+		if late := s.lateDecision(ans.GetDecisionId()); late != nil {
+			return m.applyLate(now, seat, late, ans, reject)
+		}
+	}
+	if p == nil {
+		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
+	}
+	if ans.GetDecisionId() != p.id {
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", ans.GetDecisionId(), p.id)
+	}
+	if now.After(p.deadline) {
+		id := p.id // the timeout answers p, which the seat's next decision then reuses
+		m.timeoutLocked(now, seat)
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q passed its deadline; the timeout policy acted", id)
+	}
+	a, code, err := wire.Answer(m.st, p.legal, ans)
+	if err != nil {
+		return reject(code, "%v", err)
+	}
+	// The bank is charged before the action applies, so that the seat's next decision (and the
+	// logged step) already count with it.
+	elapsed, bank := now.Sub(p.issued), s.bank
+	if !p.budgeted {
+		if over := elapsed - m.clock.PerMove; over > 0 {
+			s.bank = max(p.bank-over, 0)
+		}
+		s.bank += m.clock.Increment
+	}
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		s.bank = bank
+		return reject(RejectCode(err), "%v", err)
+	}
+	if m.latency == nil {
+		m.latency = m.env.Metrics.DecisionLatency.WithLabelValues(m.game)
+	}
+	m.latency.Observe(elapsed.Seconds())
+	return m.steps[len(m.steps)-1].notation, nil
+}
+
+// applyLate applies a wall-clock answer to a withdrawn decision to the current state.
+func (m *Match) applyLate(now time.Time, seat engine.Seat, late *pending, ans *orreryv1.Answer,
+	reject func(orreryv1.RejectCode, string, ...any) (string, *orreryv1.ActionRejected)) (string, *orreryv1.ActionRejected) {
+	a, code, err := wire.Answer(m.st, late.legal, ans)
+	if err != nil {
+		return reject(code, "%v", err)
+	}
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q arrived after its step and no longer applies: %v", late.id, err)
+	}
+	return m.steps[len(m.steps)-1].notation, nil
+}
+
+// decisionMsg is a decision and the message around it, allocated as one block: they were
+// seven allocations for every decision.
+type decisionMsg struct {
+	parts    wire.DecisionParts
+	deadline timestamppb.Timestamp
+	bank     durationpb.Duration
+	arm      orreryv1.PlayResponse_Decision
+	resp     orreryv1.PlayResponse
+}
+
+// decisionLocked is seat's decision p as a message to send, built in b, a message nobody
+// holds any more, or in a new one when b is nil.
+func (m *Match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Receive, b *decisionMsg) *decisionMsg {
+	if b == nil {
+		b, _ = m.env.Pools.decisions.Get().(*decisionMsg)
+	}
+	if b == nil {
+		b = new(decisionMsg)
+	} else {
+		b.parts.Reset() // the seat's view is built again in the last one's memory
+		b.deadline, b.bank = timestamppb.Timestamp{}, durationpb.Duration{}
+		b.arm, b.resp = orreryv1.PlayResponse_Decision{}, orreryv1.PlayResponse{}
+	}
+	b.parts.Hashed(p.hash)
+	d := b.parts.Build(m.st, seat, p.legal, int64(len(m.steps)), m.actions, recv)
+	d.DecisionId = p.id
+	d.MatchId = m.id
+	b.deadline.Seconds, b.deadline.Nanos = p.deadline.Unix(), int32(p.deadline.Nanosecond())
+	d.Deadline = &b.deadline
+	b.bank.Seconds, b.bank.Nanos = int64(p.bank/time.Second), int32(p.bank%time.Second)
+	d.TimeBank = &b.bank
+	b.arm.Decision = d
+	b.resp.Msg = &b.arm
+	return b
+}

@@ -1,0 +1,103 @@
+package service
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/orrery/orrery/engine"
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/match"
+	"github.com/orrery/orrery/service/store"
+)
+
+// resume restarts every unfinished match in the store by replaying its log (on a node of a
+// cluster: those it claims).
+func (s *Server) resume(ctx context.Context) error {
+	var recs []*store.Match
+	var err error
+	if s.cluster != nil {
+		recs, err = s.cluster.Claim(ctx)
+	} else {
+		recs, err = s.store.Unfinished(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("resume: %w", err)
+	}
+	if len(recs) > 1 {
+		// Reading a match's log reads the whole of the store's step log (a node taking over
+		// a dead one's matches finds it full): emptied once, not read once per match.
+		if err := s.store.Compact(ctx); err != nil {
+			s.log.Warn("resume: compact the step log", "err", err)
+		}
+	}
+	for _, rec := range recs {
+		r, err := match.Replay(ctx, s.store, rec)
+		if err != nil {
+			// A match that cannot go on is marked failed, never left running nor served as
+			// ended; its seats are told so when they rejoin (Attach).
+			s.log.Error("resume: cannot replay match; marking it failed", "match", rec.ID, "err", err)
+			res := &store.Result{Reason: store.ReasonFailed, Detail: failedDetail}
+			if err := s.store.FinishMatch(ctx, rec.ID, s.now(), res); err != nil {
+				return fmt.Errorf("resume: mark match %s failed: %w", rec.ID, err)
+			}
+			s.metrics.MatchesFinished.WithLabelValues(rec.Game, orreryv1.EndReason_END_REASON_FAILED.String()).Inc()
+			continue
+		}
+		m := s.start(specOf(rec, storedClock(rec), s.actionCache(rec.Game, rec.Options)), r, storedTokens(rec))
+		s.mu.Lock()
+		hold := s.holding
+		s.mu.Unlock()
+		if hold {
+			m.Pause(s.now())
+		}
+		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", r.Plies())
+	}
+	return nil
+}
+
+// failedDetail is what the API says of a match that could not be resumed. The exact cause
+// stays in the server's log, which quotes no action: a failing step's notation may be a
+// seat's secret.
+const failedDetail = "the server could not resume this match from its log (its game or data changed); it will not go on"
+
+// load rebuilds a finished match released from memory, for a spectator or a seat that
+// rejoins; it is not kept. Only watchable and attachStored call it, with a stored match that
+// has a result and did not fail.
+func (s *Server) load(ctx context.Context, rec *store.Match) (*match.Match, error) {
+	r, err := match.Replay(ctx, s.store, rec)
+	if err != nil {
+		return nil, status.Errorf(codes.DataLoss, "replay of %s: %v", rec.ID, err)
+	}
+	result := r.State().Result()
+	if rec.Result != nil && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_NORMAL) && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_CAP) {
+		result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: engineReason(rec.Result.Reason), Detail: rec.Result.Detail}
+	}
+	return match.Load(&s.env, specOf(rec, storedClock(rec), nil), r, rec.Ended, result), nil
+}
+
+func engineReason(r int32) engine.EndReason {
+	switch orreryv1.EndReason(r) {
+	case orreryv1.EndReason_END_REASON_NORMAL:
+		return engine.EndNormal
+	case orreryv1.EndReason_END_REASON_CAP:
+		return engine.EndCap
+	case orreryv1.EndReason_END_REASON_FORFEIT:
+		return engine.EndForfeit
+	}
+	return engine.EndAborted
+}
+
+// storedTokens are the hashes of a stored match's seat tokens.
+func storedTokens(rec *store.Match) [][32]byte {
+	out := make([][32]byte, len(rec.TokenHashes))
+	for i, h := range rec.TokenHashes {
+		if b, err := hex.DecodeString(h); err == nil && len(b) == 32 {
+			copy(out[i][:], b)
+		}
+	}
+	return out
+}
