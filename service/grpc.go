@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path"
 	"strings"
 	"time"
 
@@ -39,7 +40,9 @@ type Authorizer func(ctx context.Context, method string) (context.Context, error
 // only the host creates matches. Seat tokens inside Play authorise the seats themselves.
 func AdminKey(key string) Authorizer {
 	return func(ctx context.Context, method string) (context.Context, error) {
-		if method != orreryv1.ArenaService_CreateMatch_FullMethodName {
+		// Creating a match and training (a batch of environments, opponents searching in
+		// process) make the server spend; the rest reads or plays what was created.
+		if method != orreryv1.ArenaService_CreateMatch_FullMethodName && method != orreryv1.TrainingService_Train_FullMethodName {
 			return ctx, nil
 		}
 		got, err := auth.AuthFromMD(ctx, "bearer")
@@ -47,7 +50,7 @@ func AdminKey(key string) Authorizer {
 			return nil, err
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(key)) != 1 {
-			return nil, status.Error(codes.Unauthenticated, "CreateMatch: wrong bearer key")
+			return nil, status.Errorf(codes.Unauthenticated, "%s: wrong bearer key", path.Base(method))
 		}
 		return ctx, nil
 	}

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func serve(t testing.TB, lis net.Listener, dial func(context.Context, string) (net.Conn, error)) orreryv1.TrainingServiceClient {
 	t.Helper()
 	g := grpc.NewServer(grpc.ForceServerCodecV2(wire.Codec{}))
-	New().Register(g)
+	New(Config{}).Register(g)
 	go g.Serve(lis)
 	// A step's results hold every environment's tensor: 256 IceTraders views are 6 MiB.
 	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(1<<30), grpc.ForceCodecV2(wire.Codec{Trusted: true})),

@@ -34,7 +34,7 @@ func TestPythonEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := grpc.NewServer(grpc.ForceServerCodecV2(wire.Codec{}))
-	New().Register(g)
+	New(Config{}).Register(g)
 	go g.Serve(lis)
 	defer g.Stop()
 

@@ -15,18 +15,37 @@ import (
 // batch lives and dies with its stream.
 type Service struct {
 	orreryv1.UnimplementedTrainingServiceServer
+	slots chan struct{} // one per stream that may run at once
 }
 
 var _ orreryv1.TrainingServiceServer = (*Service)(nil)
 
+// Config bounds what trainers may make the server hold.
+type Config struct {
+	// Streams is how many Train streams may run at once (default 4); each holds up to
+	// MaxEnvironments matches and keeps a core busy while it steps.
+	Streams int
+}
+
 // New is the training service.
-func New() *Service { return &Service{} }
+func New(c Config) *Service {
+	if c.Streams <= 0 {
+		c.Streams = 4
+	}
+	return &Service{slots: make(chan struct{}, c.Streams)}
+}
 
 // Register adds the service to g.
 func (s *Service) Register(g *grpc.Server) { orreryv1.RegisterTrainingServiceServer(g, s) }
 
 // Train opens a batch with the stream's first message and steps it with each later one.
 func (s *Service) Train(stream orreryv1.TrainingService_TrainServer) error {
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		return status.Errorf(codes.ResourceExhausted, "%d training streams are running, the most this server takes: try again when one ends", cap(s.slots))
+	}
 	req, err := stream.Recv()
 	if err == io.EOF {
 		return nil

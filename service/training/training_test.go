@@ -3,13 +3,19 @@ package training
 import (
 	"context"
 	"encoding/binary"
+	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"slices"
 	"testing"
+	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -252,4 +258,52 @@ func TestTrain_SparseObservationsAreTheDenseOnes(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestTrain_StreamsBeyondTheLimitAreRefused(t *testing.T) {
+	lis := bufconn.Listen(1 << 20)
+	g := grpc.NewServer()
+	New(Config{Streams: 1}).Register(g)
+	go g.Serve(lis)
+	defer g.Stop()
+	conn, err := grpc.NewClient("passthrough:///bufnet", grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := orreryv1.NewTrainingServiceClient(conn)
+	first, _ := open(t, c, &orreryv1.OpenEnvironments{Game: "planet", Seats: 2, Seeds: seeds(1, 1)})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	second, err := c.Train(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Send(&orreryv1.TrainRequest{Kind: &orreryv1.TrainRequest_Open{Open: &orreryv1.OpenEnvironments{Game: "planet", Seats: 2, Seeds: seeds(1, 1)}}})
+	if _, err := second.Recv(); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("a second stream: %v, want ResourceExhausted", err)
+	}
+	first.CloseSend()
+	if _, err := first.Recv(); err != io.EOF {
+		t.Errorf("the first stream ends with %v, want EOF", err)
+	}
+	// Its slot is free again once it has ended.
+	for range 100 {
+		s, err := c.Train(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Send(&orreryv1.TrainRequest{Kind: &orreryv1.TrainRequest_Open{Open: &orreryv1.OpenEnvironments{Game: "planet", Seats: 2, Seeds: seeds(1, 1)}}})
+		_, err = s.Recv()
+		s.CloseSend()
+		for err == nil {
+			_, err = s.Recv()
+		}
+		if err == io.EOF {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Error("the slot of an ended stream was never free again")
 }
