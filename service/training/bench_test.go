@@ -57,12 +57,14 @@ func benchSteps(b *testing.B, game string, seats int32, opts map[string]string, 
 	// The two alternate step by step, so that a change in the machine's load falls on
 	// both alike.
 	var remote, local time.Duration
+	var wire int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		buf, chosen = pickRandom(r, res, heads, buf, chosen)
 		res = step(b, s, buf)
 		remote += time.Since(start)
+		wire += proto.Size(res)
 
 		start = time.Now()
 		buf, chosen = pickRandom(r, mine, heads, buf, chosen)
@@ -76,4 +78,5 @@ func benchSteps(b *testing.B, game string, seats int32, opts map[string]string, 
 	b.ReportMetric(steps/remote.Seconds(), "grpc-steps/s")
 	b.ReportMetric(steps/local.Seconds(), "inproc-steps/s")
 	b.ReportMetric(local.Seconds()/remote.Seconds(), "ratio")
+	b.ReportMetric(float64(wire)/float64(b.N), "result-bytes/step")
 }

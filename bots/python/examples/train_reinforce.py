@@ -32,16 +32,16 @@ class SlotFeatures:
     def __init__(self, slices):
         self.turn = slices["turn"][0]
         self.objective = slices["objective"][0]  # block 0: the viewer's own
-        self.display, self.display_shape = slices["display"]  # [5 slots, 5 areas, 6 habitats]
+        self.display, self.display_shape = slices["display"]  # [5 slots, 5 areas, 5 habitats]
         self.columns, self.columns_shape = slices["columns"]  # [10 turns, 5 habitats x 11 + 1]
         self.size = HABITATS * HABITATS * 2 + HABITATS + 1
 
     def __call__(self, obs):
         n = len(obs)
         flat = obs.reshape(n, -1)
-        own = flat[:, self.objective + 1:self.objective + 1 + HABITATS]  # ocean..glacier
+        own = flat[:, self.objective:self.objective + HABITATS]  # ocean..glacier
         tiles = flat[:, self.display:self.display + int(np.prod(self.display_shape))].reshape((n,) + self.display_shape)
-        habitats = tiles.sum(axis=2)[:, :, 1:] / 5  # [n, slot, habitat]: share of the tile's areas
+        habitats = tiles.sum(axis=2) / 5  # [n, slot, habitat]: share of the tile's areas
         present = tiles.sum(axis=(2, 3)) > 0  # the slot holds a tile
         cols = flat[:, self.columns:self.columns + int(np.prod(self.columns_shape))].reshape((n,) + self.columns_shape)
         turn = flat[:, self.turn:self.turn + 12].argmax(axis=1) + 1

@@ -1,4 +1,4 @@
-"""orrery_env against a real TrainingService, whose address is in ORRERY_TRAIN_ADDR.
+"""orrery_env and its example against a real TrainingService, whose address is in ORRERY_TRAIN_ADDR.
 
 The Go test service/training/python_test.go starts the service and runs this file:
     ORRERY_TRAIN_ADDR=127.0.0.1:PORT /usr/bin/python3 -m unittest discover -s tests -p 'test_env.py'
@@ -127,3 +127,22 @@ class AECEnvTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(ADDR, "set ORRERY_TRAIN_ADDR to a server with the TrainingService")
+class ExampleTest(unittest.TestCase):
+    def test_train_reinforce_runs_and_reports(self):
+        import subprocess
+        import sys
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        out = subprocess.run(
+            [sys.executable, os.path.join(here, "examples", "train_reinforce.py"), "--addr", ADDR,
+             "--games", "2000", "--report", "1000", "--envs", "16"],
+            capture_output=True, text=True, timeout=600, check=True).stdout.splitlines()
+        self.assertEqual(out[0], "games,minutes,win_rate")
+        rows = [line.split(",") for line in out[1:3]]
+        self.assertEqual([r[0] for r in rows], ["1000", "2000"])
+        for _, minutes, rate in rows:
+            self.assertGreaterEqual(float(minutes), 0)
+            self.assertTrue(0 <= float(rate) <= 1)
+        self.assertTrue(out[-1].startswith("# 2"), out[-1])
