@@ -286,7 +286,7 @@ func decisionChecker(t *testing.T, m *match.Match, recv *orreryv1.Receive) (func
 			return
 		}
 		got := proto.CloneOf(d)
-		got.DecisionId, got.MatchId, got.Deadline, got.TimeBank, got.Events = "", "", nil, nil, nil
+		got.DecisionId, got.MatchId, got.Deadline, got.TimeBank, got.Events, got.LastRoundTrip = "", "", nil, nil, nil, nil
 		if !proto.Equal(got, want) {
 			t.Errorf("seat %d, decision %s: got\n%v\nwant\n%v", seat, d.GetDecisionId(), got, want)
 		}

@@ -8,6 +8,7 @@ import { get } from './api.js';
 import { h, seatLabel, observationOf, resultText, enumName } from './common.js';
 import { makeBoard } from './boards.js';
 import { logView } from './log.js';
+import { moveLab, moveDetail, timingStrips } from './timing.js';
 
 const rowHeight = 20; // px, the move list's fixed row height (its rows are drawn as they scroll)
 const speeds = [1, 2, 4, 10, 30, 100, 300];
@@ -65,13 +66,16 @@ export async function replay(m, catalog, signal, onCleanup, { names, layout }) {
     const n = Math.ceil((moveList.clientHeight || 420) / rowHeight) + 2;
     const out = [];
     for (let i = Math.max(0, top - 2); i < Math.min(plies, top + n); i++) {
-      out.push(h('div', { class: i + 1 === ply ? 'current' : null, 'data-ply': i + 1, style: `top:${i * rowHeight}px`, onclick: () => { pause(); go(i + 1); } }, stepText(i)));
+      out.push(h('div', { class: i + 1 === ply ? 'current' : null, 'data-ply': i + 1, style: `top:${i * rowHeight}px`, onclick: () => { pause(); go(i + 1); } }, stepText(i), moveLab(steps[i])));
     }
     rows.replaceChildren(...out);
   };
   moveList.addEventListener('scroll', drawRows);
   side.prepend(h('div', { class: 'panel', id: 'result' }, resultText(m), h('div', { class: 'dim' }, `seed ${rep.seed} · ${plies} plies`)),
     h('div', { class: 'panel' }, h('h2', {}, 'Moves'), moveList));
+  const detail = h('div', { class: 'movelab', id: 'movelab' });
+  side.prepend(h('div', { class: 'panel' }, h('h2', {}, 'This move'), detail));
+  below.append(h('div', { class: 'panel' }, h('h2', {}, 'Think time'), timingStrips(steps, m.seats, names, (p) => { pause(); go(p); })));
 
   const onKey = (ev) => {
     if (ev.target.tagName === 'INPUT' && ev.target.type !== 'range') return;
@@ -94,6 +98,7 @@ export async function replay(m, catalog, signal, onCleanup, { names, layout }) {
     const top = (ply - 1) * rowHeight;
     if (top < moveList.scrollTop || top > moveList.scrollTop + moveList.clientHeight - rowHeight) moveList.scrollTop = Math.max(0, top - moveList.clientHeight / 2);
     drawRows();
+    detail.replaceChildren(...moveDetail(steps[ply - 1], ply, names));
     want();
   }
 

@@ -94,10 +94,28 @@ function unary(client, method, req, timeoutMs = 10000) {
   });
 }
 
-// answerFor turns what a bot returned (an index, a typed Action object with a game arm, or a
-// notation string) into an Answer.
+// NOTE_LIMIT is the longest note the server keeps, in bytes (UTF-8); it cuts a longer one and
+// marks the cut.
+const NOTE_LIMIT = 1024;
+
+// Noted is a choice with a debug note, kept with the step in the replay (shown only to this
+// seat while the match runs, to everyone once it has ended). A bot's act returns one in place
+// of its choice: return new Noted(best, `site ${site}: +${gain} production`).
+class Noted {
+  constructor(choice, note) {
+    this.choice = choice;
+    this.note = String(note);
+  }
+}
+
+// answerFor turns what a bot returned (an index, a typed Action object with a game arm, a
+// notation string, or any of them Noted) into an Answer.
 function answerFor(decision, choice) {
   const ans = { decision_id: decision.decision_id, match_id: decision.match_id };
+  if (choice instanceof Noted) {
+    ans.note = choice.note;
+    choice = choice.choice;
+  }
   if (typeof choice === 'string') ans.notation = choice;
   else if (choice !== null && typeof choice === 'object') ans.action = choice;
   else ans.legal_index = Number(choice) || 0;
@@ -436,4 +454,4 @@ class LadderPlayer {
   }
 }
 
-module.exports = { PROTO_DIR, LOADER_OPTIONS, RETRYABLE, LadderPlayer, Player, Targets, answerFor, connect, load, unary, grpc };
+module.exports = { PROTO_DIR, LOADER_OPTIONS, NOTE_LIMIT, RETRYABLE, LadderPlayer, Noted, Player, Targets, answerFor, connect, load, unary, grpc };

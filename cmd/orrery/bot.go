@@ -56,7 +56,7 @@ func newBotCmd() *cobra.Command {
 		},
 	}
 	register.Flags().StringVar(&description, "description", "", "`TEXT` saying what the bot is")
-	cmd.AddCommand(register,
+	cmd.AddCommand(register, newBotReportCmd(&o),
 		&cobra.Command{
 			Use:   "info [NAME]",
 			Short: "a bot's state, ratings and recent matches",

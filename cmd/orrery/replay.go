@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -70,7 +72,10 @@ func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) er
 			fmt.Fprintf(stdout, "%5d  clock tick\n", i)
 			continue
 		}
-		fmt.Fprintf(stdout, "%5d  seat %d: %s%s\n", i, s.GetSeat(), s.GetNotation(), note)
+		fmt.Fprintf(stdout, "%5d  seat %d: %s%s%s\n", i, s.GetSeat(), s.GetNotation(), note, measured(s))
+		if n := s.GetNote(); n != "" {
+			fmt.Fprintf(stdout, "         note %s\n", strconv.Quote(n))
+		}
 	}
 	res := m.GetResult()
 	fmt.Fprintf(stdout, "\nresult: %s\n\n%s\n", resultLine(res), r.GetFinalText())
@@ -114,4 +119,34 @@ func verify(stdout io.Writer, r *orreryv1.GetReplayResponse) error {
 	}
 	fmt.Fprintln(stdout, "verified: the seed matches its published hash and re-running the log gives the recorded result")
 	return nil
+}
+
+// measured is what the server measured of a step, as the replay prints it: the think time
+// and the answers rejected before it ("   [12.4 ms; rejected: illegal, unreadable]").
+func measured(s *orreryv1.ReplayStep) string {
+	var parts []string
+	if s.GetThinkTime() != nil {
+		parts = append(parts, thinkTime(s.GetThinkTime().AsDuration()))
+	}
+	if len(s.GetRejections()) > 0 {
+		reasons := make([]string, len(s.GetRejections()))
+		for i, c := range s.GetRejections() {
+			reasons[i] = rejectName(c)
+		}
+		parts = append(parts, "rejected: "+strings.Join(reasons, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "   [" + strings.Join(parts, "; ") + "]"
+}
+
+// thinkTime says a think time to the tenth of a millisecond: "12.4 ms".
+func thinkTime(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
+}
+
+// rejectName is a reject code in the words of its name: "stale decision".
+func rejectName(c orreryv1.RejectCode) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(c.String(), "REJECT_CODE_")), "_", " ")
 }

@@ -49,87 +49,107 @@ func powerColor(k uint16) Color {
 	return Red
 }
 
-func act(kind uint16, args ...int) engine.Action {
-	a := engine.Action{Kind: kind}
-	for i, v := range args {
-		a.Arg[i] = int16(v)
-	}
-	return a
-}
+// The constructors below spell out their action's array: a helper taking the arguments as a
+// slice cost, in a loop, as much as the rest of listing a legal action (Legal builds hundreds
+// a game).
 
 // ChooseAlignment is the secret choice of Good or Evil.
-func ChooseAlignment(al Alignment) engine.Action { return act(KindAlign, int(al)) }
+func ChooseAlignment(al Alignment) engine.Action {
+	return engine.Action{Kind: KindAlign, Arg: [15]int16{int16(al)}}
+}
 
 // ChoosePicks is the secret choice of the two opening systems.
 func ChoosePicks(first, second Piece) engine.Action {
-	return act(KindPicks, int(first.Color), int(first.Size), int(second.Color), int(second.Size))
+	return engine.Action{Kind: KindPicks, Arg: [15]int16{int16(first.Color), int16(first.Size), int16(second.Color), int16(second.Size)}}
 }
 
 // Repick replaces an unserved opening pick.
-func Repick(p Piece) engine.Action { return act(KindRepick, int(p.Color), int(p.Size)) }
+func Repick(p Piece) engine.Action {
+	return engine.Action{Kind: KindRepick, Arg: [15]int16{int16(p.Color), int16(p.Size)}}
+}
 
 // Place is the first turn: a small ship of color c beside system sys.
-func Place(c Color, sys int) engine.Action { return act(KindPlace, int(c), sys) }
+func Place(c Color, sys int) engine.Action {
+	return engine.Action{Kind: KindPlace, Arg: [15]int16{int16(c), int16(sys)}}
+}
 
 // Move is the yellow power: ship moves to location to.
-func Move(ship, to int) engine.Action { return act(KindMove, ship, to) }
+func Move(ship, to int) engine.Action {
+	return engine.Action{Kind: KindMove, Arg: [15]int16{int16(ship), int16(to)}}
+}
 
 // Trade is the blue power: ship becomes piece p.
-func Trade(ship int, p Piece) engine.Action { return act(KindTrade, ship, int(p.Color), int(p.Size)) }
+func Trade(ship int, p Piece) engine.Action {
+	return engine.Action{Kind: KindTrade, Arg: [15]int16{int16(ship), int16(p.Color), int16(p.Size)}}
+}
 
 // Grow is green's first power: ship becomes the next larger piece of its color.
-func Grow(ship int) engine.Action { return act(KindGrow, ship) }
+func Grow(ship int) engine.Action { return engine.Action{Kind: KindGrow, Arg: [15]int16{int16(ship)}} }
 
 // Add is green's second power: a new ship of ship's color and size z joins ship's system
 // (green_add=own, the default).
-func Add(ship int, z Size) engine.Action { return act(KindAdd, ship, int(z)) }
+func Add(ship int, z Size) engine.Action {
+	return engine.Action{Kind: KindAdd, Arg: [15]int16{int16(ship), int16(z)}}
+}
 
 // AddTo is green's second power under green_add=any: a new ship of ship's color and size z
 // joins system sys.
-func AddTo(ship int, z Size, sys int) engine.Action { return act(KindAdd, ship, int(z), sys+1) }
+func AddTo(ship int, z Size, sys int) engine.Action {
+	return engine.Action{Kind: KindAdd, Arg: [15]int16{int16(ship), int16(z), int16(sys + 1)}}
+}
 
 // Attack is the red power: ship attacks target; a larger target is reduced to the next smaller
 // piece of its color (reduce_color=same, the default).
-func Attack(ship, target int) engine.Action { return act(KindAttack, ship, target) }
+func Attack(ship, target int) engine.Action {
+	return engine.Action{Kind: KindAttack, Arg: [15]int16{int16(ship), int16(target)}}
+}
 
 // AttackInto is the red power under reduce_color=choose against a larger target: it is
 // reduced to the next smaller piece of color c. A target no larger than ship is discarded, and
 // then the attack is Attack, naming no color.
 func AttackInto(ship, target int, c Color) engine.Action {
-	return act(KindAttack, ship, target, int(c)+1)
+	return engine.Action{Kind: KindAttack, Arg: [15]int16{int16(ship), int16(target), int16(c) + 1}}
 }
 
 // Discover turns ship upright as a new system.
-func Discover(ship int) engine.Action { return act(KindDiscover, ship) }
+func Discover(ship int) engine.Action {
+	return engine.Action{Kind: KindDiscover, Arg: [15]int16{int16(ship)}}
+}
 
 // Sacrifice discards ship for uses of its power.
-func Sacrifice(ship int) engine.Action { return act(KindSacrifice, ship) }
+func Sacrifice(ship int) engine.Action {
+	return engine.Action{Kind: KindSacrifice, Arg: [15]int16{int16(ship)}}
+}
 
 // Research (R&D) swaps three ships in one system, ascending ids, for piece p, which appears
 // where they were (rnd_where=same, the default).
 func Research(a, b, c int, p Piece) engine.Action {
-	return act(KindResearch, a, b, c, int(p.Color), int(p.Size))
+	return engine.Action{Kind: KindResearch, Arg: [15]int16{int16(a), int16(b), int16(c), int16(p.Color), int16(p.Size)}}
 }
 
 // ResearchAt is R&D under rnd_where=any: the new ship p appears in system sys.
 func ResearchAt(a, b, c int, p Piece, sys int) engine.Action {
-	return act(KindResearch, a, b, c, int(p.Color), int(p.Size), sys+1)
+	return engine.Action{Kind: KindResearch, Arg: [15]int16{int16(a), int16(b), int16(c), int16(p.Color), int16(p.Size), int16(sys + 1)}}
 }
 
 // Pass does nothing.
-func Pass() engine.Action { return act(KindPass) }
+func Pass() engine.Action { return engine.Action{Kind: KindPass} }
 
 // EndSacrifice gives up a sacrifice's remaining uses.
-func EndSacrifice() engine.Action { return act(KindEndSacrifice) }
+func EndSacrifice() engine.Action { return engine.Action{Kind: KindEndSacrifice} }
 
 // Enterprise takes p as a system's second marker.
-func Enterprise(p Piece) engine.Action { return act(KindEnterprise, int(p.Color), int(p.Size)) }
+func Enterprise(p Piece) engine.Action {
+	return engine.Action{Kind: KindEnterprise, Arg: [15]int16{int16(p.Color), int16(p.Size)}}
+}
 
 // Revolt takes ownership of ship.
-func Revolt(ship int) engine.Action { return act(KindRevolt, ship) }
+func Revolt(ship int) engine.Action {
+	return engine.Action{Kind: KindRevolt, Arg: [15]int16{int16(ship)}}
+}
 
 // Decline gives up an Enterprise or a Revolt.
-func Decline() engine.Action { return act(KindDecline) }
+func Decline() engine.Action { return engine.Action{Kind: KindDecline} }
 
 // argPiece reads a (color, size) pair at Arg[i], Arg[i+1]; ok is false if it is not a piece.
 func argPiece(a engine.Action, i int) (Piece, bool) {

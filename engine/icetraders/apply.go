@@ -19,10 +19,13 @@ func (s *State) Apply(seat engine.Seat, a engine.Action) error {
 	if a.Kind == kindNone || a.Kind >= numKinds_ {
 		return illegal("unknown action kind %d", a.Kind)
 	}
-	for i := argCount[a.Kind]; i < len(a.Arg); i++ {
-		if a.Arg[i] != 0 {
-			return illegal("%s takes %d arguments", kindName(a.Kind), argCount[a.Kind])
-		}
+	// The arguments past the kind's must be zero: compared at once, as this runs every action.
+	unused := a.Arg
+	for i := range argCount[a.Kind] {
+		unused[i] = 0
+	}
+	if unused != [len(a.Arg)]int16{} {
+		return illegal("%s takes %d arguments", kindName(a.Kind), argCount[a.Kind])
 	}
 	sn := int(seat)
 	switch s.phase {
@@ -171,10 +174,14 @@ func (s *State) connections(seat, slot int) int {
 // seat whose second pick has the most (unless first_tiebreak=lowest_seat), then to the lowest
 // seat.
 func (s *State) firstPlayer() int {
+	var conn [maxSeats][2]int // each counted once, not once per comparison
+	for i := range s.players {
+		conn[i] = [2]int{s.connections(i, 0), s.connections(i, 1)}
+	}
 	best := 0
 	for i := 1; i < len(s.players); i++ {
-		c1, b1 := s.connections(i, 0), s.connections(best, 0)
-		if c1 > b1 || (c1 == b1 && !s.cfg.tiebreakSeat && s.connections(i, 1) > s.connections(best, 1)) {
+		c1, b1 := conn[i][0], conn[best][0]
+		if c1 > b1 || (c1 == b1 && !s.cfg.tiebreakSeat && conn[i][1] > conn[best][1]) {
 			best = i
 		}
 	}
@@ -760,14 +767,23 @@ func (s *State) endAction(sn int, passed bool) {
 // eliminate removes every player who lost their last large ship (or their last ship, if they
 // never had a large one), and resolves credit and the wins in Precise resolution 2's order.
 func (s *State) eliminate(actor int) {
+	// Every seat's fleet in one pass over the ships: this runs after every action.
+	var ships, large [maxSeats]int
+	for i := range s.ships {
+		if o := s.ships[i].owner; o >= 0 && int(o) < maxSeats {
+			ships[o]++
+			if s.ships[i].piece.Size == Large {
+				large[o]++
+			}
+		}
+	}
 	var out uint8
 	for i := range s.players {
 		p := &s.players[i]
 		if p.out || !p.placed {
 			continue
 		}
-		ships, large := s.fleet(i)
-		if (p.everLarge && large == 0) || ships == 0 {
+		if (p.everLarge && large[i] == 0) || ships[i] == 0 {
 			out |= 1 << i
 		}
 	}

@@ -182,3 +182,13 @@ func (b board) lastConcentration() *event {
 	}
 	return nil
 }
+
+// act is an action of kind with leading arguments args, built without the constructors, so
+// that tests can name actions the constructors would never make.
+func act(kind uint16, args ...int) engine.Action {
+	a := engine.Action{Kind: kind}
+	for i, v := range args {
+		a.Arg[i] = int16(v)
+	}
+	return a
+}

@@ -24,15 +24,10 @@ func (s *State) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	case phaseAlign:
 		return append(buf, ChooseAlignment(Good), ChooseAlignment(Evil))
 	case phasePicks:
-		for k1 := 0; k1 < numKinds; k1++ {
-			for k2 := 0; k2 < numKinds; k2++ {
-				if k1 == k2 && s.cfg.perKind < 2 {
-					continue
-				}
-				buf = append(buf, ChoosePicks(pieceOfKind(k1), pieceOfKind(k2)))
-			}
+		if s.cfg.perKind < 2 {
+			return append(buf, distinctPicks...)
 		}
-		return buf
+		return append(buf, openingPicks...)
 	case phaseRepick:
 		for k := 0; k < numKinds; k++ {
 			if s.stash[k] > 0 {
@@ -62,6 +57,22 @@ func (s *State) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	}
 	return s.legalTurn(sn, buf)
 }
+
+// openingPicks and distinctPicks (no piece twice, for a stash of one piece a kind) are the
+// opening picks' legal actions, listed once: every seat's Legal lists up to 144 of them, and
+// building each was most of a random game's work.
+var openingPicks, distinctPicks = func() (all, distinct []engine.Action) {
+	for k1 := 0; k1 < numKinds; k1++ {
+		for k2 := 0; k2 < numKinds; k2++ {
+			a := ChoosePicks(pieceOfKind(k1), pieceOfKind(k2))
+			all = append(all, a)
+			if k1 != k2 {
+				distinct = append(distinct, a)
+			}
+		}
+	}
+	return all, distinct
+}()
 
 // legalTurn lists a normal turn's actions.
 func (s *State) legalTurn(sn int, buf []engine.Action) []engine.Action {
@@ -173,6 +184,17 @@ func canMove(l, d *location) bool {
 // legalResearch lists every R&D: three of sn's ships in one system, for any piece the stash
 // holds once they are back in it, and under rnd_where=any for every system to put it in.
 func (s *State) legalResearch(sn int, buf []engine.Action) []engine.Action {
+	// Most turns' seat has too few ships for any R&D: counting them first spares those turns
+	// a scan of every system (and the zeroing of ids).
+	mine := 0
+	for i := range s.ships {
+		if int(s.ships[i].owner) == sn {
+			mine++
+		}
+	}
+	if mine < 3 {
+		return buf
+	}
 	var ids [numKinds * maxPerKind]int16
 	for li := range s.locs {
 		l := &s.locs[li]

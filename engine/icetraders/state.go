@@ -96,18 +96,32 @@ var (
 	_ engine.Omniscient = (*State)(nil)
 )
 
+// freshMatch is a State with room for a short match's players and board, allocated in one
+// piece: a random game is over in about twenty actions, and growing each slice from nothing
+// was ten allocations a game, more than all its moves made. A longer match outgrows the room
+// and its slices move out as any slice grows. The log has its own array, so that the one it
+// outgrows is freed.
+type freshMatch struct {
+	State
+	players [maxSeats]player
+	locs    [16]location // 2 a seat, then the systems discovered
+	ships   [16]ship
+}
+
 func newState(c config, seed uint64) *State {
-	s := &State{
+	m := &freshMatch{}
+	s := &m.State
+	*s = State{
 		cfg:     c,
 		rng:     *engine.NewRand(seed),
 		phase:   phaseAlign,
-		players: make([]player, c.seats),
+		players: m.players[:c.seats],
+		locs:    m.locs[:0],
+		ships:   m.ships[:0],
 		nextLoc: int16(2 * c.seats),
 		first:   -1,
 		cur:     -1,
-		// A game logs a few events a turn: grown from nothing, its log was five allocations
-		// (and their copies) before it held sixteen.
-		events: make([]event, 0, 16),
+		events:  make([]event, 0, 32), // a few a turn: most random games log 17-40
 	}
 	for k := range s.stash {
 		s.stash[k] = int8(c.perKind)

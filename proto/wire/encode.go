@@ -59,7 +59,7 @@ var entryLists sync.Pool // *[][]byte
 
 // decisionFields is the number of fields withoutLegal copies, plus legal itself: a test
 // fails when Decision gains a field this file does not know.
-const decisionFields = 12
+const decisionFields = 13
 
 // withoutLegal is a shallow copy of d with no legal list; d is not modified, since a
 // decision may be sent on several streams at once.
@@ -67,7 +67,7 @@ func withoutLegal(d *orreryv1.Decision) *orreryv1.Decision {
 	return &orreryv1.Decision{
 		DecisionId: d.DecisionId, Deadline: d.Deadline, TimeBank: d.TimeBank, Observation: d.Observation,
 		LegalNotation: d.LegalNotation, Text: d.Text, Ply: d.Ply, Seat: d.Seat, Events: d.Events,
-		MatchId: d.MatchId, LegalCount: d.LegalCount,
+		MatchId: d.MatchId, LegalCount: d.LegalCount, LastRoundTrip: d.LastRoundTrip,
 	}
 }
 

@@ -25,8 +25,10 @@ type pending struct {
 	// shared: legal is a recurring list shared by every match of the game
 	// (wire.ActionCache.SharedList), to be read and never written, not one of its own.
 	shared   bool
-	hash     uint64 // legal's (wire.ListHash)
-	budgeted bool   // the game set a short deadline; the time bank is neither used nor charged
+	hash     uint64    // legal's (wire.ListHash)
+	budgeted bool      // the game set a short deadline; the time bank is neither used nor charged
+	sent     time.Time // when it was first built for the seat's stream (lab.go)
+	rejected []byte    // the codes of the answers to it rejected so far
 }
 
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
@@ -94,6 +96,7 @@ func (m *Match) refreshLocked(now time.Time) {
 		}
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
+			p.sent, p.rejected = s.pending.sent, s.pending.rejected
 			s.withdraw()
 		} else if m.clock.Wall {
 			p.issued, p.bank, p.deadline = now, s.bank, m.nextAdvance
@@ -170,7 +173,7 @@ func (s *seatState) lateDecision(id string) *pending {
 }
 
 // applyLocked plays a for seat, logs it, and updates clocks and decisions.
-func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy) error {
+func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy, lab stepLab) error {
 	notation := m.actions.Notation(m.st, a)
 	before := m.st.EventCount()
 	var stepBefore int64
@@ -188,12 +191,12 @@ func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 			m.nextAdvance = now.Add(t.AdvanceAfter())
 		}
 	}
-	m.recordLocked(now, engine.Step{Seat: seat, Action: a}, notation, timedOut, before)
+	m.recordLocked(now, engine.Step{Seat: seat, Action: a}, notation, timedOut, before, lab)
 	return nil
 }
 
 // recordLocked logs an applied step and its events, then moves the match on.
-func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int) {
+func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int, lab stepLab) {
 	seq := int64(len(m.steps))
 	if m.steps == nil {
 		// A match is tens of steps at least: grown from one, its log was five allocations
@@ -201,9 +204,10 @@ func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, t
 		m.steps = make([]logged, 0, 16)
 		m.ev.refs = slices.Grow(m.ev.refs, 16)
 	}
-	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut})
+	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut, lab: lab})
 	if m.env.Durable {
 		rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}
+		lab.store(&rec)
 		if step.Seat >= 0 {
 			rec.Bank = m.seats[step.Seat].bank // so that a restart gives the seat back its bank
 		}
@@ -227,8 +231,10 @@ func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, t
 // answer handles a seat's answer; it returns the accepted notation or a rejection.
 func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
 	now := m.env.Host.Now()
+	var p *pending // the decision owed, once known: a rejection is noted on it
 	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
 		m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
+		p.rejectLocked(code)
 		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}
 	}
 	if m.ended {
@@ -238,7 +244,7 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused (the server cannot write to its database, or is still starting); a new decision follows when it goes on")
 	}
 	s := &m.seats[seat]
-	p := s.pending
+	p = s.pending
 	if m.clock.Wall && (p == nil || ans.GetDecisionId() != p.id) {
 		// On the wall clock a late answer applies to the step now running, if it still can.
 		if late := s.lateDecision(ans.GetDecisionId()); late != nil {
@@ -269,8 +275,11 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		}
 		s.bank += m.clock.Increment
 	}
-	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
-		s.bank = bank
+	// The trip is set first, as the bank is: the seat's next decision is built as it applies.
+	lab, trip := p.answeredLab(now, ans), s.trip
+	s.trip = lab.think
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, lab); err != nil {
+		s.bank, s.trip = bank, trip
 		return reject(RejectCode(err), "%v", err)
 	}
 	if m.latency == nil {
@@ -287,7 +296,7 @@ func (m *Match) applyLate(now time.Time, seat engine.Seat, late *pending, ans *o
 	if err != nil {
 		return reject(code, "%v", err)
 	}
-	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED); err != nil {
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, late.answeredLab(now, ans)); err != nil {
 		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q arrived after its step and no longer applies: %v", late.id, err)
 	}
 	return m.steps[len(m.steps)-1].notation, nil
@@ -299,6 +308,7 @@ type decisionMsg struct {
 	parts    wire.DecisionParts
 	deadline timestamppb.Timestamp
 	bank     durationpb.Duration
+	trip     durationpb.Duration
 	arm      orreryv1.PlayResponse_Decision
 	resp     orreryv1.PlayResponse
 }
@@ -313,7 +323,7 @@ func (m *Match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 		b = new(decisionMsg)
 	} else {
 		b.parts.Reset() // the seat's view is built again in the last one's memory
-		b.deadline, b.bank = timestamppb.Timestamp{}, durationpb.Duration{}
+		b.deadline, b.bank, b.trip = timestamppb.Timestamp{}, durationpb.Duration{}, durationpb.Duration{}
 		b.arm, b.resp = orreryv1.PlayResponse_Decision{}, orreryv1.PlayResponse{}
 	}
 	b.parts.Hashed(p.hash)
@@ -324,6 +334,10 @@ func (m *Match) decisionLocked(seat engine.Seat, p *pending, recv *orreryv1.Rece
 	d.Deadline = &b.deadline
 	b.bank.Seconds, b.bank.Nanos = int64(p.bank/time.Second), int32(p.bank%time.Second)
 	d.TimeBank = &b.bank
+	if trip := m.seats[seat].trip; trip > 0 {
+		b.trip.Seconds, b.trip.Nanos = int64(trip/time.Second), int32(trip%time.Second)
+		d.LastRoundTrip = &b.trip
+	}
 	b.arm.Decision = d
 	b.resp.Msg = &b.arm
 	return b

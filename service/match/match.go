@@ -83,6 +83,7 @@ type logged struct {
 	step     engine.Step
 	notation string
 	timedOut orreryv1.TimeoutPolicy
+	lab      stepLab
 }
 
 type seatState struct {
@@ -101,7 +102,8 @@ type seatState struct {
 	// holds it once answered (a withdrawn decision goes to late instead).
 	spare    *pending
 	timeouts int
-	live     *Seat // the seat connected, woken when a change gives it something new
+	live     *Seat         // the seat connected, woken when a change gives it something new
+	trip     time.Duration // the think time of its last answer applied, for its next decision
 }
 
 // New puts a match in play at the position log holds (a new match's opening, NewLog, or one

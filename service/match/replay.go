@@ -127,7 +127,7 @@ func Rerun(game string, cfg engine.Config, stored []store.Step) (*Log, error) {
 		for i := before; i < st.EventCount(); i++ {
 			r.events = append(r.events, eventRef{engine: i})
 		}
-		r.steps = append(r.steps, logged{step: step, notation: sp.Notation, timedOut: orreryv1.TimeoutPolicy(sp.TimedOut)})
+		r.steps = append(r.steps, logged{step: step, notation: sp.Notation, timedOut: orreryv1.TimeoutPolicy(sp.TimedOut), lab: labOf(sp)})
 		if sp.Seat >= 0 {
 			r.banks[sp.Seat] = sp.Bank
 		}
@@ -147,6 +147,7 @@ func (l *Log) Replay(sum *orreryv1.MatchSummary, seed uint64, salt string) *orre
 	out.Seed, out.SeedSalt = RevealSeed(true, seed, salt)
 	for _, s := range l.steps {
 		step := &orreryv1.ReplayStep{Seat: int32(s.step.Seat), Notation: s.notation, TimedOut: s.timedOut}
+		s.lab.fill(step)
 		if !s.step.Action.IsZero() {
 			step.Action = wire.Action(l.st.ActionProto(s.step.Action))
 		}

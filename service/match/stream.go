@@ -228,6 +228,9 @@ func (m *Match) viewLocked(seat engine.Seat, gen int64, cursor int64, sentDecisi
 	if p := m.seats[seat].pending; p != nil && p.id != sentDecision {
 		v.decision = m.decisionLocked(seat, p, recv, *spare)
 		*spare = nil
+		if p.sent.IsZero() {
+			p.sent = m.env.Host.Now() // the think time runs from here (lab.go)
+		}
 	}
 	if m.overLocked() {
 		v.ended = m.endedLocked()

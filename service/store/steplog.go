@@ -562,11 +562,15 @@ const stepsFormat = 1
 // byte, each step as its match id ("" in a run) and its body, each prefixed with its length,
 // so that a reader looking for one match skips the others' steps whole. A body is the
 // step's number and seat (varints), notation (length-prefixed), timeout policy and bank
-// (varints).
+// (varints), then, only if the step has any, the lab's: think time (a varint), the reject
+// codes and the note (length-prefixed); a reader finds them by the body not having ended.
 func appendPacked(b []byte, steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
 		n += len(s.Match) + len(s.Notation) + 26
+		if s.hasLab() {
+			n += len(s.Rejected) + len(s.Note) + 16
+		}
 	}
 	b = slices.Grow(b, n)
 	b = append(b, stepsFormat)
@@ -583,6 +587,13 @@ func appendPacked(b []byte, steps []MatchStep) []byte {
 		b = append(b, s.Notation...)
 		b = binary.AppendVarint(b, int64(s.TimedOut))
 		b = binary.AppendVarint(b, int64(s.Bank))
+		if s.hasLab() {
+			b = binary.AppendVarint(b, int64(s.Think))
+			b = binary.AppendUvarint(b, uint64(len(s.Rejected)))
+			b = append(b, s.Rejected...)
+			b = binary.AppendUvarint(b, uint64(len(s.Note)))
+			b = append(b, s.Note...)
+		}
 		if n := len(b) - at - 1; n < 0x80 {
 			b[at] = byte(n)
 		} else {
@@ -627,9 +638,19 @@ func unpackStep(b []byte) (Step, bool) {
 	notation, b, ok3 := chunk(b)
 	timedOut, b, ok4 := number(b, ok2 && ok3)
 	bank, b, ok5 := number(b, ok4)
-	return Step{Seq: seq, Seat: int(seat), Notation: string(notation), TimedOut: int32(timedOut), Bank: time.Duration(bank)},
-		ok5 && len(b) == 0
+	s := Step{Seq: seq, Seat: int(seat), Notation: string(notation), TimedOut: int32(timedOut), Bank: time.Duration(bank)}
+	if !ok5 || len(b) == 0 {
+		return s, ok5
+	}
+	think, b, ok6 := number(b, true)
+	rejected, b, ok7 := chunk(b)
+	note, b, ok8 := chunk(b)
+	s.Think, s.Rejected, s.Note = time.Duration(think), RejectCodes(rejected), string(note)
+	return s, ok6 && ok7 && ok8 && len(b) == 0
 }
+
+// hasLab reports whether s carries anything of the lab's.
+func (s Step) hasLab() bool { return s.Think != 0 || s.Rejected != "" || s.Note != "" }
 
 // eachPacked calls f with each step packed in b: its match id, and its body with the
 // body's length before it, until f returns false (a damaged step).

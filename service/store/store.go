@@ -104,6 +104,34 @@ type Step struct {
 	Notation string
 	TimedOut int32         // the timeout policy that chose it, 0 if the seat chose
 	Bank     time.Duration // the acting seat's time bank after the step
+
+	// What the server measured and the bot wrote (docs/strength.md's lab; none in steps
+	// stored before them, nor in steps no seat answered).
+	Think    time.Duration // from sending the decision to receiving the answer applied
+	Rejected RejectCodes   // the answers to the decision refused before it
+	Note     string        // the bot's note on its answer
+}
+
+// RejectCodes are reject codes (orreryv1.RejectCode, all under 256) one byte each, in order:
+// a string keeps Step a comparable value.
+type RejectCodes string
+
+// Rejections packs codes.
+func Rejections(codes ...int32) RejectCodes {
+	b := make([]byte, len(codes))
+	for i, c := range codes {
+		b[i] = byte(c)
+	}
+	return RejectCodes(b)
+}
+
+// Codes unpacks r.
+func (r RejectCodes) Codes() []int32 {
+	codes := make([]int32, len(r))
+	for i := range len(r) {
+		codes[i] = int32(r[i])
+	}
+	return codes
 }
 
 // ReasonFailed is the result reason of a match the server could not resume

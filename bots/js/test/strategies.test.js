@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert');
-const { load, answerFor } = require('../orrery');
+const { load, answerFor, Noted } = require('../orrery');
 const { AutoBot, IndexBot, PlanetBot } = require('../strategies');
 
 // A PlayResponse whose decision's observation holds field 99: a game arm added to the server
@@ -88,4 +88,13 @@ test('answers by index, notation or typed action', () => {
   const v1 = load();
   const bytes = v1.ArenaService.service.Play.requestSerialize({ answer: answerFor(d, action) });
   assert.ok(bytes.length > 0);
+});
+
+test('a noted choice carries its note', () => {
+  const d = { decision_id: 'd4', match_id: 'm1' };
+  assert.deepStrictEqual(answerFor(d, new Noted(2, 'north site: +3 production')),
+    { decision_id: 'd4', match_id: 'm1', legal_index: 2, note: 'north site: +3 production' });
+  assert.strictEqual(answerFor(d, new Noted('pass', 7)).note, '7');
+  const bytes = load().ArenaService.service.Play.requestSerialize({ answer: answerFor(d, new Noted(0, 'why')) });
+  assert.ok(bytes.includes(Buffer.from('why')));
 });

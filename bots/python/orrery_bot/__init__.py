@@ -1,9 +1,9 @@
 """orrery_bot plays Orrery matches from Python: see bots/python/README.md."""
 
-from .client import GaveUp, LadderPlayer, Player, Targets, Tracer, answer_for
+from .client import NOTE_LIMIT, GaveUp, LadderPlayer, Noted, Player, Targets, Tracer, answer_for
 from .strategies import AutoBot, IndexBot, PlanetBot, planet_neighbours
 
-__all__ = ["AutoBot", "GaveUp", "IndexBot", "LadderPlayer", "PlanetBot", "Player", "Targets", "Tracer", "answer_for",
+__all__ = ["AutoBot", "GaveUp", "IndexBot", "LadderPlayer", "NOTE_LIMIT", "Noted", "PlanetBot", "Player", "Targets", "Tracer", "answer_for",
            "planet_neighbours", "channel"]
 
 

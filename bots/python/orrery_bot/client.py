@@ -121,9 +121,29 @@ class Tracer:
                 self._out = None
 
 
+NOTE_LIMIT = 1024
+"""The longest note the server keeps, in bytes (UTF-8); it cuts a longer one and marks the cut."""
+
+
+class Noted:
+    """A choice with a debug note, kept with the step in the replay (shown only to this seat
+    while the match runs, to everyone once it has ended). A bot's ``act`` returns one in place
+    of its choice: ``return Noted(best, f"site {site}: +{gain} production")``."""
+
+    __slots__ = ("choice", "note")
+
+    def __init__(self, choice, note):
+        self.choice = choice
+        self.note = str(note)
+
+
 def answer_for(decision, choice):
-    """Turns what a bot returned (an index, a typed Action, or notation) into an Answer."""
+    """Turns what a bot returned (an index, a typed Action, notation, or any of them Noted)
+    into an Answer."""
     ans = arena_pb2.Answer(decision_id=decision.decision_id, match_id=decision.match_id)
+    if isinstance(choice, Noted):
+        ans.note = choice.note
+        choice = choice.choice
     if isinstance(choice, arena_pb2.Action):
         ans.action.CopyFrom(choice)
     elif isinstance(choice, str):

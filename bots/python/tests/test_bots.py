@@ -7,7 +7,7 @@ import unittest
 
 from orrery.planet.v1 import planet_pb2
 from orrery.v1 import arena_pb2
-from orrery_bot import AutoBot, IndexBot, PlanetBot, answer_for
+from orrery_bot import AutoBot, IndexBot, Noted, PlanetBot, answer_for
 
 # A decision whose observation holds field 99: a game arm added after this code was generated.
 UNKNOWN_ARM = bytes.fromhex("0a026431" "2203" "9a0600" "320161" "320162")
@@ -93,6 +93,13 @@ class StrategyTest(unittest.TestCase):
         ans = answer_for(d, act)
         self.assertEqual(ans.WhichOneof("choice"), "action")
         self.assertEqual((ans.decision_id, ans.match_id), ("d4", "m1"))
+
+    def test_a_noted_choice_carries_its_note(self):
+        d = arena_pb2.Decision(decision_id="d4", match_id="m1")
+        ans = answer_for(d, Noted(2, "north site: +3 production"))
+        self.assertEqual((ans.legal_index, ans.note), (2, "north site: +3 production"))
+        self.assertEqual(answer_for(d, Noted("pass", 7)).notation, "pass")
+        self.assertEqual(answer_for(d, 2).note, "")
 
 
 if __name__ == "__main__":

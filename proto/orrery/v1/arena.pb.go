@@ -1618,7 +1618,11 @@ type Answer struct {
 	//	*Answer_LegalIndex
 	//	*Answer_Action
 	//	*Answer_Notation
-	Choice        isAnswer_Choice `protobuf_oneof:"choice"`
+	Choice isAnswer_Choice `protobuf_oneof:"choice"`
+	// The bot's note on this decision (why it chose, what it saw), kept with the step in the
+	// replay: at most 1024 bytes of UTF-8, a longer note being cut there and marked. While the
+	// match runs only this seat is shown it; once it has ended, everyone.
+	Note          string `protobuf:"bytes,6,opt,name=note,proto3" json:"note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1697,6 +1701,13 @@ func (x *Answer) GetNotation() string {
 		if x, ok := x.Choice.(*Answer_Notation); ok {
 			return x.Notation
 		}
+	}
+	return ""
+}
+
+func (x *Answer) GetNote() string {
+	if x != nil {
+		return x.Note
 	}
 	return ""
 }
@@ -1998,7 +2009,10 @@ type Decision struct {
 	MatchId string   `protobuf:"bytes,11,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	// The number of legal actions: the bound for legal_index, set even when the seat asked
 	// for neither list.
-	LegalCount    int32 `protobuf:"varint,12,opt,name=legal_count,json=legalCount,proto3" json:"legal_count,omitempty"`
+	LegalCount int32 `protobuf:"varint,12,opt,name=legal_count,json=legalCount,proto3" json:"legal_count,omitempty"`
+	// The seat's last round trip as the server measured it: from sending the seat's previous
+	// decision to receiving the answer it applied. Unset until the seat has answered one.
+	LastRoundTrip *durationpb.Duration `protobuf:"bytes,13,opt,name=last_round_trip,json=lastRoundTrip,proto3" json:"last_round_trip,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2115,6 +2129,13 @@ func (x *Decision) GetLegalCount() int32 {
 		return x.LegalCount
 	}
 	return 0
+}
+
+func (x *Decision) GetLastRoundTrip() *durationpb.Duration {
+	if x != nil {
+		return x.LastRoundTrip
+	}
+	return nil
 }
 
 // ActionAccepted confirms an answer was applied.
@@ -3349,7 +3370,14 @@ type ReplayStep struct {
 	Notation string                 `protobuf:"bytes,2,opt,name=notation,proto3" json:"notation,omitempty"`
 	Action   *Action                `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
 	// The policy that chose it, if the seat timed out.
-	TimedOut      TimeoutPolicy `protobuf:"varint,4,opt,name=timed_out,json=timedOut,proto3,enum=orrery.v1.TimeoutPolicy" json:"timed_out,omitempty"`
+	TimedOut TimeoutPolicy `protobuf:"varint,4,opt,name=timed_out,json=timedOut,proto3,enum=orrery.v1.TimeoutPolicy" json:"timed_out,omitempty"`
+	// The seat's think time as the server measured it: from sending the decision to receiving
+	// the answer applied. Unset when the seat did not answer (a timeout) or no seat chose.
+	ThinkTime *durationpb.Duration `protobuf:"bytes,5,opt,name=think_time,json=thinkTime,proto3" json:"think_time,omitempty"`
+	// The seat's answers to this decision that were rejected before it, in order.
+	Rejections []RejectCode `protobuf:"varint,6,rep,packed,name=rejections,proto3,enum=orrery.v1.RejectCode" json:"rejections,omitempty"`
+	// The bot's note on its answer (Answer.note), cut at 1024 bytes.
+	Note          string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3410,6 +3438,27 @@ func (x *ReplayStep) GetTimedOut() TimeoutPolicy {
 		return x.TimedOut
 	}
 	return TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED
+}
+
+func (x *ReplayStep) GetThinkTime() *durationpb.Duration {
+	if x != nil {
+		return x.ThinkTime
+	}
+	return nil
+}
+
+func (x *ReplayStep) GetRejections() []RejectCode {
+	if x != nil {
+		return x.Rejections
+	}
+	return nil
+}
+
+func (x *ReplayStep) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
 }
 
 // GetReplayResponse is everything needed to re-run and verify a finished match.
@@ -3606,7 +3655,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x10omit_observation\x18\x04 \x01(\bR\x0fomitObservation\x12\x14\n" +
 	"\x05quiet\x18\x05 \x01(\bR\x05quiet\x12\x1f\n" +
 	"\vomit_events\x18\x06 \x01(\bR\n" +
-	"omitEvents\"\xbc\x01\n" +
+	"omitEvents\"\xd0\x01\n" +
 	"\x06Answer\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x19\n" +
@@ -3614,7 +3663,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\vlegal_index\x18\x02 \x01(\x05H\x00R\n" +
 	"legalIndex\x12+\n" +
 	"\x06action\x18\x03 \x01(\v2\x11.orrery.v1.ActionH\x00R\x06action\x12\x1c\n" +
-	"\bnotation\x18\x04 \x01(\tH\x00R\bnotationB\b\n" +
+	"\bnotation\x18\x04 \x01(\tH\x00R\bnotation\x12\x12\n" +
+	"\x04note\x18\x06 \x01(\tR\x04noteB\b\n" +
 	"\x06choice\"\xc7\x02\n" +
 	"\fPlayResponse\x12+\n" +
 	"\x06joined\x18\x01 \x01(\v2\x11.orrery.v1.JoinedH\x00R\x06joined\x121\n" +
@@ -3635,7 +3685,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\b \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc5\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x88\x04\n" +
 	"\bDecision\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x126\n" +
@@ -3651,7 +3701,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	" \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x19\n" +
 	"\bmatch_id\x18\v \x01(\tR\amatchId\x12\x1f\n" +
 	"\vlegal_count\x18\f \x01(\x05R\n" +
-	"legalCount\"\x92\x01\n" +
+	"legalCount\x12A\n" +
+	"\x0flast_round_trip\x18\r \x01(\v2\x19.google.protobuf.DurationR\rlastRoundTrip\"\x92\x01\n" +
 	"\x0eActionAccepted\x12\x1f\n" +
 	"\vdecision_id\x18\x01 \x01(\tR\n" +
 	"decisionId\x12\x1a\n" +
@@ -3743,13 +3794,19 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\amatches\x18\x01 \x03(\v2\x17.orrery.v1.MatchSummaryR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"-\n" +
 	"\x10GetReplayRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\x9e\x01\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xa3\x02\n" +
 	"\n" +
 	"ReplayStep\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n" +
 	"\bnotation\x18\x02 \x01(\tR\bnotation\x12)\n" +
 	"\x06action\x18\x03 \x01(\v2\x11.orrery.v1.ActionR\x06action\x125\n" +
-	"\ttimed_out\x18\x04 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\btimedOut\"\xe9\x01\n" +
+	"\ttimed_out\x18\x04 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\btimedOut\x128\n" +
+	"\n" +
+	"think_time\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\tthinkTime\x125\n" +
+	"\n" +
+	"rejections\x18\x06 \x03(\x0e2\x15.orrery.v1.RejectCodeR\n" +
+	"rejections\x12\x12\n" +
+	"\x04note\x18\a \x01(\tR\x04note\"\xe9\x01\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12+\n" +
@@ -3919,54 +3976,57 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	5,  // 43: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
 	4,  // 44: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
 	27, // 45: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	27, // 46: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
-	1,  // 47: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	27, // 48: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
-	6,  // 49: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	28, // 50: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 51: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 52: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	29, // 53: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	33, // 54: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	26, // 55: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
-	30, // 56: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 57: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	62, // 58: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	45, // 59: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 60: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	63, // 61: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	63, // 62: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	29, // 63: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	34, // 64: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 65: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 66: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	35, // 67: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 68: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	35, // 69: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 70: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 71: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	35, // 72: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	41, // 73: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	27, // 74: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 75: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 76: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 77: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	31, // 78: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	36, // 79: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	38, // 80: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	40, // 81: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 82: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 83: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	21, // 84: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	32, // 85: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	37, // 86: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	39, // 87: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	42, // 88: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	82, // [82:89] is the sub-list for method output_type
-	75, // [75:82] is the sub-list for method input_type
-	75, // [75:75] is the sub-list for extension type_name
-	75, // [75:75] is the sub-list for extension extendee
-	0,  // [0:75] is the sub-list for field type_name
+	62, // 46: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	27, // 47: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 48: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	27, // 49: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 50: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	28, // 51: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 52: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 53: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	29, // 54: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	33, // 55: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	26, // 56: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	30, // 57: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 58: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	62, // 59: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	45, // 60: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 61: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	63, // 62: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	63, // 63: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	29, // 64: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	34, // 65: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 66: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 67: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	35, // 68: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 69: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	35, // 70: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 71: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 72: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	62, // 73: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	1,  // 74: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
+	35, // 75: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	41, // 76: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	27, // 77: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 78: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 79: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	16, // 80: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	31, // 81: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	36, // 82: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 83: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	40, // 84: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 85: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	15, // 86: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	21, // 87: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	32, // 88: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	37, // 89: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 90: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	42, // 91: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	85, // [85:92] is the sub-list for method output_type
+	78, // [78:85] is the sub-list for method input_type
+	78, // [78:78] is the sub-list for extension type_name
+	78, // [78:78] is the sub-list for extension extendee
+	0,  // [0:78] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }

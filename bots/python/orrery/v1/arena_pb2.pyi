@@ -69,18 +69,20 @@ class ActionRejected(_message.Message):
     def __init__(self, decision_id: _Optional[str] = ..., code: _Optional[_Union[RejectCode, str]] = ..., reason: _Optional[str] = ..., match_id: _Optional[str] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ["action", "decision_id", "legal_index", "match_id", "notation"]
+    __slots__ = ["action", "decision_id", "legal_index", "match_id", "notation", "note"]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     LEGAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     action: Action
     decision_id: str
     legal_index: int
     match_id: str
     notation: str
-    def __init__(self, decision_id: _Optional[str] = ..., match_id: _Optional[str] = ..., legal_index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., notation: _Optional[str] = ...) -> None: ...
+    note: str
+    def __init__(self, decision_id: _Optional[str] = ..., match_id: _Optional[str] = ..., legal_index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., notation: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
 
 class Catalog(_message.Message):
     __slots__ = ["fccatan", "icetraders", "pantropia", "planet"]
@@ -142,10 +144,11 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., seed_hash: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ["deadline", "decision_id", "events", "legal", "legal_count", "legal_notation", "match_id", "observation", "ply", "seat", "text", "time_bank"]
+    __slots__ = ["deadline", "decision_id", "events", "last_round_trip", "legal", "legal_count", "legal_notation", "match_id", "observation", "ply", "seat", "text", "time_bank"]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LAST_ROUND_TRIP_FIELD_NUMBER: _ClassVar[int]
     LEGAL_COUNT_FIELD_NUMBER: _ClassVar[int]
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     LEGAL_NOTATION_FIELD_NUMBER: _ClassVar[int]
@@ -158,6 +161,7 @@ class Decision(_message.Message):
     deadline: _timestamp_pb2.Timestamp
     decision_id: str
     events: _containers.RepeatedCompositeFieldContainer[Event]
+    last_round_trip: _duration_pb2.Duration
     legal: _containers.RepeatedCompositeFieldContainer[Action]
     legal_count: int
     legal_notation: _containers.RepeatedScalarFieldContainer[str]
@@ -167,7 +171,7 @@ class Decision(_message.Message):
     seat: int
     text: str
     time_bank: _duration_pb2.Duration
-    def __init__(self, decision_id: _Optional[str] = ..., deadline: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_notation: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., ply: _Optional[int] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_id: _Optional[str] = ..., legal_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, decision_id: _Optional[str] = ..., deadline: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_notation: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., ply: _Optional[int] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_id: _Optional[str] = ..., legal_count: _Optional[int] = ..., last_round_trip: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ["game", "seq", "timed_out"]
@@ -456,16 +460,22 @@ class Receive(_message.Message):
     def __init__(self, omit_legal: bool = ..., omit_legal_notation: bool = ..., omit_text: bool = ..., omit_observation: bool = ..., quiet: bool = ..., omit_events: bool = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ["action", "notation", "seat", "timed_out"]
+    __slots__ = ["action", "notation", "note", "rejections", "seat", "think_time", "timed_out"]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    REJECTIONS_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    THINK_TIME_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     action: Action
     notation: str
+    note: str
+    rejections: _containers.RepeatedScalarFieldContainer[RejectCode]
     seat: int
+    think_time: _duration_pb2.Duration
     timed_out: TimeoutPolicy
-    def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
     __slots__ = ["detail", "ranks", "reason", "scores"]

@@ -1,0 +1,82 @@
+package match
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
+)
+
+// The bot author's lab: what the server measured of each step (the acting seat's think
+// time, the answers it rejected before it) and the bot's own note, logged with the step.
+// Only a finished match's replay shows them, so while a match runs nobody else (another
+// seat, a spectator, a view) is shown a note or a timing.
+
+// NoteLimit is the longest note kept, in bytes: a longer one is cut to fit with its mark.
+const NoteLimit = 1024
+
+// maxRejections is how many rejected answers a step keeps the codes of: a bot that floods
+// its stream with bad answers must not grow its decision without end.
+const maxRejections = 32
+
+// stepLab is the lab's record of a step; zero for steps no seat answered.
+type stepLab struct {
+	think    time.Duration // from sending the decision to receiving the answer applied
+	rejected store.RejectCodes
+	note     string
+}
+
+// cutNote is note within NoteLimit bytes: a longer one is cut at a character's boundary and
+// marked with how long it was.
+func cutNote(note string) string {
+	if len(note) <= NoteLimit {
+		return note
+	}
+	mark := " …[cut: " + strconv.Itoa(len(note)) + " bytes]"
+	keep := NoteLimit - len(mark)
+	for keep > 0 && !utf8.RuneStart(note[keep]) {
+		keep--
+	}
+	return note[:keep] + mark
+}
+
+// rejectLocked notes a rejected answer on the decision p it answered, if p is still owed.
+func (p *pending) rejectLocked(code orreryv1.RejectCode) {
+	if p != nil && len(p.rejected) < maxRejections {
+		p.rejected = append(p.rejected, byte(code))
+	}
+}
+
+// answeredLab is the lab's record of p answered at now with ans.
+func (p *pending) answeredLab(now time.Time, ans *orreryv1.Answer) stepLab {
+	sent := p.sent
+	if sent.IsZero() || sent.Before(p.issued) {
+		sent = p.issued // not sent yet: answered blind, or by a seat driven in process
+	}
+	return stepLab{think: max(now.Sub(sent), 0), rejected: store.RejectCodes(p.rejected), note: cutNote(ans.GetNote())}
+}
+
+// labOf is a stored step's lab record.
+func labOf(sp store.Step) stepLab {
+	return stepLab{think: sp.Think, rejected: sp.Rejected, note: sp.Note}
+}
+
+// store copies l into the stored step rec.
+func (l stepLab) store(rec *store.Step) {
+	rec.Think, rec.Rejected, rec.Note = l.think, l.rejected, l.note
+}
+
+// fill copies l into a replay's step.
+func (l stepLab) fill(step *orreryv1.ReplayStep) {
+	if l.think > 0 {
+		step.ThinkTime = durationpb.New(l.think)
+	}
+	for _, c := range l.rejected.Codes() {
+		step.Rejections = append(step.Rejections, orreryv1.RejectCode(c))
+	}
+	step.Note = l.note
+}
