@@ -102,9 +102,17 @@ func LegalMask(t Tensors, obs proto.Message, legal []Action, mask []bool, ids []
 // FindAction is Action for a one-head space: the legal action whose id is ids[0]. Games whose
 // ids are built from the action alone use it, so they decode nothing twice.
 func FindAction(t Tensors, obs proto.Message, legal []Action, ids []int32) (Action, bool) {
-	var got [1]int32
-	for i := range legal {
-		if t.ActionIDs(obs, legal[i:i+1], got[:]) && got[0] == ids[0] {
+	var room [256]int32 // the ids of the whole list at once: a game may work out slots per call
+	got := room[:0]
+	if len(legal) > len(room) {
+		got = make([]int32, len(legal))
+	}
+	got = got[:len(legal)]
+	if !t.ActionIDs(obs, legal, got) {
+		return Action{}, false
+	}
+	for i, id := range got {
+		if id == ids[0] {
 			return legal[i], true
 		}
 	}
