@@ -95,7 +95,8 @@ func (e *env) advance() error {
 			err = e.st.Apply(seat, a)
 		}
 		if err != nil {
-			return fmt.Errorf("training: opponent %s at seat %d: %w", e.b.opponents[seat], seat, err)
+			// The bot's error would speak of its seat's view: the trainer learns only that it failed.
+			return fmt.Errorf("training: the %s opponent at seat %d gave no legal action", e.b.opponents[seat], seat)
 		}
 		e.ply++
 	}
