@@ -65,6 +65,9 @@ type GRPCOptions struct {
 	Register func(*grpc.Server)
 	// TLS, if set, serves over TLS with this configuration; nil: plaintext.
 	TLS *tls.Config
+	// MaxRecvBytes is the largest message a call may send (0: gRPC's 4 MiB); a server that
+	// hosts bots takes their modules (LadderService.UploadBotModule) in one message.
+	MaxRecvBytes int
 }
 
 // NewGRPCServer wraps arena in a gRPC server with the interceptor chain (metrics, logging of
@@ -115,6 +118,9 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 	var creds []grpc.ServerOption
 	if o.TLS != nil {
 		creds = append(creds, grpc.Creds(credentials.NewTLS(o.TLS)))
+	}
+	if o.MaxRecvBytes > 0 {
+		creds = append(creds, grpc.MaxRecvMsgSize(o.MaxRecvBytes))
 	}
 	srv := grpc.NewServer(append(creds,
 		grpc.ForceServerCodecV2(newCodec()),

@@ -1,10 +1,12 @@
 // The arena's pages, routed by the URL's fragment: #/ (home), #/match/ID (live or replay),
 // #/match/ID?ply=N (a replay at a ply), #/seat/TOKEN (a person plays a seat; the token stays
-// in the fragment, which browsers never send to a server), #/standings, #/tournament/ID.
+// in the fragment, which browsers never send to a server), #/standings, #/tournament/ID,
+// #/bot/NAME.
 import { get, stream } from './api.js';
 import { h, seatColor, swatch, enumName, fmtTime, observationOf, resultText } from './common.js';
 import { makeBoard } from './boards.js';
 import { ratingPlot } from './plot.js';
+import { botPage } from './botpage.js';
 import { logView } from './log.js';
 import { replay } from './replay.js';
 import { seat as seatPage } from './seat.js';
@@ -35,7 +37,7 @@ function route() {
   cleanup = () => {};
   // The query after the path (?ply=N) is the page's own: the path alone names the page.
   const parts = location.hash.replace(/^#\/?/, '').split('?')[0].split('/');
-  const page = { '': home, match, seat, standings, tournament }[parts[0]] || home;
+  const page = { '': home, match, seat, standings, tournament, bot: botPage }[parts[0]] || home;
   app.replaceChildren();
   const ctl = new AbortController();
   const extra = [];
@@ -122,8 +124,11 @@ function leaderboardTables(entries) {
   for (const e of entries) (byGame[e.game] ||= []).push(e);
   return Object.entries(byGame).map(([game, es]) => h('div', { 'data-game': game },
     h('h2', {}, h('a', { href: `#/standings/${game}` }, game)),
-    h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'bot'), h('th', {}, 'score'), h('th', {}, 'games'), h('th', {}, 'wins'))),
-      h('tbody', {}, es.map((e) => h('tr', {}, h('td', {}, e.rank), h('td', {}, e.bot), h('td', {}, e.score.toFixed(2)), h('td', {}, e.games), h('td', {}, e.wins)))))));
+    h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'bot'), h('th', {}, 'score'), h('th', {}, 'mu ± sigma'), h('th', {}, 'games'), h('th', {}, 'wins'))),
+      h('tbody', {}, es.map((e) => h('tr', { 'data-bot': e.bot }, h('td', {}, e.rank), h('td', {}, h('a', { href: `#/bot/${encodeURIComponent(e.bot)}` }, e.bot)),
+        h('td', {}, e.score.toFixed(2), e.provisional ? h('span', { class: 'provisional', title: 'provisional: sigma above 6, too few matches to read much into' }, ' ?') : ''),
+        h('td', {}, `${e.mu.toFixed(2)} ± ${e.sigma.toFixed(2)}`), h('td', {}, e.games), h('td', {}, e.wins))))),
+    h('div', { class: 'dim' }, 'score = mu - 3 sigma; ? provisional: sigma above 6 (12 to 18 rated matches)')));
 }
 
 // A match: live through Watch while it runs, then as a replay.

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -56,7 +60,40 @@ func newBotCmd() *cobra.Command {
 		},
 	}
 	register.Flags().StringVar(&description, "description", "", "`TEXT` saying what the bot is")
-	cmd.AddCommand(register, newBotReportCmd(&o),
+	var wasmPath string
+	var games []string
+	upload := &cobra.Command{
+		Use:   "upload NAME --wasm FILE --game GAME",
+		Short: "upload a new version of a hosted bot's WebAssembly module (docs/hosted.md)",
+		Long: `Store FILE, a WASI preview 1 module, as the next version of NAME's module: the server ` +
+			`validates it by compiling it, and then plays it itself on the ladder in each GAME, the ` +
+			`newest version in each new match. It takes the bot's API key or the admin key.`,
+		Args: oneArg("NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if wasmPath == "" {
+				return usagef("%s needs --wasm FILE", cmd.CommandPath())
+			}
+			if len(games) == 0 {
+				return usagef("%s needs --game GAME (one or more)", cmd.CommandPath())
+			}
+			wasm, err := os.ReadFile(wasmPath)
+			if err != nil {
+				return err
+			}
+			return botCall(cmd, o, func(ctx context.Context, c orreryv1.LadderServiceClient) (proto.Message, error) {
+				r, err := c.UploadBotModule(ctx, &orreryv1.UploadBotModuleRequest{Name: args[0], Wasm: wasm, Games: games}, grpc.MaxCallSendMsgSize(len(wasm)+1<<20))
+				if err == nil && !o.asJSON {
+					m := r.GetModule()
+					fmt.Fprintf(cmd.OutOrStdout(), "%s version %d: %d bytes, sha256 %s, plays %s\n", args[0], m.GetVersion(), m.GetSize(), m.GetDigest(), list(m.GetGames()))
+					return nil, nil
+				}
+				return r, err
+			})
+		},
+	}
+	upload.Flags().StringVar(&wasmPath, "wasm", "", "the module `FILE` (.wasm)")
+	upload.Flags().StringSliceVar(&games, "game", nil, "a `GAME` to play it in (repeat, or separate with commas)")
+	cmd.AddCommand(register, upload, newBotReportCmd(&o),
 		&cobra.Command{
 			Use:   "info [NAME]",
 			Short: "a bot's state, ratings and recent matches",
@@ -204,6 +241,25 @@ func printBot(w io.Writer, r *orreryv1.GetBotResponse) {
 		fmt.Fprintln(tw, "\ngame\tscore\tmu\tsigma\tgames\twins")
 		for _, g := range r.GetRatings() {
 			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%d\t%d\n", g.GetGame(), g.GetScore(), g.GetMu(), g.GetSigma(), g.GetGames(), g.GetWins())
+		}
+	}
+	if len(b.GetModules()) > 0 {
+		fmt.Fprintln(tw, "\nhosted version\tbytes\tsha256\tgames\tuploaded")
+		for _, m := range b.GetModules() {
+			fmt.Fprintf(tw, "%d\t%d\t%.12s\t%s\t%s\n", m.GetVersion(), m.GetSize(), m.GetDigest(), list(m.GetGames()), m.GetUploaded().AsTime().Local().Format(time.DateTime))
+		}
+		verdicts := make([]string, 0, len(r.GetVerdicts()))
+		for k, n := range r.GetVerdicts() {
+			verdicts = append(verdicts, fmt.Sprintf("%s %d", k, n))
+		}
+		sort.Strings(verdicts)
+		fmt.Fprintf(tw, "\nverdicts: %s\n", cmp.Or(strings.Join(verdicts, ", "), "none"))
+		for _, s := range r.GetHostedSeats() {
+			fmt.Fprintf(tw, "  %s seat %d\tv%d\t%d decisions\t%v CPU\t%s\n", s.GetMatchId(), s.GetSeat(), s.GetVersion(), s.GetDecisions(),
+				time.Duration(s.GetCpuNs()).Round(time.Microsecond), cmp.Or(s.GetVerdictDetail(), "no verdict"))
+		}
+		if r.GetStderr() != "" {
+			fmt.Fprintf(tw, "\nstderr of its newest seat with any:\n%s\n", r.GetStderr())
 		}
 	}
 	if len(r.GetRecent()) > 0 {

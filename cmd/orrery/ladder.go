@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tetratelabs/wazero"
 	"google.golang.org/grpc"
 
 	"github.com/orrery/orrery/bots"
@@ -19,6 +22,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/hosted"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
 )
@@ -49,16 +53,36 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 		// The arena exists by the time the ladder starts, and reaches each match's node.
 		cluster = &ladder.Cluster{Node: n.ID, TTL: cmp.Or(n.LeaseTTL, 9*time.Second), Reach: arenaReach{a}}
 	}
+	rt, err := hosted.NewRuntime(context.Background(), hosted.Limits{}, compilationCache(c.logger))
+	if err != nil {
+		return err
+	}
 	lad, err := ladder.New(ladder.Config{
 		DB: a.db, Logger: c.logger, AdminKey: c.adminKey,
 		House: houseBots(), HouseMatches: c.ladder.houseMatches, HousePace: c.ladder.housePace,
 		FillAfter: c.ladder.fillAfter, Clock: c.ladder.clock, Cluster: cluster,
+		Hosted: hosted.NewLibrary(rt, a.db),
 	})
 	if err != nil {
+		rt.Close(context.Background())
 		return err
 	}
+	a.hosted = rt
 	a.ladder, cfg.Ladder, cfg.Names, cfg.Bots = lad, lad, lad, lad
 	return nil
+}
+
+// compilationCache keeps hosted bots' machine code in the user's cache directory, so that a
+// restarted server does not compile its modules again; in memory if there is none.
+func compilationCache(logger *slog.Logger) wazero.CompilationCache {
+	if dir, err := os.UserCacheDir(); err == nil {
+		cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "orrery", "wazero"))
+		if err == nil {
+			return cache
+		}
+		logger.Warn("hosted bots: no compilation cache on disk", "err", err)
+	}
+	return wazero.NewCompilationCache()
 }
 
 // houseSeats is how many seats a ladder match of a game has (the ladder's default).

@@ -86,7 +86,8 @@ func TestTournament_TableAndBadFlags(t *testing.T) {
 	if err := runCmd(context.Background(), "tournament", &out, []string{"--game", "icetraders", "--bots", "greedy,random", "--games", "4", "--db", "", "--no-progress"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time", "\nended: 4 "} {
+	for _, want := range []string{"place", "win rate [95% CI]", "mean rank ± 95% CI", "greedy", "random", "wall time", "\nended: 4 ",
+		"head to head: the row's share against the column", "% of 4"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
@@ -147,6 +148,19 @@ func TestServe_LadderStandingsMove(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "house-") || !strings.Contains(out.String(), "mu ± sigma") {
 		t.Errorf("standings:\n%s", out.String())
+	}
+	// A rating after a match or two is provisional: its score is marked, and the mark said.
+	if !regexp.MustCompile(`\d\.\d\d\?`).MatchString(out.String()) || !strings.Contains(out.String(), "? provisional (sigma above 6") {
+		t.Errorf("standings mark no provisional rating:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runCmd(ctx, "standings", &out, []string{"--server", addr, "--json"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"mu":`, `"sigma":`, `"score":`, `"provisional":\s+true`, `"games":`} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("standings --json lacks %s:\n%s", want, out.String())
+		}
 	}
 
 	out.Reset()

@@ -30,6 +30,7 @@ import (
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/gateway"
+	"github.com/orrery/orrery/service/hosted"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/retention"
@@ -54,6 +55,8 @@ type arena struct {
 	stopRetention func()
 	// pool is a cluster node's pgx pool for the tournaments' job queue (tournaments.go).
 	pool *pgxpool.Pool
+	// hosted runs the ladder's hosted bots (service/hosted), if the ladder is on.
+	hosted *hosted.Runtime
 }
 
 type arenaConfig struct {
@@ -125,7 +128,11 @@ func startArena(c arenaConfig) (*arena, error) {
 		authorize = a.ladder.Authorizer(authorize)
 		register = func(g *grpc.Server) { views(g); a.ladder.Register(g); a.tournaments.Register(g) }
 	}
-	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls})
+	var maxRecv int
+	if a.hosted != nil {
+		maxRecv = a.hosted.Limits().ModuleBytes + 1<<20 // a module and its request
+	}
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls, MaxRecvBytes: maxRecv})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
 		a.closeServices()
@@ -268,6 +275,9 @@ func (a *arena) closeServices() {
 	}
 	if a.ladder != nil {
 		a.ladder.Close()
+	}
+	if a.hosted != nil {
+		a.hosted.Close(context.Background())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/ladder"
 )
 
 // standingsOptions are the flags of orrery standings.
@@ -108,9 +109,13 @@ func printLeaderboard(w io.Writer, entries []*orreryv1.LeaderboardEntry) {
 		case e.GetConnected():
 			name += " *"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.2f ± %.2f\t%d\t%d\t%s\t\n", e.GetRank(), name, e.GetScore(), e.GetMu(), e.GetSigma(),
+		score := fmt.Sprintf("%.2f", e.GetScore())
+		if e.GetProvisional() {
+			score += "?"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.2f ± %.2f\t%d\t%d\t%s\t\n", e.GetRank(), name, score, e.GetMu(), e.GetSigma(),
 			e.GetGames(), e.GetWins(), e.GetLastMatchId())
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nscore = mu - 3 sigma; * connected now; 'orrery replay ID --server ADDR' shows a match")
+	fmt.Fprintf(w, "\nscore = mu - 3 sigma; ? provisional (sigma above %g: too few matches to read much into); * connected now; 'orrery replay ID --server ADDR' shows a match\n", ladder.ProvisionalSigma)
 }

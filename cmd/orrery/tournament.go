@@ -46,7 +46,8 @@ type tournamentResult struct {
 	Matches      int             `json:"matches"`
 	WallSeconds  float64         `json:"wall_seconds"`
 	Standings    []tour.Standing `json:"standings"`
-	EndReasons   map[string]int  `json:"end_reasons"` // matches by how they ended: normal, cap, forfeit, aborted
+	CrossTable   []tour.CrossRow `json:"cross_table,omitempty"` // head to head, for the matches played here
+	EndReasons   map[string]int  `json:"end_reasons"`           // matches by how they ended: normal, cap, forfeit, aborted
 	MatchIDs     []string        `json:"match_ids"`
 }
 
@@ -190,6 +191,7 @@ func tournament(ctx context.Context, stdout io.Writer, o tournamentOptions) erro
 		Game: spec.game, Format: o.format, Seats: spec.seats, Entrants: spec.entrants, Bots: spec.bots,
 		Duplicate: spec.duplicate, Seed: spec.seed, Matches: len(ids), WallSeconds: round(wall.Seconds(), 3),
 		Standings: roundStandings(tour.Standings(spec.entrants, outcomes)), EndReasons: spec.ends.snapshot(), MatchIDs: ids,
+		CrossTable: roundCross(tour.CrossTable(spec.entrants, outcomes)),
 	}
 	fmtName := orreryv1.TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN
 	if spec.swiss {
@@ -403,6 +405,7 @@ func printTournament(w io.Writer, r tournamentResult, addr string, local bool, d
 			100*s.WinRate, 100*s.WinLow, 100*s.WinHigh, 100*s.Share, 100*s.ShareLow, 100*s.ShareHigh, s.MeanRank, s.MeanRankCI, s.Points)
 	}
 	tw.Flush()
+	printCrossTable(w, r.CrossTable)
 	fmt.Fprintf(w, "\nended: %s\n", endCounts(r.EndReasons))
 	fmt.Fprintln(w, "wins and win rate count a shared first place as a win for each seat sharing it; win share splits it (1/k each of k): shares add up to 100%")
 	fmt.Fprintln(w, "CIs: Wilson for rates, normal for mean rank; points: (seats - rank) / (seats - 1)")

@@ -2,6 +2,7 @@ package fccatan
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -114,51 +115,61 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // throw it to the teammate nearest a city who may catch it), run to a free hoop to place a
 // marker, and for a knight chase the nearest carrier (or opponent) to tag it. Knights keep
 // tagging whatever they do.
-func (s *State) avatarOptions(t, i int, out []Intent) []Intent {
+func (s *State) avatarOptions(t, i int, o *orders) {
 	av := &s.teams[t].av[i]
-	var tag int16
+	*o = orders{}
 	if av.knight {
-		tag = flagTag
+		o.tag = flagTag
 	}
-	add := func(in Intent) {
-		in.Flags |= tag
-		for _, o := range out {
-			if o == in {
-				return
-			}
-		}
-		out = append(out, in)
-	}
-	add(Stay())
+	o.add(Stay())
 	if av.carry == noRes && !av.collected {
-		for r := Resource(0); r < numRes; r++ {
-			if p := s.nearestPile(av.pos, r); p >= 0 {
-				add(to(s.c.field.Piles[p].Pos).PickUp())
+		for _, p := range s.nearestPiles(av.pos) {
+			if p >= 0 {
+				o.add(to(s.c.field.Piles[p].Pos).PickUp())
 			}
 		}
 	}
 	if av.carry != noRes {
 		if h := s.nearestHoop(av.pos, t, city); h >= 0 {
 			home := to(s.c.field.Hoops[h].Center)
-			add(home)
+			o.add(home)
 			if j := s.catcher(t, i); j >= 0 {
-				add(home.Throw(j))
+				o.add(home.Throw(j))
 			}
 		}
 	}
 	if av.markers > 0 {
 		if h := s.nearestHoop(av.pos, -1, noBuilding); h >= 0 {
-			add(to(s.c.field.Hoops[h].Center).Place())
+			o.add(to(s.c.field.Hoops[h].Center).Place())
 		}
 	}
 	if av.knight {
-		if v := s.nearestOpponent(av.pos, t, true); v >= 0 {
-			add(to(s.at(v).pos))
-		} else if v := s.nearestOpponent(av.pos, t, false); v >= 0 {
-			add(to(s.at(v).pos))
+		if carrier, any := s.nearestOpponents(av.pos, t); carrier >= 0 {
+			o.add(to(s.at(carrier).pos))
+		} else if any >= 0 {
+			o.add(to(s.at(any).pos))
 		}
 	}
-	return out
+}
+
+// orders is a player's distinct options, kept in an array rather than a slice grown by a
+// closure: a list is drawn up for every free player on every tick.
+type orders struct {
+	in  [8]Intent // at most stay, a pile of each resource, a hoop and an opponent
+	n   int
+	tag int16 // flags every order carries: a knight keeps tagging
+}
+
+// add appends in with o's flags, unless it is already listed.
+func (o *orders) add(in Intent) {
+	in.Flags |= o.tag
+	for _, x := range o.in[:o.n] {
+		if x == in {
+			return
+		}
+	}
+	o.in[o.n] = in
+	o.n++
 }
 
 // catcher is the teammate of team t's carrier i best placed to catch its ball (published
@@ -202,6 +213,25 @@ func (s *State) nearestPile(p Vec, r Resource) int {
 	return best
 }
 
+// nearestPiles is nearestPile of every resource, in one pass over the piles: every free
+// player's options ask for the four on every tick, and four passes were a quarter of a random
+// game's work.
+func (s *State) nearestPiles(p Vec) [numRes]int {
+	best := [numRes]int{-1, -1, -1, -1}
+	var bestD [numRes]int64
+	piles := s.c.field.Piles
+	for k := range piles {
+		if s.piles[k] <= 0 {
+			continue
+		}
+		spot := &piles[k]
+		if d, r := dist2(p, spot.Pos), spot.Resource; best[r] < 0 || d < bestD[r] {
+			best[r], bestD[r] = k, d
+		}
+	}
+	return best
+}
+
 // nearestHoop is the nearest hoop owned by owner (-1: free) holding building b, or -1.
 func (s *State) nearestHoop(p Vec, owner int, b int8) int {
 	best, bestD := -1, int64(0)
@@ -227,27 +257,62 @@ func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 	return best
 }
 
+// nearestOpponents is nearestOpponent(p, t, true) and nearestOpponent(p, t, false) in one
+// pass over the players: a knight's options ask for both on every tick.
+func (s *State) nearestOpponents(p Vec, t int) (carrier, any ref) {
+	carrier, any = -1, -1
+	var carrierD, anyD int64
+	for u := range s.teams[:s.c.teams] {
+		tm := &s.teams[u]
+		if u == t {
+			continue
+		}
+		for j := range tm.av[:tm.size] {
+			v := &tm.av[j]
+			if v.frozen {
+				continue
+			}
+			d, r := dist2(p, v.pos), ref(u*maxAvatars+j)
+			if any < 0 || d < anyD {
+				any, anyD = r, d
+			}
+			if v.carry != noRes && (carrier < 0 || d < carrierD) {
+				carrier, carrierD = r, d
+			}
+		}
+	}
+	return carrier, any
+}
+
 // legalIntents lists "keep every standing intent" first, then every change of one free player's
 // intent to one of its useful orders, the others keeping theirs: at most 1 + 4*8 team plans.
 func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	keep := s.packOrders(t)
-	buf = append(buf, keep)
-	var ob [10]Intent
+	var opts orders
 	tm := &s.teams[t]
+	// The list is written in place: buf grows once to the most it can take.
+	n := len(buf)
+	out := slices.Grow(buf, 1+int(tm.size)*len(opts.in))
+	out = out[:cap(out)]
+	out[n] = keep
+	n++
 	for i := 0; i < int(tm.size); i++ {
 		if tm.av[i].frozen {
 			continue
 		}
-		for _, in := range s.avatarOptions(t, i, ob[:0]) {
-			if in == s.order(t, i) {
+		cur := s.order(t, i)
+		s.avatarOptions(t, i, &opts)
+		for _, in := range opts.in[:opts.n] {
+			if in == cur {
 				continue
 			}
-			a := keep
+			a := &out[n]
+			*a = keep
 			a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = in.X, in.Y, in.Flags
-			buf = append(buf, a)
+			n++
 		}
 	}
-	return buf
+	return out[:n]
 }
 
 // legalOffers lists one-for-one swaps with each other team: a ball the team has for one the

@@ -12,7 +12,14 @@ import (
 func towards(p, target Vec, step int64) (dx, dy int64) {
 	dx, dy = int64(target.X)-int64(p.X), int64(target.Y)-int64(p.Y)
 	if d := isqrt(dx*dx + dy*dy); d > step {
-		dx, dy = dx*step/d, dy*step/d
+		// On a field (at most 32767 cm a side) at any allowed speed the products fit 32 bits,
+		// and a 32-bit division is several times faster than a 64-bit one, with the same
+		// quotient: every running player divides twice a tick.
+		if px, py := dx*step, dy*step; px == int64(int32(px)) && py == int64(int32(py)) {
+			dx, dy = int64(int32(px)/int32(d)), int64(int32(py)/int32(d))
+		} else {
+			dx, dy = px/d, py/d
+		}
 	}
 	return dx, dy
 }

@@ -265,7 +265,7 @@ func (s *State) deliver() {
 		tm := &s.teams[t]
 		for i := 0; i < int(tm.size); i++ {
 			av := &tm.av[i]
-			if av.carry == noRes || av.frozen {
+			if av.carry == noRes || av.frozen || !s.inOwnCity(av.pos, t) {
 				continue
 			}
 			if h := s.hoopAt(av.pos); h >= 0 && int(s.owner[h]) == t && s.building[h] == city {
@@ -275,6 +275,19 @@ func (s *State) deliver() {
 			}
 		}
 	}
+}
+
+// inOwnCity reports whether p lies in a hoop holding one of team t's cities: the check a
+// carrier needs before asking which hoop it stands in (the nearest centre, when hoops
+// overlap), which costs a look at every hoop on every tick.
+func (s *State) inOwnCity(p Vec, t int) bool {
+	hoops := s.c.field.Hoops
+	for h := range hoops {
+		if int(s.owner[h]) == t && s.building[h] == city && within(p, hoops[h].Center, hoops[h].Radius) {
+			return true
+		}
+	}
+	return false
 }
 
 // ref names a player as team*maxAvatars+avatar.
@@ -308,13 +321,17 @@ func (s *State) tags() {
 				}
 			} else {
 				bestD := int64(-1)
-				for u := 0; u < s.c.teams; u++ {
+				for u := range s.teams[:s.c.teams] {
 					if u == t {
 						continue
 					}
-					for j := 0; j < int(s.teams[u].size); j++ {
-						v := &s.teams[u].av[j]
-						if d := dist2(k.pos, v.pos); !v.frozen && d <= reach2 && (target < 0 || d < bestD) {
+					tm := &s.teams[u]
+					for j := range tm.av[:tm.size] {
+						v := &tm.av[j]
+						if v.frozen {
+							continue
+						}
+						if d := dist2(k.pos, v.pos); d <= reach2 && (target < 0 || d < bestD) {
 							target, bestD = ref(u*maxAvatars+j), d
 						}
 					}
@@ -450,6 +467,7 @@ func (s *State) pickups() {
 	var cand [maxPiles][maxTeams * maxAvatars]ref
 	var count [maxPiles]int8
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
+	piles := s.c.field.Piles
 	any := false
 	for t := 0; t < s.c.teams; t++ {
 		for i := 0; i < int(s.teams[t].size); i++ {
@@ -458,8 +476,8 @@ func (s *State) pickups() {
 				continue
 			}
 			best, bestD := -1, int64(0)
-			for p, spot := range s.c.field.Piles {
-				if d := dist2(av.pos, spot.Pos); s.piles[p] > 0 && d <= reach2 && (best < 0 || d < bestD) {
+			for p := range piles {
+				if d := dist2(av.pos, piles[p].Pos); s.piles[p] > 0 && d <= reach2 && (best < 0 || d < bestD) {
 					best, bestD = p, d
 				}
 			}

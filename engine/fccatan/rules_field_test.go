@@ -2,6 +2,7 @@ package fccatan
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -308,5 +309,33 @@ func TestRound_PlayersStartInHoopsOfTheirBuildings(t *testing.T) {
 	}
 	if s.phase != PhaseTick || s.round != 2 {
 		t.Errorf("phase %v round %d, want the ticks of round 2", s.phase, s.round)
+	}
+}
+
+// TestMove_IsqrtIsTheFloorOfTheSquareRoot checks the integer square root every move takes,
+// whose float fast path must agree exactly with floor(sqrt(n)): on every small n, at and
+// beside every square a field's distances reach, around 2^52 where the fast path ends, and on
+// random large n.
+func TestMove_IsqrtIsTheFloorOfTheSquareRoot(t *testing.T) {
+	check := func(n int64) {
+		x := isqrt(n)
+		if x < 0 || x*x > n || (x+1)*(x+1) <= n {
+			t.Errorf("isqrt(%d) = %d", n, x)
+		}
+	}
+	for n := int64(0); n < 1<<16; n++ {
+		check(n)
+	}
+	for x := int64(1); x < 1<<17; x++ { // distances up to 1.3 km, in cm
+		check(x*x - 1)
+		check(x * x)
+		check(x*x + 1)
+	}
+	for n := int64(1<<52 - 1<<12); n < 1<<52+1<<12; n++ {
+		check(n)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		check(r.Int64N(1 << 62))
 	}
 }

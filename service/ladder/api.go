@@ -258,7 +258,8 @@ func (l *Ladder) infoLocked(b *bot) *orreryv1.BotInfo {
 }
 
 func ratingProto(game string, r storedRating) *orreryv1.BotRating {
-	return &orreryv1.BotRating{Game: game, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch}
+	return &orreryv1.BotRating{Game: game, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch,
+		Provisional: r.Provisional()}
 }
 
 // GetBot describes a bot, its ratings and its recent rated matches.
@@ -271,16 +272,18 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 		n = 20
 	}
 	name := req.GetName()
+	who, err := l.whoCalls(ctx)
+	if err != nil && name == "" {
+		return nil, err
+	}
 	if name == "" { // the caller's own bot
-		who, err := l.whoCalls(ctx)
-		if err != nil {
-			return nil, err
-		}
 		if who.bot == nil {
 			return nil, status.Error(codes.InvalidArgument, "name is required (or call with a bot's API key)")
 		}
 		name = who.bot.name
 	}
+	// A hosted bot's stderr is its owner's alone: the call must carry its key or the admin's.
+	own := err == nil && (who.admin || who.bot != nil && who.bot.name == name)
 	l.botByName(name) // on a cluster, reads a bot registered through another node
 	l.mu.Lock()
 	b := l.byName[name]
@@ -311,6 +314,9 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 		resp.Recent = append(resp.Recent, &m)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
+	}
+	if err := l.addHosted(ctx, name, own, resp); err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}
 	return resp, nil
@@ -372,7 +378,7 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 				continue
 			}
 			board = append(board, &orreryv1.LeaderboardEntry{
-				Game: game, Bot: b.name, House: b.house, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(),
+				Game: game, Bot: b.name, House: b.house, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Provisional: r.Provisional(),
 				Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch,
 				Connected: l.conns[b.id] != nil || l.cl.connected[b.id], Paused: !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil),
 			})

@@ -40,11 +40,15 @@ type Player interface {
 	Act(d *orreryv1.Decision) *orreryv1.Answer
 }
 
-// House is a built-in bot the ladder plays itself under a house identity, rated like anyone.
+// House is a bot the ladder plays itself: a built-in bot under a house identity, or a hosted
+// bot (a registered bot's uploaded module), rated like anyone.
 type House struct {
 	Bot  string // the identity, "house-greedy"; one identity may play several games
 	Game string
 	New  func(seed uint64) Player
+	// Play, if set, plays the seat itself instead of a Player from New: a hosted bot, which
+	// needs the seat to have its limits applied (service/hosted.Library.PlaySeat).
+	Play func(ctx context.Context, st *match.Seat, seat int, seed uint64) error
 }
 
 // Config holds the ladder's dependencies and tuning. The zero value of every tuning field
@@ -92,6 +96,9 @@ type Config struct {
 	// Cluster, if set, makes this ladder one node's share of a cluster's (cluster.go); nil:
 	// the only ladder on its store.
 	Cluster *Cluster
+	// Hosted, if set, is the server's hosted bots: uploaded modules the ladder seats itself
+	// as it seats house bots (hosted.go).
+	Hosted Hosted
 }
 
 // Ladder implements service.LadderServer and orreryv1.LadderServiceServer.
@@ -259,6 +266,11 @@ func New(cfg Config) (*Ladder, error) {
 	for id, byGame := range ratings {
 		if b := l.bots[id]; b != nil {
 			b.ratings = byGame
+		}
+	}
+	if cfg.Hosted != nil {
+		if err := l.loadHosted(ctx); err != nil {
+			return nil, fmt.Errorf("ladder: load hosted bots: %w", err)
 		}
 	}
 	return l, nil
@@ -561,10 +573,49 @@ func (l *Ladder) playHouse(lm *liveMatch, seat int, h *House) {
 	for _, c := range lm.id {
 		hash = hash*31 + uint64(c)
 	}
-	p := h.New(hash + uint64(seat)*0x9e3779b97f4a7c15)
-	if err := PlayInProcess(l.ctx, l.arena, lm.tokens[seat], p, l.cfg.HousePace); err != nil && l.ctx.Err() == nil {
+	seed := hash + uint64(seat)*0x9e3779b97f4a7c15
+	var err error
+	if h.Play != nil {
+		err = l.playHosted(lm.tokens[seat], seat, seed, h)
+	} else {
+		err = PlayInProcess(l.ctx, l.arena, lm.tokens[seat], h.New(seed), l.cfg.HousePace)
+	}
+	if err != nil && l.ctx.Err() == nil {
 		l.log.Warn("ladder: house seat stopped", "match", lm.id, "bot", h.Bot, "err", err)
 	}
+}
+
+// playHosted plays the seat that token names with a hosted house bot.
+func (l *Ladder) playHosted(token string, seat int, seed uint64, h *House) error {
+	st, err := l.arena.Attach(token, nil)
+	if err != nil {
+		return fmt.Errorf("take the seat: %w", err)
+	}
+	defer st.Detach()
+	return h.Play(l.ctx, st, seat, seed)
+}
+
+// AddHouse seats h's bot from now on as the house bots are seated, replacing its entry for
+// h.Game if it had one: a hosted bot given a new module.
+func (l *Ladder) AddHouse(h House) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.byName[h.Bot]; !ok {
+		return fmt.Errorf("ladder: no bot %q", h.Bot)
+	}
+	t, ok := l.queue.p.Tables[h.Game]
+	if !ok {
+		return fmt.Errorf("ladder: %s is not played on this ladder", h.Game)
+	}
+	hs := l.house[h.Game]
+	if i := slices.IndexFunc(hs, func(o House) bool { return o.Bot == h.Bot }); i >= 0 {
+		hs[i] = h
+	} else {
+		l.house[h.Game] = append(hs, h)
+	}
+	t.House = len(l.house[h.Game])
+	l.queue.p.Tables[h.Game] = t
+	return nil
 }
 
 // PlayInProcess plays the seat that token names with p, in process, until the match ends or

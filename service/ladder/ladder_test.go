@@ -81,6 +81,12 @@ func TestEndToEnd_ExternalBotRegistersQueuesAndIsRated(t *testing.T) {
 	if entry == nil || entry.GetGames() != matches || entry.GetHouse() {
 		t.Fatalf("alpha on the leaderboard: %v", entry)
 	}
+	// The rating with its doubt: mu, sigma, the score they give, still provisional after
+	// three matches (sigma above 6), games and wins, as the bot's own ratings say.
+	if entry.GetMu() != r.GetMu() || entry.GetSigma() != r.GetSigma() || entry.GetScore() != r.GetMu()-3*r.GetSigma() ||
+		!entry.GetProvisional() || !r.GetProvisional() || entry.GetWins() != r.GetWins() || entry.GetWins() > matches {
+		t.Errorf("alpha's entry %v against its rating %v", entry, r)
+	}
 
 	// Seat names are bot names: the arena's match history filters by them, and every
 	// ladder match links to its replay.

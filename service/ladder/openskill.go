@@ -11,6 +11,15 @@ type Rating struct {
 // very likely exceeds it, so a newcomer (mu 25, sigma 25/3) starts at 0 and climbs by playing.
 func (r Rating) Score() float64 { return r.Mu - 3*r.Sigma }
 
+// ProvisionalSigma is the uncertainty above which a rating is marked provisional, as Lichess
+// marks a rating whose deviation is still high: a newcomer's 25/3 falls below it after 12
+// two-seat, 14 three-seat or 18 four-seat matches of even results
+// (TestRating_ProvisionalUntilSigmaFallsBelowSix).
+const ProvisionalSigma = 6.0
+
+// Provisional reports whether r is still too uncertain to read much into.
+func (r Rating) Provisional() bool { return r.Sigma > ProvisionalSigma }
+
 // Model is OpenSkill's Plackett-Luce model (Weng and Lin, "A Bayesian Approximation Method
 // for Online Ranking", JMLR 2011, Algorithm 4) for free-for-all matches: every seat is a team
 // of one. Rate is a pure function of its arguments, so rating a history twice gives equal

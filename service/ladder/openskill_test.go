@@ -128,3 +128,33 @@ func BenchmarkRatingUpdate(b *testing.B) {
 		m.Rate(before, ranks)
 	}
 }
+
+// TestRating_ProvisionalUntilSigmaFallsBelowSix: a newcomer is provisional, and stays so
+// until its sigma falls to ProvisionalSigma: after 12 two-seat, 14 three-seat or 18
+// four-seat matches in which every seat takes every place in turn (with the ladder's
+// dynamics, tau 25/300).
+func TestRating_ProvisionalUntilSigmaFallsBelowSix(t *testing.T) {
+	m := DefaultModel()
+	m.Tau = 25.0 / 300
+	if !m.New().Provisional() {
+		t.Fatal("a newcomer is not provisional")
+	}
+	for seats, want := range map[int]int{2: 12, 3: 14, 4: 18} {
+		rs := make([]Rating, seats)
+		for i := range rs {
+			rs[i] = m.New()
+		}
+		n := 0
+		for rs[0].Provisional() {
+			n++
+			ranks := make([]int, seats)
+			for i := range ranks {
+				ranks[i] = (i+n)%seats + 1
+			}
+			rs = m.Rate(rs, ranks)
+		}
+		if n != want {
+			t.Errorf("%d seats: provisional for %d matches, want %d", seats, n, want)
+		}
+	}
+}

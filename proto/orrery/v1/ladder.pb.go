@@ -202,7 +202,9 @@ type BotInfo struct {
 	// The games it is queued for, if it has room for another match.
 	QueuedGames []string `protobuf:"bytes,11,rep,name=queued_games,json=queuedGames,proto3" json:"queued_games,omitempty"`
 	// Its running ladder matches.
-	LiveMatchIds  []string `protobuf:"bytes,12,rep,name=live_match_ids,json=liveMatchIds,proto3" json:"live_match_ids,omitempty"`
+	LiveMatchIds []string `protobuf:"bytes,12,rep,name=live_match_ids,json=liveMatchIds,proto3" json:"live_match_ids,omitempty"`
+	// A hosted bot's module versions, newest first (docs/hosted.md).
+	Modules       []*BotModule `protobuf:"bytes,13,rep,name=modules,proto3" json:"modules,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -321,6 +323,295 @@ func (x *BotInfo) GetLiveMatchIds() []string {
 	return nil
 }
 
+func (x *BotInfo) GetModules() []*BotModule {
+	if x != nil {
+		return x.Modules
+	}
+	return nil
+}
+
+// BotModule is one uploaded version of a hosted bot's module.
+type BotModule struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Version int32                  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The hex SHA-256 of the module: its content address.
+	Digest string `protobuf:"bytes,2,opt,name=digest,proto3" json:"digest,omitempty"`
+	Size   int64  `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
+	// The games the server plays it in.
+	Games         []string               `protobuf:"bytes,4,rep,name=games,proto3" json:"games,omitempty"`
+	Uploaded      *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=uploaded,proto3" json:"uploaded,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BotModule) Reset() {
+	*x = BotModule{}
+	mi := &file_orrery_v1_ladder_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BotModule) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BotModule) ProtoMessage() {}
+
+func (x *BotModule) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_ladder_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BotModule.ProtoReflect.Descriptor instead.
+func (*BotModule) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *BotModule) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *BotModule) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
+func (x *BotModule) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *BotModule) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+func (x *BotModule) GetUploaded() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Uploaded
+	}
+	return nil
+}
+
+// UploadBotModuleRequest is a module for a bot.
+type UploadBotModuleRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The WebAssembly module (a WASI preview 1 command), at most 64 MiB.
+	Wasm []byte `protobuf:"bytes,2,opt,name=wasm,proto3" json:"wasm,omitempty"`
+	// The games to play it in; at least one.
+	Games         []string `protobuf:"bytes,3,rep,name=games,proto3" json:"games,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadBotModuleRequest) Reset() {
+	*x = UploadBotModuleRequest{}
+	mi := &file_orrery_v1_ladder_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadBotModuleRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadBotModuleRequest) ProtoMessage() {}
+
+func (x *UploadBotModuleRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_ladder_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadBotModuleRequest.ProtoReflect.Descriptor instead.
+func (*UploadBotModuleRequest) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *UploadBotModuleRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UploadBotModuleRequest) GetWasm() []byte {
+	if x != nil {
+		return x.Wasm
+	}
+	return nil
+}
+
+func (x *UploadBotModuleRequest) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+// UploadBotModuleResponse is the stored version.
+type UploadBotModuleResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Module        *BotModule             `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadBotModuleResponse) Reset() {
+	*x = UploadBotModuleResponse{}
+	mi := &file_orrery_v1_ladder_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadBotModuleResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadBotModuleResponse) ProtoMessage() {}
+
+func (x *UploadBotModuleResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_ladder_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadBotModuleResponse.ProtoReflect.Descriptor instead.
+func (*UploadBotModuleResponse) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *UploadBotModuleResponse) GetModule() *BotModule {
+	if x != nil {
+		return x.Module
+	}
+	return nil
+}
+
+// HostedSeat is one seat a hosted bot played: the verdict, if it broke a limit.
+type HostedSeat struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Seat    int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	Version int32                  `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	// TIME_LIMIT, MEMORY_LIMIT, OUTPUT_LIMIT, RUNTIME_ERROR or BAD_ANSWER; empty if none.
+	Verdict       string `protobuf:"bytes,4,opt,name=verdict,proto3" json:"verdict,omitempty"`
+	VerdictDetail string `protobuf:"bytes,5,opt,name=verdict_detail,json=verdictDetail,proto3" json:"verdict_detail,omitempty"`
+	Decisions     int32  `protobuf:"varint,6,opt,name=decisions,proto3" json:"decisions,omitempty"`
+	// The module's CPU time over its decisions, in nanoseconds.
+	CpuNs         int64 `protobuf:"varint,7,opt,name=cpu_ns,json=cpuNs,proto3" json:"cpu_ns,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HostedSeat) Reset() {
+	*x = HostedSeat{}
+	mi := &file_orrery_v1_ladder_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HostedSeat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HostedSeat) ProtoMessage() {}
+
+func (x *HostedSeat) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_ladder_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HostedSeat.ProtoReflect.Descriptor instead.
+func (*HostedSeat) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *HostedSeat) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *HostedSeat) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *HostedSeat) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *HostedSeat) GetVerdict() string {
+	if x != nil {
+		return x.Verdict
+	}
+	return ""
+}
+
+func (x *HostedSeat) GetVerdictDetail() string {
+	if x != nil {
+		return x.VerdictDetail
+	}
+	return ""
+}
+
+func (x *HostedSeat) GetDecisions() int32 {
+	if x != nil {
+		return x.Decisions
+	}
+	return 0
+}
+
+func (x *HostedSeat) GetCpuNs() int64 {
+	if x != nil {
+		return x.CpuNs
+	}
+	return 0
+}
+
 // RegisterBotRequest names a new bot.
 type RegisterBotRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -334,7 +625,7 @@ type RegisterBotRequest struct {
 
 func (x *RegisterBotRequest) Reset() {
 	*x = RegisterBotRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[1]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -346,7 +637,7 @@ func (x *RegisterBotRequest) String() string {
 func (*RegisterBotRequest) ProtoMessage() {}
 
 func (x *RegisterBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[1]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -359,7 +650,7 @@ func (x *RegisterBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegisterBotRequest.ProtoReflect.Descriptor instead.
 func (*RegisterBotRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{1}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *RegisterBotRequest) GetName() string {
@@ -389,7 +680,7 @@ type RegisterBotResponse struct {
 
 func (x *RegisterBotResponse) Reset() {
 	*x = RegisterBotResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[2]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -401,7 +692,7 @@ func (x *RegisterBotResponse) String() string {
 func (*RegisterBotResponse) ProtoMessage() {}
 
 func (x *RegisterBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[2]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -414,7 +705,7 @@ func (x *RegisterBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegisterBotResponse.ProtoReflect.Descriptor instead.
 func (*RegisterBotResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{2}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *RegisterBotResponse) GetBot() *BotInfo {
@@ -441,7 +732,7 @@ type RevokeBotRequest struct {
 
 func (x *RevokeBotRequest) Reset() {
 	*x = RevokeBotRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[3]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -453,7 +744,7 @@ func (x *RevokeBotRequest) String() string {
 func (*RevokeBotRequest) ProtoMessage() {}
 
 func (x *RevokeBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[3]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -466,7 +757,7 @@ func (x *RevokeBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeBotRequest.ProtoReflect.Descriptor instead.
 func (*RevokeBotRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{3}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RevokeBotRequest) GetName() string {
@@ -486,7 +777,7 @@ type RevokeBotResponse struct {
 
 func (x *RevokeBotResponse) Reset() {
 	*x = RevokeBotResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[4]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -498,7 +789,7 @@ func (x *RevokeBotResponse) String() string {
 func (*RevokeBotResponse) ProtoMessage() {}
 
 func (x *RevokeBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[4]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -511,7 +802,7 @@ func (x *RevokeBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeBotResponse.ProtoReflect.Descriptor instead.
 func (*RevokeBotResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{4}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RevokeBotResponse) GetBot() *BotInfo {
@@ -531,7 +822,7 @@ type ResumeBotRequest struct {
 
 func (x *ResumeBotRequest) Reset() {
 	*x = ResumeBotRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[5]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -543,7 +834,7 @@ func (x *ResumeBotRequest) String() string {
 func (*ResumeBotRequest) ProtoMessage() {}
 
 func (x *ResumeBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[5]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -556,7 +847,7 @@ func (x *ResumeBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeBotRequest.ProtoReflect.Descriptor instead.
 func (*ResumeBotRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{5}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ResumeBotRequest) GetName() string {
@@ -576,7 +867,7 @@ type ResumeBotResponse struct {
 
 func (x *ResumeBotResponse) Reset() {
 	*x = ResumeBotResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[6]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -588,7 +879,7 @@ func (x *ResumeBotResponse) String() string {
 func (*ResumeBotResponse) ProtoMessage() {}
 
 func (x *ResumeBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[6]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -601,7 +892,7 @@ func (x *ResumeBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeBotResponse.ProtoReflect.Descriptor instead.
 func (*ResumeBotResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{6}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ResumeBotResponse) GetBot() *BotInfo {
@@ -624,7 +915,7 @@ type GetBotRequest struct {
 
 func (x *GetBotRequest) Reset() {
 	*x = GetBotRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[7]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -636,7 +927,7 @@ func (x *GetBotRequest) String() string {
 func (*GetBotRequest) ProtoMessage() {}
 
 func (x *GetBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[7]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -649,7 +940,7 @@ func (x *GetBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBotRequest.ProtoReflect.Descriptor instead.
 func (*GetBotRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{7}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetBotRequest) GetName() string {
@@ -673,14 +964,21 @@ type GetBotResponse struct {
 	// One rating per game it has played, sorted by game.
 	Ratings []*BotRating `protobuf:"bytes,2,rep,name=ratings,proto3" json:"ratings,omitempty"`
 	// Its rated matches, newest first: each match id opens ArenaService.GetReplay.
-	Recent        []*RatedMatch `protobuf:"bytes,3,rep,name=recent,proto3" json:"recent,omitempty"`
+	Recent []*RatedMatch `protobuf:"bytes,3,rep,name=recent,proto3" json:"recent,omitempty"`
+	// A hosted bot's verdict counts by kind, over every seat it played.
+	Verdicts map[string]int32 `protobuf:"bytes,4,rep,name=verdicts,proto3" json:"verdicts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	// Its newest hosted seats, newest first.
+	HostedSeats []*HostedSeat `protobuf:"bytes,5,rep,name=hosted_seats,json=hostedSeats,proto3" json:"hosted_seats,omitempty"`
+	// The last lines of its module's stderr in its newest seat with any: only to a call with
+	// the bot's own API key (or the admin key).
+	Stderr        string `protobuf:"bytes,6,opt,name=stderr,proto3" json:"stderr,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetBotResponse) Reset() {
 	*x = GetBotResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[8]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -692,7 +990,7 @@ func (x *GetBotResponse) String() string {
 func (*GetBotResponse) ProtoMessage() {}
 
 func (x *GetBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[8]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -705,7 +1003,7 @@ func (x *GetBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBotResponse.ProtoReflect.Descriptor instead.
 func (*GetBotResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{8}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetBotResponse) GetBot() *BotInfo {
@@ -729,6 +1027,27 @@ func (x *GetBotResponse) GetRecent() []*RatedMatch {
 	return nil
 }
 
+func (x *GetBotResponse) GetVerdicts() map[string]int32 {
+	if x != nil {
+		return x.Verdicts
+	}
+	return nil
+}
+
+func (x *GetBotResponse) GetHostedSeats() []*HostedSeat {
+	if x != nil {
+		return x.HostedSeats
+	}
+	return nil
+}
+
+func (x *GetBotResponse) GetStderr() string {
+	if x != nil {
+		return x.Stderr
+	}
+	return ""
+}
+
 // BotRating is a bot's OpenSkill (Plackett-Luce) rating in one game.
 type BotRating struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -740,15 +1059,18 @@ type BotRating struct {
 	Score float64 `protobuf:"fixed64,4,opt,name=score,proto3" json:"score,omitempty"`
 	Games int32   `protobuf:"varint,5,opt,name=games,proto3" json:"games,omitempty"`
 	// Matches ranked first (ties included).
-	Wins          int32  `protobuf:"varint,6,opt,name=wins,proto3" json:"wins,omitempty"`
-	LastMatchId   string `protobuf:"bytes,7,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	Wins        int32  `protobuf:"varint,6,opt,name=wins,proto3" json:"wins,omitempty"`
+	LastMatchId string `protobuf:"bytes,7,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	// The rating is still provisional: sigma is above 6 (a newcomer's is 25/3), so mu may yet
+	// move far. It takes a bot 12 to 18 rated matches to settle (docs/protocol.md).
+	Provisional   bool `protobuf:"varint,8,opt,name=provisional,proto3" json:"provisional,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BotRating) Reset() {
 	*x = BotRating{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[9]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -760,7 +1082,7 @@ func (x *BotRating) String() string {
 func (*BotRating) ProtoMessage() {}
 
 func (x *BotRating) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[9]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -773,7 +1095,7 @@ func (x *BotRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotRating.ProtoReflect.Descriptor instead.
 func (*BotRating) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{9}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *BotRating) GetGame() string {
@@ -825,6 +1147,13 @@ func (x *BotRating) GetLastMatchId() string {
 	return ""
 }
 
+func (x *BotRating) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
+}
+
 // RatedMatch is one of a bot's rated matches.
 type RatedMatch struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -845,7 +1174,7 @@ type RatedMatch struct {
 
 func (x *RatedMatch) Reset() {
 	*x = RatedMatch{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[10]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -857,7 +1186,7 @@ func (x *RatedMatch) String() string {
 func (*RatedMatch) ProtoMessage() {}
 
 func (x *RatedMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[10]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -870,7 +1199,7 @@ func (x *RatedMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RatedMatch.ProtoReflect.Descriptor instead.
 func (*RatedMatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{10}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RatedMatch) GetMatchId() string {
@@ -958,7 +1287,7 @@ type ListBotsRequest struct {
 
 func (x *ListBotsRequest) Reset() {
 	*x = ListBotsRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[11]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -970,7 +1299,7 @@ func (x *ListBotsRequest) String() string {
 func (*ListBotsRequest) ProtoMessage() {}
 
 func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[11]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -983,7 +1312,7 @@ func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsRequest.ProtoReflect.Descriptor instead.
 func (*ListBotsRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{11}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListBotsRequest) GetPageSize() int32 {
@@ -1018,7 +1347,7 @@ type ListBotsResponse struct {
 
 func (x *ListBotsResponse) Reset() {
 	*x = ListBotsResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[12]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1030,7 +1359,7 @@ func (x *ListBotsResponse) String() string {
 func (*ListBotsResponse) ProtoMessage() {}
 
 func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[12]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1043,7 +1372,7 @@ func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsResponse.ProtoReflect.Descriptor instead.
 func (*ListBotsResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{12}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListBotsResponse) GetBots() []*BotInfo {
@@ -1075,7 +1404,7 @@ type GetLeaderboardRequest struct {
 
 func (x *GetLeaderboardRequest) Reset() {
 	*x = GetLeaderboardRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[13]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1416,7 @@ func (x *GetLeaderboardRequest) String() string {
 func (*GetLeaderboardRequest) ProtoMessage() {}
 
 func (x *GetLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[13]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1429,7 @@ func (x *GetLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*GetLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{13}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetLeaderboardRequest) GetGame() string {
@@ -1134,7 +1463,7 @@ type GetLeaderboardResponse struct {
 
 func (x *GetLeaderboardResponse) Reset() {
 	*x = GetLeaderboardResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[14]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1146,7 +1475,7 @@ func (x *GetLeaderboardResponse) String() string {
 func (*GetLeaderboardResponse) ProtoMessage() {}
 
 func (x *GetLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[14]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1159,7 +1488,7 @@ func (x *GetLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*GetLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{14}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetLeaderboardResponse) GetEntries() []*LeaderboardEntry {
@@ -1185,16 +1514,18 @@ type LeaderboardEntry struct {
 	Wins  int32   `protobuf:"varint,9,opt,name=wins,proto3" json:"wins,omitempty"`
 	// The bot's latest rated match, for ArenaService.GetReplay; ListMatches with
 	// seat_name = bot lists the others.
-	LastMatchId   string `protobuf:"bytes,10,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
-	Connected     bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
-	Paused        bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
+	LastMatchId string `protobuf:"bytes,10,opt,name=last_match_id,json=lastMatchId,proto3" json:"last_match_id,omitempty"`
+	Connected   bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
+	Paused      bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
+	// The rating is still provisional: sigma is above 6 (BotRating.provisional).
+	Provisional   bool `protobuf:"varint,13,opt,name=provisional,proto3" json:"provisional,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LeaderboardEntry) Reset() {
 	*x = LeaderboardEntry{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[15]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1206,7 +1537,7 @@ func (x *LeaderboardEntry) String() string {
 func (*LeaderboardEntry) ProtoMessage() {}
 
 func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[15]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1219,7 +1550,7 @@ func (x *LeaderboardEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaderboardEntry.ProtoReflect.Descriptor instead.
 func (*LeaderboardEntry) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{15}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LeaderboardEntry) GetRank() int32 {
@@ -1306,6 +1637,13 @@ func (x *LeaderboardEntry) GetPaused() bool {
 	return false
 }
 
+func (x *LeaderboardEntry) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
+}
+
 // Tournament is a tournament the server runs or a recorded one.
 type Tournament struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
@@ -1348,7 +1686,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[16]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1360,7 +1698,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[16]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1373,7 +1711,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{16}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Tournament) GetTournamentId() string {
@@ -1556,7 +1894,7 @@ type TournamentMatch struct {
 
 func (x *TournamentMatch) Reset() {
 	*x = TournamentMatch{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[17]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1568,7 +1906,7 @@ func (x *TournamentMatch) String() string {
 func (*TournamentMatch) ProtoMessage() {}
 
 func (x *TournamentMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[17]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1581,7 +1919,7 @@ func (x *TournamentMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentMatch.ProtoReflect.Descriptor instead.
 func (*TournamentMatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{17}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *TournamentMatch) GetSeq() int32 {
@@ -1676,7 +2014,7 @@ type TournamentStanding struct {
 
 func (x *TournamentStanding) Reset() {
 	*x = TournamentStanding{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[18]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +2026,7 @@ func (x *TournamentStanding) String() string {
 func (*TournamentStanding) ProtoMessage() {}
 
 func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[18]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +2039,7 @@ func (x *TournamentStanding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentStanding.ProtoReflect.Descriptor instead.
 func (*TournamentStanding) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{18}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *TournamentStanding) GetPlace() int32 {
@@ -1812,7 +2150,7 @@ type RecordTournamentRequest struct {
 
 func (x *RecordTournamentRequest) Reset() {
 	*x = RecordTournamentRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[19]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1824,7 +2162,7 @@ func (x *RecordTournamentRequest) String() string {
 func (*RecordTournamentRequest) ProtoMessage() {}
 
 func (x *RecordTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[19]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1837,7 +2175,7 @@ func (x *RecordTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordTournamentRequest.ProtoReflect.Descriptor instead.
 func (*RecordTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{19}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *RecordTournamentRequest) GetGame() string {
@@ -1899,7 +2237,7 @@ type RecordTournamentResponse struct {
 
 func (x *RecordTournamentResponse) Reset() {
 	*x = RecordTournamentResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[20]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1911,7 +2249,7 @@ func (x *RecordTournamentResponse) String() string {
 func (*RecordTournamentResponse) ProtoMessage() {}
 
 func (x *RecordTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[20]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1924,7 +2262,7 @@ func (x *RecordTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordTournamentResponse.ProtoReflect.Descriptor instead.
 func (*RecordTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{20}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *RecordTournamentResponse) GetTournament() *Tournament {
@@ -1944,7 +2282,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[21]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1956,7 +2294,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[21]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1969,7 +2307,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{21}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetTournamentRequest) GetTournamentId() string {
@@ -1989,7 +2327,7 @@ type GetTournamentResponse struct {
 
 func (x *GetTournamentResponse) Reset() {
 	*x = GetTournamentResponse{}
-	mi := &file_orrery_v1_ladder_proto_msgTypes[22]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2001,7 +2339,7 @@ func (x *GetTournamentResponse) String() string {
 func (*GetTournamentResponse) ProtoMessage() {}
 
 func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_ladder_proto_msgTypes[22]
+	mi := &file_orrery_v1_ladder_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2014,7 +2352,7 @@ func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentResponse.ProtoReflect.Descriptor instead.
 func (*GetTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{22}
+	return file_orrery_v1_ladder_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetTournamentResponse) GetTournament() *Tournament {
@@ -2028,7 +2366,7 @@ var File_orrery_v1_ladder_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\n" +
-	"\x16orrery/v1/ladder.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xad\x03\n" +
+	"\x16orrery/v1/ladder.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xdd\x03\n" +
 	"\aBotInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x14\n" +
@@ -2042,7 +2380,29 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\tconnected\x18\n" +
 	" \x01(\bR\tconnected\x12!\n" +
 	"\fqueued_games\x18\v \x03(\tR\vqueuedGames\x12$\n" +
-	"\x0elive_match_ids\x18\f \x03(\tR\fliveMatchIds\"J\n" +
+	"\x0elive_match_ids\x18\f \x03(\tR\fliveMatchIds\x12.\n" +
+	"\amodules\x18\r \x03(\v2\x14.orrery.v1.BotModuleR\amodules\"\x9f\x01\n" +
+	"\tBotModule\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x05R\aversion\x12\x16\n" +
+	"\x06digest\x18\x02 \x01(\tR\x06digest\x12\x12\n" +
+	"\x04size\x18\x03 \x01(\x03R\x04size\x12\x14\n" +
+	"\x05games\x18\x04 \x03(\tR\x05games\x126\n" +
+	"\buploaded\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\buploaded\"V\n" +
+	"\x16UploadBotModuleRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04wasm\x18\x02 \x01(\fR\x04wasm\x12\x14\n" +
+	"\x05games\x18\x03 \x03(\tR\x05games\"G\n" +
+	"\x17UploadBotModuleResponse\x12,\n" +
+	"\x06module\x18\x01 \x01(\v2\x14.orrery.v1.BotModuleR\x06module\"\xcb\x01\n" +
+	"\n" +
+	"HostedSeat\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x05R\aversion\x12\x18\n" +
+	"\averdict\x18\x04 \x01(\tR\averdict\x12%\n" +
+	"\x0everdict_detail\x18\x05 \x01(\tR\rverdictDetail\x12\x1c\n" +
+	"\tdecisions\x18\x06 \x01(\x05R\tdecisions\x12\x15\n" +
+	"\x06cpu_ns\x18\a \x01(\x03R\x05cpuNs\"J\n" +
 	"\x12RegisterBotRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\"T\n" +
@@ -2059,11 +2419,17 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x03bot\x18\x01 \x01(\v2\x12.orrery.v1.BotInfoR\x03bot\"J\n" +
 	"\rGetBotRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
-	"\x0erecent_matches\x18\x02 \x01(\x05R\rrecentMatches\"\x95\x01\n" +
+	"\x0erecent_matches\x18\x02 \x01(\x05R\rrecentMatches\"\xe9\x02\n" +
 	"\x0eGetBotResponse\x12$\n" +
 	"\x03bot\x18\x01 \x01(\v2\x12.orrery.v1.BotInfoR\x03bot\x12.\n" +
 	"\aratings\x18\x02 \x03(\v2\x14.orrery.v1.BotRatingR\aratings\x12-\n" +
-	"\x06recent\x18\x03 \x03(\v2\x15.orrery.v1.RatedMatchR\x06recent\"\xa9\x01\n" +
+	"\x06recent\x18\x03 \x03(\v2\x15.orrery.v1.RatedMatchR\x06recent\x12C\n" +
+	"\bverdicts\x18\x04 \x03(\v2'.orrery.v1.GetBotResponse.VerdictsEntryR\bverdicts\x128\n" +
+	"\fhosted_seats\x18\x05 \x03(\v2\x15.orrery.v1.HostedSeatR\vhostedSeats\x12\x16\n" +
+	"\x06stderr\x18\x06 \x01(\tR\x06stderr\x1a;\n" +
+	"\rVerdictsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xcb\x01\n" +
 	"\tBotRating\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x0e\n" +
 	"\x02mu\x18\x02 \x01(\x01R\x02mu\x12\x14\n" +
@@ -2071,7 +2437,8 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x05score\x18\x04 \x01(\x01R\x05score\x12\x14\n" +
 	"\x05games\x18\x05 \x01(\x05R\x05games\x12\x12\n" +
 	"\x04wins\x18\x06 \x01(\x05R\x04wins\x12\"\n" +
-	"\rlast_match_id\x18\a \x01(\tR\vlastMatchId\"\xa7\x02\n" +
+	"\rlast_match_id\x18\a \x01(\tR\vlastMatchId\x12 \n" +
+	"\vprovisional\x18\b \x01(\bR\vprovisional\"\xa7\x02\n" +
 	"\n" +
 	"RatedMatch\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
@@ -2099,7 +2466,7 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12#\n" +
 	"\rexclude_house\x18\x03 \x01(\bR\fexcludeHouse\"O\n" +
 	"\x16GetLeaderboardResponse\x125\n" +
-	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xa2\x02\n" +
+	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xc4\x02\n" +
 	"\x10LeaderboardEntry\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x10\n" +
@@ -2113,7 +2480,8 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\rlast_match_id\x18\n" +
 	" \x01(\tR\vlastMatchId\x12\x1c\n" +
 	"\tconnected\x18\v \x01(\bR\tconnected\x12\x16\n" +
-	"\x06paused\x18\f \x01(\bR\x06paused\"\xd0\a\n" +
+	"\x06paused\x18\f \x01(\bR\x06paused\x12 \n" +
+	"\vprovisional\x18\r \x01(\bR\vprovisional\"\xd0\a\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
@@ -2198,12 +2566,13 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x1aTOURNAMENT_STATUS_FINISHED\x10\x02*H\n" +
 	"\fAbsentPolicy\x12\x1d\n" +
 	"\x19ABSENT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n" +
-	"\x15ABSENT_POLICY_FORFEIT\x10\x012\x83\x05\n" +
+	"\x15ABSENT_POLICY_FORFEIT\x10\x012\xdd\x05\n" +
 	"\rLadderService\x12L\n" +
 	"\vRegisterBot\x12\x1d.orrery.v1.RegisterBotRequest\x1a\x1e.orrery.v1.RegisterBotResponse\x12F\n" +
 	"\tRevokeBot\x12\x1b.orrery.v1.RevokeBotRequest\x1a\x1c.orrery.v1.RevokeBotResponse\x12F\n" +
 	"\tResumeBot\x12\x1b.orrery.v1.ResumeBotRequest\x1a\x1c.orrery.v1.ResumeBotResponse\x12=\n" +
-	"\x06GetBot\x12\x18.orrery.v1.GetBotRequest\x1a\x19.orrery.v1.GetBotResponse\x12C\n" +
+	"\x06GetBot\x12\x18.orrery.v1.GetBotRequest\x1a\x19.orrery.v1.GetBotResponse\x12X\n" +
+	"\x0fUploadBotModule\x12!.orrery.v1.UploadBotModuleRequest\x1a\".orrery.v1.UploadBotModuleResponse\x12C\n" +
 	"\bListBots\x12\x1a.orrery.v1.ListBotsRequest\x1a\x1b.orrery.v1.ListBotsResponse\x12U\n" +
 	"\x0eGetLeaderboard\x12 .orrery.v1.GetLeaderboardRequest\x1a!.orrery.v1.GetLeaderboardResponse\x12W\n" +
 	"\rGetTournament\x12\x1f.orrery.v1.GetTournamentRequest\x1a .orrery.v1.GetTournamentResponse\"\x03\x88\x02\x01\x12`\n" +
@@ -2222,88 +2591,100 @@ func file_orrery_v1_ladder_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_ladder_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_orrery_v1_ladder_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_orrery_v1_ladder_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_orrery_v1_ladder_proto_goTypes = []any{
 	(TournamentFormat)(0),            // 0: orrery.v1.TournamentFormat
 	(TournamentStatus)(0),            // 1: orrery.v1.TournamentStatus
 	(AbsentPolicy)(0),                // 2: orrery.v1.AbsentPolicy
 	(*BotInfo)(nil),                  // 3: orrery.v1.BotInfo
-	(*RegisterBotRequest)(nil),       // 4: orrery.v1.RegisterBotRequest
-	(*RegisterBotResponse)(nil),      // 5: orrery.v1.RegisterBotResponse
-	(*RevokeBotRequest)(nil),         // 6: orrery.v1.RevokeBotRequest
-	(*RevokeBotResponse)(nil),        // 7: orrery.v1.RevokeBotResponse
-	(*ResumeBotRequest)(nil),         // 8: orrery.v1.ResumeBotRequest
-	(*ResumeBotResponse)(nil),        // 9: orrery.v1.ResumeBotResponse
-	(*GetBotRequest)(nil),            // 10: orrery.v1.GetBotRequest
-	(*GetBotResponse)(nil),           // 11: orrery.v1.GetBotResponse
-	(*BotRating)(nil),                // 12: orrery.v1.BotRating
-	(*RatedMatch)(nil),               // 13: orrery.v1.RatedMatch
-	(*ListBotsRequest)(nil),          // 14: orrery.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),         // 15: orrery.v1.ListBotsResponse
-	(*GetLeaderboardRequest)(nil),    // 16: orrery.v1.GetLeaderboardRequest
-	(*GetLeaderboardResponse)(nil),   // 17: orrery.v1.GetLeaderboardResponse
-	(*LeaderboardEntry)(nil),         // 18: orrery.v1.LeaderboardEntry
-	(*Tournament)(nil),               // 19: orrery.v1.Tournament
-	(*TournamentMatch)(nil),          // 20: orrery.v1.TournamentMatch
-	(*TournamentStanding)(nil),       // 21: orrery.v1.TournamentStanding
-	(*RecordTournamentRequest)(nil),  // 22: orrery.v1.RecordTournamentRequest
-	(*RecordTournamentResponse)(nil), // 23: orrery.v1.RecordTournamentResponse
-	(*GetTournamentRequest)(nil),     // 24: orrery.v1.GetTournamentRequest
-	(*GetTournamentResponse)(nil),    // 25: orrery.v1.GetTournamentResponse
-	nil,                              // 26: orrery.v1.Tournament.OptionsEntry
-	(*timestamppb.Timestamp)(nil),    // 27: google.protobuf.Timestamp
-	(*Clock)(nil),                    // 28: orrery.v1.Clock
-	(TimeoutPolicy)(0),               // 29: orrery.v1.TimeoutPolicy
-	(EndReason)(0),                   // 30: orrery.v1.EndReason
+	(*BotModule)(nil),                // 4: orrery.v1.BotModule
+	(*UploadBotModuleRequest)(nil),   // 5: orrery.v1.UploadBotModuleRequest
+	(*UploadBotModuleResponse)(nil),  // 6: orrery.v1.UploadBotModuleResponse
+	(*HostedSeat)(nil),               // 7: orrery.v1.HostedSeat
+	(*RegisterBotRequest)(nil),       // 8: orrery.v1.RegisterBotRequest
+	(*RegisterBotResponse)(nil),      // 9: orrery.v1.RegisterBotResponse
+	(*RevokeBotRequest)(nil),         // 10: orrery.v1.RevokeBotRequest
+	(*RevokeBotResponse)(nil),        // 11: orrery.v1.RevokeBotResponse
+	(*ResumeBotRequest)(nil),         // 12: orrery.v1.ResumeBotRequest
+	(*ResumeBotResponse)(nil),        // 13: orrery.v1.ResumeBotResponse
+	(*GetBotRequest)(nil),            // 14: orrery.v1.GetBotRequest
+	(*GetBotResponse)(nil),           // 15: orrery.v1.GetBotResponse
+	(*BotRating)(nil),                // 16: orrery.v1.BotRating
+	(*RatedMatch)(nil),               // 17: orrery.v1.RatedMatch
+	(*ListBotsRequest)(nil),          // 18: orrery.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),         // 19: orrery.v1.ListBotsResponse
+	(*GetLeaderboardRequest)(nil),    // 20: orrery.v1.GetLeaderboardRequest
+	(*GetLeaderboardResponse)(nil),   // 21: orrery.v1.GetLeaderboardResponse
+	(*LeaderboardEntry)(nil),         // 22: orrery.v1.LeaderboardEntry
+	(*Tournament)(nil),               // 23: orrery.v1.Tournament
+	(*TournamentMatch)(nil),          // 24: orrery.v1.TournamentMatch
+	(*TournamentStanding)(nil),       // 25: orrery.v1.TournamentStanding
+	(*RecordTournamentRequest)(nil),  // 26: orrery.v1.RecordTournamentRequest
+	(*RecordTournamentResponse)(nil), // 27: orrery.v1.RecordTournamentResponse
+	(*GetTournamentRequest)(nil),     // 28: orrery.v1.GetTournamentRequest
+	(*GetTournamentResponse)(nil),    // 29: orrery.v1.GetTournamentResponse
+	nil,                              // 30: orrery.v1.GetBotResponse.VerdictsEntry
+	nil,                              // 31: orrery.v1.Tournament.OptionsEntry
+	(*timestamppb.Timestamp)(nil),    // 32: google.protobuf.Timestamp
+	(*Clock)(nil),                    // 33: orrery.v1.Clock
+	(TimeoutPolicy)(0),               // 34: orrery.v1.TimeoutPolicy
+	(EndReason)(0),                   // 35: orrery.v1.EndReason
 }
 var file_orrery_v1_ladder_proto_depIdxs = []int32{
-	27, // 0: orrery.v1.BotInfo.created:type_name -> google.protobuf.Timestamp
-	27, // 1: orrery.v1.BotInfo.paused_until:type_name -> google.protobuf.Timestamp
-	3,  // 2: orrery.v1.RegisterBotResponse.bot:type_name -> orrery.v1.BotInfo
-	3,  // 3: orrery.v1.RevokeBotResponse.bot:type_name -> orrery.v1.BotInfo
-	3,  // 4: orrery.v1.ResumeBotResponse.bot:type_name -> orrery.v1.BotInfo
-	3,  // 5: orrery.v1.GetBotResponse.bot:type_name -> orrery.v1.BotInfo
-	12, // 6: orrery.v1.GetBotResponse.ratings:type_name -> orrery.v1.BotRating
-	13, // 7: orrery.v1.GetBotResponse.recent:type_name -> orrery.v1.RatedMatch
-	27, // 8: orrery.v1.RatedMatch.rated:type_name -> google.protobuf.Timestamp
-	3,  // 9: orrery.v1.ListBotsResponse.bots:type_name -> orrery.v1.BotInfo
-	18, // 10: orrery.v1.GetLeaderboardResponse.entries:type_name -> orrery.v1.LeaderboardEntry
-	0,  // 11: orrery.v1.Tournament.format:type_name -> orrery.v1.TournamentFormat
-	27, // 12: orrery.v1.Tournament.started:type_name -> google.protobuf.Timestamp
-	27, // 13: orrery.v1.Tournament.finished:type_name -> google.protobuf.Timestamp
-	21, // 14: orrery.v1.Tournament.standings:type_name -> orrery.v1.TournamentStanding
-	1,  // 15: orrery.v1.Tournament.status:type_name -> orrery.v1.TournamentStatus
-	26, // 16: orrery.v1.Tournament.options:type_name -> orrery.v1.Tournament.OptionsEntry
-	28, // 17: orrery.v1.Tournament.clock:type_name -> orrery.v1.Clock
-	29, // 18: orrery.v1.Tournament.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 19: orrery.v1.Tournament.absent:type_name -> orrery.v1.AbsentPolicy
-	20, // 20: orrery.v1.Tournament.matches:type_name -> orrery.v1.TournamentMatch
-	30, // 21: orrery.v1.TournamentMatch.end_reason:type_name -> orrery.v1.EndReason
-	0,  // 22: orrery.v1.RecordTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
-	27, // 23: orrery.v1.RecordTournamentRequest.started:type_name -> google.protobuf.Timestamp
-	19, // 24: orrery.v1.RecordTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	19, // 25: orrery.v1.GetTournamentResponse.tournament:type_name -> orrery.v1.Tournament
-	4,  // 26: orrery.v1.LadderService.RegisterBot:input_type -> orrery.v1.RegisterBotRequest
-	6,  // 27: orrery.v1.LadderService.RevokeBot:input_type -> orrery.v1.RevokeBotRequest
-	8,  // 28: orrery.v1.LadderService.ResumeBot:input_type -> orrery.v1.ResumeBotRequest
-	10, // 29: orrery.v1.LadderService.GetBot:input_type -> orrery.v1.GetBotRequest
-	14, // 30: orrery.v1.LadderService.ListBots:input_type -> orrery.v1.ListBotsRequest
-	16, // 31: orrery.v1.LadderService.GetLeaderboard:input_type -> orrery.v1.GetLeaderboardRequest
-	24, // 32: orrery.v1.LadderService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
-	22, // 33: orrery.v1.LadderService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
-	5,  // 34: orrery.v1.LadderService.RegisterBot:output_type -> orrery.v1.RegisterBotResponse
-	7,  // 35: orrery.v1.LadderService.RevokeBot:output_type -> orrery.v1.RevokeBotResponse
-	9,  // 36: orrery.v1.LadderService.ResumeBot:output_type -> orrery.v1.ResumeBotResponse
-	11, // 37: orrery.v1.LadderService.GetBot:output_type -> orrery.v1.GetBotResponse
-	15, // 38: orrery.v1.LadderService.ListBots:output_type -> orrery.v1.ListBotsResponse
-	17, // 39: orrery.v1.LadderService.GetLeaderboard:output_type -> orrery.v1.GetLeaderboardResponse
-	25, // 40: orrery.v1.LadderService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
-	23, // 41: orrery.v1.LadderService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
-	34, // [34:42] is the sub-list for method output_type
-	26, // [26:34] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	32, // 0: orrery.v1.BotInfo.created:type_name -> google.protobuf.Timestamp
+	32, // 1: orrery.v1.BotInfo.paused_until:type_name -> google.protobuf.Timestamp
+	4,  // 2: orrery.v1.BotInfo.modules:type_name -> orrery.v1.BotModule
+	32, // 3: orrery.v1.BotModule.uploaded:type_name -> google.protobuf.Timestamp
+	4,  // 4: orrery.v1.UploadBotModuleResponse.module:type_name -> orrery.v1.BotModule
+	3,  // 5: orrery.v1.RegisterBotResponse.bot:type_name -> orrery.v1.BotInfo
+	3,  // 6: orrery.v1.RevokeBotResponse.bot:type_name -> orrery.v1.BotInfo
+	3,  // 7: orrery.v1.ResumeBotResponse.bot:type_name -> orrery.v1.BotInfo
+	3,  // 8: orrery.v1.GetBotResponse.bot:type_name -> orrery.v1.BotInfo
+	16, // 9: orrery.v1.GetBotResponse.ratings:type_name -> orrery.v1.BotRating
+	17, // 10: orrery.v1.GetBotResponse.recent:type_name -> orrery.v1.RatedMatch
+	30, // 11: orrery.v1.GetBotResponse.verdicts:type_name -> orrery.v1.GetBotResponse.VerdictsEntry
+	7,  // 12: orrery.v1.GetBotResponse.hosted_seats:type_name -> orrery.v1.HostedSeat
+	32, // 13: orrery.v1.RatedMatch.rated:type_name -> google.protobuf.Timestamp
+	3,  // 14: orrery.v1.ListBotsResponse.bots:type_name -> orrery.v1.BotInfo
+	22, // 15: orrery.v1.GetLeaderboardResponse.entries:type_name -> orrery.v1.LeaderboardEntry
+	0,  // 16: orrery.v1.Tournament.format:type_name -> orrery.v1.TournamentFormat
+	32, // 17: orrery.v1.Tournament.started:type_name -> google.protobuf.Timestamp
+	32, // 18: orrery.v1.Tournament.finished:type_name -> google.protobuf.Timestamp
+	25, // 19: orrery.v1.Tournament.standings:type_name -> orrery.v1.TournamentStanding
+	1,  // 20: orrery.v1.Tournament.status:type_name -> orrery.v1.TournamentStatus
+	31, // 21: orrery.v1.Tournament.options:type_name -> orrery.v1.Tournament.OptionsEntry
+	33, // 22: orrery.v1.Tournament.clock:type_name -> orrery.v1.Clock
+	34, // 23: orrery.v1.Tournament.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 24: orrery.v1.Tournament.absent:type_name -> orrery.v1.AbsentPolicy
+	24, // 25: orrery.v1.Tournament.matches:type_name -> orrery.v1.TournamentMatch
+	35, // 26: orrery.v1.TournamentMatch.end_reason:type_name -> orrery.v1.EndReason
+	0,  // 27: orrery.v1.RecordTournamentRequest.format:type_name -> orrery.v1.TournamentFormat
+	32, // 28: orrery.v1.RecordTournamentRequest.started:type_name -> google.protobuf.Timestamp
+	23, // 29: orrery.v1.RecordTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	23, // 30: orrery.v1.GetTournamentResponse.tournament:type_name -> orrery.v1.Tournament
+	8,  // 31: orrery.v1.LadderService.RegisterBot:input_type -> orrery.v1.RegisterBotRequest
+	10, // 32: orrery.v1.LadderService.RevokeBot:input_type -> orrery.v1.RevokeBotRequest
+	12, // 33: orrery.v1.LadderService.ResumeBot:input_type -> orrery.v1.ResumeBotRequest
+	14, // 34: orrery.v1.LadderService.GetBot:input_type -> orrery.v1.GetBotRequest
+	5,  // 35: orrery.v1.LadderService.UploadBotModule:input_type -> orrery.v1.UploadBotModuleRequest
+	18, // 36: orrery.v1.LadderService.ListBots:input_type -> orrery.v1.ListBotsRequest
+	20, // 37: orrery.v1.LadderService.GetLeaderboard:input_type -> orrery.v1.GetLeaderboardRequest
+	28, // 38: orrery.v1.LadderService.GetTournament:input_type -> orrery.v1.GetTournamentRequest
+	26, // 39: orrery.v1.LadderService.RecordTournament:input_type -> orrery.v1.RecordTournamentRequest
+	9,  // 40: orrery.v1.LadderService.RegisterBot:output_type -> orrery.v1.RegisterBotResponse
+	11, // 41: orrery.v1.LadderService.RevokeBot:output_type -> orrery.v1.RevokeBotResponse
+	13, // 42: orrery.v1.LadderService.ResumeBot:output_type -> orrery.v1.ResumeBotResponse
+	15, // 43: orrery.v1.LadderService.GetBot:output_type -> orrery.v1.GetBotResponse
+	6,  // 44: orrery.v1.LadderService.UploadBotModule:output_type -> orrery.v1.UploadBotModuleResponse
+	19, // 45: orrery.v1.LadderService.ListBots:output_type -> orrery.v1.ListBotsResponse
+	21, // 46: orrery.v1.LadderService.GetLeaderboard:output_type -> orrery.v1.GetLeaderboardResponse
+	29, // 47: orrery.v1.LadderService.GetTournament:output_type -> orrery.v1.GetTournamentResponse
+	27, // 48: orrery.v1.LadderService.RecordTournament:output_type -> orrery.v1.RecordTournamentResponse
+	40, // [40:49] is the sub-list for method output_type
+	31, // [31:40] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_ladder_proto_init() }
@@ -2318,7 +2699,7 @@ func file_orrery_v1_ladder_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_ladder_proto_rawDesc), len(file_orrery_v1_ladder_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   24,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -25,6 +25,7 @@ const (
 	LadderService_RevokeBot_FullMethodName        = "/orrery.v1.LadderService/RevokeBot"
 	LadderService_ResumeBot_FullMethodName        = "/orrery.v1.LadderService/ResumeBot"
 	LadderService_GetBot_FullMethodName           = "/orrery.v1.LadderService/GetBot"
+	LadderService_UploadBotModule_FullMethodName  = "/orrery.v1.LadderService/UploadBotModule"
 	LadderService_ListBots_FullMethodName         = "/orrery.v1.LadderService/ListBots"
 	LadderService_GetLeaderboard_FullMethodName   = "/orrery.v1.LadderService/GetLeaderboard"
 	LadderService_GetTournament_FullMethodName    = "/orrery.v1.LadderService/GetTournament"
@@ -50,8 +51,13 @@ type LadderServiceClient interface {
 	RevokeBot(ctx context.Context, in *RevokeBotRequest, opts ...grpc.CallOption) (*RevokeBotResponse, error)
 	// ResumeBot lifts a bot's pause from matchmaking (after repeated timeouts) before it expires.
 	ResumeBot(ctx context.Context, in *ResumeBotRequest, opts ...grpc.CallOption) (*ResumeBotResponse, error)
-	// GetBot describes a bot: its state, ratings and recent rated matches.
+	// GetBot describes a bot: its state, ratings and recent rated matches, and for a hosted
+	// bot its module versions and verdicts (the stderr only to the bot's own key).
 	GetBot(ctx context.Context, in *GetBotRequest, opts ...grpc.CallOption) (*GetBotResponse, error)
+	// UploadBotModule stores a new version of a bot's WebAssembly module (docs/hosted.md),
+	// which the server then plays itself on the ladder, for the games named. It takes the
+	// bot's API key or the admin key.
+	UploadBotModule(ctx context.Context, in *UploadBotModuleRequest, opts ...grpc.CallOption) (*UploadBotModuleResponse, error)
 	// ListBots lists the registered bots by name.
 	ListBots(ctx context.Context, in *ListBotsRequest, opts ...grpc.CallOption) (*ListBotsResponse, error)
 	// GetLeaderboard ranks the bots of a game (or of every game) by conservative rating.
@@ -109,6 +115,16 @@ func (c *ladderServiceClient) GetBot(ctx context.Context, in *GetBotRequest, opt
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetBotResponse)
 	err := c.cc.Invoke(ctx, LadderService_GetBot_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *ladderServiceClient) UploadBotModule(ctx context.Context, in *UploadBotModuleRequest, opts ...grpc.CallOption) (*UploadBotModuleResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UploadBotModuleResponse)
+	err := c.cc.Invoke(ctx, LadderService_UploadBotModule_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -176,8 +192,13 @@ type LadderServiceServer interface {
 	RevokeBot(context.Context, *RevokeBotRequest) (*RevokeBotResponse, error)
 	// ResumeBot lifts a bot's pause from matchmaking (after repeated timeouts) before it expires.
 	ResumeBot(context.Context, *ResumeBotRequest) (*ResumeBotResponse, error)
-	// GetBot describes a bot: its state, ratings and recent rated matches.
+	// GetBot describes a bot: its state, ratings and recent rated matches, and for a hosted
+	// bot its module versions and verdicts (the stderr only to the bot's own key).
 	GetBot(context.Context, *GetBotRequest) (*GetBotResponse, error)
+	// UploadBotModule stores a new version of a bot's WebAssembly module (docs/hosted.md),
+	// which the server then plays itself on the ladder, for the games named. It takes the
+	// bot's API key or the admin key.
+	UploadBotModule(context.Context, *UploadBotModuleRequest) (*UploadBotModuleResponse, error)
 	// ListBots lists the registered bots by name.
 	ListBots(context.Context, *ListBotsRequest) (*ListBotsResponse, error)
 	// GetLeaderboard ranks the bots of a game (or of every game) by conservative rating.
@@ -212,6 +233,9 @@ func (UnimplementedLadderServiceServer) ResumeBot(context.Context, *ResumeBotReq
 }
 func (UnimplementedLadderServiceServer) GetBot(context.Context, *GetBotRequest) (*GetBotResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetBot not implemented")
+}
+func (UnimplementedLadderServiceServer) UploadBotModule(context.Context, *UploadBotModuleRequest) (*UploadBotModuleResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UploadBotModule not implemented")
 }
 func (UnimplementedLadderServiceServer) ListBots(context.Context, *ListBotsRequest) (*ListBotsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListBots not implemented")
@@ -318,6 +342,24 @@ func _LadderService_GetBot_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _LadderService_UploadBotModule_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UploadBotModuleRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LadderServiceServer).UploadBotModule(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LadderService_UploadBotModule_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LadderServiceServer).UploadBotModule(ctx, req.(*UploadBotModuleRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _LadderService_ListBots_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListBotsRequest)
 	if err := dec(in); err != nil {
@@ -412,6 +454,10 @@ var LadderService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetBot",
 			Handler:    _LadderService_GetBot_Handler,
+		},
+		{
+			MethodName: "UploadBotModule",
+			Handler:    _LadderService_UploadBotModule_Handler,
 		},
 		{
 			MethodName: "ListBots",

@@ -17,12 +17,13 @@ TOURNAMENT_STATUS_RUNNING: TournamentStatus
 TOURNAMENT_STATUS_UNSPECIFIED: TournamentStatus
 
 class BotInfo(_message.Message):
-    __slots__ = ["connected", "created", "description", "house", "live_match_ids", "name", "pause_reason", "paused", "paused_until", "queued_games", "revoked", "timeout_streak"]
+    __slots__ = ["connected", "created", "description", "house", "live_match_ids", "modules", "name", "pause_reason", "paused", "paused_until", "queued_games", "revoked", "timeout_streak"]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     HOUSE_FIELD_NUMBER: _ClassVar[int]
     LIVE_MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    MODULES_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
     PAUSED_UNTIL_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +36,7 @@ class BotInfo(_message.Message):
     description: str
     house: bool
     live_match_ids: _containers.RepeatedScalarFieldContainer[str]
+    modules: _containers.RepeatedCompositeFieldContainer[BotModule]
     name: str
     pause_reason: str
     paused: bool
@@ -42,14 +44,29 @@ class BotInfo(_message.Message):
     queued_games: _containers.RepeatedScalarFieldContainer[str]
     revoked: bool
     timeout_streak: int
-    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., house: bool = ..., created: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., revoked: bool = ..., paused: bool = ..., pause_reason: _Optional[str] = ..., paused_until: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., timeout_streak: _Optional[int] = ..., connected: bool = ..., queued_games: _Optional[_Iterable[str]] = ..., live_match_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., house: bool = ..., created: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., revoked: bool = ..., paused: bool = ..., pause_reason: _Optional[str] = ..., paused_until: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., timeout_streak: _Optional[int] = ..., connected: bool = ..., queued_games: _Optional[_Iterable[str]] = ..., live_match_ids: _Optional[_Iterable[str]] = ..., modules: _Optional[_Iterable[_Union[BotModule, _Mapping]]] = ...) -> None: ...
+
+class BotModule(_message.Message):
+    __slots__ = ["digest", "games", "size", "uploaded", "version"]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    UPLOADED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    digest: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    size: int
+    uploaded: _timestamp_pb2.Timestamp
+    version: int
+    def __init__(self, version: _Optional[int] = ..., digest: _Optional[str] = ..., size: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., uploaded: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class BotRating(_message.Message):
-    __slots__ = ["game", "games", "last_match_id", "mu", "score", "sigma", "wins"]
+    __slots__ = ["game", "games", "last_match_id", "mu", "provisional", "score", "sigma", "wins"]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     LAST_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -57,10 +74,11 @@ class BotRating(_message.Message):
     games: int
     last_match_id: str
     mu: float
+    provisional: bool
     score: float
     sigma: float
     wins: int
-    def __init__(self, game: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., provisional: bool = ...) -> None: ...
 
 class GetBotRequest(_message.Message):
     __slots__ = ["name", "recent_matches"]
@@ -71,14 +89,27 @@ class GetBotRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., recent_matches: _Optional[int] = ...) -> None: ...
 
 class GetBotResponse(_message.Message):
-    __slots__ = ["bot", "ratings", "recent"]
+    __slots__ = ["bot", "hosted_seats", "ratings", "recent", "stderr", "verdicts"]
+    class VerdictsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     BOT_FIELD_NUMBER: _ClassVar[int]
+    HOSTED_SEATS_FIELD_NUMBER: _ClassVar[int]
     RATINGS_FIELD_NUMBER: _ClassVar[int]
     RECENT_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    VERDICTS_FIELD_NUMBER: _ClassVar[int]
     bot: BotInfo
+    hosted_seats: _containers.RepeatedCompositeFieldContainer[HostedSeat]
     ratings: _containers.RepeatedCompositeFieldContainer[BotRating]
     recent: _containers.RepeatedCompositeFieldContainer[RatedMatch]
-    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ..., ratings: _Optional[_Iterable[_Union[BotRating, _Mapping]]] = ..., recent: _Optional[_Iterable[_Union[RatedMatch, _Mapping]]] = ...) -> None: ...
+    stderr: str
+    verdicts: _containers.ScalarMap[str, int]
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ..., ratings: _Optional[_Iterable[_Union[BotRating, _Mapping]]] = ..., recent: _Optional[_Iterable[_Union[RatedMatch, _Mapping]]] = ..., verdicts: _Optional[_Mapping[str, int]] = ..., hosted_seats: _Optional[_Iterable[_Union[HostedSeat, _Mapping]]] = ..., stderr: _Optional[str] = ...) -> None: ...
 
 class GetLeaderboardRequest(_message.Message):
     __slots__ = ["exclude_house", "game", "page_size"]
@@ -108,8 +139,26 @@ class GetTournamentResponse(_message.Message):
     tournament: Tournament
     def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
+class HostedSeat(_message.Message):
+    __slots__ = ["cpu_ns", "decisions", "match_id", "seat", "verdict", "verdict_detail", "version"]
+    CPU_NS_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_DETAIL_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    cpu_ns: int
+    decisions: int
+    match_id: str
+    seat: int
+    verdict: str
+    verdict_detail: str
+    version: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., verdict: _Optional[str] = ..., verdict_detail: _Optional[str] = ..., decisions: _Optional[int] = ..., cpu_ns: _Optional[int] = ...) -> None: ...
+
 class LeaderboardEntry(_message.Message):
-    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "rank", "score", "sigma", "wins"]
+    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "provisional", "rank", "score", "sigma", "wins"]
     BOT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -118,6 +167,7 @@ class LeaderboardEntry(_message.Message):
     LAST_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
@@ -130,11 +180,12 @@ class LeaderboardEntry(_message.Message):
     last_match_id: str
     mu: float
     paused: bool
+    provisional: bool
     rank: int
     score: float
     sigma: float
     wins: int
-    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ...) -> None: ...
+    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ..., provisional: bool = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
     __slots__ = ["exclude_house", "page_size", "page_token"]
@@ -348,6 +399,22 @@ class TournamentStanding(_message.Message):
     win_share_low: float
     wins: int
     def __init__(self, place: _Optional[int] = ..., entrant: _Optional[str] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., win_rate_low: _Optional[float] = ..., win_rate_high: _Optional[float] = ..., mean_rank: _Optional[float] = ..., mean_rank_ci: _Optional[float] = ..., points: _Optional[float] = ..., win_share: _Optional[float] = ..., win_share_low: _Optional[float] = ..., win_share_high: _Optional[float] = ...) -> None: ...
+
+class UploadBotModuleRequest(_message.Message):
+    __slots__ = ["games", "name", "wasm"]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    WASM_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedScalarFieldContainer[str]
+    name: str
+    wasm: bytes
+    def __init__(self, name: _Optional[str] = ..., wasm: _Optional[bytes] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class UploadBotModuleResponse(_message.Message):
+    __slots__ = ["module"]
+    MODULE_FIELD_NUMBER: _ClassVar[int]
+    module: BotModule
+    def __init__(self, module: _Optional[_Union[BotModule, _Mapping]] = ...) -> None: ...
 
 class TournamentFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -42,6 +42,11 @@ class LadderServiceStub(object):
                 request_serializer=orrery_dot_v1_dot_ladder__pb2.GetBotRequest.SerializeToString,
                 response_deserializer=orrery_dot_v1_dot_ladder__pb2.GetBotResponse.FromString,
                 )
+        self.UploadBotModule = channel.unary_unary(
+                '/orrery.v1.LadderService/UploadBotModule',
+                request_serializer=orrery_dot_v1_dot_ladder__pb2.UploadBotModuleRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_ladder__pb2.UploadBotModuleResponse.FromString,
+                )
         self.ListBots = channel.unary_unary(
                 '/orrery.v1.LadderService/ListBots',
                 request_serializer=orrery_dot_v1_dot_ladder__pb2.ListBotsRequest.SerializeToString,
@@ -97,7 +102,17 @@ class LadderServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def GetBot(self, request, context):
-        """GetBot describes a bot: its state, ratings and recent rated matches.
+        """GetBot describes a bot: its state, ratings and recent rated matches, and for a hosted
+        bot its module versions and verdicts (the stderr only to the bot's own key).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UploadBotModule(self, request, context):
+        """UploadBotModule stores a new version of a bot's WebAssembly module (docs/hosted.md),
+        which the server then plays itself on the ladder, for the games named. It takes the
+        bot's API key or the admin key.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -156,6 +171,11 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     servicer.GetBot,
                     request_deserializer=orrery_dot_v1_dot_ladder__pb2.GetBotRequest.FromString,
                     response_serializer=orrery_dot_v1_dot_ladder__pb2.GetBotResponse.SerializeToString,
+            ),
+            'UploadBotModule': grpc.unary_unary_rpc_method_handler(
+                    servicer.UploadBotModule,
+                    request_deserializer=orrery_dot_v1_dot_ladder__pb2.UploadBotModuleRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_ladder__pb2.UploadBotModuleResponse.SerializeToString,
             ),
             'ListBots': grpc.unary_unary_rpc_method_handler(
                     servicer.ListBots,
@@ -260,6 +280,23 @@ class LadderService(object):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/GetBot',
             orrery_dot_v1_dot_ladder__pb2.GetBotRequest.SerializeToString,
             orrery_dot_v1_dot_ladder__pb2.GetBotResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def UploadBotModule(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/orrery.v1.LadderService/UploadBotModule',
+            orrery_dot_v1_dot_ladder__pb2.UploadBotModuleRequest.SerializeToString,
+            orrery_dot_v1_dot_ladder__pb2.UploadBotModuleResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
