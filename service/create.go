@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -78,18 +79,65 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 			return resp, cluster.RelayStatus(err)
 		}
 	}
+	bots, names, err := s.houseSeats(req)
+	if err != nil {
+		return nil, err
+	}
 	id, tokens, hash, err := s.Create(ctx, MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
-		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: req.GetSeatNames(),
+		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: names,
 	})
 	if err != nil {
 		return nil, err
 	}
 	resp := &orreryv1.CreateMatchResponse{MatchId: id, SeedHash: hash}
 	for i, t := range tokens {
+		if bot, ok := bots[i]; ok {
+			if err := s.cfg.HouseSeats.Seat(req.GetGame(), bot, t); err != nil {
+				s.Abort(ctx, id, fmt.Sprintf("seat %d's bot %s could not start", i, bot))
+				return nil, status.Errorf(codes.Internal, "seat %d's bot %s: %v", i, bot, err)
+			}
+			continue // the server plays it: its token stays here
+		}
 		resp.Seats = append(resp.Seats, &orreryv1.SeatToken{Seat: int32(i), Token: t})
 	}
 	return resp, nil
+}
+
+// houseSeats checks the built-in bots a CreateMatch asks for and gives each bot's seat its
+// bot's name, unless the request names it.
+func (s *Server) houseSeats(req *orreryv1.CreateMatchRequest) (map[int]string, []string, error) {
+	if len(req.GetBots()) == 0 {
+		return nil, req.GetSeatNames(), nil
+	}
+	if s.cfg.HouseSeats == nil {
+		return nil, nil, status.Error(codes.FailedPrecondition, "this server seats no built-in bots: give the seats' tokens to bots of your own (orrery join)")
+	}
+	known := s.cfg.HouseSeats.Bots(req.GetGame())
+	bots := make(map[int]string, len(req.GetBots()))
+	for _, b := range req.GetBots() {
+		seat := int(b.GetSeat())
+		switch {
+		case seat < 0 || seat >= int(req.GetSeats()):
+			return nil, nil, status.Errorf(codes.InvalidArgument, "bots: seat %d out of range: the match has %d seats", seat, req.GetSeats())
+		case bots[seat] != "":
+			return nil, nil, status.Errorf(codes.InvalidArgument, "bots: seat %d named twice", seat)
+		case !slices.Contains(known, b.GetBot()):
+			return nil, nil, status.Errorf(codes.InvalidArgument, "bots: no built-in bot %q for %s; there are %s", s.limits.Clip(b.GetBot()), s.limits.Clip(req.GetGame()), strings.Join(known, ", "))
+		}
+		bots[seat] = b.GetBot()
+	}
+	if len(bots) == int(req.GetSeats()) {
+		return nil, nil, status.Error(codes.InvalidArgument, "bots: every seat is a bot's; leave one for a player")
+	}
+	names := make([]string, max(len(req.GetSeatNames()), int(req.GetSeats())))
+	copy(names, req.GetSeatNames())
+	for seat, bot := range bots {
+		if strings.TrimSpace(names[seat]) == "" {
+			names[seat] = bot
+		}
+	}
+	return bots, names, nil
 }
 
 // Create starts a match and returns its id, seat tokens and seed hash. In-process callers

@@ -25,7 +25,11 @@ func (s *Server) ListGames(ctx context.Context, _ *orreryv1.ListGamesRequest) (*
 	resp := &orreryv1.ListGamesResponse{}
 	for _, name := range engine.Names() {
 		g, _ := engine.Lookup(name)
-		resp.Games = append(resp.Games, wire.GameInfo(g))
+		info := wire.GameInfo(g)
+		if s.cfg.HouseSeats != nil {
+			info.Bots = s.cfg.HouseSeats.Bots(name)
+		}
+		resp.Games = append(resp.Games, info)
 	}
 	return resp, nil
 }

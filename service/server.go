@@ -72,6 +72,9 @@ type Config struct {
 	// DataSets resolves data-set options that name a set into the bytes stored with the
 	// match; nil: data sets are taken inline only.
 	DataSets DataSets
+	// HouseSeats plays the seats a CreateMatch names in its bots with built-in bots, a
+	// person's opponents from the web page; nil: the server offers none.
+	HouseSeats HouseSeats
 	// HoldClocks keeps the matches New resumes paused, their clocks stopped, until
 	// StartClocks: the time a restarting server takes before it serves (replaying logs,
 	// starting the ladder, listening) is not charged to seats that could not yet answer.
@@ -81,6 +84,14 @@ type Config struct {
 // ReservedNames says which seat names belong to known bots (the ladder's).
 type ReservedNames interface {
 	Reserved(name string) bool
+}
+
+// HouseSeats plays built-in bots in seats of new matches (service/houseseats).
+type HouseSeats interface {
+	// Bots are the built-in bots of game that can take a seat, sorted.
+	Bots(game string) []string
+	// Seat has bot play the seat that token names, in process, until the match ends.
+	Seat(game, bot, token string) error
 }
 
 // BotIdentities resolves a bot's name to the identity MatchSpec.Bots records.

@@ -20,7 +20,8 @@ export function newMatch(all) {
     const g = all[game.value];
     const bots = g.bots || [];
     const n = Number(seats.value);
-    who = Array.from({ length: n }, (_, i) => who[i] || (i === 0 ? 'you' : bots.length ? bots[Math.min(1, bots.length - 1)] : 'link'));
+    const opponent = bots.includes('greedy') ? 'greedy' : bots[0] || 'link';
+    who = Array.from({ length: n }, (_, i) => who[i] || (i === 0 ? 'you' : opponent));
     seatRows.replaceChildren(...who.map((w, i) => h('label', { class: 'seatrow' }, swatch(seatColor(i)), `seat ${i} `,
       h('select', { class: 'seatwho', 'data-seat': i, onchange: (ev) => { who[i] = ev.target.value; } },
         h('option', { value: 'you', selected: w === 'you' }, 'you'),

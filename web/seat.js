@@ -123,7 +123,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
   const handle = async (msg) => {
     if (msg.error) {
       decision = null;
-      if (msg.error.code === 'ABORTED') {
+      if (String(msg.error.code).toUpperCase() === 'ABORTED') {
         lost = true;
         boardEl.dataset.lost = 'true';
         info.append(h('div', { id: 'lostseat', class: 'error' }, 'This seat was opened in another tab or window, which plays it now. This page no longer does.'));
@@ -144,7 +144,8 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       const [all, m] = await Promise.all([games(), get(`/v1/matches/${encodeURIComponent(joined.match_id)}`).catch(() => null)]);
       names = ((m && m.match.seat_info) || []).map((si) => si.name || `seat ${si.seat}`);
       if (!names.length) names = Array.from({ length: joined.seats }, (_, i) => `seat ${i}`);
-      if (names[joined.seat] !== 'you') names[joined.seat] = `${names[joined.seat]} (you)`;
+      const mine = names[joined.seat];
+      names[joined.seat] = mine === 'you' || mine === `seat ${joined.seat}` ? 'you' : `${mine} (you)`;
       info.replaceChildren(swatch(seatColor(joined.seat)), `you play seat ${joined.seat} of ${joined.seats} · ${joined.game} · `,
         h('a', { href: `#/match/${joined.match_id}` }, 'spectate'));
       cat = all[joined.game].catalog;

@@ -69,7 +69,7 @@ export function timingStrips(steps, seats, names, go) {
       const title = `ply ${i + 1}: ${st.notation || ''}${t !== null ? `, ${msText(t)}` : ''}${out ? ', timed out' : ''}${rej ? `, ${rej} rejected` : ''}${st.note ? `\n${st.note}` : ''}`;
       const bar = s('rect', {
         class: out ? 'bar timeout' : 'bar', 'data-ply': i + 1, x: x(i), y: base - hgt, width: bw, height: hgt,
-        fill: out ? '#ff4d4d' : seatColor(seat), onclick: () => go(i + 1),
+        fill: out ? '#ff4d4d' : seatColor(seat),
       }, s('title', {}, title));
       row.append(bar);
       if (rej) row.append(s('circle', { class: 'rejected', cx: x(i) + bw / 2, cy: y0 + pad + 2, r: 2.5, fill: '#ffcc00' }));
@@ -77,5 +77,10 @@ export function timingStrips(steps, seats, names, go) {
     svg.append(row);
   }
   svg.append(s('text', { x: left, y: seats * rowH + 12 }, `think time, longest ${msText(longest)}; red: timed out; yellow: answers rejected`));
+  // One listener for every bar: a match of thousands of plies draws thousands of bars.
+  svg.addEventListener('click', (ev) => {
+    const ply = Number(ev.target?.dataset?.ply);
+    if (ply > 0) go(ply);
+  });
   return svg;
 }

@@ -26,11 +26,13 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/orrery/orrery/bots/builtin"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/gateway"
 	"github.com/orrery/orrery/service/hosted"
+	"github.com/orrery/orrery/service/houseseats"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/retention"
@@ -55,6 +57,8 @@ type arena struct {
 	stopRetention func()
 	// pool is a cluster node's pgx pool for the tournaments' job queue (tournaments.go).
 	pool *pgxpool.Pool
+	// houseSeats plays built-in bots in the seats a CreateMatch gives them.
+	houseSeats *houseseats.Seats
 	// hosted runs the ladder's hosted bots (service/hosted), if the ladder is on.
 	hosted *hosted.Runtime
 }
@@ -79,6 +83,10 @@ func startArena(c arenaConfig) (*arena, error) {
 	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node,
 		DataSets:   datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)},
 		HoldClocks: true} // resumed matches' clocks start once it serves (StartClocks below)
+	// Built-in bots take the seats a CreateMatch gives them: a person's opponents on the page.
+	a.houseSeats = houseseats.New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) },
+		builtin.Names, c.logger)
+	cfg.HouseSeats = a.houseSeats
 	if c.dbPath != "" {
 		db, err := store.Open(c.dbPath)
 		if err != nil {
@@ -102,6 +110,7 @@ func startArena(c arenaConfig) (*arena, error) {
 		return nil, err
 	}
 	a.srv = srv
+	a.houseSeats.Start(srv)
 	var authorize service.Authorizer
 	if c.adminKey != "" {
 		authorize = service.AdminKey(c.adminKey)
@@ -270,6 +279,9 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 
 // closeServices stops the tournaments, then the ladder they seat bots through.
 func (a *arena) closeServices() {
+	if a.houseSeats != nil {
+		a.houseSeats.Close()
+	}
 	if a.tournaments != nil {
 		a.tournaments.Close()
 	}

@@ -33,8 +33,18 @@ type browser struct {
 	t   *testing.T
 	ctx context.Context
 
-	mu     sync.Mutex // guards errors
+	mu     sync.Mutex // guards errors and expected
 	errors []string
+	// expected are console errors a test causes on purpose (a refused request's log line).
+	expected []string
+}
+
+// expectConsole lets console errors holding text pass: the browser logs every refused
+// request, and a test of a refusal causes one.
+func (b *browser) expectConsole(text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.expected = append(b.expected, text)
 }
 
 // chromium finds the browser; CI installs Debian's package.
@@ -101,7 +111,13 @@ func newBrowser(t *testing.T) *browser {
 		<-consoleDone
 		b.mu.Lock()
 		defer b.mu.Unlock()
+	next:
 		for _, e := range b.errors {
+			for _, x := range b.expected {
+				if strings.Contains(e, x) {
+					continue next
+				}
+			}
 			t.Errorf("JavaScript error on the console: %s", e)
 		}
 	})
@@ -137,7 +153,7 @@ func (b *browser) until(expr string) {
 // -update-screenshots.
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
-	img, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(55))
+	img, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(45))
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -502,12 +518,14 @@ func TestBrowser_FastPlaybackKeepsUp(t *testing.T) {
 	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId() + "?ply=0"))
 	b.until(`document.querySelector('#board')?.dataset.ply === '0'`)
 	plies := eval[int](b, `Number(document.querySelector('#scrub').max)`)
-	b.do(chromedp.SetValue(`#speed`, "300"))
+	b.do(chromedp.SetValue(`#speed`, "100"))
 	eval[bool](b, `document.querySelector('#speed').dispatchEvent(new Event('change'))`)
 	b.do(chromedp.Click(`#playpause`))
 	// Sample the counter (where playback is) and the board (the ply it drew) as it plays:
-	// the board must follow, not freeze while the counter runs.
-	var drawn []int
+	// the board must follow, not freeze while the counter runs. How far behind it is depends
+	// on how fast this machine draws; that it keeps moving, and skips plies to stay with the
+	// counter rather than queueing them, does not.
+	var drawn, lag []int
 	for len(drawn) < 12 {
 		time.Sleep(150 * time.Millisecond)
 		at := eval[[]int](b, `[Number(document.querySelector('#board').dataset.target), Number(document.querySelector('#board').dataset.ply)]`)
@@ -515,20 +533,65 @@ func TestBrowser_FastPlaybackKeepsUp(t *testing.T) {
 			break
 		}
 		drawn = append(drawn, at[1])
-		// A board a second of plays behind the counter has frozen.
-		if at[0]-at[1] > 300 {
-			t.Errorf("the counter is at ply %d and the board at %d", at[0], at[1])
-		}
+		lag = append(lag, at[0]-at[1])
 	}
-	advanced := 0
+	t.Logf("at 100 plies a second over %d plies, the board drew %v, behind the counter by %v", plies, drawn, lag)
+	advanced, skipped := 0, 0
 	for i := 1; i < len(drawn); i++ {
 		if drawn[i] > drawn[i-1] {
 			advanced++
 		}
+		if drawn[i] > drawn[i-1]+1 {
+			skipped++
+		}
 	}
-	t.Logf("at 300 plies a second over %d plies, the board drew %v", plies, drawn)
-	if len(drawn) < 4 || advanced < len(drawn)-2 {
-		t.Errorf("the board drew plies %v while playing: it should advance at every sample", drawn)
+	if len(drawn) < 4 || advanced < (len(drawn)-1)/2 {
+		t.Errorf("the board drew plies %v while playing: it froze", drawn)
+	}
+	if skipped == 0 {
+		t.Errorf("the board drew plies %v one by one: it queues views instead of showing the latest", drawn)
 	}
 	b.until(fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, plies))
+}
+
+func TestBrowser_LogNamesSeatZero(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	m := a.create("planet", 2, 21, "alice", "bob")
+	a.playSeats(context.Background(), "planet", m.GetSeats(), 0, nil, nil)()
+	rep, err := a.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: m.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The replay's own record: a placement by seat 0 at face 0 or rotation 0, the zeros a log
+	// that skips zero values loses.
+	var want []string
+	for _, e := range rep.GetEvents() {
+		if p := e.GetGame().GetPlanet().GetTilePlaced(); p != nil && p.GetSeat() == 0 && (p.GetPlace().GetFace() == 0 || p.GetPlace().GetRotation() == 0) {
+			want = append(want, fmt.Sprintf("seat 0 (alice) placed tile #%d on face %d, turned %d", p.GetPlace().GetTile(), p.GetPlace().GetFace(), p.GetPlace().GetRotation()))
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the match has no placement by seat 0 with a zero in it")
+	}
+	b := newBrowser(t)
+	// The log of each ply: the first such placement's ply shows it.
+	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId()))
+	b.until(`document.querySelector('#board')?.dataset.ply !== undefined && document.querySelectorAll('#log div').length > 0`)
+	log := eval[string](b, `document.querySelector('#log').textContent`)
+	found := false
+	for _, w := range want {
+		found = found || strings.Contains(log, w)
+	}
+	if !found {
+		t.Errorf("the log names none of seat 0's placements %q: %.400s", want[0], log)
+	}
+	// The same names as the panel, and no field name or doubled enum in the text.
+	if panel := eval[string](b, `document.querySelector('#boardinfo .planet[data-seat="0"]').textContent`); !strings.HasPrefix(panel, "seat 0 (alice)") {
+		t.Errorf("the panel names seat 0 %q", panel)
+	}
+	for _, bad := range []string{"undefined", "=", "[object", "seat=", "kind"} {
+		if strings.Contains(log, bad) {
+			t.Errorf("the log holds %q: %.300s", bad, log)
+		}
+	}
 }

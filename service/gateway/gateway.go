@@ -174,8 +174,12 @@ func Handler(conn grpc.ClientConnInterface, c Config) (http.Handler, error) {
 	eps := episodes.Handler(episodes.ClientSource(orreryv1.NewArenaServiceClient(conn)))
 	mux.Handle("GET /v1/episodes", eps)
 	mux.Handle("GET /v1/episodes/{match_id}", eps)
-	mux.Handle("/v1/", gw)
-	mux.Handle("/", http.FileServerFS(app))
+	static, err := staticFiles(app)
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/v1/", compressJSON(gw))
+	mux.Handle("/", static)
 	g.next = streamDeadlines(lim.Write, mux)
 	return secureHeaders(withClient(g)), nil
 }

@@ -23,6 +23,7 @@ import (
 	_ "github.com/orrery/orrery/engine/games"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/houseseats"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/tournament"
@@ -74,10 +75,13 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours})
+	// Built-in bots for the seats a CreateMatch gives them, as serve seats them.
+	seats := houseseats.New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) }, builtin.Names, nil)
+	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours, HouseSeats: seats})
 	if err != nil {
 		t.Fatal(err)
 	}
+	seats.Start(srv)
 	if err := lad.Start(srv); err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +112,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		a.web.close()
 		tours.Close()
 		lad.Close()
+		seats.Close()
 		srv.Close()
 		gs.Stop()
 		conn.Close()

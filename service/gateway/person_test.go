@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service"
 )
 
 // createWith starts a match with options and a clock a person can keep (no timeouts while a
@@ -293,4 +294,49 @@ func TestBrowser_HumanPlaysFCCatanToTheEnd(t *testing.T) {
 		t.Errorf("no player of the person's picked up a ball: %.600s", log)
 	}
 	b.screenshot("seat-fccatan")
+}
+
+// A person makes a match on the home page against the server's bots, and plays it out.
+func TestBrowser_NewMatchFormSeatsBotsAndThePerson(t *testing.T) {
+	a := newArena(t, arenaOptions{authorize: service.AdminKey("s3cret")})
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(a.web.url + "/#/"))
+	b.until(`document.querySelector('#newgame') !== null`)
+	b.do(chromedp.SetValue(`#newgame`, "icetraders"))
+	eval[bool](b, `document.querySelector('#newgame').dispatchEvent(new Event('change'))`)
+	b.do(chromedp.SetValue(`#newseats`, "3"))
+	eval[bool](b, `document.querySelector('#newseats').dispatchEvent(new Event('change'))`)
+	b.until(`document.querySelectorAll('#seatrows select.seatwho').length === 3`)
+	// Seat 0 is the person's, seats 1 and 2 bots: greedy, then random.
+	b.do(chromedp.SetValue(`#seatrows select[data-seat="2"]`, "random"))
+	eval[bool](b, `document.querySelector('#seatrows select[data-seat="2"]').dispatchEvent(new Event('change'))`)
+	if got := eval[string](b, `[...document.querySelectorAll('#seatrows select.seatwho')].map((s) => s.value).join(',')`); got != "you,greedy,random" {
+		t.Fatalf("the seats are %q", got)
+	}
+	// This server wants its admin key: the page says so and takes it for this tab only.
+	b.expectConsole("status of 401 (Unauthorized)")
+	b.do(chromedp.Click(`#create`))
+	b.until(`document.querySelector('#adminkey') !== null`)
+	b.do(chromedp.SetValue(`#adminkey`, "s3cret"), chromedp.Click(`#savekey`))
+	// One seat is the person's: the page opens it.
+	b.until(`location.hash.startsWith('#/seat/')`)
+	if got := eval[string](b, `localStorage.getItem('orrery-admin-key') || ''`); got != "" {
+		t.Error("the admin key was kept beyond the tab")
+	}
+	c := b.playByClicks(600)
+	if c.board == 0 {
+		t.Error("the person played no move on the board")
+	}
+	b.until(`document.querySelector('#board').dataset.ended === 'true'`)
+	ms, err := a.client.ListMatches(context.Background(), &orreryv1.ListMatchesRequest{})
+	if err != nil || len(ms.GetMatches()) != 1 {
+		t.Fatalf("%d matches: %v", len(ms.GetMatches()), err)
+	}
+	var names []string
+	for _, si := range ms.GetMatches()[0].GetSeatInfo() {
+		names = append(names, si.GetName())
+	}
+	if strings.Join(names, ",") != "you,greedy,random" {
+		t.Errorf("the match's seats are %q", names)
+	}
 }

@@ -131,13 +131,54 @@ func gzipped(b []byte) ([]byte, error) {
 // minGzip is the smallest JSON answer worth compressing.
 const minGzip = 1 << 10
 
+// replays keeps the last few replays answered: GetReplay answers only for a finished match
+// whose seed is out, and such a replay never changes, so it is made (the log re-run, the
+// JSON written and gzipped) once rather than on every visit.
+type replays struct {
+	mu    sync.Mutex // guards byKey and order
+	byKey map[string]*asset
+	order []string
+}
+
+const replaysKept = 8
+
+func (c *replays) get(key string) *asset {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byKey[key]
+}
+
+func (c *replays) put(key string, a *asset) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; ok {
+		return
+	}
+	if len(c.order) == replaysKept {
+		delete(c.byKey, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.byKey[key] = a
+	c.order = append(c.order, key)
+}
+
 // compressJSON gzips the API's JSON answers (a replay of thousands of plies is megabytes of
-// repetitive JSON) and gives them an ETag, so that a replay asked for again is a 304. Streams
-// (Watch, the Play bridge) pass through: they are answered as they happen.
+// repetitive JSON) and gives them an ETag, so that an answer asked for again is a 304.
+// Replays, which never change, are kept made and may be cached a day. Streams (Watch, the
+// Play bridge) pass through: they are answered as they happen.
 func compressJSON(next http.Handler) http.Handler {
+	kept := &replays{byKey: map[string]*asset{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet || strings.HasSuffix(r.URL.Path, "/watch") || r.URL.Path == "/v1/play" {
 			next.ServeHTTP(w, r)
+			return
+		}
+		replay := strings.HasPrefix(r.URL.Path, "/v1/matches/") && strings.HasSuffix(r.URL.Path, "/replay")
+		key := r.URL.RequestURI()
+		if a := kept.get(key); replay && a != nil {
+			w.Header().Set("Content-Type", a.mimeType)
+			w.Header().Set("Cache-Control", a.cache)
+			serveBytes(w, r, a.plain, a.gz, a.etag)
 			return
 		}
 		rec := &bufferedWriter{header: http.Header{}, status: http.StatusOK}
@@ -152,7 +193,7 @@ func compressJSON(next http.Handler) http.Handler {
 		}
 		plain := rec.body.Bytes()
 		var gz []byte
-		if len(plain) >= minGzip && acceptsGzip(r) {
+		if len(plain) >= minGzip && (acceptsGzip(r) || replay) {
 			var buf bytes.Buffer
 			zw := gzipPool.Get().(*gzip.Writer)
 			zw.Reset(&buf)
@@ -160,6 +201,13 @@ func compressJSON(next http.Handler) http.Handler {
 			zw.Close()
 			gzipPool.Put(zw)
 			gz = buf.Bytes()
+		}
+		if replay {
+			a := &asset{plain: plain, gz: gz, etag: etagOf(plain), mimeType: rec.header.Get("Content-Type"), cache: "public, max-age=86400"}
+			kept.put(key, a)
+			w.Header().Set("Cache-Control", a.cache)
+			serveBytes(w, r, plain, gz, a.etag)
+			return
 		}
 		// A running match's answers change: the browser asks each time, and a 304 saves it
 		// the body when nothing did.

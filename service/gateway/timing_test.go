@@ -42,7 +42,8 @@ func TestBrowser_ReplayShowsNotesThinkTimesAndATimingStrip(t *testing.T) {
 	}
 	b := newBrowser(t)
 	b.do(chromedp.Navigate(a.web.url + "/#/match/" + m.GetMatchId()))
-	b.until(`document.querySelector('#timing') && document.querySelector('#movelab')`)
+	// The board drawn first: drawing it moves what lies below it, the strip among them.
+	b.until(`document.querySelector('#timing') && document.querySelector('#movelab') && document.querySelector('#board').dataset.ply !== undefined`)
 	if got := eval[int](b, `document.querySelectorAll('#timing .strip[data-seat="0"] .bar').length`); got != seat0 {
 		t.Errorf("seat 0's strip has %d bars for its %d moves", got, seat0)
 	}

@@ -77,18 +77,20 @@ func (l *Ladder) resumedMatch(id string, seats []assignedSeat) (*liveMatch, erro
 		if b == nil {
 			return nil, fmt.Errorf("seat %d: no bot %d", a.seat, a.bot)
 		}
-		if !b.house {
-			lm.houseOnly = false
-			continue
-		}
+		// The ladder plays a house bot's seat, and a hosted bot's (a registered bot with an
+		// entry among the house bots); a registered bot's stream plays any other.
 		for i, h := range l.house[lm.game] {
 			if h.Bot == b.name {
 				lm.house[a.seat] = &l.house[lm.game][i]
 			}
 		}
-		if lm.house[a.seat] == nil {
+		if lm.house[a.seat] != nil {
+			continue
+		}
+		if b.house {
 			return nil, fmt.Errorf("seat %d: house bot %s no longer plays %s", a.seat, b.name, lm.game)
 		}
+		lm.houseOnly = false
 	}
 	return lm, nil
 }

@@ -74,7 +74,7 @@ export function board(el, catalog, opts) {
       const systems = o.systems || [];
       const hs = o.hyperspaces || [];
       const n = Math.max(1, systems.length);
-      const cx = W / 2, cy = (H - 100) / 2, R = Math.min(cx, cy) - 66;
+      const cx = W / 2, cy = (H - 100) / 2 + 12, R = Math.min(cx, cy) - 80; // room for the top label
       const pos = {};
       systems.forEach((sys, i) => {
         const a = (2 * Math.PI * i) / n - Math.PI / 2;

@@ -803,9 +803,12 @@ type GameInfo struct {
 	// Several seats may owe a decision at once.
 	Simultaneous bool `protobuf:"varint,5,opt,name=simultaneous,proto3" json:"simultaneous,omitempty"`
 	// The game ticks on a clock.
-	RealTime      bool          `protobuf:"varint,6,opt,name=real_time,json=realTime,proto3" json:"real_time,omitempty"`
-	Options       []*GameOption `protobuf:"bytes,7,rep,name=options,proto3" json:"options,omitempty"`
-	Catalog       *Catalog      `protobuf:"bytes,8,opt,name=catalog,proto3" json:"catalog,omitempty"`
+	RealTime bool          `protobuf:"varint,6,opt,name=real_time,json=realTime,proto3" json:"real_time,omitempty"`
+	Options  []*GameOption `protobuf:"bytes,7,rep,name=options,proto3" json:"options,omitempty"`
+	Catalog  *Catalog      `protobuf:"bytes,8,opt,name=catalog,proto3" json:"catalog,omitempty"`
+	// The built-in bots CreateMatch can seat (CreateMatchRequest.bots); empty when the server
+	// offers none.
+	Bots          []string `protobuf:"bytes,9,rep,name=bots,proto3" json:"bots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -892,6 +895,13 @@ func (x *GameInfo) GetOptions() []*GameOption {
 func (x *GameInfo) GetCatalog() *Catalog {
 	if x != nil {
 		return x.Catalog
+	}
+	return nil
+}
+
+func (x *GameInfo) GetBots() []string {
+	if x != nil {
+		return x.Bots
 	}
 	return nil
 }
@@ -1066,7 +1076,11 @@ type CreateMatchRequest struct {
 	Clock         *Clock        `protobuf:"bytes,5,opt,name=clock,proto3" json:"clock,omitempty"`
 	TimeoutPolicy TimeoutPolicy `protobuf:"varint,6,opt,name=timeout_policy,json=timeoutPolicy,proto3,enum=orrery.v1.TimeoutPolicy" json:"timeout_policy,omitempty"`
 	// Display names of the seats, optional.
-	SeatNames     []string `protobuf:"bytes,7,rep,name=seat_names,json=seatNames,proto3" json:"seat_names,omitempty"`
+	SeatNames []string `protobuf:"bytes,7,rep,name=seat_names,json=seatNames,proto3" json:"seat_names,omitempty"`
+	// Seats the server plays itself with its built-in bots (GameInfo.bots lists each game's),
+	// as a person's opponents. Their tokens are not returned. A server that offers no
+	// built-in bots refuses the request (FAILED_PRECONDITION).
+	Bots          []*SeatBot `protobuf:"bytes,8,rep,name=bots,proto3" json:"bots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1150,6 +1164,67 @@ func (x *CreateMatchRequest) GetSeatNames() []string {
 	return nil
 }
 
+func (x *CreateMatchRequest) GetBots() []*SeatBot {
+	if x != nil {
+		return x.Bots
+	}
+	return nil
+}
+
+// SeatBot names the built-in bot that plays one seat of a new match.
+type SeatBot struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// A name from GameInfo.bots: "random", "greedy", "mcts".
+	Bot           string `protobuf:"bytes,2,opt,name=bot,proto3" json:"bot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatBot) Reset() {
+	*x = SeatBot{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatBot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatBot) ProtoMessage() {}
+
+func (x *SeatBot) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatBot.ProtoReflect.Descriptor instead.
+func (*SeatBot) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *SeatBot) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SeatBot) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
+}
+
 // SeatToken is the secret that lets one bot act for one seat. Never share or log it.
 type SeatToken struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1161,7 +1236,7 @@ type SeatToken struct {
 
 func (x *SeatToken) Reset() {
 	*x = SeatToken{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[10]
+	mi := &file_orrery_v1_arena_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1173,7 +1248,7 @@ func (x *SeatToken) String() string {
 func (*SeatToken) ProtoMessage() {}
 
 func (x *SeatToken) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[10]
+	mi := &file_orrery_v1_arena_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1186,7 +1261,7 @@ func (x *SeatToken) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatToken.ProtoReflect.Descriptor instead.
 func (*SeatToken) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{10}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SeatToken) GetSeat() int32 {
@@ -1217,7 +1292,7 @@ type CreateMatchResponse struct {
 
 func (x *CreateMatchResponse) Reset() {
 	*x = CreateMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[11]
+	mi := &file_orrery_v1_arena_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1229,7 +1304,7 @@ func (x *CreateMatchResponse) String() string {
 func (*CreateMatchResponse) ProtoMessage() {}
 
 func (x *CreateMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[11]
+	mi := &file_orrery_v1_arena_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1242,7 +1317,7 @@ func (x *CreateMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchResponse.ProtoReflect.Descriptor instead.
 func (*CreateMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{11}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateMatchResponse) GetMatchId() string {
@@ -1281,7 +1356,7 @@ type PlayRequest struct {
 
 func (x *PlayRequest) Reset() {
 	*x = PlayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[12]
+	mi := &file_orrery_v1_arena_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1293,7 +1368,7 @@ func (x *PlayRequest) String() string {
 func (*PlayRequest) ProtoMessage() {}
 
 func (x *PlayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[12]
+	mi := &file_orrery_v1_arena_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1306,7 +1381,7 @@ func (x *PlayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayRequest.ProtoReflect.Descriptor instead.
 func (*PlayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{12}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *PlayRequest) GetMsg() isPlayRequest_Msg {
@@ -1389,7 +1464,7 @@ type LadderJoin struct {
 
 func (x *LadderJoin) Reset() {
 	*x = LadderJoin{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[13]
+	mi := &file_orrery_v1_arena_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1401,7 +1476,7 @@ func (x *LadderJoin) String() string {
 func (*LadderJoin) ProtoMessage() {}
 
 func (x *LadderJoin) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[13]
+	mi := &file_orrery_v1_arena_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1414,7 +1489,7 @@ func (x *LadderJoin) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LadderJoin.ProtoReflect.Descriptor instead.
 func (*LadderJoin) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{13}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *LadderJoin) GetGames() []string {
@@ -1460,7 +1535,7 @@ type Join struct {
 
 func (x *Join) Reset() {
 	*x = Join{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1472,7 +1547,7 @@ func (x *Join) String() string {
 func (*Join) ProtoMessage() {}
 
 func (x *Join) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1485,7 +1560,7 @@ func (x *Join) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Join.ProtoReflect.Descriptor instead.
 func (*Join) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{14}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Join) GetToken() string {
@@ -1537,7 +1612,7 @@ type Receive struct {
 
 func (x *Receive) Reset() {
 	*x = Receive{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1549,7 +1624,7 @@ func (x *Receive) String() string {
 func (*Receive) ProtoMessage() {}
 
 func (x *Receive) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1562,7 +1637,7 @@ func (x *Receive) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Receive.ProtoReflect.Descriptor instead.
 func (*Receive) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Receive) GetOmitLegal() bool {
@@ -1629,7 +1704,7 @@ type Answer struct {
 
 func (x *Answer) Reset() {
 	*x = Answer{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1641,7 +1716,7 @@ func (x *Answer) String() string {
 func (*Answer) ProtoMessage() {}
 
 func (x *Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1654,7 +1729,7 @@ func (x *Answer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Answer.ProtoReflect.Descriptor instead.
 func (*Answer) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Answer) GetDecisionId() string {
@@ -1752,7 +1827,7 @@ type PlayResponse struct {
 
 func (x *PlayResponse) Reset() {
 	*x = PlayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1764,7 +1839,7 @@ func (x *PlayResponse) String() string {
 func (*PlayResponse) ProtoMessage() {}
 
 func (x *PlayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1777,7 +1852,7 @@ func (x *PlayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayResponse.ProtoReflect.Descriptor instead.
 func (*PlayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PlayResponse) GetMsg() isPlayResponse_Msg {
@@ -1899,7 +1974,7 @@ type Joined struct {
 
 func (x *Joined) Reset() {
 	*x = Joined{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1911,7 +1986,7 @@ func (x *Joined) String() string {
 func (*Joined) ProtoMessage() {}
 
 func (x *Joined) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1924,7 +1999,7 @@ func (x *Joined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Joined.ProtoReflect.Descriptor instead.
 func (*Joined) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Joined) GetMatchId() string {
@@ -2019,7 +2094,7 @@ type Decision struct {
 
 func (x *Decision) Reset() {
 	*x = Decision{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2031,7 +2106,7 @@ func (x *Decision) String() string {
 func (*Decision) ProtoMessage() {}
 
 func (x *Decision) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2044,7 +2119,7 @@ func (x *Decision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Decision.ProtoReflect.Descriptor instead.
 func (*Decision) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Decision) GetDecisionId() string {
@@ -2152,7 +2227,7 @@ type ActionAccepted struct {
 
 func (x *ActionAccepted) Reset() {
 	*x = ActionAccepted{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2164,7 +2239,7 @@ func (x *ActionAccepted) String() string {
 func (*ActionAccepted) ProtoMessage() {}
 
 func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2177,7 +2252,7 @@ func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionAccepted.ProtoReflect.Descriptor instead.
 func (*ActionAccepted) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ActionAccepted) GetDecisionId() string {
@@ -2221,7 +2296,7 @@ type ActionRejected struct {
 
 func (x *ActionRejected) Reset() {
 	*x = ActionRejected{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2233,7 +2308,7 @@ func (x *ActionRejected) String() string {
 func (*ActionRejected) ProtoMessage() {}
 
 func (x *ActionRejected) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2246,7 +2321,7 @@ func (x *ActionRejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionRejected.ProtoReflect.Descriptor instead.
 func (*ActionRejected) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ActionRejected) GetDecisionId() string {
@@ -2288,7 +2363,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2300,7 +2375,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2313,7 +2388,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -2346,7 +2421,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2358,7 +2433,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2371,7 +2446,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Event) GetSeq() int64 {
@@ -2433,7 +2508,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2445,7 +2520,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2458,7 +2533,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SeatTimedOut) GetSeat() int32 {
@@ -2489,7 +2564,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2501,7 +2576,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2514,7 +2589,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Result) GetRanks() []int32 {
@@ -2569,7 +2644,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2581,7 +2656,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2594,7 +2669,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *MatchEnded) GetResult() *Result {
@@ -2658,7 +2733,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2670,7 +2745,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2683,7 +2758,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WatchRequest) GetMatchId() string {
@@ -2715,7 +2790,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2727,7 +2802,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2740,7 +2815,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WatchResponse) GetMsg() isWatchResponse_Msg {
@@ -2811,7 +2886,7 @@ type Spectate struct {
 
 func (x *Spectate) Reset() {
 	*x = Spectate{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2823,7 +2898,7 @@ func (x *Spectate) String() string {
 func (*Spectate) ProtoMessage() {}
 
 func (x *Spectate) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2836,7 +2911,7 @@ func (x *Spectate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spectate.ProtoReflect.Descriptor instead.
 func (*Spectate) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Spectate) GetObservation() *Observation {
@@ -2874,7 +2949,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2886,7 +2961,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2899,7 +2974,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SeatInfo) GetSeat() int32 {
@@ -2959,7 +3034,7 @@ type MatchSummary struct {
 
 func (x *MatchSummary) Reset() {
 	*x = MatchSummary{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2971,7 +3046,7 @@ func (x *MatchSummary) String() string {
 func (*MatchSummary) ProtoMessage() {}
 
 func (x *MatchSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2984,7 +3059,7 @@ func (x *MatchSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchSummary.ProtoReflect.Descriptor instead.
 func (*MatchSummary) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MatchSummary) GetMatchId() string {
@@ -3088,7 +3163,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3100,7 +3175,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3113,7 +3188,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -3133,7 +3208,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3145,7 +3220,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3158,7 +3233,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -3195,7 +3270,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3207,7 +3282,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3220,7 +3295,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -3276,7 +3351,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3363,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3301,7 +3376,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -3328,7 +3403,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3340,7 +3415,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3353,7 +3428,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3384,7 +3459,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3396,7 +3471,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3409,7 +3484,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3479,7 +3554,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3491,7 +3566,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3504,7 +3579,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3590,7 +3665,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"GameOption\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12#\n" +
 	"\rdefault_value\x18\x02 \x01(\tR\fdefaultValue\x12\x12\n" +
-	"\x04help\x18\x03 \x01(\tR\x04help\"\x8e\x02\n" +
+	"\x04help\x18\x03 \x01(\tR\x04help\"\xa2\x02\n" +
 	"\bGameInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x1b\n" +
@@ -3599,7 +3674,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\fsimultaneous\x18\x05 \x01(\bR\fsimultaneous\x12\x1b\n" +
 	"\treal_time\x18\x06 \x01(\bR\brealTime\x12/\n" +
 	"\aoptions\x18\a \x03(\v2\x15.orrery.v1.GameOptionR\aoptions\x12,\n" +
-	"\acatalog\x18\b \x01(\v2\x12.orrery.v1.CatalogR\acatalog\"\x12\n" +
+	"\acatalog\x18\b \x01(\v2\x12.orrery.v1.CatalogR\acatalog\x12\x12\n" +
+	"\x04bots\x18\t \x03(\tR\x04bots\"\x12\n" +
 	"\x10ListGamesRequest\">\n" +
 	"\x11ListGamesResponse\x12)\n" +
 	"\x05games\x18\x01 \x03(\v2\x13.orrery.v1.GameInfoR\x05games\"\xd9\x01\n" +
@@ -3608,7 +3684,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\tincrement\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tincrement\x126\n" +
 	"\ttime_bank\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeBank\x12\x1d\n" +
 	"\n" +
-	"wall_clock\x18\x05 \x01(\bR\twallClockJ\x04\b\x04\x10\x05R\x04tick\"\xea\x02\n" +
+	"wall_clock\x18\x05 \x01(\bR\twallClockJ\x04\b\x04\x10\x05R\x04tick\"\x92\x03\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12D\n" +
@@ -3617,11 +3693,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x05clock\x18\x05 \x01(\v2\x10.orrery.v1.ClockR\x05clock\x12?\n" +
 	"\x0etimeout_policy\x18\x06 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x12\x1d\n" +
 	"\n" +
-	"seat_names\x18\a \x03(\tR\tseatNames\x1a:\n" +
+	"seat_names\x18\a \x03(\tR\tseatNames\x12&\n" +
+	"\x04bots\x18\b \x03(\v2\x12.orrery.v1.SeatBotR\x04bots\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
-	"\x05_seed\"5\n" +
+	"\x05_seed\"/\n" +
+	"\aSeatBot\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x10\n" +
+	"\x03bot\x18\x02 \x01(\tR\x03bot\"5\n" +
 	"\tSeatToken\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05token\x18\x02 \x01(\tR\x05token\"y\n" +
@@ -3862,7 +3942,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3878,155 +3958,157 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*ListGamesResponse)(nil),     // 11: orrery.v1.ListGamesResponse
 	(*Clock)(nil),                 // 12: orrery.v1.Clock
 	(*CreateMatchRequest)(nil),    // 13: orrery.v1.CreateMatchRequest
-	(*SeatToken)(nil),             // 14: orrery.v1.SeatToken
-	(*CreateMatchResponse)(nil),   // 15: orrery.v1.CreateMatchResponse
-	(*PlayRequest)(nil),           // 16: orrery.v1.PlayRequest
-	(*LadderJoin)(nil),            // 17: orrery.v1.LadderJoin
-	(*Join)(nil),                  // 18: orrery.v1.Join
-	(*Receive)(nil),               // 19: orrery.v1.Receive
-	(*Answer)(nil),                // 20: orrery.v1.Answer
-	(*PlayResponse)(nil),          // 21: orrery.v1.PlayResponse
-	(*Joined)(nil),                // 22: orrery.v1.Joined
-	(*Decision)(nil),              // 23: orrery.v1.Decision
-	(*ActionAccepted)(nil),        // 24: orrery.v1.ActionAccepted
-	(*ActionRejected)(nil),        // 25: orrery.v1.ActionRejected
-	(*EventBatch)(nil),            // 26: orrery.v1.EventBatch
-	(*Event)(nil),                 // 27: orrery.v1.Event
-	(*SeatTimedOut)(nil),          // 28: orrery.v1.SeatTimedOut
-	(*Result)(nil),                // 29: orrery.v1.Result
-	(*MatchEnded)(nil),            // 30: orrery.v1.MatchEnded
-	(*WatchRequest)(nil),          // 31: orrery.v1.WatchRequest
-	(*WatchResponse)(nil),         // 32: orrery.v1.WatchResponse
-	(*Spectate)(nil),              // 33: orrery.v1.Spectate
-	(*SeatInfo)(nil),              // 34: orrery.v1.SeatInfo
-	(*MatchSummary)(nil),          // 35: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 36: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 37: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 38: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 39: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 40: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 41: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 42: orrery.v1.GetReplayResponse
-	nil,                           // 43: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 44: orrery.v1.Joined.OptionsEntry
-	nil,                           // 45: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 46: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 47: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 48: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 49: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 50: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 51: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 52: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 53: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 54: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 55: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 56: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 57: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 58: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 59: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 60: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 61: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 62: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 63: google.protobuf.Timestamp
+	(*SeatBot)(nil),               // 14: orrery.v1.SeatBot
+	(*SeatToken)(nil),             // 15: orrery.v1.SeatToken
+	(*CreateMatchResponse)(nil),   // 16: orrery.v1.CreateMatchResponse
+	(*PlayRequest)(nil),           // 17: orrery.v1.PlayRequest
+	(*LadderJoin)(nil),            // 18: orrery.v1.LadderJoin
+	(*Join)(nil),                  // 19: orrery.v1.Join
+	(*Receive)(nil),               // 20: orrery.v1.Receive
+	(*Answer)(nil),                // 21: orrery.v1.Answer
+	(*PlayResponse)(nil),          // 22: orrery.v1.PlayResponse
+	(*Joined)(nil),                // 23: orrery.v1.Joined
+	(*Decision)(nil),              // 24: orrery.v1.Decision
+	(*ActionAccepted)(nil),        // 25: orrery.v1.ActionAccepted
+	(*ActionRejected)(nil),        // 26: orrery.v1.ActionRejected
+	(*EventBatch)(nil),            // 27: orrery.v1.EventBatch
+	(*Event)(nil),                 // 28: orrery.v1.Event
+	(*SeatTimedOut)(nil),          // 29: orrery.v1.SeatTimedOut
+	(*Result)(nil),                // 30: orrery.v1.Result
+	(*MatchEnded)(nil),            // 31: orrery.v1.MatchEnded
+	(*WatchRequest)(nil),          // 32: orrery.v1.WatchRequest
+	(*WatchResponse)(nil),         // 33: orrery.v1.WatchResponse
+	(*Spectate)(nil),              // 34: orrery.v1.Spectate
+	(*SeatInfo)(nil),              // 35: orrery.v1.SeatInfo
+	(*MatchSummary)(nil),          // 36: orrery.v1.MatchSummary
+	(*GetMatchRequest)(nil),       // 37: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 38: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 39: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 40: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 41: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 42: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 43: orrery.v1.GetReplayResponse
+	nil,                           // 44: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 45: orrery.v1.Joined.OptionsEntry
+	nil,                           // 46: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 47: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 48: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 49: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 50: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 51: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 52: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 53: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 54: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 55: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 56: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 57: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 58: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 59: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 60: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 61: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 62: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 63: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 64: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	46, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	47, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	48, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	49, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	50, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	51, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	52, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	53, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	54, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	55, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	56, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	57, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	58, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	59, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	60, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	61, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	47, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	48, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	49, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	50, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	51, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	52, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	53, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	54, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	55, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	56, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	57, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	58, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	59, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	60, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	61, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	62, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	62, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	62, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	62, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	43, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	63, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	63, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	63, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	44, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	14, // 25: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
-	18, // 26: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
-	20, // 27: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
-	17, // 28: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
-	19, // 29: orrery.v1.LadderJoin.receive:type_name -> orrery.v1.Receive
-	19, // 30: orrery.v1.Join.receive:type_name -> orrery.v1.Receive
-	4,  // 31: orrery.v1.Answer.action:type_name -> orrery.v1.Action
-	22, // 32: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
-	23, // 33: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
-	24, // 34: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
-	25, // 35: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	26, // 36: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
-	30, // 37: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	44, // 38: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
-	12, // 39: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
-	0,  // 40: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	63, // 41: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	62, // 42: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
-	5,  // 43: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
-	4,  // 44: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	27, // 45: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	62, // 46: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
-	27, // 47: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
-	1,  // 48: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	27, // 49: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
-	6,  // 50: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	28, // 51: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 52: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 53: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	29, // 54: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	33, // 55: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	26, // 56: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
-	30, // 57: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 58: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	62, // 59: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	45, // 60: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 61: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	63, // 62: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	63, // 63: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	29, // 64: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	34, // 65: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 66: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 67: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	35, // 68: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 69: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	35, // 70: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 71: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 72: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	62, // 73: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
-	1,  // 74: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	35, // 75: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	41, // 76: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	27, // 77: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 78: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 79: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	16, // 80: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	31, // 81: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	36, // 82: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	38, // 83: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	40, // 84: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 85: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	15, // 86: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	21, // 87: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	32, // 88: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	37, // 89: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	39, // 90: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	42, // 91: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	85, // [85:92] is the sub-list for method output_type
-	78, // [78:85] is the sub-list for method input_type
-	78, // [78:78] is the sub-list for extension type_name
-	78, // [78:78] is the sub-list for extension extendee
-	0,  // [0:78] is the sub-list for field type_name
+	14, // 25: orrery.v1.CreateMatchRequest.bots:type_name -> orrery.v1.SeatBot
+	15, // 26: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
+	19, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
+	21, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
+	18, // 29: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
+	20, // 30: orrery.v1.LadderJoin.receive:type_name -> orrery.v1.Receive
+	20, // 31: orrery.v1.Join.receive:type_name -> orrery.v1.Receive
+	4,  // 32: orrery.v1.Answer.action:type_name -> orrery.v1.Action
+	23, // 33: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
+	24, // 34: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
+	25, // 35: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
+	26, // 36: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
+	27, // 37: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
+	31, // 38: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	45, // 39: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	12, // 40: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
+	0,  // 41: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	64, // 42: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	63, // 43: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	5,  // 44: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
+	4,  // 45: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
+	28, // 46: orrery.v1.Decision.events:type_name -> orrery.v1.Event
+	63, // 47: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	28, // 48: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 49: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	28, // 50: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 51: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	29, // 52: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 53: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 54: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	30, // 55: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	34, // 56: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	27, // 57: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	31, // 58: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 59: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	63, // 60: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	46, // 61: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 62: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	64, // 63: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	64, // 64: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	30, // 65: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	35, // 66: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 67: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 68: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	36, // 69: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 70: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	36, // 71: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 72: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 73: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	63, // 74: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	1,  // 75: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
+	36, // 76: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	42, // 77: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	28, // 78: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 79: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 80: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 81: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	32, // 82: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	37, // 83: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	39, // 84: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	41, // 85: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 86: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 87: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	22, // 88: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	33, // 89: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	38, // 90: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	40, // 91: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	43, // 92: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	86, // [86:93] is the sub-list for method output_type
+	79, // [79:86] is the sub-list for method input_type
+	79, // [79:79] is the sub-list for extension type_name
+	79, // [79:79] is the sub-list for extension extendee
+	0,  // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -4059,18 +4141,18 @@ func file_orrery_v1_arena_proto_init() {
 		(*Catalog_Fccatan)(nil),
 	}
 	file_orrery_v1_arena_proto_msgTypes[9].OneofWrappers = []any{}
-	file_orrery_v1_arena_proto_msgTypes[12].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[13].OneofWrappers = []any{
 		(*PlayRequest_Join)(nil),
 		(*PlayRequest_Answer)(nil),
 		(*PlayRequest_Ladder)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[14].OneofWrappers = []any{}
-	file_orrery_v1_arena_proto_msgTypes[16].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[15].OneofWrappers = []any{}
+	file_orrery_v1_arena_proto_msgTypes[17].OneofWrappers = []any{
 		(*Answer_LegalIndex)(nil),
 		(*Answer_Action)(nil),
 		(*Answer_Notation)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[17].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[18].OneofWrappers = []any{
 		(*PlayResponse_Joined)(nil),
 		(*PlayResponse_Decision)(nil),
 		(*PlayResponse_Accepted)(nil),
@@ -4078,11 +4160,11 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayResponse_Events)(nil),
 		(*PlayResponse_Ended)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[23].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[24].OneofWrappers = []any{
 		(*Event_Game)(nil),
 		(*Event_TimedOut)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[28].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[29].OneofWrappers = []any{
 		(*WatchResponse_View)(nil),
 		(*WatchResponse_Events)(nil),
 		(*WatchResponse_Ended)(nil),
@@ -4093,7 +4175,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   42,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
