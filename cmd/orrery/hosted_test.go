@@ -144,4 +144,49 @@ func TestHosted_UploadPlaysOnTheLadder(t *testing.T) {
 			t.Errorf("bot info lacks %q:\n%s", want, out.String())
 		}
 	}
+
+	// A server tournament seats hosted bots beside built-in ones, and finishes.
+	tours := orreryv1.NewTournamentServiceClient(conn)
+	seed := uint64(9)
+	created, err := tours.CreateTournament(ctx, &orreryv1.CreateTournamentRequest{Game: "icetraders", Seats: 4, Games: 4, Seed: &seed,
+		Entrants: []string{"wasm-random", "wasm-bad", "builtin:random", "builtin:greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.GetTournament().GetTournamentId()
+	var tour *orreryv1.Tournament
+	for deadline := time.Now().Add(2 * time.Minute); tour.GetStatus() != orreryv1.TournamentStatus_TOURNAMENT_STATUS_FINISHED; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tournament did not finish within 2 minutes: %v", tour)
+		}
+		r, err := tours.GetTournament(ctx, &orreryv1.GetTournamentRequest{TournamentId: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tour = r.GetTournament()
+	}
+	if len(tour.GetStandings()) != 4 {
+		t.Errorf("standings %v, want the four entrants", tour.GetStandings())
+	}
+	for _, st := range tour.GetStandings() {
+		if st.GetMatches() != 4 {
+			t.Errorf("%s played %d matches, want 4", st.GetEntrant(), st.GetMatches())
+		}
+	}
+	// Each hosted entrant's seats in the tournament's matches are recorded.
+	inTour := map[string]bool{}
+	for _, m := range tour.GetMatchIds() {
+		inTour[m] = true
+	}
+	for _, name := range []string{"wasm-random", "wasm-bad"} {
+		n := 0
+		for _, s := range played(name, "").GetHostedSeats() {
+			if inTour[s.GetMatchId()] {
+				n++
+			}
+		}
+		if n != 4 {
+			t.Errorf("%s: %d hosted seats recorded in the tournament's 4 matches", name, n)
+		}
+	}
 }

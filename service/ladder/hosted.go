@@ -32,6 +32,19 @@ func (l *Ladder) hostedHouse(bot, game string) House {
 	}}
 }
 
+// hostedLocked is a house entry of hosted bot name (any game's: it plays the newest module
+// whatever the game), nil if name is not hosted.
+func (l *Ladder) hostedLocked(name string) *House {
+	for _, hs := range l.house {
+		for i := range hs {
+			if hs[i].Bot == name && hs[i].Play != nil {
+				return &hs[i]
+			}
+		}
+	}
+	return nil
+}
+
 // loadHosted seats every stored hosted bot in the games of its newest module.
 func (l *Ladder) loadHosted(ctx context.Context) error {
 	mods, err := l.cfg.DB.HostedBots(ctx)

@@ -20,7 +20,7 @@ func (l *Ladder) Registered(name string) bool {
 func (l *Ladder) Connected(name string) bool {
 	b := l.botByName(name)
 	l.mu.Lock()
-	here := b != nil && l.conns[b.id] != nil
+	here := b != nil && (l.conns[b.id] != nil || l.hostedLocked(name) != nil) // a hosted bot is always here
 	l.mu.Unlock()
 	if b != nil && !here && l.cfg.Cluster != nil {
 		return l.connectedCluster(b.id)
@@ -75,6 +75,15 @@ func (l *Ladder) SeatTournament(matchID string, seats, seat int, name, token str
 		return status.Errorf(codes.FailedPrecondition, "seat %d of match %s is another bot's", seat, matchID)
 	}
 	lm.bots[seat], lm.tokens[seat] = b.id, token
+	if h := l.hostedLocked(name); h != nil {
+		// A hosted bot: the ladder plays it itself, its newest module.
+		if lm.house[seat] == nil {
+			lm.house[seat] = h
+			l.wg.Add(1)
+			go l.playHouse(lm, seat, h)
+		}
+		return nil
+	}
 	if c := l.conns[b.id]; c != nil && c.alive() {
 		lm.runner[seat] = c
 		c.active++
