@@ -90,6 +90,7 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newBackupCmd(),
 		newJoinCmd(),
 		newTournamentCmd(),
+		newTournamentsCmd(),
 		newSPRTCmd(),
 		newStandingsCmd(),
 		newBotCmd(),

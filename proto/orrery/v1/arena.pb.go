@@ -3154,6 +3154,114 @@ func (x *MatchSummary) GetTimeoutPolicy() TimeoutPolicy {
 }
 
 // GetMatchRequest names a match.
+// AbortMatchRequest names the match to abort and why.
+type AbortMatchRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Why, as the result's detail (at most 200 characters).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Every seat's token, in seat order: the creator's proof, without the admin key.
+	SeatTokens    []string `protobuf:"bytes,3,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchRequest) Reset() {
+	*x = AbortMatchRequest{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchRequest) ProtoMessage() {}
+
+func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
+func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *AbortMatchRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
+	}
+	return nil
+}
+
+// AbortMatchResponse is the match once aborted.
+type AbortMatchResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Match         *MatchSummary          `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchResponse) Reset() {
+	*x = AbortMatchResponse{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchResponse) ProtoMessage() {}
+
+func (x *AbortMatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchResponse.ProtoReflect.Descriptor instead.
+func (*AbortMatchResponse) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *AbortMatchResponse) GetMatch() *MatchSummary {
+	if x != nil {
+		return x.Match
+	}
+	return nil
+}
+
 type GetMatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
@@ -3163,7 +3271,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3175,7 +3283,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3188,7 +3296,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -3208,7 +3316,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3220,7 +3328,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3233,7 +3341,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -3270,7 +3378,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3282,7 +3390,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3295,7 +3403,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -3351,7 +3459,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3363,7 +3471,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3376,7 +3484,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -3403,7 +3511,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3415,7 +3523,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3428,7 +3536,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3459,7 +3567,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3471,7 +3579,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3484,7 +3592,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3554,7 +3662,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[39]
+	mi := &file_orrery_v1_arena_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3566,7 +3674,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[39]
+	mi := &file_orrery_v1_arena_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3579,7 +3687,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3857,7 +3965,14 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\r \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\",\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"g\n" +
+	"\x11AbortMatchRequest\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1f\n" +
+	"\vseat_tokens\x18\x03 \x03(\tR\n" +
+	"seatTokens\"C\n" +
+	"\x12AbortMatchResponse\x12-\n" +
+	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"A\n" +
 	"\x10GetMatchResponse\x12-\n" +
@@ -3919,13 +4034,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x14MATCH_STATUS_RUNNING\x10\x01\x12\x19\n" +
 	"\x15MATCH_STATUS_FINISHED\x10\x02\x12\x17\n" +
 	"\x13MATCH_STATUS_FAILED\x10\x03\x12\x17\n" +
-	"\x13MATCH_STATUS_PAUSED\x10\x042\xfa\x03\n" +
+	"\x13MATCH_STATUS_PAUSED\x10\x042\xc5\x04\n" +
 	"\fArenaService\x12F\n" +
 	"\tListGames\x12\x1b.orrery.v1.ListGamesRequest\x1a\x1c.orrery.v1.ListGamesResponse\x12L\n" +
 	"\vCreateMatch\x12\x1d.orrery.v1.CreateMatchRequest\x1a\x1e.orrery.v1.CreateMatchResponse\x12;\n" +
 	"\x04Play\x12\x16.orrery.v1.PlayRequest\x1a\x17.orrery.v1.PlayResponse(\x010\x01\x12<\n" +
 	"\x05Watch\x12\x17.orrery.v1.WatchRequest\x1a\x18.orrery.v1.WatchResponse0\x01\x12C\n" +
-	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12L\n" +
+	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12I\n" +
+	"\n" +
+	"AbortMatch\x12\x1c.orrery.v1.AbortMatchRequest\x1a\x1d.orrery.v1.AbortMatchResponse\x12L\n" +
 	"\vListMatches\x12\x1d.orrery.v1.ListMatchesRequest\x1a\x1e.orrery.v1.ListMatchesResponse\x12F\n" +
 	"\tGetReplay\x12\x1b.orrery.v1.GetReplayRequest\x1a\x1c.orrery.v1.GetReplayResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
@@ -3942,7 +4059,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3981,59 +4098,61 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*Spectate)(nil),              // 34: orrery.v1.Spectate
 	(*SeatInfo)(nil),              // 35: orrery.v1.SeatInfo
 	(*MatchSummary)(nil),          // 36: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 37: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 38: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 39: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 40: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 41: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 42: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 43: orrery.v1.GetReplayResponse
-	nil,                           // 44: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 45: orrery.v1.Joined.OptionsEntry
-	nil,                           // 46: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 47: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 48: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 49: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 50: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 51: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 52: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 53: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 54: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 55: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 56: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 57: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 58: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 59: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 60: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 61: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 62: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 63: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 64: google.protobuf.Timestamp
+	(*AbortMatchRequest)(nil),     // 37: orrery.v1.AbortMatchRequest
+	(*AbortMatchResponse)(nil),    // 38: orrery.v1.AbortMatchResponse
+	(*GetMatchRequest)(nil),       // 39: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 40: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 41: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 42: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 43: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 44: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 45: orrery.v1.GetReplayResponse
+	nil,                           // 46: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 47: orrery.v1.Joined.OptionsEntry
+	nil,                           // 48: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 49: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 50: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 51: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 52: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 53: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 54: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 55: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 56: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 57: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 58: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 59: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 60: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 61: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 62: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 63: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 64: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 65: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 66: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	47, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	48, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	49, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	50, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	51, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	52, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	53, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	54, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	55, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	56, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	57, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	58, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	59, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	60, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	61, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	62, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	49, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	50, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	51, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	52, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	53, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	54, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	55, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	56, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	57, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	58, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	59, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	60, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	61, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	62, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	63, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	64, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	63, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	63, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	63, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	44, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	65, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	65, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	65, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	46, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 25: orrery.v1.CreateMatchRequest.bots:type_name -> orrery.v1.SeatBot
@@ -4050,15 +4169,15 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	26, // 36: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
 	27, // 37: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
 	31, // 38: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	45, // 39: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	47, // 39: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
 	12, // 40: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
 	0,  // 41: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	64, // 42: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	63, // 43: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	66, // 42: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	65, // 43: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
 	5,  // 44: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
 	4,  // 45: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
 	28, // 46: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	63, // 47: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	65, // 47: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
 	28, // 48: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
 	1,  // 49: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
 	28, // 50: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
@@ -4071,44 +4190,47 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	27, // 57: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
 	31, // 58: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
 	5,  // 59: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	63, // 60: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	46, // 61: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	65, // 60: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	48, // 61: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
 	3,  // 62: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	64, // 63: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	64, // 64: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	66, // 63: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	66, // 64: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
 	30, // 65: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
 	35, // 66: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
 	12, // 67: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
 	0,  // 68: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	36, // 69: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 70: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	36, // 71: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 72: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 73: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	63, // 74: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
-	1,  // 75: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	36, // 76: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	42, // 77: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	28, // 78: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 79: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 80: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	17, // 81: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	32, // 82: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	37, // 83: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	39, // 84: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	41, // 85: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 86: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	16, // 87: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	22, // 88: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	33, // 89: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	38, // 90: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	40, // 91: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	43, // 92: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	86, // [86:93] is the sub-list for method output_type
-	79, // [79:86] is the sub-list for method input_type
-	79, // [79:79] is the sub-list for extension type_name
-	79, // [79:79] is the sub-list for extension extendee
-	0,  // [0:79] is the sub-list for field type_name
+	36, // 69: orrery.v1.AbortMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	36, // 70: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 71: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	36, // 72: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 73: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 74: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	65, // 75: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	1,  // 76: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
+	36, // 77: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	44, // 78: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	28, // 79: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 80: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 81: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 82: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	32, // 83: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	39, // 84: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	37, // 85: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	41, // 86: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	43, // 87: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 88: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 89: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	22, // 90: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	33, // 91: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	40, // 92: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	38, // 93: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	42, // 94: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	45, // 95: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	88, // [88:96] is the sub-list for method output_type
+	80, // [80:88] is the sub-list for method input_type
+	80, // [80:80] is the sub-list for extension type_name
+	80, // [80:80] is the sub-list for extension extendee
+	0,  // [0:80] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -4175,7 +4297,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   43,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -32,6 +32,22 @@ TIMEOUT_POLICY_FORFEIT: TimeoutPolicy
 TIMEOUT_POLICY_RANDOM: TimeoutPolicy
 TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
 
+class AbortMatchRequest(_message.Message):
+    __slots__ = ["match_id", "reason", "seat_tokens"]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    reason: str
+    seat_tokens: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_id: _Optional[str] = ..., reason: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AbortMatchResponse(_message.Message):
+    __slots__ = ["match"]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
+
 class Action(_message.Message):
     __slots__ = ["fccatan", "icetraders", "pantropia", "planet"]
     FCCATAN_FIELD_NUMBER: _ClassVar[int]
