@@ -124,6 +124,17 @@ func TestStatusCodes_AsDocumented(t *testing.T) {
 				}
 			}
 		}, codes.Aborted},
+		{"the bot closed its side before the end", func() error {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stream := h.join(ctx, created.GetSeats()[1].GetToken())
+			stream.CloseSend()
+			for {
+				if _, err := stream.Recv(); err != nil {
+					return err
+				}
+			}
+		}, codes.Canceled},
 		// grpc-go decodes every message itself and ends the call with its own INTERNAL
 		// ("failed to unmarshal") before a handler or interceptor can answer otherwise; the
 		// docs say so.

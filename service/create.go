@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	otelcodes "go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -22,6 +24,7 @@ import (
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tracing"
 )
 
 // MatchSpec is a match to create, in engine terms.
@@ -142,7 +145,20 @@ func (s *Server) houseSeats(req *orreryv1.CreateMatchRequest) (map[int]string, [
 
 // Create starts a match and returns its id, seat tokens and seed hash. In-process callers
 // (the ladder, the CLI) use it directly.
-func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, string, error) {
+func (s *Server) Create(ctx context.Context, spec MatchSpec) (id string, tokens []string, hash string, err error) {
+	if s.env.Tracer != nil {
+		var span trace.Span
+		ctx, span = s.env.Tracer.Start(ctx, "orrery.create", trace.WithAttributes(tracing.Game.String(spec.Game), tracing.Seats.Int(spec.Seats)))
+		defer func() {
+			if id != "" {
+				span.SetAttributes(tracing.MatchID.String(id))
+			}
+			if err != nil {
+				span.SetStatus(otelcodes.Error, status.Code(err).String())
+			}
+			span.End()
+		}()
+	}
 	if spec.Game == "" {
 		return "", nil, "", status.Error(codes.InvalidArgument, "game is required; ListGames lists them")
 	}
@@ -222,7 +238,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 	} else if len(keys.Tokens) != spec.Seats || keys.ID == "" {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "match keys: %d tokens for %d seats", len(keys.Tokens), spec.Seats)
 	}
-	tokens := keys.Tokens
+	tokens = keys.Tokens
 	hashes := make([]string, spec.Seats)
 	seatHashes := make([][32]byte, spec.Seats)
 	for i := range tokens {
@@ -244,13 +260,15 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (string, []string, 
 				return "", nil, "", toStatus(err)
 			}
 		}
-		if err := s.store.CreateMatch(ctx, rec); err != nil {
+		if err := s.storeCreate(ctx, rec); err != nil {
 			// A database that cannot take the match (a full disk): the client may retry later.
 			s.log.Error("store: create match", "err", err)
 			return "", nil, "", status.Error(codes.Unavailable, "the server cannot write to its database; try again later")
 		}
 	}
-	s.start(specOf(rec, c, s.actionCache(rec.Game, rec.Options)), match.NewLog(st), seatHashes)
+	ms := specOf(rec, c, s.actionCache(rec.Game, rec.Options))
+	ms.Trace = trace.SpanContextFromContext(ctx) // the create's span, if tracing
+	s.start(ms, match.NewLog(st), seatHashes)
 	s.log.Info("match created", "match", rec.ID, "game", rec.Game, "seats", spec.Seats)
 	return rec.ID, tokens, rec.SeedHash, nil
 }
@@ -289,6 +307,21 @@ func (s *Server) clockFrom(c *orreryv1.Clock, info engine.Info) (match.Clock, er
 		out.Wall = true
 	}
 	return out, nil
+}
+
+// storeCreate commits a new match, in a span of its own when tracing.
+func (s *Server) storeCreate(ctx context.Context, rec *store.Match) error {
+	if s.env.Tracer == nil {
+		return s.store.CreateMatch(ctx, rec)
+	}
+	ctx, span := s.env.Tracer.Start(ctx, "orrery.store.commit", trace.WithAttributes(
+		tracing.MatchID.String(rec.ID), tracing.MatchIDs.StringSlice([]string{rec.ID}), tracing.Seats.Int(rec.Seats)))
+	defer span.End()
+	err := s.store.CreateMatch(ctx, rec)
+	if err != nil {
+		span.SetStatus(otelcodes.Error, "the store refused the match")
+	}
+	return err
 }
 
 // specOf is what a stored match is.

@@ -15,11 +15,14 @@ import (
 // Errors become gRPC codes here, once, at the boundary. InvalidArgument is a request
 // malformed in any state; FailedPrecondition a request illegal in this state.
 var (
-	errNoJoin        = status.Error(codes.InvalidArgument, "the first message on a Play stream must be a join with a seat token")
-	errEmptyToken    = status.Error(codes.InvalidArgument, "join: token is empty")
-	errBadToken      = status.Error(codes.Unauthenticated, "join: unknown seat token")
-	errReplaced      = status.Error(codes.Aborted, "this seat joined on a newer stream; this one is closed")
-	errShuttingDown  = status.Error(codes.Unavailable, "server is shutting down; rejoin with the same token")
+	errNoJoin       = status.Error(codes.InvalidArgument, "the first message on a Play stream must be a join with a seat token")
+	errEmptyToken   = status.Error(codes.InvalidArgument, "join: token is empty")
+	errBadToken     = status.Error(codes.Unauthenticated, "join: unknown seat token")
+	errReplaced     = status.Error(codes.Aborted, "this seat joined on a newer stream; this one is closed")
+	errShuttingDown = status.Error(codes.Unavailable, "server is shutting down; rejoin with the same token")
+	// errHalfClosed ends a Play stream whose bot closed its side (grpcurl at the end of its
+	// input, say) before the match ended, once every reply was sent: the seat is kept.
+	errHalfClosed    = status.Error(codes.Canceled, "you closed your side of the stream before the match ended; rejoin with the token to play on")
 	errReplayRunning = status.Error(codes.FailedPrecondition, "the match is still running: its replay (and seed) is available once it ends")
 )
 
@@ -79,6 +82,8 @@ func matchStatus(err error) error {
 		return errGone(gone.ID)
 	case errors.Is(err, match.ErrReplaced):
 		return errReplaced
+	case errors.Is(err, match.ErrStreamClosed):
+		return errHalfClosed
 	case errors.Is(err, match.ErrShuttingDown):
 		return errShuttingDown
 	case errors.Is(err, match.ErrRunning):

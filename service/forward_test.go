@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -213,7 +214,33 @@ func TestForward_KeepsTheOwnersCodesAndLosingItIsUnavailable(t *testing.T) {
 			if status.Code(err) != codes.Unavailable {
 				t.Errorf("the relayed Watch ended with %v when the owner went away; want Unavailable", err)
 			}
+			lostOwnerSaysWhoAndRetry(t, "the relayed Watch", err)
 			break
+		}
+	}
+	// Until its lease lapses the dead owner is still the match's: a rejoin through the other
+	// node is told which node it cannot reach, and to retry, not grpc-go's dial error alone.
+	p, err := other.client.Play(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Send(join(created.GetSeats()[0].GetToken(), nil)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Recv()
+	if status.Code(err) != codes.Unavailable {
+		t.Errorf("a rejoin through the other node while the owner is dead: %v, want Unavailable", err)
+	}
+	lostOwnerSaysWhoAndRetry(t, "a rejoin", err)
+}
+
+// lostOwnerSaysWhoAndRetry checks the status of a relay whose owner ("owner") is gone.
+func lostOwnerSaysWhoAndRetry(t *testing.T, what string, err error) {
+	t.Helper()
+	msg := status.Convert(err).Message()
+	for _, want := range []string{"node owner (", "which runs this match, cannot be reached", "retry"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s ended with %q: it does not say %q", what, msg, want)
 		}
 	}
 }

@@ -41,9 +41,8 @@ func (s *Server) Play(stream PlayStream) error {
 	go s.serve(stream, end)
 	select {
 	case err := <-end:
-		if errors.Is(err, match.ErrStreamClosed) {
-			err = nil // the bot closed its side, and was sent every reply
-		}
+		// A bot that closed its side before the end was sent every reply first, then
+		// errHalfClosed: rejoin with the token.
 		return streamStatus(err)
 	case <-s.ctx.Done():
 		return errShuttingDown

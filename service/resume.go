@@ -54,7 +54,13 @@ func (s *Server) resume(ctx context.Context) error {
 		if hold {
 			m.Pause(s.now())
 		}
-		s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", r.Plies())
+		if s.cluster != nil {
+			// On a cluster every match this finds was another node's, or this node's before
+			// a restart: its lease lapsed or was handed back, and this node won it.
+			s.log.Info("match taken over", "match", rec.ID, "game", rec.Game, "plies", r.Plies(), "node", s.cfg.Node.ID)
+		} else {
+			s.log.Info("match resumed", "match", rec.ID, "game", rec.Game, "plies", r.Plies())
+		}
 	}
 	return nil
 }

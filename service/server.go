@@ -15,6 +15,7 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -28,6 +29,7 @@ import (
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/metrics"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tracing"
 )
 
 // Metrics are the arena's Prometheus series (service/metrics).
@@ -67,6 +69,9 @@ type Config struct {
 	// Node, if set, makes this server one of several sharing Store: it runs only the
 	// matches it holds the lease of, and takes over those of dead nodes (service/cluster).
 	Node *Node
+	// Tracing, if set, is where the spans of creates, matches, decisions and store commits
+	// go (service/tracing); nil: tracing is off.
+	Tracing trace.TracerProvider
 	// logStore, if set, is where the journal writes instead of Store (tests inject failures).
 	logStore journal.Store
 	// DataSets resolves data-set options that name a set into the bytes stored with the
@@ -171,7 +176,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.actions, _ = lru.New[[sha256.Size]byte, *wire.ActionCache](maxActionCaches) // errs only for a size <= 0
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.env = match.Env{Host: host{s}, Log: s.log, Metrics: s.metrics, Limits: s.limits, Pools: new(match.Pools), Done: s.ctx.Done()}
+	s.env = match.Env{Host: host{s}, Log: s.log, Metrics: s.metrics, Limits: s.limits, Pools: new(match.Pools), Done: s.ctx.Done(),
+		Tracer: tracing.Tracer(cfg.Tracing)}
 	s.started = s.now()
 	if s.store == nil {
 		return s, nil
@@ -189,6 +195,7 @@ func New(cfg Config) (*Server, error) {
 		logs = s.store
 	}
 	s.writer = journal.New(logs, s.log, s.storeHealth)
+	s.writer.Trace(s.env.Tracer)
 	s.env.Durable = true
 	if s.cluster != nil {
 		// Registers the node and resumes what it owns or finds orphaned.

@@ -60,6 +60,7 @@ export function play(token, onMessage, onClose, { eventsSeen } = {}) {
   ws.onclose = () => onClose && onClose();
   return {
     answer(a) { ws.send(JSON.stringify({ answer: a })); },
+    resign() { ws.send(JSON.stringify({ resign: {} })); },
     close() { ws.close(); },
   };
 }

@@ -126,6 +126,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       if (String(msg.error.code).toUpperCase() === 'ABORTED') {
         lost = true;
         boardEl.dataset.lost = 'true';
+        document.getElementById('resign')?.remove();
         info.append(h('div', { id: 'lostseat', class: 'error' }, 'This seat was opened in another tab or window, which plays it now. This page no longer does.'));
         turnPanel.remove();
       } else {
@@ -146,8 +147,15 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       if (!names.length) names = Array.from({ length: joined.seats }, (_, i) => `seat ${i}`);
       const mine = names[joined.seat];
       names[joined.seat] = mine === 'you' || mine === `seat ${joined.seat}` ? 'you' : `${mine} (you)`;
+      // Resigning asks twice: a click, then a click on "really resign?".
+      const resign = h('button', { id: 'resign', onclick: () => {
+        if (resign.dataset.armed) { conn.resign(); resign.disabled = true; return; }
+        resign.dataset.armed = 'true';
+        resign.textContent = 'really resign?';
+        setTimeout(() => { if (!resign.disabled) { delete resign.dataset.armed; resign.textContent = 'resign'; } }, 4000);
+      } }, 'resign');
       info.replaceChildren(swatch(seatColor(joined.seat)), `you play seat ${joined.seat} of ${joined.seats} · ${joined.game} · `,
-        h('a', { href: `#/match/${joined.match_id}` }, 'spectate'));
+        h('a', { href: `#/match/${joined.match_id}` }, 'spectate'), ' ', resign);
       cat = all[joined.game].catalog;
       mod = await gameModule(joined.game);
       board = await makeBoard(joined.game, boardEl, cat, { seats: joined.seats, names, me: joined.seat, onKey: (k) => click(k) });
@@ -183,6 +191,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
     }
     if (msg.events) log.append(msg.events.events);
     if (msg.ended) {
+      document.getElementById('resign')?.remove();
       decision = null;
       choice = null;
       live && live.destroy();

@@ -1,17 +1,31 @@
 #!/usr/bin/env node
 'use strict';
-// Command line: orrery-bot (npx ./bots/js, or node bot.js) [--server ADDR] {play,create,games} ... (see README.md).
+// Command line: orrery-bot (npx ./bots/js, or node bot.js) {play,ladder,create,games} [--server ADDR] ... (see README.md).
 
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
-const { LadderPlayer, Player, connect, unary } = require('./orrery');
-const { AutoBot } = require('./strategies');
 
 const log = (msg) => process.stderr.write(`orrery-bot: ${msg}\n`);
 
-const USAGE = `usage: orrery-bot [--server 127.0.0.1:7070] COMMAND [flags]
+// The gRPC modules are loaded once the command line has been read, so that --help and usage
+// errors work before `npm ci`, and a checkout without node_modules says what to run.
+let LadderPlayer, Player, connect, unary, AutoBot;
+function loadClient() {
+  try {
+    ({ LadderPlayer, Player, connect, unary } = require('./orrery'));
+    ({ AutoBot } = require('./strategies'));
+    return true;
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND' || !/@grpc\//.test(err.message)) throw err;
+    log(`its dependencies are not installed (${err.message.split('\n')[0]}); from the repository root run: npm ci --prefix bots/js`);
+    return false;
+  }
+}
+
+const USAGE = `usage: orrery-bot COMMAND [flags] [--server 127.0.0.1:7070]
        (from the repository root: npx ./bots/js ...; in bots/js: node bot.js ...)
-       --server lists the nodes of a cluster as ADDR,ADDR,...: a dropped stream rejoins through the next
+       --server, before or after the command, lists the nodes of a cluster as ADDR,ADDR,...:
+       a dropped stream rejoins through the next
 
 commands:
   play    --token T (or ORRERY_TOKEN) [--seed N] [--index-only] [--trace FILE|-] [--probe-reject] [--reconnects N]
@@ -181,7 +195,8 @@ async function create(server, argv) {
   }
 }
 
-async function games(server) {
+async function games(server, argv) {
+  parseArgs({ args: argv, options: {} });
   const client = connect(server);
   try {
     const resp = await unary(client, 'ListGames', {});
@@ -195,31 +210,64 @@ async function games(server) {
   }
 }
 
-async function main(argv) {
+// UsageError is a command line that cannot run: exit 2, with the usage.
+class UsageError extends Error {}
+
+// splitServer takes --server ADDR (or --server=ADDR) out of argv wherever it stands, before
+// or after the command, as the Go command and the Python client take it.
+function splitServer(argv) {
   let server = '127.0.0.1:7070';
-  if (argv[0] === '--server') {
-    server = argv[1];
-    argv = argv.slice(2);
-  } else if (argv[0] && argv[0].startsWith('--server=')) {
-    server = argv[0].slice('--server='.length);
-    argv = argv.slice(1);
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (a === '--server') {
+      if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new UsageError('--server needs an address: --server HOST:PORT[,HOST:PORT...]');
+      server = argv[++i];
+    } else if (a.startsWith('--server=')) {
+      server = a.slice('--server='.length);
+    } else {
+      rest.push(a);
+    }
   }
-  const [cmd, ...rest] = argv;
-  switch (cmd) {
-    case 'play': return play(server, rest);
-    case 'ladder': return ladder(server, rest);
-    case 'create': return create(server, rest);
-    case 'games': return games(server);
-    case '-h': case '--help': case 'help':
-      process.stdout.write(USAGE);
-      return 0;
-    default:
-      process.stderr.write(USAGE);
-      return 2;
+  if (!server.split(',').some((s) => s.trim() !== '')) throw new UsageError('--server names no address');
+  return { server, rest };
+}
+
+const COMMANDS = { play, ladder, create, games };
+
+async function main(argv) {
+  const { server, rest: [cmd, ...rest] } = splitServer(argv);
+  if (cmd === '-h' || cmd === '--help' || cmd === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
   }
+  const run = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : null;
+  if (!run) throw new UsageError(cmd === undefined ? 'no command' : `unknown command ${JSON.stringify(cmd)}`);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!loadClient()) return 1;
+  return run(server, rest);
+}
+
+// parseArgs rejects an unknown flag, a missing value or a stray argument with an error
+// whose code starts ERR_PARSE_ARGS: a usage error like any other.
+function isUsageError(err) {
+  return err instanceof UsageError || (err && typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'));
 }
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
+  if (isUsageError(err)) {
+    log(err.message);
+    process.stderr.write(USAGE);
+    process.exitCode = 2;
+    return;
+  }
   log(err && err.stack ? err.stack : String(err));
   process.exitCode = 1;
 });

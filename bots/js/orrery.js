@@ -333,6 +333,7 @@ class LadderPlayer {
     this.decisions = 0;
     this.rejections = 0;
     this.rejoins = 0;
+    this.connects = 0; // the ladder joins the server took
   }
 
   play() {
@@ -355,6 +356,15 @@ class LadderPlayer {
       let progressed = false;
       let done = false;
       let leaving = false;
+      // The server's response headers say it took the ladder join, before any match.
+      call.on('metadata', (header) => {
+        if (header.get('orrery-ladder-joined').length === 0) return;
+        const what = this.tournamentsOnly ? 'waiting for tournament matches' : 'on the ladder';
+        this.log(this.connects === 0
+          ? `connected to ${this.targets.current()}, ${what}`
+          : `reconnected to ${this.targets.current()} (reconnection ${this.connects}), ${what}; matches in play resume`);
+        this.connects++;
+      });
       const current = new Map(); // match id -> the decision owed there
       const fellBack = new Set();
       const send = (req) => {

@@ -42,6 +42,9 @@ type Options struct {
 	OnRejected func(*orreryv1.ActionRejected)
 	// OnRetry is told why the stream ended and how long Run waits before reconnecting.
 	OnRetry func(err error, wait time.Duration)
+	// OnConnect is told each time the server has taken the stream's LadderJoin: the first
+	// connection (n 0) and every reconnection after it (n 1, 2, ...).
+	OnConnect func(n int)
 	// MaxBackoff caps the wait between reconnects (default 30s).
 	MaxBackoff time.Duration
 	// Matches, if positive, ends Run (with nil) once that many matches have ended; the bot
@@ -68,10 +71,10 @@ func Run(ctx context.Context, conn grpc.ClientConnInterface, o Options) error {
 	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "bearer "+o.APIKey)
 	client := orreryv1.NewArenaServiceClient(conn)
 	ladder := orreryv1.NewLadderServiceClient(conn)
-	ended := 0
+	ended, connects := 0, 0
 	retry := backoff.New(100*time.Millisecond, o.MaxBackoff)
 	for {
-		progressed, err := session(ctx, client, o, &ended)
+		progressed, err := session(ctx, client, o, &ended, &connects)
 		if err == nil || ctx.Err() != nil {
 			if err == nil {
 				return nil
@@ -112,9 +115,13 @@ type match struct {
 
 var errClosed = status.Error(codes.Unavailable, "the ladder stream closed")
 
+// JoinedHeader is the response header that says the server took the LadderJoin
+// (service/ladder.JoinedHeader).
+const JoinedHeader = "orrery-ladder-joined"
+
 // session is one ladder stream: it joins, plays until the stream ends, and reports whether
 // anything arrived.
-func session(ctx context.Context, client orreryv1.ArenaServiceClient, o Options, ended *int) (bool, error) {
+func session(ctx context.Context, client orreryv1.ArenaServiceClient, o Options, ended, connects *int) (bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	stream, err := client.Play(ctx, grpc.ForceCodecV2(wire.Codec{Trusted: true}))
 	if err != nil {
@@ -147,6 +154,14 @@ func session(ctx context.Context, client orreryv1.ArenaServiceClient, o Options,
 	if err := send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Ladder{Ladder: join}}); err != nil {
 		_, err = stream.Recv()
 		return false, err
+	}
+	// The headers come once the server has taken the join (a refusal ends the stream
+	// instead, which Recv below reports).
+	if md, err := stream.Header(); err == nil && len(md.Get(JoinedHeader)) > 0 {
+		if o.OnConnect != nil {
+			o.OnConnect(*connects)
+		}
+		*connects++
 	}
 	progressed := false
 	for {

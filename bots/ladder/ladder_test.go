@@ -127,9 +127,11 @@ func TestRun_QuietUnlessAsked(t *testing.T) {
 
 // TestRun_ReconnectsAndResumes: the network drops mid-match; Run reconnects with backoff, the
 // server resumes the match on the new stream, and Run goes on to the matches it was asked for.
+// OnConnect hears of the first connection and of each reconnection, before any match.
 func TestRun_ReconnectsAndResumes(t *testing.T) {
 	s, key := newServer(t)
 	var retries, joins int
+	var connects []int
 	cutOnce := sync.OnceFunc(s.cut)
 	err := ladder.Run(context.Background(), s.conn, ladder.Options{
 		APIKey: key, Matches: 3, NewBot: newBot, MaxBackoff: 50 * time.Millisecond,
@@ -139,13 +141,17 @@ func TestRun_ReconnectsAndResumes(t *testing.T) {
 				go cutOnce() // mid-match: the second match has just begun
 			}
 		},
-		OnRetry: func(err error, wait time.Duration) { retries++ },
+		OnRetry:   func(err error, wait time.Duration) { retries++ },
+		OnConnect: func(n int) { connects = append(connects, n) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if retries == 0 {
 		t.Error("the stream was cut but Run never reconnected")
+	}
+	if len(connects) < 2 || connects[0] != 0 || connects[1] != 1 {
+		t.Errorf("OnConnect heard %v; want the connection (0) and the reconnection (1) at least", connects)
 	}
 	if joins < 4 {
 		t.Errorf("%d joins: want the cut match joined again besides 3 matches", joins)

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	botladder "github.com/orrery/orrery/bots/ladder"
@@ -177,12 +175,7 @@ func botCall(cmd *cobra.Command, o botOptions, call func(context.Context, orrery
 	if err != nil || resp == nil {
 		return err
 	}
-	b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(cmd.OutOrStdout(), string(b))
-	return nil
+	return printProto(cmd.OutOrStdout(), resp)
 }
 
 func firstArg(args []string) string {
@@ -278,11 +271,4 @@ func ladderClient(server string) (*grpc.ClientConn, orreryv1.LadderServiceClient
 		return nil, nil, err
 	}
 	return conn, orreryv1.NewLadderServiceClient(conn), nil
-}
-
-// printJSON writes v as indented JSON.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -61,7 +61,7 @@ func TestMatches_ListsFiltersAndPrintsIDsAsStrings(t *testing.T) {
 		{[]string{"--game", "planet"}, []string{"planet", "random, random"}, []string{"icetraders"}},
 		{[]string{"--bot", "greedy"}, []string{"icetraders"}, []string{"planet"}},
 		{[]string{"--status", "live"}, []string{"no matches"}, []string{"icetraders"}},
-		{[]string{"--json", "--game", "icetraders"}, []string{`"matchId":\s+"m`, `"ply":\s+"\d+"`}, []string{"planet"}},
+		{[]string{"--json", "--game", "icetraders"}, []string{`"match_id":\s+"m`, `"ply":\s+"\d+"`}, []string{"planet"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -89,7 +89,10 @@ func TestMatches_ListsFiltersAndPrintsIDsAsStrings(t *testing.T) {
 	}
 }
 
-func TestWatch_FollowsALiveMatchToItsEnd(t *testing.T) {
+// watchAMatch runs `orrery watch ID args...` into a pipe (not a terminal) from before the
+// match's seats join until it ends, and returns the match id and what watch printed.
+func watchAMatch(t *testing.T, args ...string) (string, string) {
+	t.Helper()
 	addr, client, a := testArena(t)
 	ctx := context.Background()
 	created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "icetraders", Seats: 2,
@@ -106,7 +109,7 @@ func TestWatch_FollowsALiveMatchToItsEnd(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		watchErr = runCmd(ctx, "watch", pw, []string{id, "--server", addr})
+		watchErr = runCmd(ctx, "watch", pw, append([]string{id, "--server", addr}, args...))
 		pw.Close()
 	}()
 	first := bufio.NewReader(pr)
@@ -147,8 +150,22 @@ func TestWatch_FollowsALiveMatchToItsEnd(t *testing.T) {
 			t.Errorf("no %q in the watch output:\n%.2000s", want, out.String())
 		}
 	}
-	if strings.Count(out.String(), "match "+id+":") < 3 {
-		t.Errorf("the view was drawn fewer than 3 times:\n%.2000s", out.String())
+	return id, out.String()
+}
+
+func TestWatch_FollowsALiveMatchToItsEnd(t *testing.T) {
+	id, out := watchAMatch(t, "--every", "0")
+	if strings.Count(out, "match "+id+":") < 3 {
+		t.Errorf("the view was drawn fewer than 3 times:\n%.2000s", out)
+	}
+}
+
+// TestWatch_PipedIsNotAFlood: not on a terminal, watch prints the view at most once every
+// --every, and the final one: here the first and the last of the whole match.
+func TestWatch_PipedIsNotAFlood(t *testing.T) {
+	id, out := watchAMatch(t, "--every", "1h")
+	if n := strings.Count(out, "match "+id+":"); n != 2 {
+		t.Errorf("the view was drawn %d times, want 2 (the first and the final):\n%.2000s", n, out)
 	}
 }
 

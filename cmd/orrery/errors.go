@@ -63,7 +63,7 @@ func sentence(code codes.Code, msg, server string) string {
 	case codes.PermissionDenied:
 		return fmt.Sprintf("not allowed with this key (%s); the server's admin key may do it", msg)
 	case codes.NotFound:
-		return fmt.Sprintf("not found on %s: %s; `orrery matches` and `orrery bot list` show what is there", strings.TrimPrefix(at, "the server at "), msg)
+		return fmt.Sprintf("not found on %s: %s; `orrery matches`, `orrery tournaments` and `orrery bot list` show what is there", strings.TrimPrefix(at, "the server at "), msg)
 	case codes.InvalidArgument:
 		return fmt.Sprintf("%s refused the request: %s; see --help for the flags", at, msg)
 	case codes.FailedPrecondition:

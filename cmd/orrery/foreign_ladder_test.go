@@ -162,8 +162,9 @@ func TestForeignBots_LadderAndTournament(t *testing.T) {
 	<-py.done
 	<-js.done
 	for _, b := range []*foreignBot{py, js} {
-		if out := b.out.String(); !strings.Contains(out, "ended (END_REASON_") || strings.Contains(out, "Traceback") {
-			t.Errorf("%s ladder bot output:\n%s", b.lang, out)
+		if out := b.out.String(); !strings.Contains(out, "ended (END_REASON_") || strings.Contains(out, "Traceback") ||
+			!strings.Contains(out, "connected to "+srv.addr+", on the ladder") {
+			t.Errorf("%s ladder bot output (want its matches' ends, and the line saying it connected):\n%s", b.lang, out)
 		}
 	}
 }

@@ -29,9 +29,10 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
-// The foreign-language bots of bots/python and bots/js play real matches against a real
-// `orrery serve`: one Python seat, one JavaScript seat, built-in Go bots in the rest.
-// They need Debian's python3-grpcio and python3-protobuf, and `npm ci --prefix bots/js`.
+// The foreign-language bots of bots/python, bots/js and bots/java play real matches against a
+// real `orrery serve`: one Python seat, one JavaScript seat, one Java seat (in
+// TestForeignBots_EveryGame), built-in Go bots in the rest. They need Debian's python3-grpcio
+// and python3-protobuf, `npm ci --prefix bots/js`, and Debian's Java gRPC (foreign_java_test.go).
 
 const foreignPython = "/usr/bin/python3" // Debian's, where python3-grpcio installs
 
@@ -154,7 +155,7 @@ func (s *foreignServer) stop(t *testing.T) {
 	}
 }
 
-// foreignBot is one Python or JavaScript seat, run as a process.
+// foreignBot is one Python, JavaScript or Java seat, run as a process.
 type foreignBot struct {
 	lang string
 	seat int32
@@ -168,6 +169,13 @@ func startForeign(t *testing.T, ctx context.Context, root, node, lang, addr, tok
 	t.Helper()
 	b := &foreignBot{lang: lang, seat: seat, done: make(chan struct{})}
 	switch lang {
+	case "java":
+		// --server after the command, as every client takes it.
+		java, jar := javaJar(t, root)
+		// A JVM that starts fast (no optimising compiler, the serial collector): a test
+		// machine starts one per game at once, beside the other bots.
+		b.cmd = exec.CommandContext(ctx, java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar,
+			"play", "--server", addr, "--probe-reject", "--seed", fmt.Sprint(seat+1))
 	case "python":
 		b.cmd = exec.CommandContext(ctx, foreignPython, "-m", "orrery_bot", "--server", addr, "play", "--probe-reject", "--seed", fmt.Sprint(seat+1))
 		b.cmd.Dir = filepath.Join(root, "bots", "python")
@@ -269,13 +277,13 @@ func waitForeign(t *testing.T, b *foreignBot, wantRejoin bool) {
 	}
 }
 
-// foreignMatch creates a match of game with Python in seat 0, JavaScript in seat 1 and
-// built-in random bots after them.
-func foreignMatch(t *testing.T, ctx context.Context, client orreryv1.ArenaServiceClient, info *orreryv1.GameInfo) (*orreryv1.CreateMatchResponse, int) {
+// foreignMatch creates a match of game with the foreign bots langs in the first seats (Python
+// in seat 0, JavaScript in seat 1, ...) and one or more built-in random bots after them.
+func foreignMatch(t *testing.T, ctx context.Context, client orreryv1.ArenaServiceClient, info *orreryv1.GameInfo, langs ...string) (*orreryv1.CreateMatchResponse, int) {
 	t.Helper()
-	seats := min(max(3, int(info.GetMinSeats())), int(info.GetMaxSeats()))
-	if seats < 2 {
-		t.Skipf("%s takes at most %d seats; two foreign bots need two", info.GetName(), seats)
+	seats := min(max(len(langs)+1, int(info.GetMinSeats())), int(info.GetMaxSeats()))
+	if seats < len(langs) {
+		t.Skipf("%s takes at most %d seats; %d foreign bots need %d", info.GetName(), seats, len(langs), len(langs))
 	}
 	opts := map[string]string{}
 	for _, o := range info.GetOptions() {
@@ -283,13 +291,16 @@ func foreignMatch(t *testing.T, ctx context.Context, client orreryv1.ArenaServic
 			opts[o.GetName()] = v
 		}
 	}
-	names := []string{"python", "js"}
+	names := append([]string(nil), langs...)
 	for len(names) < seats {
 		names = append(names, "go-random")
 	}
 	created, err := client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{
 		Game: info.GetName(), Seats: int32(seats), Options: opts, SeatNames: names,
-		Clock: &orreryv1.Clock{PerMove: durationpb.New(5 * time.Second), TimeBank: durationpb.New(20 * time.Second)},
+		// The first decisions are issued at once, while the bots' runtimes still start (a
+		// JVM, Python, Node.js, one of each per game, at once): a bank that covers a loaded
+		// machine's start, so that no seat is played by the timeout policy.
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(5 * time.Second), TimeBank: durationpb.New(60 * time.Second)},
 	})
 	if err != nil {
 		t.Fatalf("CreateMatch %s: %v", info.GetName(), err)
@@ -297,9 +308,11 @@ func foreignMatch(t *testing.T, ctx context.Context, client orreryv1.ArenaServic
 	return created, seats
 }
 
-// TestForeignBots_EveryGame plays one match of every game that ListGames returns.
+// TestForeignBots_EveryGame plays one match of every game that ListGames returns, with a
+// Python, a JavaScript and a Java seat.
 func TestForeignBots_EveryGame(t *testing.T) {
 	root, node := foreignEnv(t)
+	javaJar(t, root) // built before the clock of the matches starts
 	dir := t.TempDir()
 	srv := startServe(t, buildOrrery(t, dir), "127.0.0.1:0", filepath.Join(dir, "orrery.db"))
 	conn := dialForeign(t, srv.addr)
@@ -316,7 +329,7 @@ func TestForeignBots_EveryGame(t *testing.T) {
 	for _, info := range games.GetGames() {
 		t.Run(info.GetName(), func(t *testing.T) {
 			t.Parallel()
-			created, seats := foreignMatch(t, ctx, client, info)
+			created, seats := foreignMatch(t, ctx, client, info, "python", "js", "java")
 			tokens := created.GetSeats()
 			// A foreign bot that dies early ends the match for everyone, rather than leaving
 			// the other seats to play on against its timeouts.
@@ -324,9 +337,10 @@ func TestForeignBots_EveryGame(t *testing.T) {
 			defer cancel()
 			py := startForeign(t, ctx, root, node, "python", srv.addr, tokens[0].GetToken(), 0)
 			js := startForeign(t, ctx, root, node, "js", srv.addr, tokens[1].GetToken(), 1)
-			failFast(cancel, py, js)
+			jv := startForeign(t, ctx, root, node, "java", srv.addr, tokens[2].GetToken(), 2)
+			failFast(cancel, py, js, jv)
 			var goDone []<-chan error
-			for i := 2; i < seats; i++ {
+			for i := 3; i < seats; i++ {
 				bot, err := builtin.New(info.GetName(), "random", uint64(i))
 				if err != nil {
 					t.Fatal(err)
@@ -340,7 +354,8 @@ func TestForeignBots_EveryGame(t *testing.T) {
 			}
 			waitForeign(t, py, false)
 			waitForeign(t, js, false)
-			checkForeignSeats(t, ctx, client, created.GetMatchId(), []*foreignBot{py, js})
+			waitForeign(t, jv, false)
+			checkForeignSeats(t, ctx, client, created.GetMatchId(), []*foreignBot{py, js, jv})
 		})
 	}
 }
@@ -408,7 +423,7 @@ func TestForeignBots_RejoinAfterServerRestart(t *testing.T) {
 	if info == nil {
 		t.Skip("planet is not registered")
 	}
-	created, seats := foreignMatch(t, ctx, client, info)
+	created, seats := foreignMatch(t, ctx, client, info, "python", "js")
 	tokens := created.GetSeats()
 	py := startForeign(t, ctx, root, node, "python", addr, tokens[0].GetToken(), 0)
 	js := startForeign(t, ctx, root, node, "js", addr, tokens[1].GetToken(), 1)

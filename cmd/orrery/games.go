@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/engine"
@@ -33,12 +32,7 @@ func games(stdout io.Writer, asJSON bool) error {
 			g, _ := engine.Lookup(name)
 			resp.Games = append(resp.Games, wire.GameInfo(g))
 		}
-		b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, string(b))
-		return nil
+		return printProto(stdout, resp)
 	}
 	printGames(stdout, termWidth(stdout))
 	return nil

@@ -28,7 +28,7 @@ func newJoinCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`; the nodes of a cluster as ADDR,ADDR,... (the next is tried when one fails)")
-	f.StringVar(&o.token, "token", "", "the seat token from CreateMatch")
+	f.StringVar(&o.token, "token", "", "the seat token `T` from CreateMatch")
 	f.StringVar(&o.bot, "bot", "random", "built-in bot to play the seat")
 	f.Uint64Var(&o.seed, "seed", 1, "the bot's seed")
 	return cmd

@@ -180,6 +180,17 @@ func ladderBot(ctx context.Context, stdout io.Writer, o ladderBotOptions) error 
 			}
 			fmt.Fprintf(stdout, "match %s ended: rank %d of %d (%s)\n", e.GetMatchId(), rank, len(r.GetRanks()), endReason(r.GetReason()))
 		},
+		OnConnect: func(n int) {
+			what := "on the ladder"
+			if o.tournamentsOnly {
+				what = "waiting for tournament matches"
+			}
+			if n == 0 {
+				fmt.Fprintf(os.Stderr, "orrery ladder: connected to %s, %s\n", o.server, what)
+			} else {
+				fmt.Fprintf(os.Stderr, "orrery ladder: reconnected to %s (reconnection %d), %s; matches in play resume\n", o.server, n, what)
+			}
+		},
 		OnRetry: func(err error, wait time.Duration) {
 			fmt.Fprintf(os.Stderr, "orrery ladder: %v; reconnecting in %v\n", explain(err, o.server), wait.Round(time.Millisecond))
 		},

@@ -90,11 +90,13 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newBackupCmd(),
 		newJoinCmd(),
 		newTournamentCmd(),
+		newTournamentsCmd(),
 		newSPRTCmd(),
 		newStandingsCmd(),
 		newBotCmd(),
 		newLadderCmd(),
 		newMatchesCmd(),
+		newExportCmd(),
 		newWatchCmd(),
 		newVersionCmd(),
 	)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -19,6 +18,8 @@ type matchesOptions struct {
 	server, game, bot, status string
 	limit                     int
 	asJSON                    bool
+	abort, reason, key        string
+	tokens                    string // a file of the seat tokens, for --abort without the admin key
 }
 
 func newMatchesCmd() *cobra.Command {
@@ -29,9 +30,16 @@ func newMatchesCmd() *cobra.Command {
 		Long: `List a server's matches, newest first: live ones with how far they are, finished ones with ` +
 			`how they ended. 'orrery watch MATCH_ID' follows one; 'orrery replay MATCH_ID' prints a finished one.`,
 		Example: `  orrery matches --game planet --status live
-  orrery matches --bot house-greedy --limit 5`,
+  orrery matches --bot house-greedy --limit 5
+  ORRERY_ADMIN_KEY=... orrery matches --abort MATCH_ID --reason "stuck"
+  orrery matches --abort MATCH_ID --tokens match.txt   # the creator: every seat's token`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return matches(cmd.Context(), cmd.OutOrStdout(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.abort != "" {
+				return abortMatch(cmd.Context(), cmd.OutOrStdout(), o)
+			}
+			return matches(cmd.Context(), cmd.OutOrStdout(), o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
@@ -39,7 +47,11 @@ func newMatchesCmd() *cobra.Command {
 	f.StringVar(&o.bot, "bot", "", "only matches in which a seat is `NAME` (a ladder bot, or a seat name)")
 	f.StringVar(&o.status, "status", "all", "live, finished or all")
 	f.IntVar(&o.limit, "limit", 20, "at most this many matches (1-500)")
-	f.BoolVar(&o.asJSON, "json", false, "print the ListMatches response as JSON")
+	f.BoolVar(&o.asJSON, "json", false, "print the ListMatches (or AbortMatch) response as JSON")
+	f.StringVar(&o.abort, "abort", "", "end the running match `ID` as aborted: with the server's admin key (--key), or as its creator (--tokens)")
+	f.StringVar(&o.reason, "reason", "", "with --abort: why, as the result's detail (`TEXT`)")
+	f.StringVar(&o.key, "key", "", "with --abort: the server's admin `KEY` (default: env ORRERY_ADMIN_KEY)")
+	f.StringVar(&o.tokens, "tokens", "", "with --abort, without the admin key: a `FILE` of every seat's token, as 'seat N TOKEN' lines (what create prints) or one a line")
 	return cmd
 }
 
@@ -68,12 +80,7 @@ func matches(ctx context.Context, stdout io.Writer, o matchesOptions) error {
 		return err
 	}
 	if o.asJSON {
-		b, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, string(b))
-		return nil
+		return printProto(stdout, resp)
 	}
 	printMatches(stdout, resp.GetMatches(), time.Now())
 	return nil

@@ -62,6 +62,7 @@ type playOptions struct {
 	seeded  bool
 	asJSON  bool
 	server  string
+	dbPath  string
 	perMove time.Duration
 	options optionFlags
 }
@@ -85,10 +86,11 @@ func newPlayCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.game, "game", "", "the game `G` to play (see orrery games)")
-	f.StringVar(&o.bots, "bots", "", "comma-separated built-in bots, one per seat: random,greedy,...")
+	f.StringVar(&o.bots, "bots", "", "comma-separated built-in `BOTS`, one per seat: random,greedy,...")
 	f.Uint64Var(&o.seed, "seed", 0, "the match seed `N` (default: drawn at random)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
 	f.StringVar(&o.server, "server", "", "play on the arena at `ADDR` (default: an in-process server on loopback)")
+	f.StringVar(&o.dbPath, "db", "", "in-process server: store the match in this database `FILE`, for orrery replay (default: memory only)")
 	f.DurationVar(&o.perMove, "per-move", 5*time.Second, "per-move time budget")
 	f.Var(o.options, "option", "game option name=value (repeatable)")
 	return cmd
@@ -98,7 +100,10 @@ func play(ctx context.Context, stdout io.Writer, o playOptions) error {
 	if o.game == "" || o.bots == "" {
 		return usagef("--game and --bots are required")
 	}
-	conn, closeConn, err := connect(o.server, arenaConfig{})
+	if o.server != "" && o.dbPath != "" {
+		return usagef("--db stores the match of the in-process server; with --server the server stores it in its own database")
+	}
+	conn, closeConn, err := connect(o.server, arenaConfig{dbPath: o.dbPath})
 	if err != nil {
 		return err
 	}
@@ -134,8 +139,19 @@ func play(ctx context.Context, stdout io.Writer, o playOptions) error {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%g\n", i, b, r.Ranks[i], r.Scores[i])
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\nended: %s (%s)\ndecisions: %d   match: %s\n", r.EndReason, r.Detail, r.Decisions, out.MatchID)
+	fmt.Fprintf(stdout, "\nended: %s (%s)\ndecisions: %d   match: %s\n%s\n", r.EndReason, r.Detail, r.Decisions, out.MatchID, whereMatch(out.MatchID, o))
 	return nil
+}
+
+// whereMatch says where a played match can be read again, or that it cannot.
+func whereMatch(id string, o playOptions) string {
+	switch {
+	case o.server != "":
+		return fmt.Sprintf("the match is on %s: orrery replay %s --server %s", o.server, id, o.server)
+	case o.dbPath != "":
+		return fmt.Sprintf("the match is stored in %s: orrery replay %s --db %s", o.dbPath, id, o.dbPath)
+	}
+	return "the match was played in memory and is gone: --db FILE stores it, --server ADDR plays it on a server"
 }
 
 func endReason(r orreryv1.EndReason) string {

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -48,12 +51,24 @@ func replay(ctx context.Context, stdout io.Writer, id, server, dbPath string) er
 			return err
 		}
 	} else {
+		// A file that is not there is not created empty: the match is elsewhere.
+		if file, ok := strings.CutPrefix(dbPath, "sqlite:"); ok || !strings.Contains(dbPath, "://") {
+			if _, err := os.Stat(file); err != nil {
+				return fmt.Errorf("no database %s to read match %s from: --db names the server's database file, "+
+					"--server ADDR asks a running server", file, id)
+			}
+		}
 		db, err := store.Open(dbPath)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
 		if r, err = service.LoadReplay(ctx, db, id); err != nil {
+			if status.Code(err) == codes.NotFound {
+				// Said plainly: the match is not in this file, which is not a server.
+				return fmt.Errorf("no match %s in the database %s; it may be in another one (--db FILE) or on a "+
+					"running server (orrery replay %s --server ADDR; orrery matches --server ADDR lists them)", id, store.Describe(dbPath), id)
+			}
 			return err
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
@@ -38,6 +39,8 @@ import (
 	"github.com/orrery/orrery/service/retention"
 	"github.com/orrery/orrery/service/store"
 	tour "github.com/orrery/orrery/service/tournament"
+	"github.com/orrery/orrery/service/tracing"
+	"github.com/orrery/orrery/service/training"
 	"github.com/orrery/orrery/service/view"
 )
 
@@ -69,17 +72,18 @@ type arenaConfig struct {
 	logger   *slog.Logger
 	ladder   *ladderOptions // nil: no ladder
 	limits   limits.Config
-	dataDir  string        // data sets a client may name; "": inline only
-	retain   time.Duration // finished matches older than this are removed; 0: kept
-	tls      *tls.Config   // nil: plaintext
-	node     *service.Node // nil: the only server on its database
+	dataDir  string               // data sets a client may name; "": inline only
+	retain   time.Duration        // finished matches older than this are removed; 0: kept
+	tls      *tls.Config          // nil: plaintext
+	node     *service.Node        // nil: the only server on its database
+	tracing  trace.TracerProvider // nil: no traces
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
 func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node,
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node, Tracing: c.tracing,
 		DataSets:   datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)},
 		HoldClocks: true} // resumed matches' clocks start once it serves (StartClocks below)
 	// Built-in bots take the seats a CreateMatch gives them: a person's opponents on the page.
@@ -114,8 +118,10 @@ func startArena(c arenaConfig) (*arena, error) {
 	if c.adminKey != "" {
 		authorize = service.AdminKey(c.adminKey)
 	}
-	// ViewService shows finished matches at any ply, as any seat saw them (the web page's replays).
-	register := view.New(srv).Register
+	// ViewService shows finished matches at any ply, as any seat saw them (the web page's
+	// replays); TrainingService steps batches of environments for trainers (docs/training.md).
+	views, trainer := view.New(srv), training.New(training.Config{})
+	register := func(g *grpc.Server) { views.Register(g); trainer.Register(g) }
 	if a.ladder != nil {
 		if err := a.ladder.Start(srv); err != nil {
 			a.closeServices()
@@ -138,7 +144,7 @@ func startArena(c arenaConfig) (*arena, error) {
 	if a.hosted != nil {
 		maxRecv = a.hosted.Limits().ModuleBytes + 1<<20 // a module and its request
 	}
-	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls, MaxRecvBytes: maxRecv})
+	a.grpc = service.NewGRPCServer(srv, service.GRPCOptions{Logger: c.logger, Registerer: a.reg, Authorize: authorize, Register: register, TLS: c.tls, MaxRecvBytes: maxRecv, Tracing: c.tracing})
 	a.lis, err = net.Listen("tcp", c.addr)
 	if err != nil {
 		a.closeServices()
@@ -309,25 +315,26 @@ func (a *arena) stop() {
 
 // serveOptions are the flags of orrery serve.
 type serveOptions struct {
-	addr        string
-	metricsAddr string
-	webAddr     string
-	dbPath      string
-	houseN      int
-	housePace   time.Duration
-	adminKey    string
-	jsonLogs    bool
-	logLevel    string
-	adminFile   string
-	dataDir     string
-	retain      string
-	limits      limits.Config
-	tlsCert     string
-	tlsKey      string
-	ladderClock struct{ perMove, bank time.Duration }
-	fillAfter   time.Duration
-	nodeID      string
-	advertise   string
+	addr         string
+	metricsAddr  string
+	webAddr      string
+	dbPath       string
+	houseN       int
+	housePace    time.Duration
+	adminKey     string
+	jsonLogs     bool
+	logLevel     string
+	adminFile    string
+	dataDir      string
+	otlpEndpoint string
+	retain       string
+	limits       limits.Config
+	tlsCert      string
+	tlsKey       string
+	ladderClock  struct{ perMove, bank time.Duration }
+	fillAfter    time.Duration
+	nodeID       string
+	advertise    string
 }
 
 func newServeCmd() *cobra.Command {
@@ -351,17 +358,18 @@ func newServeCmd() *cobra.Command {
 	f.DurationVar(&o.housePace, "house-pace", 25*time.Millisecond, "house bots wait this long before each decision, so their matches can be watched and the database grows slowly")
 	f.StringVar(&o.adminKey, "admin-key", "", "if set, CreateMatch requires 'authorization: bearer `KEY`' (default: env ORRERY_ADMIN_KEY)")
 	f.BoolVar(&o.jsonLogs, "json-logs", false, "log as JSON lines")
+	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "send OpenTelemetry traces to the OTLP/gRPC collector at `URL` (http://HOST:4317, https://..., or HOST:PORT; default: env "+tracing.EnvEndpoint+", else off)")
 	f.StringVar(&o.logLevel, "log-level", "info", "least severe log lines written: debug, info, warn or error")
 	f.DurationVar(&o.ladderClock.perMove, "ladder-per-move", 5*time.Second, "ladder matches: time per move")
 	f.DurationVar(&o.ladderClock.bank, "ladder-time-bank", 30*time.Second, "ladder matches: time bank")
 	f.DurationVar(&o.fillAfter, "ladder-fill-after", 5*time.Second, "house bots complete the match of a registered bot that has waited this long for opponents")
 	f.StringVar(&o.adminFile, "admin-key-file", "", "read the admin key from `FILE` (kept out of the process list)")
-	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
+	f.StringVar(&o.dataDir, "data-dir", "", "data sets clients may name, from `DIR` (DIR/NAME.json, at most --max-data-set bytes); empty: inline JSON only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over TLS with this certificate `FILE` (PEM; with --tls-key)")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
 	f.StringVar(&o.nodeID, "node-id", "", "run as node `ID` of a cluster sharing the --db PostgreSQL database (matches leased per node, taken over when a node dies; one node at a time makes the ladder's matches, tournaments are a job queue)")
 	f.StringVar(&o.advertise, "advertise", "", "with --node-id: the gRPC address (`HOST:PORT`) the other nodes and bots reach this node at (default: --addr)")
-	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than this, e.g. 90d or 36h (0: keep all)")
+	f.StringVar(&o.retain, "retain", "0", "remove finished matches older than `AGE`, e.g. 90d or 36h (0: keep all)")
 	f.IntVar(&o.limits.LiveMatches, "max-matches", limits.DefaultLiveMatches, "matches running at once")
 	f.IntVar(&o.limits.CreatesPerMinute, "max-creates-per-minute", limits.DefaultCreatesPerMinute, "matches one caller (address) may create per minute")
 	f.IntVar(&o.limits.SpectatorsPerMatch, "max-spectators", limits.DefaultSpectatorsPerMatch, "Watch streams open on one match")
@@ -436,8 +444,19 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	}
 	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace, fillAfter: o.fillAfter,
 		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
-	a, err := startArena(arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
-		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node})
+	c := arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
+		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node}
+	tp, stopTracing, err := startTracing(ctx, o.otlpEndpoint, o.nodeID, logger)
+	if err != nil {
+		return err
+	}
+	// Deferred before the arena's stop, so it runs after it: the spans the stop ends (each
+	// match's) are flushed too.
+	defer stopTracing()
+	if tp != nil {
+		c.tracing = tp
+	}
+	a, err := startArena(c)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/ladder"
@@ -65,12 +64,9 @@ func standings(ctx context.Context, stdout io.Writer, o standingsOptions) error 
 		}
 		var b strings.Builder
 		if o.asJSON {
-			j, err := protojson.MarshalOptions{Multiline: true}.Marshal(resp)
-			if err != nil {
+			if err := printProto(&b, resp); err != nil {
 				return err
 			}
-			b.Write(j)
-			b.WriteString("\n")
 		} else {
 			printLeaderboard(&b, resp.GetEntries())
 		}
@@ -104,6 +100,8 @@ func printLeaderboard(w io.Writer, entries []*orreryv1.LeaderboardEntry) {
 		}
 		name := e.GetBot()
 		switch {
+		case e.GetRevoked():
+			name += " (revoked)"
 		case e.GetPaused():
 			name += " (paused)"
 		case e.GetConnected():

@@ -16,9 +16,8 @@ import (
 	tour "github.com/orrery/orrery/service/tournament"
 )
 
-// remoteTournament creates req on the server at conn (TournamentService.CreateTournament),
-// follows it with the progress bar as its matches end (WatchTournament), and prints the
-// standings, or the JSON result. The server runs the schedule: interrupting this command
+// remoteTournament creates req on the server at conn (TournamentService.CreateTournament)
+// and follows it (followTournament). The server runs the schedule: interrupting this command
 // stops following it, not the tournament.
 func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientConnInterface, addr string, req *orreryv1.CreateTournamentRequest, bar *progress, asJSON bool) error {
 	client := orreryv1.NewTournamentServiceClient(conn)
@@ -26,23 +25,56 @@ func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientCon
 	if err != nil {
 		return err
 	}
-	t := created.GetTournament()
-	began := time.Now()
-	bar.start(int(t.GetMatchesTotal()))
-	done := 0
-	watch, err := client.WatchTournament(ctx, &orreryv1.WatchTournamentRequest{TournamentId: t.GetTournamentId()})
+	fmt.Fprintf(os.Stderr, "orrery tournament: the server runs tournament %s; Ctrl-C stops following it, not the tournament "+
+		"(orrery tournament --follow %s --server %s follows it again)\n", created.GetTournament().GetTournamentId(),
+		created.GetTournament().GetTournamentId(), addr)
+	return followTournament(ctx, stdout, client, created.GetTournament(), addr, req.GetEntrants(), bar, asJSON)
+}
+
+// resumeFollowing runs `orrery tournament --follow ID`: a server-run tournament, running or
+// finished, followed to its end and printed as when it was created.
+func resumeFollowing(ctx context.Context, stdout io.Writer, o tournamentOptions) error {
+	conn, err := dial(o.server)
 	if err != nil {
 		return err
 	}
-	for t.GetStatus() != orreryv1.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
-		msg, err := watch.Recv()
+	defer conn.Close()
+	if o.key != "" {
+		ctx = botladder.Key(ctx, o.key)
+	}
+	client := orreryv1.NewTournamentServiceClient(conn)
+	got, err := client.GetTournament(ctx, &orreryv1.GetTournamentRequest{TournamentId: o.follow})
+	if err != nil {
+		return err
+	}
+	t := got.GetTournament()
+	return followTournament(ctx, stdout, client, t, o.server, t.GetEntrants(), newProgress(os.Stderr, !o.noProgress), o.asJSON)
+}
+
+// followTournament follows t with the progress bar as its matches end (WatchTournament) and
+// prints the standings, or the JSON result, once it has finished; bots are the entrants as
+// asked for (the names the server resolved, for one followed again).
+func followTournament(ctx context.Context, stdout io.Writer, client orreryv1.TournamentServiceClient, t *orreryv1.Tournament, addr string, bots []string, bar *progress, asJSON bool) error {
+	began := time.Now()
+	done := int(t.GetMatchesEnded())
+	bar.start(int(t.GetMatchesTotal()))
+	bar.add(done)
+	if t.GetStatus() != orreryv1.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
+		watch, err := client.WatchTournament(ctx, &orreryv1.WatchTournamentRequest{TournamentId: t.GetTournamentId()})
 		if err != nil {
-			return fmt.Errorf("following tournament %s (it goes on on the server; GetTournament shows it): %w", t.GetTournamentId(), err)
+			return err
 		}
-		t = msg.GetTournament()
-		if n := int(t.GetMatchesEnded()); n > done {
-			bar.add(n - done)
-			done = n
+		for t.GetStatus() != orreryv1.TournamentStatus_TOURNAMENT_STATUS_FINISHED {
+			msg, err := watch.Recv()
+			if err != nil {
+				return fmt.Errorf("following tournament %s (it goes on on the server: orrery tournament --follow %s --server %s follows it again, orrery tournaments lists them): %w",
+					t.GetTournamentId(), t.GetTournamentId(), addr, err)
+			}
+			t = msg.GetTournament()
+			if n := int(t.GetMatchesEnded()); n > done {
+				bar.add(n - done)
+				done = n
+			}
 		}
 	}
 	bar.finish()
@@ -57,7 +89,7 @@ func remoteTournament(ctx context.Context, stdout io.Writer, conn grpc.ClientCon
 	}
 	res := tournamentResult{
 		TournamentID: t.GetTournamentId(), Game: t.GetGame(), Format: formatName(t.GetFormat()), Seats: int(t.GetSeats()),
-		Entrants: t.GetEntrants(), Bots: req.GetEntrants(), Duplicate: t.GetDuplicate(), Seed: t.GetSeed(),
+		Entrants: t.GetEntrants(), Bots: bots, Duplicate: t.GetDuplicate(), Seed: t.GetSeed(),
 		Matches: len(t.GetMatches()), WallSeconds: round(wall.Seconds(), 3), MatchIDs: t.GetMatchIds(),
 		EndReasons: map[string]int{},
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,23 +15,29 @@ import (
 
 func newWatchCmd() *cobra.Command {
 	var server string
+	var every time.Duration
 	cmd := &cobra.Command{
 		Use:   "watch MATCH_ID",
 		Short: "follow a match as a spectator, redrawn in place, to its end",
 		Long: `Follow a match in the terminal as a spectator sees it: the public view, redrawn in place ` +
 			`after each change, and at the end the result and the revealed seed. A finished match shows ` +
 			`its final position. Hidden information stays hidden: this is the view anyone may watch. ` +
-			`'orrery matches --status live' lists matches to watch.`,
+			`Piped or redirected (not a terminal) it prints the view at most once every --every, and the ` +
+			`final one, rather than every change. 'orrery matches --status live' lists matches to watch.`,
 		Args: oneArg("MATCH_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return watch(cmd.Context(), cmd.OutOrStdout(), server, args[0])
+			return watch(cmd.Context(), cmd.OutOrStdout(), server, args[0], every)
 		},
 	}
 	cmd.Flags().StringVar(&server, "server", "127.0.0.1:7070", "the arena at `ADDR`")
+	cmd.Flags().DurationVar(&every, "every", 5*time.Second, "not on a terminal: print the view at most this often, and the final one (0: every change)")
 	return cmd
 }
 
-func watch(ctx context.Context, stdout io.Writer, server, id string) error {
+// watch follows match id. On a terminal it redraws at every change; elsewhere (a pipe, a
+// file) each change would be a whole screen more, thousands a minute for a real-time game,
+// so it prints the view at most once every every, and the final one.
+func watch(ctx context.Context, stdout io.Writer, server, id string, every time.Duration) error {
 	conn, err := dial(server)
 	if err != nil {
 		return err
@@ -47,6 +54,10 @@ func watch(ctx context.Context, stdout io.Writer, server, id string) error {
 		return err
 	}
 	scr := newScreen(stdout)
+	if scr.tty {
+		every = 0
+	}
+	var drawn time.Time
 	w := watcher{match: m}
 	for {
 		resp, err := stream.Recv()
@@ -60,7 +71,11 @@ func watch(ctx context.Context, stdout io.Writer, server, id string) error {
 			return err
 		}
 		ended := w.apply(resp)
-		scr.draw(w.render())
+		if ended || every <= 0 || time.Since(drawn) >= every {
+			if scr.draw(w.render()) {
+				drawn = time.Now()
+			}
+		}
 		if ended {
 			return nil
 		}

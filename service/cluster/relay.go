@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -36,8 +37,9 @@ const ForwardedBy = "orrery-forwarded-by"
 type peers struct {
 	creds credentials.TransportCredentials
 
-	mu     sync.Mutex // guards conns and closed
+	mu     sync.Mutex // guards conns, names and closed
 	conns  map[string]*grpc.ClientConn
+	names  map[*grpc.ClientConn]string // the node each connection reaches, for errors: "node-a (ADDR)"
 	closed bool
 }
 
@@ -45,25 +47,70 @@ func newPeers(creds credentials.TransportCredentials) *peers {
 	if creds == nil {
 		creds = insecure.NewCredentials()
 	}
-	return &peers{creds: creds, conns: make(map[string]*grpc.ClientConn)}
+	return &peers{creds: creds, conns: make(map[string]*grpc.ClientConn), names: make(map[*grpc.ClientConn]string)}
 }
 
-// conn is the pooled connection to the node at addr; grpc-go reconnects it by itself.
-func (p *peers) conn(addr string) (*grpc.ClientConn, error) {
+// conn is the pooled connection to node id at addr; grpc-go reconnects it by itself.
+func (p *peers) conn(id, addr string) (*grpc.ClientConn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return nil, status.Error(codes.Unavailable, "server is shutting down; rejoin with the same token")
 	}
 	if c := p.conns[addr]; c != nil {
+		if id != "" {
+			p.names[c] = id + " (" + addr + ")"
+		}
 		return c, nil
 	}
 	c, err := grpc.NewClient(addr, grpc.WithTransportCredentials(p.creds))
 	if err != nil {
-		return nil, status.Errorf(codes.Unavailable, "node %s: %v", addr, err)
+		return nil, status.Errorf(codes.Unavailable, "node %s at %s: %v; retry", id, addr, err)
 	}
 	p.conns[addr] = c
+	p.names[c] = id + " (" + addr + ")"
+	if id == "" {
+		p.names[c] = addr
+	}
 	return c, nil
+}
+
+// name is "node node-a (ADDR)" for a pooled connection, or its target.
+func (p *peers) name(conn grpc.ClientConnInterface) string {
+	c, ok := conn.(*grpc.ClientConn)
+	if !ok {
+		return "the match's node"
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := p.names[c]; n != "" {
+		return "node " + n
+	}
+	return "node " + c.Target()
+}
+
+// lostOwner is how a relayed call ends when the owner cannot be reached: grpc-go's own
+// Unavailable ("transport: Error while dialing ... connection refused") said for a person,
+// naming the node and what to do. A status the owner sent passes unchanged.
+func (c *Cluster) lostOwner(err error, conn grpc.ClientConnInterface) error {
+	st, ok := status.FromError(err)
+	if !ok || st.Code() != codes.Unavailable || !transportFailure(st.Message()) {
+		return RelayStatus(err)
+	}
+	return status.Errorf(codes.Unavailable, "%s, which runs this match, cannot be reached (%s): it may have died or be "+
+		"restarting; retry with backoff, through any node: a live node takes the match over within about %s",
+		c.peers.name(conn), st.Message(), (c.node.LeaseTTL + c.node.LeaseTTL/3).Round(time.Second))
+}
+
+// transportFailure says whether an Unavailable message is grpc-go's about the connection,
+// not one a node sent.
+func transportFailure(msg string) bool {
+	for _, s := range []string{"transport", "connection error", "error reading from server", "connection closed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *peers) close() {
@@ -77,9 +124,12 @@ func (p *peers) close() {
 }
 
 // errMoving is a match whose lease lapsed or is being taken over: a moment later a live node
-// holds it.
-func errMoving(id string) error {
-	return status.Errorf(codes.Unavailable, "match %q is moving to another node; retry", id)
+// holds it. from names the node it is moving from, if known.
+func errMoving(id, from string) error {
+	if from != "" {
+		return status.Errorf(codes.Unavailable, "match %q is moving to another node (from node %s); retry with backoff", id, from)
+	}
+	return status.Errorf(codes.Unavailable, "match %q is moving to another node; retry with backoff", id)
 }
 
 // Owner says where match id runs. local is true when this server answers for it itself:
@@ -101,13 +151,13 @@ func (c *Cluster) Owner(ctx context.Context, id string) (conn grpc.ClientConnInt
 		return nil, false, status.Errorf(codes.Unavailable, "the owner of match %q: %v", id, err)
 	}
 	if l.Node.ID == c.node.ID || l.Node.Addr == "" || l.Expires.Before(c.now()) {
-		return nil, false, errMoving(id)
+		return nil, false, errMoving(id, l.Node.ID)
 	}
 	if relayed(ctx) {
 		// The node that sent this call thinks this node owns the match; it does not (yet).
-		return nil, false, errMoving(id)
+		return nil, false, errMoving(id, l.Node.ID)
 	}
-	pc, err := c.peers.conn(l.Node.Addr)
+	pc, err := c.peers.conn(l.Node.ID, l.Node.Addr)
 	if err != nil {
 		return nil, false, err
 	}
@@ -219,7 +269,7 @@ func (c *Cluster) SeatElsewhere(ctx context.Context, id string, h [32]byte) (grp
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "join: finding the seat's match: %v", err)
 	}
-	return nil, errMoving(id)
+	return nil, errMoving(id, "")
 }
 
 // RelayPlay relays a Play stream, whose first request (the join) has been read, to the
@@ -230,10 +280,10 @@ func (c *Cluster) RelayPlay(stream grpc.BidiStreamingServer[orreryv1.PlayRequest
 	defer cancel()
 	out, err := orreryv1.NewArenaServiceClient(conn).Play(ctx)
 	if err != nil {
-		return RelayStatus(err)
+		return c.lostOwner(err, conn)
 	}
 	if err := out.Send(first); err != nil && !errors.Is(err, io.EOF) {
-		return RelayStatus(err)
+		return c.lostOwner(err, conn)
 	}
 	// The bot's requests go to the owner on their own goroutine; like Play's receiver, it
 	// ends when the bot's stream does (which the handler's return causes).
@@ -253,7 +303,7 @@ func (c *Cluster) RelayPlay(stream grpc.BidiStreamingServer[orreryv1.PlayRequest
 			}
 		}
 	}()
-	return relayDown(stream, out, func(r *orreryv1.PlayResponse) error { return stream.Send(r) })
+	return c.lostOwner(relayDown(stream, out, func(r *orreryv1.PlayResponse) error { return stream.Send(r) }), conn)
 }
 
 // RelayWatch relays a Watch stream to the match's owner.
@@ -262,9 +312,9 @@ func (c *Cluster) RelayWatch(req *orreryv1.WatchRequest, stream grpc.ServerStrea
 	defer cancel()
 	out, err := orreryv1.NewArenaServiceClient(conn).Watch(ctx, req)
 	if err != nil {
-		return RelayStatus(err)
+		return c.lostOwner(err, conn)
 	}
-	return relayDown(stream, out, func(r *orreryv1.WatchResponse) error { return stream.Send(r) })
+	return c.lostOwner(relayDown(stream, out, func(r *orreryv1.WatchResponse) error { return stream.Send(r) }), conn)
 }
 
 // relayDown sends what the owner sends until it ends the stream, then hands its trailer
@@ -314,7 +364,7 @@ func (c *Cluster) CreateElsewhere(ctx context.Context, full bool) (grpc.ClientCo
 	}
 	for _, n := range nodes { // least loaded first
 		if n.ID != c.node.ID && n.Matches < c.cfg.Room && n.Addr != "" {
-			pc, err := c.peers.conn(n.Addr)
+			pc, err := c.peers.conn(n.ID, n.Addr)
 			if err != nil {
 				return nil, err
 			}

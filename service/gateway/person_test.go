@@ -188,7 +188,7 @@ func TestBrowser_HumanPlaysPlanetToTheEnd(t *testing.T) {
 	b.screenshot("seat-planet")
 }
 
-func TestBrowser_HumanPlaysPantropiaToTheEnd(t *testing.T) {
+func TestBrowser_HumanPlaysPanTropiaToTheEnd(t *testing.T) {
 	a := newArena(t, arenaOptions{})
 	b := newBrowser(t)
 	// Twelve turns, not four hundred: setup, production, trades and building all happen.

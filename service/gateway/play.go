@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -127,7 +128,9 @@ func (b *playBridge) pageToServer(ctx context.Context, ws *websocket.Conn, strea
 	}
 }
 
-// errorFrame is the last frame of a bridge that ended with err.
+// errorFrame is the last frame of a bridge that ended with err. Its code is the canonical
+// name ("UNAUTHENTICATED", google.rpc.Code), as docs/http.md and every gRPC guide write it,
+// not grpc-go's Go-style String() ("Unauthenticated").
 func errorFrame(err error) ([]byte, error) {
 	st := status.Convert(err)
 	type body struct {
@@ -136,5 +139,5 @@ func errorFrame(err error) ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		Error body `json:"error"`
-	}{body{st.Code().String(), st.Message()}})
+	}{body{rpccode.Code(st.Code()).String(), st.Message()}})
 }

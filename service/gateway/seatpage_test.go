@@ -222,3 +222,23 @@ func TestBrowser_SeatPageRestoresOnReloadAndLosesToASecondTab(t *testing.T) {
 	}
 	b.screenshot("seat-lost")
 }
+
+func TestBrowser_PersonResigns(t *testing.T) {
+	a := newArena(t, arenaOptions{})
+	m := a.createWith("planet", 2, 5, nil, "you", "greedy")
+	b := newBrowser(t)
+	defer a.openSeat(b, "planet", "greedy", m, 0)()
+	b.until(`document.querySelector('#resign') && document.querySelector('#board .tile.selectable')`)
+	// One click arms it; the second resigns.
+	b.do(chromedp.Click(`#resign`))
+	b.until(`document.querySelector('#resign').textContent === 'really resign?'`)
+	b.do(chromedp.Click(`#resign`))
+	b.until(`document.querySelector('#result') !== null`)
+	if got := eval[string](b, `document.querySelector('#result').textContent`); !strings.Contains(got, "ranked 2 of 2") || !strings.Contains(got, "seat 0 resigned") {
+		t.Errorf("after resigning the page says %q", got)
+	}
+	sum, err := a.client.GetMatch(context.Background(), &orreryv1.GetMatchRequest{MatchId: m.GetMatchId()})
+	if err != nil || sum.GetMatch().GetResult().GetReason() != orreryv1.EndReason_END_REASON_FORFEIT {
+		t.Errorf("the match ended %v (%v), want a forfeit", sum.GetMatch().GetResult().GetReason(), err)
+	}
+}

@@ -9,7 +9,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	otelcodes "go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/tracing"
 )
 
 // Store is what the writer needs of the store: the boundary at which tests inject write
@@ -39,8 +44,9 @@ type Writer struct {
 	healthMu sync.Mutex   // guards applied; held while health runs
 	applied  int64
 
-	batch store.Batch   // write's buffers, reused by the writing goroutine
-	every time.Duration // CommitEvery, but for benchmarks
+	batch  store.Batch                  // write's buffers, reused by the writing goroutine
+	every  time.Duration                // CommitEvery, but for benchmarks
+	tracer atomic.Pointer[trace.Tracer] // set by Trace: a span of each commit
 
 	commits, steps atomic.Int64 // transactions committed and the steps in them (benchmarks)
 	busy           atomic.Int64 // nanoseconds spent writing batches, failed tries included (benchmarks)
@@ -93,6 +99,47 @@ func Start(db Store, log *slog.Logger, health func(error), every time.Duration) 
 	w.room = sync.NewCond(&w.mu)
 	go w.run()
 	return w
+}
+
+// Trace makes a span of each commit with t (nil: none): the matches in it, by id, and how
+// many steps and results it stored.
+func (w *Writer) Trace(t trace.Tracer) {
+	if t == nil {
+		w.tracer.Store(nil)
+		return
+	}
+	w.tracer.Store(&t)
+}
+
+// commitSpan starts the span of a commit of b, if tracing; end it with endCommitSpan.
+func (w *Writer) commitSpan(ctx context.Context, b store.Batch) trace.Span {
+	t := w.tracer.Load()
+	if t == nil {
+		return nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	var seats []int
+	for _, s := range b.Steps {
+		add(s.Match)
+		seats = append(seats, s.Step.Seat)
+	}
+	for _, r := range b.Results {
+		add(r.Match)
+	}
+	attrs := []attribute.KeyValue{tracing.MatchIDs.StringSlice(ids), tracing.Steps.Int(len(b.Steps)), tracing.Results.Int(len(b.Results))}
+	if len(ids) == 1 {
+		// One match's commit (a create, or a quiet server): its id and the seats of its steps.
+		attrs = append(attrs, tracing.MatchID.String(ids[0]), tracing.Seats.IntSlice(seats))
+	}
+	_, span := (*t).Start(ctx, "orrery.store.commit", trace.WithAttributes(attrs...))
+	return span
 }
 
 // Step queues step s of match.
@@ -294,10 +341,17 @@ func (w *Writer) write(ctx context.Context, ops []writeOp) {
 	stored := true
 	if len(b.Steps)+len(b.Results) > 0 {
 		start := time.Now()
+		span := w.commitSpan(ctx, b)
 		stored = w.retry("steps and results", ops[0].match, func() (err error) {
 			w.cpu.Add(int64(threadCPU(func() { err = w.db.WriteBatch(ctx, b) })))
 			return err
 		})
+		if span != nil {
+			if !stored {
+				span.SetStatus(otelcodes.Error, "given up: the server is closing")
+			}
+			span.End()
+		}
 		w.busy.Add(int64(time.Since(start)))
 		if stored {
 			w.commits.Add(1)

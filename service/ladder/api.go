@@ -238,11 +238,31 @@ func (l *Ladder) ResumeBot(ctx context.Context, req *orreryv1.ResumeBotRequest) 
 	return &orreryv1.ResumeBotResponse{Bot: info}, nil
 }
 
+// connectedLocked says whether b is connected: a registered bot with an open ladder stream
+// (here or on another node), or a house bot while the server plays it in a match (it has
+// no stream: the server is its connection). l.mu is held.
+func (l *Ladder) connectedLocked(b *bot) bool {
+	if b.revoked {
+		return false // its stream is being closed, if it is not already
+	}
+	if l.conns[b.id] != nil || l.cl.connected[b.id] {
+		return true
+	}
+	if b.house {
+		for _, lm := range l.live {
+			if slices.Contains(lm.bots, b.id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // infoLocked describes b. l.mu is held.
 func (l *Ladder) infoLocked(b *bot) *orreryv1.BotInfo {
 	info := &orreryv1.BotInfo{
 		Name: b.name, Description: b.description, House: b.house, Created: timestamppb.New(b.created),
-		Revoked: b.revoked, TimeoutStreak: int32(b.timeoutStreak), Connected: l.conns[b.id] != nil || l.cl.connected[b.id],
+		Revoked: b.revoked, TimeoutStreak: int32(b.timeoutStreak), Connected: l.connectedLocked(b),
 		QueuedGames: slices.Clone(l.queue.Waiting(b.id)),
 	}
 	if !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil) {
@@ -380,7 +400,8 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 			board = append(board, &orreryv1.LeaderboardEntry{
 				Game: game, Bot: b.name, House: b.house, Mu: r.Mu, Sigma: r.Sigma, Score: r.Score(), Provisional: r.Provisional(),
 				Games: int32(r.games), Wins: int32(r.wins), LastMatchId: r.lastMatch,
-				Connected: l.conns[b.id] != nil || l.cl.connected[b.id], Paused: !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil),
+				Connected: l.connectedLocked(b), Paused: !b.pausedUntil.IsZero() && l.now().Before(b.pausedUntil),
+				Revoked: b.revoked,
 			})
 		}
 		sort.Slice(board, func(i, j int) bool {

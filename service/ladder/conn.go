@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -75,6 +76,9 @@ func (c *conn) alive() bool { return c.ctx.Err() == nil }
 // bot is named by the API key in the call's metadata. The stream carries every match the
 // ladder seats it in, until the bot closes it, its key is revoked, it is paused, or a newer
 // stream of the same bot replaces it.
+// JoinedHeader is the response header a ladder stream gets once its LadderJoin is taken.
+const JoinedHeader = "orrery-ladder-joined"
+
 func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoin) error {
 	ctx := stream.Context()
 	b, err := l.authenticate(ctx)
@@ -159,6 +163,12 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 		old.stop(errReplaced)
 	}
 	l.log.Info("ladder bot joined", "bot", b.name, "games", games, "max_matches", maxMatches, "tournaments_only", only)
+	// The response headers say the join was taken, before any match: a client can say it is
+	// on the ladder (rather than only once a match starts, minutes later). Sent before the
+	// send loop starts, the stream's only other sender.
+	if err := stream.SendHeader(metadata.Pairs(JoinedHeader, "1")); err != nil {
+		l.log.Debug("ladder: send the joined header", "bot", b.name, "err", err)
+	}
 	wake(l.kick)
 
 	go c.recv()

@@ -35,7 +35,7 @@ func (m *Match) timeoutLocked(now time.Time, seat engine.Seat) {
 	policy := m.policy
 	m.ev.refs = append(m.ev.refs, eventRef{engine: -1, timedOut: int(seat), policy: policy})
 	if policy == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_FORFEIT {
-		m.forfeitLocked(now, seat)
+		m.forfeitLocked(now, seat, fmt.Sprintf("seat %d forfeited on time", seat))
 		return
 	}
 	a := p.legal[m.timeouts.IntN(len(p.legal))]
@@ -53,10 +53,10 @@ func (m *Match) timeoutLocked(now time.Time, seat engine.Seat) {
 	}
 }
 
-// forfeitLocked ends the match with seat last and everyone else sharing first.
-func (m *Match) forfeitLocked(now time.Time, seat engine.Seat) {
-	r := engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndForfeit,
-		Detail: fmt.Sprintf("seat %d forfeited on time", seat)}
+// forfeitLocked ends the match with seat last and everyone else sharing first: the seat ran
+// out of time under the forfeit policy, or resigned.
+func (m *Match) forfeitLocked(now time.Time, seat engine.Seat, why string) {
+	r := engine.Result{Ranks: make([]int, len(m.seats)), Scores: make([]float64, len(m.seats)), Reason: engine.EndForfeit, Detail: why}
 	for i := range r.Ranks {
 		r.Ranks[i] = 1
 		r.Scores[i] = 1

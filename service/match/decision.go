@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -25,10 +26,11 @@ type pending struct {
 	// shared: legal is a recurring list shared by every match of the game
 	// (wire.ActionCache.SharedList), to be read and never written, not one of its own.
 	shared   bool
-	hash     uint64    // legal's (wire.ListHash)
-	budgeted bool      // the game set a short deadline; the time bank is neither used nor charged
-	sent     time.Time // when it was first built for the seat's stream (lab.go)
-	rejected []byte    // the codes of the answers to it rejected so far
+	hash     uint64     // legal's (wire.ListHash)
+	budgeted bool       // the game set a short deadline; the time bank is neither used nor charged
+	sent     time.Time  // when it was first built for the seat's stream (lab.go)
+	rejected []byte     // the codes of the answers to it rejected so far
+	span     trace.Span // from issue to answer, with Env.Tracer (spans.go); nil otherwise
 }
 
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
@@ -94,6 +96,7 @@ func (m *Match) refreshLocked(now time.Time) {
 		} else {
 			p.legal = append(own, *buf...)
 		}
+		m.decisionSpanLocked(p, engine.Seat(i))
 		if s.pending != nil { // the choice changed under the seat: its clock keeps running
 			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
 			p.sent, p.rejected = s.pending.sent, s.pending.rejected
@@ -122,6 +125,7 @@ const maxPooledLegal = 256
 // seats of later matches. Nothing reads them once the match has ended (answerLocked, expire
 // and viewLocked stop at ended), and nothing outside the match's lock ever holds one.
 func (s *Pools) recycle(seat *seatState) {
+	endDecisionSpan(seat.pending, "ended") // the match ended with the decision open
 	put := func(p *pending) {
 		if p != nil && cap(p.legal) <= maxPooledLegal {
 			own := p.legal[:0]
@@ -158,6 +162,7 @@ func (s *seatState) withdraw() {
 	if s.pending == nil {
 		return
 	}
+	endDecisionSpan(s.pending, "withdrawn")
 	copy(s.late[1:], s.late[:len(s.late)-1])
 	s.late[0], s.pending = s.pending, nil
 }
@@ -184,6 +189,7 @@ func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 		return err
 	}
 	// Answered: whatever the seat owes next is a new decision, built in this one's place.
+	endDecisionSpan(m.seats[seat].pending, answeredOutcome(timedOut))
 	m.seats[seat].spare, m.seats[seat].pending = m.seats[seat].pending, nil
 	if t, ok := m.st.(engine.Ticker); ok && m.clock.Wall {
 		m.seats[seat].answered, m.seats[seat].answeredIn = true, stepBefore

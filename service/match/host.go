@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/orrery/orrery/engine"
@@ -53,6 +54,9 @@ type Env struct {
 	Durable bool
 	// Done closes when the server shuts down: seats' loops end with ErrShuttingDown.
 	Done <-chan struct{}
+	// Tracer, if set, makes a span of each match and of each of its decisions (spans.go);
+	// nil: tracing is off.
+	Tracer trace.Tracer
 }
 
 // Clock is a match's time control.
@@ -81,4 +85,7 @@ type Spec struct {
 	// Actions are the typed envelopes and notation of the configured game, shared by its
 	// matches (wire.ActionCache).
 	Actions *wire.ActionCache
+	// Trace is the span that created the match, the parent of its own (Env.Tracer); zero:
+	// none (a match resumed from its log).
+	Trace trace.SpanContext
 }

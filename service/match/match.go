@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -29,6 +30,7 @@ type Match struct {
 	clock    Clock
 	policy   orreryv1.TimeoutPolicy
 	created  time.Time
+	span     trace.Span // guarded by mu; nil unless Env.Tracer is set (spans.go)
 
 	// gone: this node no longer owns the match (cut off from the database, or handing it
 	// back at shutdown): it is paused for good and its streams end with ErrGone, so that its
@@ -136,6 +138,7 @@ func New(env *Env, spec Spec, log *Log) *Match {
 		return m
 	}
 	m.unjoined = time.AfterFunc(env.Limits.Unjoined(), m.expireUnjoined)
+	m.startSpanLocked(spec.Trace, len(m.steps) > 0)
 	m.refreshLocked(now)
 	return m
 }
@@ -288,7 +291,8 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 		}
 		m.env.Log.Info("match ended", "match", m.id, "game", m.game, "reason", r.Reason.String(), "plies", len(m.steps))
 	}
-	m.refreshLocked(now)
+	m.refreshLocked(now) // ends the decisions' spans (recycle)
+	m.endSpanLocked(r.Reason, handOff)
 	m.notifyLocked()
 }
 

@@ -203,6 +203,9 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 // answer, built in ack, or nil if ack is nil; or the rejection.
 func (st *Seat) handleLocked(req *orreryv1.PlayRequest, ack *acceptedMsg) *orreryv1.PlayResponse {
 	m, seat := st.m, st.seat
+	if res := req.GetResign(); res != nil {
+		return st.resignLocked(res)
+	}
 	ans := req.GetAnswer()
 	if ans == nil {
 		reason := "expected an answer; this stream has already joined"
@@ -233,6 +236,24 @@ func (st *Seat) handleLocked(req *orreryv1.PlayRequest, ack *acceptedMsg) *orrer
 	b.arm.Accepted = &b.acc
 	b.resp.Msg = &b.arm
 	return &b.resp
+}
+
+// resignLocked ends the match as the seat's forfeit; the end itself tells every stream.
+func (st *Seat) resignLocked(res *orreryv1.Resign) *orreryv1.PlayResponse {
+	m := st.m
+	reject := func(code orreryv1.RejectCode, reason string) *orreryv1.PlayResponse {
+		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{Code: code, Reason: reason, MatchId: m.id}}}
+	}
+	switch {
+	case res.GetMatchId() != "" && res.GetMatchId() != m.id:
+		return reject(orreryv1.RejectCode_REJECT_CODE_MALFORMED, fmt.Sprintf("resign names match %q but this seat plays %q", res.GetMatchId(), m.id))
+	case m.ended:
+		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "the match is over")
+	case m.paused:
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused; resign again when it goes on")
+	}
+	m.forfeitLocked(m.env.Host.Now(), st.seat, fmt.Sprintf("seat %d resigned", st.seat))
+	return nil
 }
 
 // acceptedMsg is an acknowledgement and the message around it, allocated as one block: one

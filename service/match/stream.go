@@ -154,13 +154,16 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 	if m.gone.Load() {
 		return nil, false, &GoneError{ID: m.id}
 	}
+	if stream && st.out.closing {
+		// Before the replacement's check: the reader detaches the seat as soon as the bot
+		// has closed its side, which a sender that asked which stream is current would
+		// take for a newer stream's join.
+		return st.takeRepliesLocked(), true, ErrStreamClosed
+	}
 	if m.seats[st.seat].stream != st.gen {
 		return nil, false, ErrReplaced
 	}
 	msgs = st.takeRepliesLocked()
-	if stream && st.out.closing {
-		return msgs, true, ErrStreamClosed
-	}
 	reuse := stream || st.lend
 	if reuse && st.built != nil {
 		// The sender calls again only once it has sent everything it took.

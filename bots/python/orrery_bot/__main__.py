@@ -128,16 +128,25 @@ def cmd_games(args):
     return 0
 
 
-def main(argv=None):
+SERVER_HELP = ("arena address (default 127.0.0.1:7070), before or after the command; the nodes of a cluster "
+               "as ADDR,ADDR,...: a dropped stream rejoins through the next")
+
+
+def parser():
+    """The command line: --server goes before or after the command; a usage error exits 2."""
     # Installed, it runs as orrery-bot; from a checkout, as python3 -m orrery_bot.
     prog = "/usr/bin/python3 -m orrery_bot" if sys.argv[0].endswith("__main__.py") else os.path.basename(sys.argv[0])
     p = argparse.ArgumentParser(prog=prog, description="Play Orrery matches from Python.")
-    p.add_argument("--server", default="127.0.0.1:7070",
-                   help="arena address (default 127.0.0.1:7070); the nodes of a cluster as ADDR,ADDR,...: "
-                        "a dropped stream rejoins through the next")
+    p.add_argument("--server", default="127.0.0.1:7070", help=SERVER_HELP)
     sub = p.add_subparsers(dest="cmd", required=True)
 
-    play = sub.add_parser("play", help="play one seat until the match ends")
+    def command(name, **kw):
+        c = sub.add_parser(name, **kw)
+        # SUPPRESS: given after the command it overrides the top level's; not given, it leaves it.
+        c.add_argument("--server", default=argparse.SUPPRESS, help=SERVER_HELP)
+        return c
+
+    play = command("play", help="play one seat until the match ends")
     play.add_argument("--token", help="the seat token (or set ORRERY_TOKEN, which keeps it out of ps)")
     play.add_argument("--seed", type=int, default=1, help="seed of the by-index strategy (default 1)")
     play.add_argument("--index-only", action="store_true", help="never use a typed strategy")
@@ -146,7 +155,7 @@ def main(argv=None):
     play.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
     play.set_defaults(fn=cmd_play)
 
-    lad = sub.add_parser("ladder", help="play a registered bot's ladder and tournament matches on one stream")
+    lad = command("ladder", help="play a registered bot's ladder and tournament matches on one stream")
     lad.add_argument("--key", help="the bot's API key (or set ORRERY_API_KEY, which keeps it out of ps)")
     lad.add_argument("--games", default="", help="comma-separated games to queue for (default: every game)")
     lad.add_argument("--max-matches", type=int, default=1, help="ladder matches at once (default 1)")
@@ -158,7 +167,7 @@ def main(argv=None):
     lad.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
     lad.set_defaults(fn=cmd_ladder)
 
-    create = sub.add_parser("create", help="create a match and print its seat tokens")
+    create = command("create", help="create a match and print its seat tokens")
     create.add_argument("--game", required=True)
     create.add_argument("--seats", type=int, required=True)
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -166,10 +175,17 @@ def main(argv=None):
     create.add_argument("--seed", type=int)
     create.set_defaults(fn=cmd_create)
 
-    games = sub.add_parser("games", help="list the games")
+    games = command("games", help="list the games")
     games.set_defaults(fn=cmd_games)
 
+    return p
+
+
+def main(argv=None):
+    p = parser()
     args = p.parse_args(argv)
+    if not any(a.strip() for a in args.server.split(",")):
+        p.error("--server names no address")
     return args.fn(args)
 
 

@@ -341,6 +341,7 @@ class LadderPlayer:
         self.decisions = 0
         self.rejections = 0
         self.rejoins = 0
+        self.connects = 0  # the ladder joins the server took
 
     def play(self):
         """Returns the MatchEnded messages; raises grpc.RpcError or GaveUp on failure."""
@@ -361,6 +362,20 @@ class LadderPlayer:
                                     tournaments_only=self.tournaments_only, receive=RECEIVE)
         self._send(reqs, arena_pb2.PlayRequest(ladder=join))
         call = stub.Play(reqs, metadata=(("authorization", f"bearer {self.key}"),))
+        # The server's response headers say it took the ladder join, before any match; a
+        # refusal ends the call instead (the iteration below raises it).
+        try:
+            header = dict(call.initial_metadata() or ())
+        except grpc.RpcError:
+            header = {}
+        if "orrery-ladder-joined" in header:
+            what = "waiting for tournament matches" if self.tournaments_only else "on the ladder"
+            if self.connects == 0:
+                self.log(f"connected to {self.targets.current()}, {what}")
+            else:
+                self.log(f"reconnected to {self.targets.current()} (reconnection {self.connects}), {what}; "
+                         "matches in play resume")
+            self.connects += 1
         progressed = False
         current = {}  # match id -> the decision owed there
         fell_back = set()

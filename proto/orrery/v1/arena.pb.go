@@ -1349,6 +1349,7 @@ type PlayRequest struct {
 	//	*PlayRequest_Join
 	//	*PlayRequest_Answer
 	//	*PlayRequest_Ladder
+	//	*PlayRequest_Resign
 	Msg           isPlayRequest_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1418,6 +1419,15 @@ func (x *PlayRequest) GetLadder() *LadderJoin {
 	return nil
 }
 
+func (x *PlayRequest) GetResign() *Resign {
+	if x != nil {
+		if x, ok := x.Msg.(*PlayRequest_Resign); ok {
+			return x.Resign
+		}
+	}
+	return nil
+}
+
 type isPlayRequest_Msg interface {
 	isPlayRequest_Msg()
 }
@@ -1437,11 +1447,65 @@ type PlayRequest_Ladder struct {
 	Ladder *LadderJoin `protobuf:"bytes,3,opt,name=ladder,proto3,oneof"`
 }
 
+type PlayRequest_Resign struct {
+	// After the join: the seat gives up. The match ends at once as a forfeit, this seat
+	// ranked last and every other seat sharing first.
+	Resign *Resign `protobuf:"bytes,4,opt,name=resign,proto3,oneof"`
+}
+
 func (*PlayRequest_Join) isPlayRequest_Msg() {}
 
 func (*PlayRequest_Answer) isPlayRequest_Msg() {}
 
 func (*PlayRequest_Ladder) isPlayRequest_Msg() {}
+
+func (*PlayRequest_Resign) isPlayRequest_Msg() {}
+
+// Resign gives up the match (PlayRequest.resign).
+type Resign struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The match the seat resigns; required on ladder streams, optional otherwise.
+	MatchId       string `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Resign) Reset() {
+	*x = Resign{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Resign) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Resign) ProtoMessage() {}
+
+func (x *Resign) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Resign.ProtoReflect.Descriptor instead.
+func (*Resign) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *Resign) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
 
 // LadderJoin enters the ladder as a registered bot, authorised by the call's
 // "authorization: bearer <api key>" metadata. The stream then carries decisions of every
@@ -1464,7 +1528,7 @@ type LadderJoin struct {
 
 func (x *LadderJoin) Reset() {
 	*x = LadderJoin{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1476,7 +1540,7 @@ func (x *LadderJoin) String() string {
 func (*LadderJoin) ProtoMessage() {}
 
 func (x *LadderJoin) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[14]
+	mi := &file_orrery_v1_arena_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1489,7 +1553,7 @@ func (x *LadderJoin) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LadderJoin.ProtoReflect.Descriptor instead.
 func (*LadderJoin) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{14}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *LadderJoin) GetGames() []string {
@@ -1535,7 +1599,7 @@ type Join struct {
 
 func (x *Join) Reset() {
 	*x = Join{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1547,7 +1611,7 @@ func (x *Join) String() string {
 func (*Join) ProtoMessage() {}
 
 func (x *Join) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[15]
+	mi := &file_orrery_v1_arena_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1560,7 +1624,7 @@ func (x *Join) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Join.ProtoReflect.Descriptor instead.
 func (*Join) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{15}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Join) GetToken() string {
@@ -1612,7 +1676,7 @@ type Receive struct {
 
 func (x *Receive) Reset() {
 	*x = Receive{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1624,7 +1688,7 @@ func (x *Receive) String() string {
 func (*Receive) ProtoMessage() {}
 
 func (x *Receive) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[16]
+	mi := &file_orrery_v1_arena_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1637,7 +1701,7 @@ func (x *Receive) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Receive.ProtoReflect.Descriptor instead.
 func (*Receive) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{16}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Receive) GetOmitLegal() bool {
@@ -1704,7 +1768,7 @@ type Answer struct {
 
 func (x *Answer) Reset() {
 	*x = Answer{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1716,7 +1780,7 @@ func (x *Answer) String() string {
 func (*Answer) ProtoMessage() {}
 
 func (x *Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[17]
+	mi := &file_orrery_v1_arena_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1729,7 +1793,7 @@ func (x *Answer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Answer.ProtoReflect.Descriptor instead.
 func (*Answer) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{17}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Answer) GetDecisionId() string {
@@ -1827,7 +1891,7 @@ type PlayResponse struct {
 
 func (x *PlayResponse) Reset() {
 	*x = PlayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1839,7 +1903,7 @@ func (x *PlayResponse) String() string {
 func (*PlayResponse) ProtoMessage() {}
 
 func (x *PlayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[18]
+	mi := &file_orrery_v1_arena_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1852,7 +1916,7 @@ func (x *PlayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayResponse.ProtoReflect.Descriptor instead.
 func (*PlayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{18}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PlayResponse) GetMsg() isPlayResponse_Msg {
@@ -1974,7 +2038,7 @@ type Joined struct {
 
 func (x *Joined) Reset() {
 	*x = Joined{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1986,7 +2050,7 @@ func (x *Joined) String() string {
 func (*Joined) ProtoMessage() {}
 
 func (x *Joined) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[19]
+	mi := &file_orrery_v1_arena_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1999,7 +2063,7 @@ func (x *Joined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Joined.ProtoReflect.Descriptor instead.
 func (*Joined) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{19}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Joined) GetMatchId() string {
@@ -2094,7 +2158,7 @@ type Decision struct {
 
 func (x *Decision) Reset() {
 	*x = Decision{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2106,7 +2170,7 @@ func (x *Decision) String() string {
 func (*Decision) ProtoMessage() {}
 
 func (x *Decision) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[20]
+	mi := &file_orrery_v1_arena_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2119,7 +2183,7 @@ func (x *Decision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Decision.ProtoReflect.Descriptor instead.
 func (*Decision) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{20}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Decision) GetDecisionId() string {
@@ -2227,7 +2291,7 @@ type ActionAccepted struct {
 
 func (x *ActionAccepted) Reset() {
 	*x = ActionAccepted{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2239,7 +2303,7 @@ func (x *ActionAccepted) String() string {
 func (*ActionAccepted) ProtoMessage() {}
 
 func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[21]
+	mi := &file_orrery_v1_arena_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2252,7 +2316,7 @@ func (x *ActionAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionAccepted.ProtoReflect.Descriptor instead.
 func (*ActionAccepted) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{21}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ActionAccepted) GetDecisionId() string {
@@ -2296,7 +2360,7 @@ type ActionRejected struct {
 
 func (x *ActionRejected) Reset() {
 	*x = ActionRejected{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2308,7 +2372,7 @@ func (x *ActionRejected) String() string {
 func (*ActionRejected) ProtoMessage() {}
 
 func (x *ActionRejected) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[22]
+	mi := &file_orrery_v1_arena_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2321,7 +2385,7 @@ func (x *ActionRejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionRejected.ProtoReflect.Descriptor instead.
 func (*ActionRejected) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{22}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ActionRejected) GetDecisionId() string {
@@ -2363,7 +2427,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2439,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[23]
+	mi := &file_orrery_v1_arena_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2452,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{23}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -2421,7 +2485,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2433,7 +2497,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[24]
+	mi := &file_orrery_v1_arena_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2446,7 +2510,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{24}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Event) GetSeq() int64 {
@@ -2508,7 +2572,7 @@ type SeatTimedOut struct {
 
 func (x *SeatTimedOut) Reset() {
 	*x = SeatTimedOut{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2520,7 +2584,7 @@ func (x *SeatTimedOut) String() string {
 func (*SeatTimedOut) ProtoMessage() {}
 
 func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[25]
+	mi := &file_orrery_v1_arena_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2533,7 +2597,7 @@ func (x *SeatTimedOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatTimedOut.ProtoReflect.Descriptor instead.
 func (*SeatTimedOut) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{25}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SeatTimedOut) GetSeat() int32 {
@@ -2564,7 +2628,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2576,7 +2640,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[26]
+	mi := &file_orrery_v1_arena_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2589,7 +2653,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{26}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Result) GetRanks() []int32 {
@@ -2644,7 +2708,7 @@ type MatchEnded struct {
 
 func (x *MatchEnded) Reset() {
 	*x = MatchEnded{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2656,7 +2720,7 @@ func (x *MatchEnded) String() string {
 func (*MatchEnded) ProtoMessage() {}
 
 func (x *MatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[27]
+	mi := &file_orrery_v1_arena_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2669,7 +2733,7 @@ func (x *MatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEnded.ProtoReflect.Descriptor instead.
 func (*MatchEnded) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{27}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *MatchEnded) GetResult() *Result {
@@ -2733,7 +2797,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2745,7 +2809,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[28]
+	mi := &file_orrery_v1_arena_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2758,7 +2822,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{28}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WatchRequest) GetMatchId() string {
@@ -2790,7 +2854,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2802,7 +2866,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[29]
+	mi := &file_orrery_v1_arena_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2815,7 +2879,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{29}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WatchResponse) GetMsg() isWatchResponse_Msg {
@@ -2886,7 +2950,7 @@ type Spectate struct {
 
 func (x *Spectate) Reset() {
 	*x = Spectate{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2898,7 +2962,7 @@ func (x *Spectate) String() string {
 func (*Spectate) ProtoMessage() {}
 
 func (x *Spectate) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[30]
+	mi := &file_orrery_v1_arena_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2911,7 +2975,7 @@ func (x *Spectate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spectate.ProtoReflect.Descriptor instead.
 func (*Spectate) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{30}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Spectate) GetObservation() *Observation {
@@ -2949,7 +3013,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2961,7 +3025,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[31]
+	mi := &file_orrery_v1_arena_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2974,7 +3038,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{31}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *SeatInfo) GetSeat() int32 {
@@ -3034,7 +3098,7 @@ type MatchSummary struct {
 
 func (x *MatchSummary) Reset() {
 	*x = MatchSummary{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3046,7 +3110,7 @@ func (x *MatchSummary) String() string {
 func (*MatchSummary) ProtoMessage() {}
 
 func (x *MatchSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[32]
+	mi := &file_orrery_v1_arena_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3059,7 +3123,7 @@ func (x *MatchSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchSummary.ProtoReflect.Descriptor instead.
 func (*MatchSummary) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{32}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MatchSummary) GetMatchId() string {
@@ -3154,6 +3218,114 @@ func (x *MatchSummary) GetTimeoutPolicy() TimeoutPolicy {
 }
 
 // GetMatchRequest names a match.
+// AbortMatchRequest names the match to abort and why.
+type AbortMatchRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Why, as the result's detail (at most 200 characters).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Every seat's token, in seat order: the creator's proof, without the admin key.
+	SeatTokens    []string `protobuf:"bytes,3,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchRequest) Reset() {
+	*x = AbortMatchRequest{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchRequest) ProtoMessage() {}
+
+func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
+func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *AbortMatchRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
+	}
+	return nil
+}
+
+// AbortMatchResponse is the match once aborted.
+type AbortMatchResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Match         *MatchSummary          `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchResponse) Reset() {
+	*x = AbortMatchResponse{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchResponse) ProtoMessage() {}
+
+func (x *AbortMatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchResponse.ProtoReflect.Descriptor instead.
+func (*AbortMatchResponse) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *AbortMatchResponse) GetMatch() *MatchSummary {
+	if x != nil {
+		return x.Match
+	}
+	return nil
+}
+
 type GetMatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
@@ -3163,7 +3335,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3175,7 +3347,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[33]
+	mi := &file_orrery_v1_arena_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3188,7 +3360,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{33}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -3208,7 +3380,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3220,7 +3392,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[34]
+	mi := &file_orrery_v1_arena_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3233,7 +3405,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{34}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -3270,7 +3442,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3282,7 +3454,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[35]
+	mi := &file_orrery_v1_arena_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3295,7 +3467,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{35}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListMatchesRequest) GetGame() string {
@@ -3351,7 +3523,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3363,7 +3535,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[36]
+	mi := &file_orrery_v1_arena_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3376,7 +3548,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{36}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -3403,7 +3575,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3415,7 +3587,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[37]
+	mi := &file_orrery_v1_arena_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3428,7 +3600,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{37}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -3459,7 +3631,7 @@ type ReplayStep struct {
 
 func (x *ReplayStep) Reset() {
 	*x = ReplayStep{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3471,7 +3643,7 @@ func (x *ReplayStep) String() string {
 func (*ReplayStep) ProtoMessage() {}
 
 func (x *ReplayStep) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[38]
+	mi := &file_orrery_v1_arena_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3484,7 +3656,7 @@ func (x *ReplayStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayStep.ProtoReflect.Descriptor instead.
 func (*ReplayStep) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{38}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ReplayStep) GetSeat() int32 {
@@ -3554,7 +3726,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_orrery_v1_arena_proto_msgTypes[39]
+	mi := &file_orrery_v1_arena_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3566,7 +3738,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_orrery_v1_arena_proto_msgTypes[39]
+	mi := &file_orrery_v1_arena_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3579,7 +3751,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{39}
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchSummary {
@@ -3708,12 +3880,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x13CreateMatchResponse\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12*\n" +
 	"\x05seats\x18\x02 \x03(\v2\x14.orrery.v1.SeatTokenR\x05seats\x12\x1b\n" +
-	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\"\x99\x01\n" +
+	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\"\xc6\x01\n" +
 	"\vPlayRequest\x12%\n" +
 	"\x04join\x18\x01 \x01(\v2\x0f.orrery.v1.JoinH\x00R\x04join\x12+\n" +
 	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answer\x12/\n" +
-	"\x06ladder\x18\x03 \x01(\v2\x15.orrery.v1.LadderJoinH\x00R\x06ladderB\x05\n" +
-	"\x03msg\"\x9c\x01\n" +
+	"\x06ladder\x18\x03 \x01(\v2\x15.orrery.v1.LadderJoinH\x00R\x06ladder\x12+\n" +
+	"\x06resign\x18\x04 \x01(\v2\x11.orrery.v1.ResignH\x00R\x06resignB\x05\n" +
+	"\x03msg\"#\n" +
+	"\x06Resign\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\x9c\x01\n" +
 	"\n" +
 	"LadderJoin\x12\x14\n" +
 	"\x05games\x18\x01 \x03(\tR\x05games\x12\x1f\n" +
@@ -3857,7 +4032,14 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\r \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\",\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"g\n" +
+	"\x11AbortMatchRequest\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1f\n" +
+	"\vseat_tokens\x18\x03 \x03(\tR\n" +
+	"seatTokens\"C\n" +
+	"\x12AbortMatchResponse\x12-\n" +
+	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"A\n" +
 	"\x10GetMatchResponse\x12-\n" +
@@ -3919,13 +4101,15 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x14MATCH_STATUS_RUNNING\x10\x01\x12\x19\n" +
 	"\x15MATCH_STATUS_FINISHED\x10\x02\x12\x17\n" +
 	"\x13MATCH_STATUS_FAILED\x10\x03\x12\x17\n" +
-	"\x13MATCH_STATUS_PAUSED\x10\x042\xfa\x03\n" +
+	"\x13MATCH_STATUS_PAUSED\x10\x042\xc5\x04\n" +
 	"\fArenaService\x12F\n" +
 	"\tListGames\x12\x1b.orrery.v1.ListGamesRequest\x1a\x1c.orrery.v1.ListGamesResponse\x12L\n" +
 	"\vCreateMatch\x12\x1d.orrery.v1.CreateMatchRequest\x1a\x1e.orrery.v1.CreateMatchResponse\x12;\n" +
 	"\x04Play\x12\x16.orrery.v1.PlayRequest\x1a\x17.orrery.v1.PlayResponse(\x010\x01\x12<\n" +
 	"\x05Watch\x12\x17.orrery.v1.WatchRequest\x1a\x18.orrery.v1.WatchResponse0\x01\x12C\n" +
-	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12L\n" +
+	"\bGetMatch\x12\x1a.orrery.v1.GetMatchRequest\x1a\x1b.orrery.v1.GetMatchResponse\x12I\n" +
+	"\n" +
+	"AbortMatch\x12\x1c.orrery.v1.AbortMatchRequest\x1a\x1d.orrery.v1.AbortMatchResponse\x12L\n" +
 	"\vListMatches\x12\x1d.orrery.v1.ListMatchesRequest\x1a\x1e.orrery.v1.ListMatchesResponse\x12F\n" +
 	"\tGetReplay\x12\x1b.orrery.v1.GetReplayRequest\x1a\x1c.orrery.v1.GetReplayResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
@@ -3942,7 +4126,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -3962,153 +4146,160 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*SeatToken)(nil),             // 15: orrery.v1.SeatToken
 	(*CreateMatchResponse)(nil),   // 16: orrery.v1.CreateMatchResponse
 	(*PlayRequest)(nil),           // 17: orrery.v1.PlayRequest
-	(*LadderJoin)(nil),            // 18: orrery.v1.LadderJoin
-	(*Join)(nil),                  // 19: orrery.v1.Join
-	(*Receive)(nil),               // 20: orrery.v1.Receive
-	(*Answer)(nil),                // 21: orrery.v1.Answer
-	(*PlayResponse)(nil),          // 22: orrery.v1.PlayResponse
-	(*Joined)(nil),                // 23: orrery.v1.Joined
-	(*Decision)(nil),              // 24: orrery.v1.Decision
-	(*ActionAccepted)(nil),        // 25: orrery.v1.ActionAccepted
-	(*ActionRejected)(nil),        // 26: orrery.v1.ActionRejected
-	(*EventBatch)(nil),            // 27: orrery.v1.EventBatch
-	(*Event)(nil),                 // 28: orrery.v1.Event
-	(*SeatTimedOut)(nil),          // 29: orrery.v1.SeatTimedOut
-	(*Result)(nil),                // 30: orrery.v1.Result
-	(*MatchEnded)(nil),            // 31: orrery.v1.MatchEnded
-	(*WatchRequest)(nil),          // 32: orrery.v1.WatchRequest
-	(*WatchResponse)(nil),         // 33: orrery.v1.WatchResponse
-	(*Spectate)(nil),              // 34: orrery.v1.Spectate
-	(*SeatInfo)(nil),              // 35: orrery.v1.SeatInfo
-	(*MatchSummary)(nil),          // 36: orrery.v1.MatchSummary
-	(*GetMatchRequest)(nil),       // 37: orrery.v1.GetMatchRequest
-	(*GetMatchResponse)(nil),      // 38: orrery.v1.GetMatchResponse
-	(*ListMatchesRequest)(nil),    // 39: orrery.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 40: orrery.v1.ListMatchesResponse
-	(*GetReplayRequest)(nil),      // 41: orrery.v1.GetReplayRequest
-	(*ReplayStep)(nil),            // 42: orrery.v1.ReplayStep
-	(*GetReplayResponse)(nil),     // 43: orrery.v1.GetReplayResponse
-	nil,                           // 44: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 45: orrery.v1.Joined.OptionsEntry
-	nil,                           // 46: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 47: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 48: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 49: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 50: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 51: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 52: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 53: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 54: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 55: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 56: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 57: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 58: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 59: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 60: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 61: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 62: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 63: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 64: google.protobuf.Timestamp
+	(*Resign)(nil),                // 18: orrery.v1.Resign
+	(*LadderJoin)(nil),            // 19: orrery.v1.LadderJoin
+	(*Join)(nil),                  // 20: orrery.v1.Join
+	(*Receive)(nil),               // 21: orrery.v1.Receive
+	(*Answer)(nil),                // 22: orrery.v1.Answer
+	(*PlayResponse)(nil),          // 23: orrery.v1.PlayResponse
+	(*Joined)(nil),                // 24: orrery.v1.Joined
+	(*Decision)(nil),              // 25: orrery.v1.Decision
+	(*ActionAccepted)(nil),        // 26: orrery.v1.ActionAccepted
+	(*ActionRejected)(nil),        // 27: orrery.v1.ActionRejected
+	(*EventBatch)(nil),            // 28: orrery.v1.EventBatch
+	(*Event)(nil),                 // 29: orrery.v1.Event
+	(*SeatTimedOut)(nil),          // 30: orrery.v1.SeatTimedOut
+	(*Result)(nil),                // 31: orrery.v1.Result
+	(*MatchEnded)(nil),            // 32: orrery.v1.MatchEnded
+	(*WatchRequest)(nil),          // 33: orrery.v1.WatchRequest
+	(*WatchResponse)(nil),         // 34: orrery.v1.WatchResponse
+	(*Spectate)(nil),              // 35: orrery.v1.Spectate
+	(*SeatInfo)(nil),              // 36: orrery.v1.SeatInfo
+	(*MatchSummary)(nil),          // 37: orrery.v1.MatchSummary
+	(*AbortMatchRequest)(nil),     // 38: orrery.v1.AbortMatchRequest
+	(*AbortMatchResponse)(nil),    // 39: orrery.v1.AbortMatchResponse
+	(*GetMatchRequest)(nil),       // 40: orrery.v1.GetMatchRequest
+	(*GetMatchResponse)(nil),      // 41: orrery.v1.GetMatchResponse
+	(*ListMatchesRequest)(nil),    // 42: orrery.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 43: orrery.v1.ListMatchesResponse
+	(*GetReplayRequest)(nil),      // 44: orrery.v1.GetReplayRequest
+	(*ReplayStep)(nil),            // 45: orrery.v1.ReplayStep
+	(*GetReplayResponse)(nil),     // 46: orrery.v1.GetReplayResponse
+	nil,                           // 47: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 48: orrery.v1.Joined.OptionsEntry
+	nil,                           // 49: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 50: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 51: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 52: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 53: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 54: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 55: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 56: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 57: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 58: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 59: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 60: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 61: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 62: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 63: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 64: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 65: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 66: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 67: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	47, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	48, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	49, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	50, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	51, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	52, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	53, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	54, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	55, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	56, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	57, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	58, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	59, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	60, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	61, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	62, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	50, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	51, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	52, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	53, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	54, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	55, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	56, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	57, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	58, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	59, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	60, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	61, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	62, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	63, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	64, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	65, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	63, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	63, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	63, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	44, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	66, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	66, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	66, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	47, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 25: orrery.v1.CreateMatchRequest.bots:type_name -> orrery.v1.SeatBot
 	15, // 26: orrery.v1.CreateMatchResponse.seats:type_name -> orrery.v1.SeatToken
-	19, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
-	21, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
-	18, // 29: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
-	20, // 30: orrery.v1.LadderJoin.receive:type_name -> orrery.v1.Receive
-	20, // 31: orrery.v1.Join.receive:type_name -> orrery.v1.Receive
-	4,  // 32: orrery.v1.Answer.action:type_name -> orrery.v1.Action
-	23, // 33: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
-	24, // 34: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
-	25, // 35: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
-	26, // 36: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
-	27, // 37: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
-	31, // 38: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	45, // 39: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
-	12, // 40: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
-	0,  // 41: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	64, // 42: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	63, // 43: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
-	5,  // 44: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
-	4,  // 45: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
-	28, // 46: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	63, // 47: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
-	28, // 48: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
-	1,  // 49: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
-	28, // 50: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
-	6,  // 51: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
-	29, // 52: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
-	0,  // 53: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
-	2,  // 54: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
-	30, // 55: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
-	34, // 56: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
-	27, // 57: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
-	31, // 58: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
-	5,  // 59: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	63, // 60: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	46, // 61: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
-	3,  // 62: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	64, // 63: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	64, // 64: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
-	30, // 65: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
-	35, // 66: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
-	12, // 67: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
-	0,  // 68: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	36, // 69: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
-	3,  // 70: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
-	36, // 71: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
-	4,  // 72: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
-	0,  // 73: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	63, // 74: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
-	1,  // 75: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	36, // 76: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	42, // 77: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	28, // 78: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 79: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 80: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	17, // 81: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	32, // 82: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	37, // 83: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	39, // 84: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	41, // 85: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 86: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	16, // 87: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	22, // 88: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	33, // 89: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	38, // 90: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	40, // 91: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	43, // 92: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	86, // [86:93] is the sub-list for method output_type
-	79, // [79:86] is the sub-list for method input_type
-	79, // [79:79] is the sub-list for extension type_name
-	79, // [79:79] is the sub-list for extension extendee
-	0,  // [0:79] is the sub-list for field type_name
+	20, // 27: orrery.v1.PlayRequest.join:type_name -> orrery.v1.Join
+	22, // 28: orrery.v1.PlayRequest.answer:type_name -> orrery.v1.Answer
+	19, // 29: orrery.v1.PlayRequest.ladder:type_name -> orrery.v1.LadderJoin
+	18, // 30: orrery.v1.PlayRequest.resign:type_name -> orrery.v1.Resign
+	21, // 31: orrery.v1.LadderJoin.receive:type_name -> orrery.v1.Receive
+	21, // 32: orrery.v1.Join.receive:type_name -> orrery.v1.Receive
+	4,  // 33: orrery.v1.Answer.action:type_name -> orrery.v1.Action
+	24, // 34: orrery.v1.PlayResponse.joined:type_name -> orrery.v1.Joined
+	25, // 35: orrery.v1.PlayResponse.decision:type_name -> orrery.v1.Decision
+	26, // 36: orrery.v1.PlayResponse.accepted:type_name -> orrery.v1.ActionAccepted
+	27, // 37: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
+	28, // 38: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
+	32, // 39: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
+	48, // 40: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	12, // 41: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
+	0,  // 42: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	67, // 43: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	66, // 44: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	5,  // 45: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
+	4,  // 46: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
+	29, // 47: orrery.v1.Decision.events:type_name -> orrery.v1.Event
+	66, // 48: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	29, // 49: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
+	1,  // 50: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
+	29, // 51: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
+	6,  // 52: orrery.v1.Event.game:type_name -> orrery.v1.GameEvent
+	30, // 53: orrery.v1.Event.timed_out:type_name -> orrery.v1.SeatTimedOut
+	0,  // 54: orrery.v1.SeatTimedOut.policy:type_name -> orrery.v1.TimeoutPolicy
+	2,  // 55: orrery.v1.Result.reason:type_name -> orrery.v1.EndReason
+	31, // 56: orrery.v1.MatchEnded.result:type_name -> orrery.v1.Result
+	35, // 57: orrery.v1.WatchResponse.view:type_name -> orrery.v1.Spectate
+	28, // 58: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
+	32, // 59: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
+	5,  // 60: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
+	66, // 61: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	49, // 62: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	3,  // 63: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
+	67, // 64: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	67, // 65: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	31, // 66: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
+	36, // 67: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
+	12, // 68: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
+	0,  // 69: orrery.v1.MatchSummary.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
+	37, // 70: orrery.v1.AbortMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	37, // 71: orrery.v1.GetMatchResponse.match:type_name -> orrery.v1.MatchSummary
+	3,  // 72: orrery.v1.ListMatchesRequest.status:type_name -> orrery.v1.MatchStatus
+	37, // 73: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
+	4,  // 74: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
+	0,  // 75: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	66, // 76: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	1,  // 77: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
+	37, // 78: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	45, // 79: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	29, // 80: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 81: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 82: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 83: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	33, // 84: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	40, // 85: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 86: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	42, // 87: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	44, // 88: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 89: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 90: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	23, // 91: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	34, // 92: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	41, // 93: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 94: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	43, // 95: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	46, // 96: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	89, // [89:97] is the sub-list for method output_type
+	81, // [81:89] is the sub-list for method input_type
+	81, // [81:81] is the sub-list for extension type_name
+	81, // [81:81] is the sub-list for extension extendee
+	0,  // [0:81] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -4145,14 +4336,15 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayRequest_Join)(nil),
 		(*PlayRequest_Answer)(nil),
 		(*PlayRequest_Ladder)(nil),
+		(*PlayRequest_Resign)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[15].OneofWrappers = []any{}
-	file_orrery_v1_arena_proto_msgTypes[17].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[16].OneofWrappers = []any{}
+	file_orrery_v1_arena_proto_msgTypes[18].OneofWrappers = []any{
 		(*Answer_LegalIndex)(nil),
 		(*Answer_Action)(nil),
 		(*Answer_Notation)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[18].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[19].OneofWrappers = []any{
 		(*PlayResponse_Joined)(nil),
 		(*PlayResponse_Decision)(nil),
 		(*PlayResponse_Accepted)(nil),
@@ -4160,11 +4352,11 @@ func file_orrery_v1_arena_proto_init() {
 		(*PlayResponse_Events)(nil),
 		(*PlayResponse_Ended)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[24].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[25].OneofWrappers = []any{
 		(*Event_Game)(nil),
 		(*Event_TimedOut)(nil),
 	}
-	file_orrery_v1_arena_proto_msgTypes[29].OneofWrappers = []any{
+	file_orrery_v1_arena_proto_msgTypes[30].OneofWrappers = []any{
 		(*WatchResponse_View)(nil),
 		(*WatchResponse_Events)(nil),
 		(*WatchResponse_Ended)(nil),
@@ -4175,7 +4367,7 @@ func file_orrery_v1_arena_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   43,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

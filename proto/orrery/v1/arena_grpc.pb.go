@@ -27,6 +27,7 @@ const (
 	ArenaService_Play_FullMethodName        = "/orrery.v1.ArenaService/Play"
 	ArenaService_Watch_FullMethodName       = "/orrery.v1.ArenaService/Watch"
 	ArenaService_GetMatch_FullMethodName    = "/orrery.v1.ArenaService/GetMatch"
+	ArenaService_AbortMatch_FullMethodName  = "/orrery.v1.ArenaService/AbortMatch"
 	ArenaService_ListMatches_FullMethodName = "/orrery.v1.ArenaService/ListMatches"
 	ArenaService_GetReplay_FullMethodName   = "/orrery.v1.ArenaService/GetReplay"
 )
@@ -48,6 +49,10 @@ type ArenaServiceClient interface {
 	Watch(ctx context.Context, in *WatchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchResponse], error)
 	// GetMatch describes one match.
 	GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*GetMatchResponse, error)
+	// AbortMatch ends a running match at once as aborted (END_REASON_ABORTED): a match stuck,
+	// or no longer wanted. It takes the server's admin key (authorization: bearer), or, from
+	// the match's creator, every seat's token as CreateMatch returned them.
+	AbortMatch(ctx context.Context, in *AbortMatchRequest, opts ...grpc.CallOption) (*AbortMatchResponse, error)
 	// ListMatches lists matches, newest first.
 	ListMatches(ctx context.Context, in *ListMatchesRequest, opts ...grpc.CallOption) (*ListMatchesResponse, error)
 	// GetReplay is a finished match's seed, options, action log and result.
@@ -124,6 +129,16 @@ func (c *arenaServiceClient) GetMatch(ctx context.Context, in *GetMatchRequest, 
 	return out, nil
 }
 
+func (c *arenaServiceClient) AbortMatch(ctx context.Context, in *AbortMatchRequest, opts ...grpc.CallOption) (*AbortMatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AbortMatchResponse)
+	err := c.cc.Invoke(ctx, ArenaService_AbortMatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *arenaServiceClient) ListMatches(ctx context.Context, in *ListMatchesRequest, opts ...grpc.CallOption) (*ListMatchesResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListMatchesResponse)
@@ -161,6 +176,10 @@ type ArenaServiceServer interface {
 	Watch(*WatchRequest, grpc.ServerStreamingServer[WatchResponse]) error
 	// GetMatch describes one match.
 	GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error)
+	// AbortMatch ends a running match at once as aborted (END_REASON_ABORTED): a match stuck,
+	// or no longer wanted. It takes the server's admin key (authorization: bearer), or, from
+	// the match's creator, every seat's token as CreateMatch returned them.
+	AbortMatch(context.Context, *AbortMatchRequest) (*AbortMatchResponse, error)
 	// ListMatches lists matches, newest first.
 	ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error)
 	// GetReplay is a finished match's seed, options, action log and result.
@@ -189,6 +208,9 @@ func (UnimplementedArenaServiceServer) Watch(*WatchRequest, grpc.ServerStreaming
 }
 func (UnimplementedArenaServiceServer) GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetMatch not implemented")
+}
+func (UnimplementedArenaServiceServer) AbortMatch(context.Context, *AbortMatchRequest) (*AbortMatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AbortMatch not implemented")
 }
 func (UnimplementedArenaServiceServer) ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListMatches not implemented")
@@ -289,6 +311,24 @@ func _ArenaService_GetMatch_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ArenaService_AbortMatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AbortMatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArenaServiceServer).AbortMatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ArenaService_AbortMatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArenaServiceServer).AbortMatch(ctx, req.(*AbortMatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _ArenaService_ListMatches_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListMatchesRequest)
 	if err := dec(in); err != nil {
@@ -343,6 +383,10 @@ var ArenaService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetMatch",
 			Handler:    _ArenaService_GetMatch_Handler,
+		},
+		{
+			MethodName: "AbortMatch",
+			Handler:    _ArenaService_AbortMatch_Handler,
 		},
 		{
 			MethodName: "ListMatches",

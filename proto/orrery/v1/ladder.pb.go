@@ -1518,7 +1518,9 @@ type LeaderboardEntry struct {
 	Connected   bool   `protobuf:"varint,11,opt,name=connected,proto3" json:"connected,omitempty"`
 	Paused      bool   `protobuf:"varint,12,opt,name=paused,proto3" json:"paused,omitempty"`
 	// The rating is still provisional: sigma is above 6 (BotRating.provisional).
-	Provisional   bool `protobuf:"varint,13,opt,name=provisional,proto3" json:"provisional,omitempty"`
+	Provisional bool `protobuf:"varint,13,opt,name=provisional,proto3" json:"provisional,omitempty"`
+	// The bot's key was revoked (RevokeBot): its ratings stay, it plays no more.
+	Revoked       bool `protobuf:"varint,14,opt,name=revoked,proto3" json:"revoked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1640,6 +1642,13 @@ func (x *LeaderboardEntry) GetPaused() bool {
 func (x *LeaderboardEntry) GetProvisional() bool {
 	if x != nil {
 		return x.Provisional
+	}
+	return false
+}
+
+func (x *LeaderboardEntry) GetRevoked() bool {
+	if x != nil {
+		return x.Revoked
 	}
 	return false
 }
@@ -2466,7 +2475,7 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12#\n" +
 	"\rexclude_house\x18\x03 \x01(\bR\fexcludeHouse\"O\n" +
 	"\x16GetLeaderboardResponse\x125\n" +
-	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xc4\x02\n" +
+	"\aentries\x18\x01 \x03(\v2\x1b.orrery.v1.LeaderboardEntryR\aentries\"\xde\x02\n" +
 	"\x10LeaderboardEntry\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x10\n" +
@@ -2481,7 +2490,8 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	" \x01(\tR\vlastMatchId\x12\x1c\n" +
 	"\tconnected\x18\v \x01(\bR\tconnected\x12\x16\n" +
 	"\x06paused\x18\f \x01(\bR\x06paused\x12 \n" +
-	"\vprovisional\x18\r \x01(\bR\vprovisional\"\xd0\a\n" +
+	"\vprovisional\x18\r \x01(\bR\vprovisional\x12\x18\n" +
+	"\arevoked\x18\x0e \x01(\bR\arevoked\"\xd0\a\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +

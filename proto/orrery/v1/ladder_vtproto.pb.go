@@ -1242,6 +1242,16 @@ func (m *LeaderboardEntry) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.Revoked {
+		i--
+		if m.Revoked {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x70
+	}
 	if m.Provisional {
 		i--
 		if m.Provisional {
@@ -2512,6 +2522,9 @@ func (m *LeaderboardEntry) SizeVT() (n int) {
 		n += 2
 	}
 	if m.Provisional {
+		n += 2
+	}
+	if m.Revoked {
 		n += 2
 	}
 	n += len(m.unknownFields)
@@ -6068,6 +6081,26 @@ func (m *LeaderboardEntry) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Provisional = bool(v != 0)
+		case 14:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Revoked", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Revoked = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -32,6 +32,22 @@ TIMEOUT_POLICY_FORFEIT: TimeoutPolicy
 TIMEOUT_POLICY_RANDOM: TimeoutPolicy
 TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
 
+class AbortMatchRequest(_message.Message):
+    __slots__ = ["match_id", "reason", "seat_tokens"]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    reason: str
+    seat_tokens: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_id: _Optional[str] = ..., reason: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AbortMatchResponse(_message.Message):
+    __slots__ = ["match"]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
+
 class Action(_message.Message):
     __slots__ = ["fccatan", "icetraders", "pantropia", "planet"]
     FCCATAN_FIELD_NUMBER: _ClassVar[int]
@@ -109,7 +125,7 @@ class Clock(_message.Message):
     def __init__(self, per_move: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., wall_clock: bool = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ["clock", "game", "options", "seat_names", "seats", "seed", "timeout_policy"]
+    __slots__ = ["bots", "clock", "game", "options", "seat_names", "seats", "seed", "timeout_policy"]
     class OptionsEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +133,7 @@ class CreateMatchRequest(_message.Message):
         key: str
         value: str
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +141,7 @@ class CreateMatchRequest(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[SeatBot]
     clock: Clock
     game: str
     options: _containers.ScalarMap[str, str]
@@ -131,7 +149,7 @@ class CreateMatchRequest(_message.Message):
     seats: int
     seed: int
     timeout_policy: TimeoutPolicy
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seat_names: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[_Union[SeatBot, _Mapping]]] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ["match_id", "seats", "seed_hash"]
@@ -204,7 +222,8 @@ class GameEvent(_message.Message):
     def __init__(self, icetraders: _Optional[_Union[_icetraders_pb2.Event, _Mapping]] = ..., planet: _Optional[_Union[_planet_pb2.Event, _Mapping]] = ..., pantropia: _Optional[_Union[_pantropia_pb2.Event, _Mapping]] = ..., fccatan: _Optional[_Union[_fccatan_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ["catalog", "max_seats", "min_seats", "name", "options", "real_time", "simultaneous", "title"]
+    __slots__ = ["bots", "catalog", "max_seats", "min_seats", "name", "options", "real_time", "simultaneous", "title"]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     CATALOG_FIELD_NUMBER: _ClassVar[int]
     MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
     MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -213,6 +232,7 @@ class GameInfo(_message.Message):
     REAL_TIME_FIELD_NUMBER: _ClassVar[int]
     SIMULTANEOUS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedScalarFieldContainer[str]
     catalog: Catalog
     max_seats: int
     min_seats: int
@@ -221,7 +241,7 @@ class GameInfo(_message.Message):
     real_time: bool
     simultaneous: bool
     title: str
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., simultaneous: bool = ..., real_time: bool = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ..., catalog: _Optional[_Union[Catalog, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., simultaneous: bool = ..., real_time: bool = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ..., catalog: _Optional[_Union[Catalog, _Mapping]] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GameOption(_message.Message):
     __slots__ = ["default_value", "help", "name"]
@@ -488,6 +508,14 @@ class Result(_message.Message):
     reason: EndReason
     scores: _containers.RepeatedScalarFieldContainer[float]
     def __init__(self, ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[float]] = ..., reason: _Optional[_Union[EndReason, str]] = ..., detail: _Optional[str] = ...) -> None: ...
+
+class SeatBot(_message.Message):
+    __slots__ = ["bot", "seat"]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    seat: int
+    def __init__(self, seat: _Optional[int] = ..., bot: _Optional[str] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
     __slots__ = ["connected", "name", "seat", "time_bank", "timeouts"]

@@ -40,6 +40,11 @@ class ArenaServiceStub(object):
                 request_serializer=orrery_dot_v1_dot_arena__pb2.GetMatchRequest.SerializeToString,
                 response_deserializer=orrery_dot_v1_dot_arena__pb2.GetMatchResponse.FromString,
                 )
+        self.AbortMatch = channel.unary_unary(
+                '/orrery.v1.ArenaService/AbortMatch',
+                request_serializer=orrery_dot_v1_dot_arena__pb2.AbortMatchRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_arena__pb2.AbortMatchResponse.FromString,
+                )
         self.ListMatches = channel.unary_unary(
                 '/orrery.v1.ArenaService/ListMatches',
                 request_serializer=orrery_dot_v1_dot_arena__pb2.ListMatchesRequest.SerializeToString,
@@ -92,6 +97,15 @@ class ArenaServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AbortMatch(self, request, context):
+        """AbortMatch ends a running match at once as aborted (END_REASON_ABORTED): a match stuck,
+        or no longer wanted. It takes the server's admin key (authorization: bearer), or, from
+        the match's creator, every seat's token as CreateMatch returned them.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListMatches(self, request, context):
         """ListMatches lists matches, newest first.
         """
@@ -133,6 +147,11 @@ def add_ArenaServiceServicer_to_server(servicer, server):
                     servicer.GetMatch,
                     request_deserializer=orrery_dot_v1_dot_arena__pb2.GetMatchRequest.FromString,
                     response_serializer=orrery_dot_v1_dot_arena__pb2.GetMatchResponse.SerializeToString,
+            ),
+            'AbortMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.AbortMatch,
+                    request_deserializer=orrery_dot_v1_dot_arena__pb2.AbortMatchRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_arena__pb2.AbortMatchResponse.SerializeToString,
             ),
             'ListMatches': grpc.unary_unary_rpc_method_handler(
                     servicer.ListMatches,
@@ -237,6 +256,23 @@ class ArenaService(object):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.ArenaService/GetMatch',
             orrery_dot_v1_dot_arena__pb2.GetMatchRequest.SerializeToString,
             orrery_dot_v1_dot_arena__pb2.GetMatchResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def AbortMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/orrery.v1.ArenaService/AbortMatch',
+            orrery_dot_v1_dot_arena__pb2.AbortMatchRequest.SerializeToString,
+            orrery_dot_v1_dot_arena__pb2.AbortMatchResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 

@@ -158,7 +158,7 @@ class HostedSeat(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., verdict: _Optional[str] = ..., verdict_detail: _Optional[str] = ..., decisions: _Optional[int] = ..., cpu_ns: _Optional[int] = ...) -> None: ...
 
 class LeaderboardEntry(_message.Message):
-    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "provisional", "rank", "score", "sigma", "wins"]
+    __slots__ = ["bot", "connected", "game", "games", "house", "last_match_id", "mu", "paused", "provisional", "rank", "revoked", "score", "sigma", "wins"]
     BOT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -169,6 +169,7 @@ class LeaderboardEntry(_message.Message):
     PAUSED_FIELD_NUMBER: _ClassVar[int]
     PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
+    REVOKED_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -182,10 +183,11 @@ class LeaderboardEntry(_message.Message):
     paused: bool
     provisional: bool
     rank: int
+    revoked: bool
     score: float
     sigma: float
     wins: int
-    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ..., provisional: bool = ...) -> None: ...
+    def __init__(self, rank: _Optional[int] = ..., game: _Optional[str] = ..., bot: _Optional[str] = ..., house: bool = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., connected: bool = ..., paused: bool = ..., provisional: bool = ..., revoked: bool = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
     __slots__ = ["exclude_house", "page_size", "page_token"]

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/metadata"
+
+	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+)
+
+// TestMatches_Abort: `orrery matches --abort ID` ends a running match as aborted, with the
+// server's admin key or, for its creator, the seat tokens file that create printed; without
+// either it is a usage error.
+func TestMatches_Abort(t *testing.T) {
+	ctx := context.Background()
+	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: filepath.Join(t.TempDir(), "o.db"), adminKey: "sesame-admin-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.stop()
+	addr := a.lis.Addr().String()
+	conn, err := a.dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client := orreryv1.NewArenaServiceClient(conn)
+	admin := metadata.AppendToOutgoingContext(ctx, "authorization", "bearer sesame-admin-key")
+	create := func() *orreryv1.CreateMatchResponse {
+		c, err := client.CreateMatch(admin, &orreryv1.CreateMatchRequest{Game: "planet", Seats: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	t.Setenv("ORRERY_ADMIN_KEY", "")
+
+	first := create()
+	var out bytes.Buffer
+	err = runCmd(ctx, "matches", &out, []string{"--abort", first.GetMatchId(), "--server", addr})
+	if !isUsageError(err) {
+		t.Errorf("no key, no tokens: %v, want a usage error", err)
+	}
+	if err := runCmd(ctx, "matches", &out, []string{"--abort", first.GetMatchId(), "--reason", "stuck", "--key", "sesame-admin-key", "--server", addr}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "aborted (aborted by the server's admin: stuck)") {
+		t.Errorf("the admin's abort printed:\n%s", out.String())
+	}
+
+	second := create()
+	file := filepath.Join(t.TempDir(), "match.txt")
+	var b strings.Builder
+	fmt.Fprintf(&b, "match %s\n", second.GetMatchId())
+	for _, s := range second.GetSeats() {
+		fmt.Fprintf(&b, "seat %d %s\n", s.GetSeat(), s.GetToken())
+	}
+	os.WriteFile(file, []byte(b.String()), 0o600)
+	out.Reset()
+	if err := runCmd(ctx, "matches", &out, []string{"--abort", second.GetMatchId(), "--tokens", file, "--json", "--server", addr}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"reason": "END_REASON_ABORTED"`, `"detail": "aborted by its creator"`, `"match_id": "` + second.GetMatchId()} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the creator's abort (--json) lacks %s:\n%s", want, out.String())
+		}
+	}
+	got, err := client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: second.GetMatchId()})
+	if err != nil || got.GetMatch().GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED {
+		t.Errorf("GetMatch after the abort: %v %v", got.GetMatch().GetResult(), err)
+	}
+}
