@@ -102,9 +102,17 @@ func LegalMask(t Tensors, obs proto.Message, legal []Action, mask []bool, ids []
 // FindAction is Action for a one-head space: the legal action whose id is ids[0]. Games whose
 // ids are built from the action alone use it, so they decode nothing twice.
 func FindAction(t Tensors, obs proto.Message, legal []Action, ids []int32) (Action, bool) {
-	var got [1]int32
-	for i := range legal {
-		if t.ActionIDs(obs, legal[i:i+1], got[:]) && got[0] == ids[0] {
+	var room [256]int32 // the ids of the whole list at once: a game may work out slots per call
+	got := room[:0]
+	if len(legal) > len(room) {
+		got = make([]int32, len(legal))
+	}
+	got = got[:len(legal)]
+	if !t.ActionIDs(obs, legal, got) {
+		return Action{}, false
+	}
+	for i, id := range got {
+		if id == ids[0] {
 			return legal[i], true
 		}
 	}
@@ -163,4 +171,25 @@ func Bool(b bool) float32 {
 		return 1
 	}
 	return 0
+}
+
+// RankRewards writes each seat's reward for a game ranked ranks (1 best, ties sharing a
+// rank): place p of n is worth 1 - 2(p-1)/(n-1), from +1 for first to -1 for last, and seats
+// tied on a rank share the mean of the places they cover, so the rewards sum to zero.
+func RankRewards(ranks []int, out []float32) {
+	n := len(ranks)
+	if n < 2 {
+		clear(out)
+		return
+	}
+	for s, r := range ranks {
+		tied := 0
+		for _, q := range ranks {
+			if q == r {
+				tied++
+			}
+		}
+		mean := float64(r) + float64(tied-1)/2 // places r .. r+tied-1
+		out[s] = float32(1 - 2*(mean-1)/float64(n-1))
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path"
 	"strings"
 	"time"
 
@@ -54,7 +55,9 @@ func AdminKey(key string) Authorizer {
 			}
 			return context.WithValue(ctx, adminCaller{}, true), nil
 		}
-		if method != orreryv1.ArenaService_CreateMatch_FullMethodName {
+		// Creating a match and training (a batch of environments, opponents searching in
+		// process) make the server spend; the rest reads or plays what was created.
+		if method != orreryv1.ArenaService_CreateMatch_FullMethodName && method != orreryv1.TrainingService_Train_FullMethodName {
 			return ctx, nil
 		}
 		got, err := auth.AuthFromMD(ctx, "bearer")
@@ -62,7 +65,7 @@ func AdminKey(key string) Authorizer {
 			return nil, err
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(key)) != 1 {
-			return nil, status.Error(codes.Unauthenticated, "CreateMatch: wrong bearer key")
+			return nil, status.Errorf(codes.Unauthenticated, "%s: wrong bearer key", path.Base(method))
 		}
 		return ctx, nil
 	}

@@ -96,6 +96,7 @@ Start with 'orrery serve': the arena, with house bots playing every game on its 
 		newBotCmd(),
 		newLadderCmd(),
 		newMatchesCmd(),
+		newExportCmd(),
 		newWatchCmd(),
 		newVersionCmd(),
 	)

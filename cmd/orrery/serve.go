@@ -41,6 +41,7 @@ import (
 	"github.com/orrery/orrery/service/store"
 	tour "github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/tracing"
+	"github.com/orrery/orrery/service/training"
 	"github.com/orrery/orrery/service/view"
 )
 
@@ -119,8 +120,10 @@ func startArena(c arenaConfig) (*arena, error) {
 	if c.adminKey != "" {
 		authorize = service.AdminKey(c.adminKey)
 	}
-	// ViewService shows finished matches at any ply, as any seat saw them (the web page's replays).
-	register := view.New(srv).Register
+	// ViewService shows finished matches at any ply, as any seat saw them (the web page's
+	// replays); TrainingService steps batches of environments for trainers (docs/training.md).
+	views, trainer := view.New(srv), training.New(training.Config{})
+	register := func(g *grpc.Server) { views.Register(g); trainer.Register(g) }
 	if a.ladder != nil {
 		if err := a.ladder.Start(srv); err != nil {
 			a.closeServices()

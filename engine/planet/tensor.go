@@ -12,8 +12,9 @@ import (
 
 var _ engine.Tensorizer = game{}
 
-// areaHabitats is an area's one-hot habitat: empty, then ocean..glacier.
-const areaHabitats = Habitats + 1
+// areaHabitats is an area's one-hot habitat, ocean..glacier; an empty area is all zeros, so
+// that a planet's free faces cost nothing to send.
+const areaHabitats = Habitats
 
 // cardClasses is the requirements a card may ask for its habitat: most regions, the largest
 // region touching each habitat, the largest region touching none of each.
@@ -93,13 +94,11 @@ func (t *tensors) Encode(m proto.Message, dst []float32) error {
 		base := t.surface + r*Areas*areaHabitats
 		for a, h := range p.Areas {
 			if a < Areas {
-				engine.OneHot(dst, base+a*areaHabitats, areaHabitats, int(h))
+				engine.OneHot(dst, base+a*areaHabitats, areaHabitats, int(h)-1)
 			}
 		}
-		if p.Objective != nil {
-			engine.OneHot(dst, t.objective+r*areaHabitats, areaHabitats, int(p.Objective.Habitat))
-		} else {
-			dst[t.objective+r*areaHabitats] = 1 // unknown, or none in beginners' games
+		if p.Objective != nil { // all zeros: unknown, or none in beginners' games
+			engine.OneHot(dst, t.objective+r*areaHabitats, areaHabitats, int(p.Objective.Habitat)-1)
 		}
 		for _, c := range p.Animals {
 			if h := int(c.Habitat) - 1; h >= 0 && h < Habitats {
@@ -146,7 +145,7 @@ func (t *tensors) Encode(m proto.Message, dst []float32) error {
 func encodeTile(dst []float32, off int, tile *planetv1.Tile) {
 	for a, h := range tile.Areas {
 		if a < 5 {
-			engine.OneHot(dst, off+a*areaHabitats, areaHabitats, int(h))
+			engine.OneHot(dst, off+a*areaHabitats, areaHabitats, int(h)-1)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/caller"
+	"github.com/orrery/orrery/service/episodes"
 	"github.com/orrery/orrery/web"
 )
 
@@ -159,6 +160,9 @@ func Handler(conn grpc.ClientConnInterface, c Config) (http.Handler, error) {
 	if err := orreryv1.RegisterViewServiceHandlerClient(ctx, gw, orreryv1.NewViewServiceClient(conn)); err != nil {
 		return nil, err
 	}
+	if err := orreryv1.RegisterTrainingServiceHandlerClient(ctx, gw, orreryv1.NewTrainingServiceClient(conn)); err != nil {
+		return nil, err
+	}
 	app, err := fs.Sub(web.Files, ".")
 	if err != nil {
 		return nil, err
@@ -166,6 +170,10 @@ func Handler(conn grpc.ClientConnInterface, c Config) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v1/play", &playBridge{arena: orreryv1.NewArenaServiceClient(conn), logger: logger,
 		origins: g.originPatterns(), write: lim.Write})
+	// Finished matches as training data (docs/training.md), as Kaggle serves episodes.
+	eps := episodes.Handler(episodes.ClientSource(orreryv1.NewArenaServiceClient(conn)))
+	mux.Handle("GET /v1/episodes", eps)
+	mux.Handle("GET /v1/episodes/{match_id}", eps)
 	static, err := staticFiles(app)
 	if err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ import (
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/tournament"
+	"github.com/orrery/orrery/service/training"
 	"github.com/orrery/orrery/service/view"
 )
 
@@ -88,7 +89,12 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	}
 	tours.Start(srv)
 	views := view.New(srv)
-	gs := service.NewGRPCServer(srv, service.GRPCOptions{Authorize: o.authorize, Register: func(g *grpc.Server) { views.Register(g); lad.Register(g); tours.Register(g) }})
+	gs := service.NewGRPCServer(srv, service.GRPCOptions{Authorize: o.authorize, Register: func(g *grpc.Server) {
+		views.Register(g)
+		lad.Register(g)
+		tours.Register(g)
+		training.New(training.Config{}).Register(g)
+	}})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -8,4 +8,5 @@ var (
 	TestModule  = module
 	StartBot    = start
 	CModule     = cModule
+	SkipShort   = skipShort
 )

@@ -189,3 +189,12 @@ func stderrOf(b *Bot) string {
 	}
 	return b.Stderr()
 }
+
+// skipShort skips a test that plays whole matches under -short: the full run (go test ./...)
+// plays them, and the race detector's short run (.ci/run) would take many minutes over them.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays whole matches of hosted bots: not under -short")
+	}
+}

@@ -17,6 +17,7 @@ import (
 // at each decision, changes only what the deciding seat may not know: the line that reaches
 // the module (the probe answers with its hash) must not change by a byte.
 func TestHosted_PerturbationDoesNotReachTheModule(t *testing.T) {
+	skipShort(t)
 	b := start(t, module(t, probe), 1)
 	for _, g := range []struct {
 		name    string

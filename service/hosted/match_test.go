@@ -106,6 +106,7 @@ func newArena(t *testing.T) *service.Server {
 // TestHosted_GoBotsFinishAMatchOfEveryGame seats the Go kit's bots (the greedy ones where the
 // kit has one) beside built-in bots in a match of each game.
 func TestHosted_GoBotsFinishAMatchOfEveryGame(t *testing.T) {
+	hosted.SkipShort(t)
 	arena := newArena(t)
 	random := hosted.TestModule(t, "bots/wasm/go/random")
 	for _, tc := range []struct {
@@ -145,6 +146,7 @@ func TestHosted_GoBotsFinishAMatchOfEveryGame(t *testing.T) {
 // TestHosted_CBotsFinishAMatchOfEveryGame seats the C kit's bots, built with clang at test
 // time, beside built-in bots in a match of each game.
 func TestHosted_CBotsFinishAMatchOfEveryGame(t *testing.T) {
+	hosted.SkipShort(t)
 	arena := newArena(t)
 	random := hosted.CModule(t, "c-random", "random.c", "orrery.c")
 	for _, tc := range []struct {
@@ -208,6 +210,7 @@ func TestHosted_TimeLimitAndTheMatchGoesOn(t *testing.T) {
 // the same seeds: every action of every match is the same the second time. Bots seed
 // themselves from the host's random source, which the match seed and the seat seed.
 func TestHosted_SeededMatchesReplayExactly(t *testing.T) {
+	hosted.SkipShort(t)
 	arena := newArena(t)
 	greedy := hosted.TestModule(t, "bots/wasm/go/icetraders-greedy")
 	random := hosted.TestModule(t, "bots/wasm/go/random")

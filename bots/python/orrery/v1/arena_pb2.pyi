@@ -438,14 +438,16 @@ class Observation(_message.Message):
     def __init__(self, icetraders: _Optional[_Union[_icetraders_pb2.Observation, _Mapping]] = ..., planet: _Optional[_Union[_planet_pb2.Observation, _Mapping]] = ..., pantropia: _Optional[_Union[_pantropia_pb2.Observation, _Mapping]] = ..., fccatan: _Optional[_Union[_fccatan_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
-    __slots__ = ["answer", "join", "ladder"]
+    __slots__ = ["answer", "join", "ladder", "resign"]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     JOIN_FIELD_NUMBER: _ClassVar[int]
     LADDER_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
     answer: Answer
     join: Join
     ladder: LadderJoin
-    def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ..., ladder: _Optional[_Union[LadderJoin, _Mapping]] = ...) -> None: ...
+    resign: Resign
+    def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ..., ladder: _Optional[_Union[LadderJoin, _Mapping]] = ..., resign: _Optional[_Union[Resign, _Mapping]] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
     __slots__ = ["accepted", "decision", "ended", "events", "joined", "rejected"]
@@ -496,6 +498,12 @@ class ReplayStep(_message.Message):
     think_time: _duration_pb2.Duration
     timed_out: TimeoutPolicy
     def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., note: _Optional[str] = ...) -> None: ...
+
+class Resign(_message.Message):
+    __slots__ = ["match_id"]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
     __slots__ = ["detail", "ranks", "reason", "scores"]
