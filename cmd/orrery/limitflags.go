@@ -15,6 +15,6 @@ func addLimitFlags(f *pflag.FlagSet, l *limits.Config) {
 	f.IntVar(&l.RejectsPerSecond, "max-rejects-per-second", limits.DefaultRejectsPerSecond, "rejected answers a Play stream may send per second; past it the stream is closed (the seat is kept)")
 	f.IntVar(&l.RejectBurst, "max-rejects-burst", limits.DefaultRejectBurst, "rejected answers a Play stream may send at once")
 	f.IntVar(&l.StreamQueueBytes, "max-stream-queue-bytes", limits.DefaultStreamQueueBytes, "bytes of replies queued for a Play stream whose bot does not read; past it the stream is closed (the seat is kept)")
-	f.IntVar(&l.MessageBytes, "max-message", 0, "largest gRPC message the server receives, in bytes (0: 4 MiB, or --max-data-set and room for the rest of its request)")
+	f.IntVar(&l.MessageBytes, "max-message", 0, "largest gRPC message the server receives, in `BYTES` (0: 4 MiB, or --max-data-set and room for the rest of its request)")
 	f.DurationVar(&l.Abandoned, "abandoned-expiry", limits.DefaultAbandoned, "a match whose connected seats all left and stayed away this long ends as aborted")
 }
