@@ -115,6 +115,9 @@ func (s *soakServer) start() {
 		c, err := net.Dial("tcp", s.addr)
 		if err == nil {
 			c.Close()
+			if s.webAddr == "" { // a server started without its web page is whole once gRPC answers
+				return
+			}
 			if resp, err := s.web.Get("http://" + s.webAddr + "/"); err == nil {
 				resp.Body.Close()
 				return
