@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -66,10 +67,15 @@ func TestMatches_Abort(t *testing.T) {
 	if err := runCmd(ctx, "matches", &out, []string{"--abort", second.GetMatchId(), "--tokens", file, "--json", "--server", addr}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"reason": "END_REASON_ABORTED"`, `"detail": "aborted by its creator"`, `"match_id": "` + second.GetMatchId()} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the creator's abort (--json) lacks %s:\n%s", want, out.String())
-		}
+	// Parsed, not matched as text: protojson varies its spacing on purpose.
+	var printed orreryv1.GetMatchResponse
+	if err := protojson.Unmarshal(out.Bytes(), &printed); err != nil {
+		t.Fatalf("the creator's abort (--json) is not a match: %v\n%s", err, out.String())
+	}
+	if m := printed.GetMatch(); m.GetMatchId() != second.GetMatchId() || m.GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED ||
+		m.GetResult().GetDetail() != "aborted by its creator" {
+		t.Errorf("the creator's abort (--json) printed match %q, reason %v, detail %q; want %s, aborted, \"aborted by its creator\"",
+			m.GetMatchId(), m.GetResult().GetReason(), m.GetResult().GetDetail(), second.GetMatchId())
 	}
 	got, err := client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: second.GetMatchId()})
 	if err != nil || got.GetMatch().GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED {

@@ -108,13 +108,20 @@ func (s *soakServer) start() {
 		s.t.Fatal(err)
 	}
 	defer func() { s.starts = append(s.starts, time.Since(started).Round(time.Millisecond)) }()
-	// Ready when it accepts connections; a child that died at start never will (its log says
-	// why).
+	// Ready when it accepts gRPC connections and its web page answers (the gateway gzips its
+	// files before it serves: a server measured before that is not yet a whole one); a child
+	// that died at start never will be (its log says why).
 	for deadline := time.Now().Add(2 * time.Minute); ; {
 		c, err := net.Dial("tcp", s.addr)
 		if err == nil {
 			c.Close()
-			return
+			if s.webAddr == "" { // a server started without its web page is whole once gRPC answers
+				return
+			}
+			if resp, err := s.web.Get("http://" + s.webAddr + "/"); err == nil {
+				resp.Body.Close()
+				return
+			}
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("the server did not start; see %s.log", s.db)

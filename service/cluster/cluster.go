@@ -81,7 +81,6 @@ type Config struct {
 // takeover of orphaned matches, and the relays of calls to the nodes that own them.
 type Cluster struct {
 	cfg   Config
-	node  *Node
 	store *store.DB
 	log   *slog.Logger
 	local Local
@@ -111,13 +110,10 @@ func New(cfg Config, local Local) *Cluster {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	c := &Cluster{cfg: cfg, node: &cfg.Node, store: cfg.Store, log: cfg.Log, local: local, peers: newPeers(cfg.Node.Creds)}
+	c := &Cluster{cfg: cfg, store: cfg.Store, log: cfg.Log, local: local, peers: newPeers(cfg.Node.Creds)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
 }
-
-// Node is this node.
-func (c *Cluster) Node() Node { return *c.node }
 
 // Caller is who ctx's call is for (caller.Trust.Of): a relayed call's client, named by the
 // node that relayed it (Who.Node), when the cluster's key signed the relay.
@@ -138,7 +134,7 @@ func (c *Cluster) Join(ctx context.Context) error {
 		return err
 	}
 	c.loops.Add(3)
-	ttl := c.node.LeaseTTL
+	ttl := c.cfg.Node.LeaseTTL
 	go c.every(ttl/3, c.renewTick)
 	go c.every(ttl/3, c.claimTick)
 	go c.every(ttl/12, c.fenceTick)
@@ -165,7 +161,7 @@ func (c *Cluster) Leave() {
 // and are not in memory (it dropped them, then renewed the lease before it lapsed), and every
 // orphan it wins the lease of.
 func (c *Cluster) Claim(ctx context.Context) ([]*store.Match, error) {
-	n := c.node
+	n := c.cfg.Node
 	now := c.now()
 	held, err := c.store.Held(ctx, n.ID, now)
 	if err != nil {
@@ -221,7 +217,7 @@ func (c *Cluster) Claim(ctx context.Context) ([]*store.Match, error) {
 // Lease takes the lease of a match this node is creating, before the match is stored, so
 // that no other node's takeover finds it unowned.
 func (c *Cluster) Lease(ctx context.Context, matchID string) error {
-	n := c.node
+	n := c.cfg.Node
 	won, err := c.store.Acquire(ctx, matchID, n.ID, c.now(), n.LeaseTTL)
 	if err == nil && !won {
 		err = errLeaseHeld // a random id already leased: never in practice
@@ -235,7 +231,7 @@ func (c *Cluster) Lease(ctx context.Context, matchID string) error {
 // renew records that the node is alive and extends its leases; on success it notes the
 // time the leases now run from, which fencing counts from (fenceTick).
 func (c *Cluster) renew(ctx context.Context) error {
-	n := c.node
+	n := c.cfg.Node
 	now := c.now()
 	// A slow renewal still counts until the fence would stop the node's matches anyway.
 	ctx, cancel := context.WithTimeout(ctx, fenceAfter(n.LeaseTTL))
@@ -269,7 +265,7 @@ func (c *Cluster) every(d time.Duration, f func()) {
 // never wait for the writer or a takeover.
 func (c *Cluster) renewTick() {
 	if err := c.renew(c.ctx); err != nil && c.ctx.Err() == nil {
-		c.log.Error("node heartbeat", "node", c.node.ID, "err", err)
+		c.log.Error("node heartbeat", "node", c.cfg.Node.ID, "err", err)
 	}
 }
 
@@ -279,15 +275,15 @@ func (c *Cluster) claimTick() {
 	if c.Fenced() {
 		// Cut off: it takes nothing until it renews again, and then first hands back
 		// what it dropped.
-		if c.now().Sub(time.Unix(0, c.renewed.Load())) < fenceAfter(c.node.LeaseTTL) {
+		if c.now().Sub(time.Unix(0, c.renewed.Load())) < fenceAfter(c.cfg.Node.LeaseTTL) {
 			if err := c.unfence(c.ctx); err != nil && c.ctx.Err() == nil {
-				c.log.Error("node back from a fence", "node", c.node.ID, "err", err)
+				c.log.Error("node back from a fence", "node", c.cfg.Node.ID, "err", err)
 			}
 		}
 		return
 	}
 	if err := c.local.Resume(c.ctx); err != nil && c.ctx.Err() == nil {
-		c.log.Error("node takeover", "node", c.node.ID, "err", err)
+		c.log.Error("node takeover", "node", c.cfg.Node.ID, "err", err)
 	}
 }
 
@@ -300,7 +296,7 @@ func fenceAfter(ttl time.Duration) time.Duration { return ttl * 2 / 3 }
 // fenceTick fences the node once its last renewal is fenceAfter old; it runs every
 // LeaseTTL/12.
 func (c *Cluster) fenceTick() {
-	if c.now().Sub(time.Unix(0, c.renewed.Load())) >= fenceAfter(c.node.LeaseTTL) {
+	if c.now().Sub(time.Unix(0, c.renewed.Load())) >= fenceAfter(c.cfg.Node.LeaseTTL) {
 		c.fence()
 	}
 }
@@ -322,7 +318,7 @@ func (c *Cluster) fence() {
 	c.fenced = ids
 	c.mu.Unlock()
 	c.log.Error("node cannot renew its leases: its matches stop here and go to the other nodes",
-		"node", c.node.ID, "matches", len(ids), "last renewal", time.Unix(0, c.renewed.Load()))
+		"node", c.cfg.Node.ID, "matches", len(ids), "last renewal", time.Unix(0, c.renewed.Load()))
 	for _, id := range ids {
 		c.local.Drop(id)
 	}
@@ -340,13 +336,13 @@ func (c *Cluster) unfence(ctx context.Context) error {
 		return nil
 	}
 	c.local.Sync()
-	if err := c.store.ReleaseMatches(ctx, c.node.ID, ids); err != nil {
+	if err := c.store.ReleaseMatches(ctx, c.cfg.Node.ID, ids); err != nil {
 		return err
 	}
 	c.mu.Lock()
 	c.fenced = nil
 	c.mu.Unlock()
-	c.log.Info("node renews again; it handed back the matches it dropped", "node", c.node.ID, "matches", len(ids))
+	c.log.Info("node renews again; it handed back the matches it dropped", "node", c.cfg.Node.ID, "matches", len(ids))
 	return nil
 }
 
@@ -358,14 +354,14 @@ func (c *Cluster) Fenced() bool {
 }
 
 func (c *Cluster) leave() {
-	ctx, cancel := context.WithTimeout(context.Background(), c.node.LeaseTTL)
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Node.LeaseTTL)
 	defer cancel()
-	n, err := c.store.Leave(ctx, c.node.ID)
+	n, err := c.store.Leave(ctx, c.cfg.Node.ID)
 	if err != nil {
-		c.log.Error("node leaves: its leases expire by themselves", "node", c.node.ID, "err", err)
+		c.log.Error("node leaves: its leases expire by themselves", "node", c.cfg.Node.ID, "err", err)
 		return
 	}
-	c.log.Info("node left the cluster; its matches go to the other nodes", "node", c.node.ID, "matches", n)
+	c.log.Info("node left the cluster; its matches go to the other nodes", "node", c.cfg.Node.ID, "matches", n)
 }
 
 // leasedLog is the writer's store on a node of a cluster: every step and result is written
@@ -381,11 +377,11 @@ func (c *Cluster) Journal() journal.Store { return leasedLog{c} }
 // until is how long a lease must still run for a write under it: a third of a lease, the
 // margin the fence leaves too (fenceAfter), so no other node can take it before the commit.
 func (l leasedLog) until() time.Time {
-	return l.c.now().Add(l.c.node.LeaseTTL - fenceAfter(l.c.node.LeaseTTL))
+	return l.c.now().Add(l.c.cfg.Node.LeaseTTL - fenceAfter(l.c.cfg.Node.LeaseTTL))
 }
 
 func (l leasedLog) WriteBatch(ctx context.Context, b store.Batch) error {
-	lost, err := l.c.store.WriteLeasedBatch(ctx, l.c.node.ID, l.until(), b)
+	lost, err := l.c.store.WriteLeasedBatch(ctx, l.c.cfg.Node.ID, l.until(), b)
 	if err == nil && len(lost) > 0 {
 		l.c.lost(lost)
 	}
@@ -402,7 +398,7 @@ func (c *Cluster) lost(ids []string) {
 			continue
 		}
 		c.local.MarkGone(id)
-		c.log.Error("a match's lease lapsed before its writes: dropped here, its log goes on elsewhere", "node", c.node.ID, "match", id)
+		c.log.Error("a match's lease lapsed before its writes: dropped here, its log goes on elsewhere", "node", c.cfg.Node.ID, "match", id)
 		c.drops.Add(1)
 		go func() {
 			defer c.drops.Done()

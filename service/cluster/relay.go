@@ -101,7 +101,7 @@ func (c *Cluster) lostOwner(err error, conn grpc.ClientConnInterface) error {
 	}
 	return status.Errorf(codes.Unavailable, "%s, which runs this match, cannot be reached (%s): it may have died or be "+
 		"restarting; retry with backoff, through any node: a live node takes the match over within about %s",
-		c.peers.name(conn), st.Message(), (c.node.LeaseTTL + c.node.LeaseTTL/3).Round(time.Second))
+		c.peers.name(conn), st.Message(), (c.cfg.Node.LeaseTTL + c.cfg.Node.LeaseTTL/3).Round(time.Second))
 }
 
 // transportFailure says whether an Unavailable message is grpc-go's about the connection,
@@ -152,7 +152,7 @@ func (c *Cluster) Owner(ctx context.Context, id string) (conn grpc.ClientConnInt
 	if err != nil {
 		return nil, false, status.Errorf(codes.Unavailable, "the owner of match %q: %v", id, err)
 	}
-	if l.Node.ID == c.node.ID || l.Node.Addr == "" || l.Expires.Before(c.now()) {
+	if l.Node.ID == c.cfg.Node.ID || l.Node.Addr == "" || l.Expires.Before(c.now()) {
 		return nil, false, errMoving(id, l.Node.ID)
 	}
 	if relayed(ctx) {
@@ -178,7 +178,7 @@ func (c *Cluster) ForwardContext(ctx context.Context) context.Context {
 		}
 		out[k] = v
 	}
-	out.Set(ForwardedBy, c.node.ID)
+	out.Set(ForwardedBy, c.cfg.Node.ID)
 	// The relay vouches for the caller (vouching signs it with the method it calls).
 	ctx = context.WithValue(ctx, relayFor{}, c.Caller(ctx).Name)
 	return metadata.NewOutgoingContext(ctx, out)
@@ -210,7 +210,7 @@ func (v vouching) vouch(ctx context.Context, method string) context.Context {
 	if !ok || !v.c.cfg.Trust.Cluster.Valid() {
 		return ctx
 	}
-	return v.c.cfg.Trust.Cluster.Vouch(ctx, method, client, v.c.node.ID, v.c.now())
+	return v.c.cfg.Trust.Cluster.Vouch(ctx, method, client, v.c.cfg.Node.ID, v.c.now())
 }
 
 func (v vouching) Invoke(ctx context.Context, method string, args, reply any, opts ...grpc.CallOption) error {
@@ -352,12 +352,12 @@ func (c *Cluster) CreateElsewhere(ctx context.Context, full bool) (grpc.ClientCo
 		return nil, nil
 	}
 	now := c.now()
-	nodes, err := c.store.Live(ctx, now.Add(-c.node.LeaseTTL), now)
+	nodes, err := c.store.Live(ctx, now.Add(-c.cfg.Node.LeaseTTL), now)
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "placing the match: %v", err)
 	}
 	for _, n := range nodes { // least loaded first
-		if n.ID != c.node.ID && n.Matches < c.cfg.Room && n.Addr != "" {
+		if n.ID != c.cfg.Node.ID && n.Matches < c.cfg.Room && n.Addr != "" {
 			pc, err := c.peer(n.ID, n.Addr)
 			if err != nil {
 				return nil, err

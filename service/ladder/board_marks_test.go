@@ -23,10 +23,15 @@ func TestLeaderboard_RevokedBotsAreMarked(t *testing.T) {
 	if _, err := e.ladder.RevokeBot(withKey(ctx, keys["bob"]), &orreryv1.RevokeBotRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	board, err := e.ladder.GetLeaderboard(ctx, &orreryv1.GetLeaderboardRequest{Game: testGame})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The rater rates the played matches on its own goroutine: wait for the three ratings.
+	var board *orreryv1.GetLeaderboardResponse
+	eventually(t, "every bot rated", func() bool {
+		var err error
+		if board, err = e.ladder.GetLeaderboard(ctx, &orreryv1.GetLeaderboardRequest{Game: testGame}); err != nil {
+			t.Fatal(err)
+		}
+		return len(board.GetEntries()) == len(names)
+	})
 	seen := 0
 	for _, en := range board.GetEntries() {
 		seen++

@@ -170,9 +170,6 @@ func newMatch(env *Env, spec Spec, log *Log) *Match {
 // ID is the match's id.
 func (m *Match) ID() string { return m.id }
 
-// Game is the name of the match's game.
-func (m *Match) Game() string { return m.game }
-
 // Seats is how many seats the match has.
 func (m *Match) Seats() int { return len(m.seats) }
 
