@@ -166,10 +166,8 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 
 	// Objectives: one secret card per seat, dealt without repeats.
 	for i := range s.planets {
+		s.planets[i].clear()
 		s.planets[i].objective = -1
-		for f := range s.planets[i].tile {
-			s.planets[i].tile[f] = -1
-		}
 	}
 	if !o.beginners {
 		deal := perm(r, scratch[:0], len(d.Objectives))
