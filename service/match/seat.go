@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -128,6 +129,18 @@ func (st *Seat) BotSeed() uint64 {
 	mac.Write([]byte("orrery match v1: bot seed"))
 	mac.Write(binary.LittleEndian.AppendUint64(nil, uint64(st.seat)))
 	return binary.LittleEndian.Uint64(mac.Sum(nil))
+}
+
+// Measured records the CPU time the server's own bot spent on decision id (a hosted bot's,
+// measured on its thread), kept with the step its answer makes (the replay's cpu_time).
+// Call it before answering; a decision no longer pending is left as it is.
+func (st *Seat) Measured(id string, cpu time.Duration) {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p := m.seats[st.seat].pending; p != nil && p.id == id {
+		p.cpu = cpu
+	}
 }
 
 // Detach marks the seat disconnected, unless a newer connection has replaced it.
