@@ -155,6 +155,18 @@ func (st *Seat) BotSeed() uint64 {
 	return binary.LittleEndian.Uint64(mac.Sum(nil))
 }
 
+// Measured records the CPU time the server's own bot spent on decision id (a hosted bot's,
+// measured on its thread), kept with the step its answer makes (the replay's cpu_time).
+// Call it before answering; a decision no longer pending is left as it is.
+func (st *Seat) Measured(id string, cpu time.Duration) {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p := m.seats[st.seat].pending; p != nil && p.id == id {
+		p.cpu = cpu
+	}
+}
+
 // Detach marks the seat disconnected, unless a newer connection has replaced it.
 func (st *Seat) Detach() { st.m.disconnect(st) }
 
