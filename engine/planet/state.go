@@ -74,12 +74,10 @@ type card struct {
 
 // clear empties the planet.
 func (p *core) clear() {
-	p.tile = [Faces]int16{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
-	p.rot = [Faces]int8{}
-	p.surface = Surface{}
-	p.sets = habitatSets{None: 1<<Areas - 1}
-	p.near = habitatSets{}
-	p.placed = 0
+	*p = core{sets: habitatSets{None: 1<<Areas - 1}}
+	for f := range p.tile {
+		p.tile[f] = -1
+	}
 }
 
 // put lays tile id (t) on a free face with the given rotation.
