@@ -19,6 +19,7 @@ import (
 // pending is a decision a seat owes.
 type pending struct {
 	id       string
+	cpu      time.Duration // what the server's own bot spent on it (Seat.Measured)
 	issued   time.Time
 	deadline time.Time
 	bank     time.Duration
@@ -319,7 +320,7 @@ func (m *Match) admitLocked(now time.Time, seat engine.Seat, ans *orreryv1.Answe
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
 	}
 	if ans.GetDecisionId() != p.id {
-		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", ans.GetDecisionId(), p.id)
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", m.env.Limits.Clip(ans.GetDecisionId()), p.id)
 	}
 	if now.After(p.deadline) {
 		id := p.id // the timeout answers p, which the seat's next decision then reuses
@@ -333,12 +334,18 @@ func (m *Match) admitLocked(now time.Time, seat engine.Seat, ans *orreryv1.Answe
 	return p, nil, a, nil
 }
 
+// maxReason bounds a rejection's reason, which may quote an engine's error about the bot's
+// notation.
+const maxReason = 512
+
 // rejectAnswer counts a rejected answer, notes it on p (the decision the seat owes, if any)
 // and says why.
 func (m *Match) rejectAnswer(p *pending, ans *orreryv1.Answer, code orreryv1.RejectCode, reason string) *orreryv1.ActionRejected {
 	m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
 	p.rejectLocked(code)
-	return &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: reason}
+	// What the bot sent is quoted cut short: a 3 MB decision id made a 15.7 MB reply.
+	return &orreryv1.ActionRejected{DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: code,
+		Reason: engine.Clip(reason, maxReason)}
 }
 
 // applyLate applies a, a wall-clock answer to the withdrawn decision late, to the current
