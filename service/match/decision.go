@@ -32,6 +32,9 @@ type pending struct {
 	sent     time.Time  // when it was first built for the seat's stream (lab.go)
 	rejected []byte     // the codes of the answers to it rejected so far
 	span     trace.Span // from issue to answer, with Env.Tracer (spans.go); nil otherwise
+	// seen is how many events the seat's stream had been sent with it, the last time it was
+	// sent: the seat's answer to it acknowledges them (seatState.acked).
+	seen int64
 }
 
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
@@ -201,6 +204,9 @@ func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 	}
 	// Answered: whatever the seat owes next is a new decision, built in this one's place.
 	endDecisionSpan(m.seats[seat].pending, answeredOutcome(timedOut))
+	if p := m.seats[seat].pending; p != nil && timedOut == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
+		m.seats[seat].acked = max(m.seats[seat].acked, p.seen)
+	}
 	m.seats[seat].spare, m.seats[seat].pending = m.seats[seat].pending, nil
 	if t, ok := m.st.(engine.Ticker); ok && m.clock.Wall {
 		m.seats[seat].answered, m.seats[seat].answeredIn = true, stepBefore
