@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/random"
@@ -22,66 +21,78 @@ import (
 // match, played by two random bots, with 200 garbage seats (each of a match of its own and a
 // client of its own, sending 50 answers a second that no decision asked for, 10,000 a second
 // in all, and rejoining whenever the server closes its stream), over the same rate without
-// them, on one server, in turns. Reported as
-// load-ratio (target >= 0.5); the rejected answers the garbage seats got through, per second,
-// show the limit at work.
+// them, on one server, in turns. The garbage clients run twice: in this process (load-ratio,
+// their CPU taken from the server's) and in a child process (load-ratio-separate, as on a
+// real deployment, where the garbage clients' CPU is not the server's); target >= 0.5. The
+// rejected answers the garbage seats got through, per second, show the limit at work.
 func BenchmarkGarbageSeatsRatio(b *testing.B) {
 	window := 2 * time.Second
 	if os.Getenv("CI") == "true" {
 		window = 500 * time.Millisecond
 	}
-	const garbageSeats = 200
 	_, conn, stop := serve(b, Config{Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30, LivePerCaller: 1 << 30}})
 	defer stop()
-	arena := orreryv1.NewArenaServiceClient(conn)
-	var ratios []float64
-	var rejected atomic.Int64
-	var garbageTime time.Duration
-	var garbageRejects int64
-	for i := 0; i < b.N; i++ {
-		alone := decisionRate(b, conn, window)
-		b.Logf("alone: %.0f decisions/s", alone)
-		ctx, cancel := context.WithCancel(context.Background())
-		var tokens []string
-		for g := range garbageSeats {
-			created, err := arena.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Seed: seed(uint64(g + 1))})
-			if err != nil {
-				b.Fatal(err)
-			}
-			tokens = append(tokens, created.GetSeats()[0].GetToken())
-		}
-		// Each garbage seat is a client of its own, on a connection of its own.
-		var wg sync.WaitGroup
-		for _, token := range tokens {
-			gc, err := grpc.NewClient(conn.Target(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-			if err != nil {
-				b.Fatal(err)
-			}
-			wg.Go(func() {
-				defer gc.Close()
-				sendGarbage(ctx, orreryv1.NewArenaServiceClient(gc), token, &rejected)
-			})
-		}
-		for garbageJoins.Load() < int64((i+1)*garbageSeats) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		time.Sleep(500 * time.Millisecond) // every seat has joined, and the garbage flows
-		before, start := rejected.Load(), time.Now()
-		loaded := decisionRate(b, conn, window)
-		garbageTime += time.Since(start)
-		garbageRejects += rejected.Load() - before
-		cancel()
-		wg.Wait()
-		ratios = append(ratios, loaded/alone)
-		b.Logf("with %d garbage seats: %.0f decisions/s, %d rejections, %d joins, %d errors, %v", garbageSeats, loaded, garbageRejects, garbageJoins.Load(), garbageErrs.Load(), time.Since(start))
+	inProcess := func(tokens []string) garbageClients { return startGarbage(b, conn.Target(), tokens) }
+	separate := func(tokens []string) garbageClients { return startChildGarbage(b, conn.Target(), tokens) }
+	var in, out garbageRun
+	for range b.N {
+		in.measure(b, conn, window, "in-process", inProcess)
+		out.measure(b, conn, window, "separate-process", separate)
 	}
-	sum := 0.0
-	for _, r := range ratios {
-		sum += r
-	}
-	b.ReportMetric(sum/float64(len(ratios)), "load-ratio")
-	b.ReportMetric(float64(garbageRejects)/garbageTime.Seconds(), "garbage-rejects/s")
+	b.ReportMetric(in.ratio(), "load-ratio")
+	b.ReportMetric(out.ratio(), "load-ratio-separate")
+	b.ReportMetric(in.rejectRate(), "garbage-rejects/s")
+	b.ReportMetric(out.rejectRate(), "garbage-rejects/s-separate")
 }
+
+const garbageSeats = 200
+
+// garbageRun sums one way of running the garbage clients over the benchmark's rounds.
+type garbageRun struct {
+	ratios   []float64
+	rejected int64
+	time     time.Duration
+}
+
+// measure is one round: the unrelated rate alone, then with garbageSeats seats' clients
+// started by start.
+func (r *garbageRun) measure(b *testing.B, conn *grpc.ClientConn, window time.Duration, name string, start func([]string) garbageClients) {
+	alone := decisionRate(b, conn, window)
+	arena := orreryv1.NewArenaServiceClient(conn)
+	var tokens []string
+	for g := range garbageSeats {
+		created, err := arena.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Seed: seed(uint64(g + 1))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tokens = append(tokens, created.GetSeats()[0].GetToken())
+	}
+	garbage := start(tokens)
+	defer garbage.stop()
+	for garbage.counts().joins < garbageSeats {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // every seat has joined, and the garbage flows
+	before, began := garbage.counts(), time.Now()
+	loaded := decisionRate(b, conn, window)
+	elapsed := time.Since(began)
+	after := garbage.counts()
+	r.time += elapsed
+	r.rejected += after.rejected - before.rejected
+	r.ratios = append(r.ratios, loaded/alone)
+	b.Logf("%s: alone %.0f decisions/s, with %d garbage seats %.0f (ratio %.2f), %d rejections, %d joins, %d errors in %v",
+		name, alone, garbageSeats, loaded, loaded/alone, after.rejected-before.rejected, after.joins, after.errs, elapsed.Round(time.Millisecond))
+}
+
+func (r *garbageRun) ratio() float64 {
+	sum := 0.0
+	for _, x := range r.ratios {
+		sum += x
+	}
+	return sum / float64(len(r.ratios))
+}
+
+func (r *garbageRun) rejectRate() float64 { return float64(r.rejected) / r.time.Seconds() }
 
 // decisionRate plays matches of two random bots, one after another, for window and returns
 // their decisions per second. The matches are made before the window opens.
@@ -124,21 +135,19 @@ func (c countingBot) Act(d *orreryv1.Decision) *orreryv1.Answer {
 	return c.Bot.Act(d)
 }
 
-var garbageJoins, garbageErrs atomic.Int64
-
 // sendGarbage joins token's seat and sends answers to no decision, 50 a second, until ctx
 // ends, rejoining when the server closes the stream; it counts the rejections it reads.
-func sendGarbage(ctx context.Context, arena orreryv1.ArenaServiceClient, token string, rejected *atomic.Int64) {
+func sendGarbage(ctx context.Context, arena orreryv1.ArenaServiceClient, token string, g *inProcessGarbage) {
 	garbage := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: &orreryv1.Answer{DecisionId: "garbage", Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 1 << 20}}}}
 	for ctx.Err() == nil {
 		stream, err := arena.Play(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
-				garbageErrs.Add(1)
+				g.errs.Add(1)
 			}
 			return
 		}
-		garbageJoins.Add(1)
+		g.joins.Add(1)
 		if stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: token}}}) != nil {
 			continue
 		}
@@ -149,7 +158,7 @@ func sendGarbage(ctx context.Context, arena orreryv1.ArenaServiceClient, token s
 					return
 				}
 				if resp.GetRejected() != nil {
-					rejected.Add(1)
+					g.rejected.Add(1)
 				}
 			}
 		}()

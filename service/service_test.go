@@ -36,6 +36,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if target := os.Getenv(garbageChildEnv); target != "" { // BenchmarkGarbageSeatsRatio's clients
+		os.Exit(garbageChild(target))
+	}
 	code := pgtest.Run(m) // stops the shared PostgreSQL, if a test started one, before the leak check
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
