@@ -69,8 +69,10 @@ func (r *garbageRun) measure(b *testing.B, conn *grpc.ClientConn, window time.Du
 	}
 	garbage := start(tokens)
 	defer garbage.stop()
-	for garbage.counts().joins < garbageSeats {
-		time.Sleep(10 * time.Millisecond)
+	for deadline := time.Now().Add(time.Minute); garbage.counts().joins < garbageSeats; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) { // a child that died says why on stderr
+			b.Fatalf("%s: %d of %d garbage seats joined in a minute", name, garbage.counts().joins, garbageSeats)
+		}
 	}
 	time.Sleep(500 * time.Millisecond) // every seat has joined, and the garbage flows
 	before, began := garbage.counts(), time.Now()
