@@ -51,7 +51,7 @@ func playMatch(t *testing.T, arena *service.Server, game string, options map[str
 	for i, p := range plan {
 		token := created.GetSeats()[i].GetToken()
 		if p.module == nil {
-			bot, err := builtin.New(game, p.builtin, hosted.SeatSeed(seed, i))
+			bot, err := builtin.New(game, p.builtin, seed+uint64(i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,20 +63,20 @@ func playMatch(t *testing.T, arena *service.Server, game string, options map[str
 			continue
 		}
 		logs[i] = new(seatLog)
-		b, err := p.module.Start(ctx, hosted.SeatSeed(seed, i))
-		if err != nil {
-			t.Fatalf("seat %d: %v", i, err)
-		}
 		st, err := arena.Attach(token, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		b, err := p.module.Start(ctx, st.BotSeed())
+		if err != nil {
+			t.Fatalf("seat %d: %v", i, err)
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer b.Close(context.Background())
 			defer st.Detach()
-			errs[i] = hosted.Play(ctx, st, b, hosted.PlayConfig{Seed: hosted.SeatSeed(seed, i), OnStep: func(s hosted.Step) {
+			errs[i] = hosted.Play(ctx, st, b, hosted.PlayConfig{Seed: st.BotSeed(), OnStep: func(s hosted.Step) {
 				logs[i].steps = append(logs[i].steps, s)
 			}})
 			logs[i].verdict, logs[i].stderr = b.Verdict(), b.Stderr()

@@ -15,6 +15,8 @@ import (
 // nothing else of the server.
 type Seat interface {
 	MatchID() string
+	// BotSeed is the seed of the seat's bot, from the match seed and the seat.
+	BotSeed() uint64
 	SetReceive(*orreryv1.Receive)
 	Lend()
 	Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error
@@ -127,8 +129,10 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 	if r == nil {
 		r = DefaultReceive()
 	}
-	// Quiet: the module never sees acknowledgements, so the seat need not build them.
-	recv := &orreryv1.Receive{OmitLegal: r.GetOmitLegal(), OmitLegalNotation: r.GetOmitLegalNotation(), OmitText: r.GetOmitText(), OmitObservation: r.GetOmitObservation(), OmitEvents: r.GetOmitEvents(), Quiet: true}
+	// Quiet: the module never sees acknowledgements, so the seat need not build them. The
+	// legal notations come always: the module's random source is keyed by them (source),
+	// and they are left out of its line if it asked so.
+	recv := &orreryv1.Receive{OmitLegal: r.GetOmitLegal(), OmitText: r.GetOmitText(), OmitObservation: r.GetOmitObservation(), OmitEvents: r.GetOmitEvents(), Quiet: true}
 	st.SetReceive(recv)
 	st.Lend()
 	err := st.Run(ctx, answers, send)

@@ -1,6 +1,9 @@
 package match
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/orrery/orrery/engine"
@@ -115,6 +118,17 @@ func (m *Match) disconnect(st *Seat) {
 
 // MatchID is the seat's match.
 func (st *Seat) MatchID() string { return st.m.id }
+
+// BotSeed is a seed for a bot the server plays in this seat itself (a hosted bot's random
+// source): derived from the match seed and the seat, so the bot plays the same game again
+// from the same seed, and one way (HMAC-SHA256), so what the bot draws from it tells it
+// nothing of the match's own draws.
+func (st *Seat) BotSeed() uint64 {
+	mac := hmac.New(sha256.New, binary.LittleEndian.AppendUint64(nil, st.m.cfg.Seed))
+	mac.Write([]byte("orrery match v1: bot seed"))
+	mac.Write(binary.LittleEndian.AppendUint64(nil, uint64(st.seat)))
+	return binary.LittleEndian.Uint64(mac.Sum(nil))
+}
 
 // Detach marks the seat disconnected, unless a newer connection has replaced it.
 func (st *Seat) Detach() { st.m.disconnect(st) }
