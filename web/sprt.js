@@ -6,6 +6,8 @@ import { get, stream } from './api.js';
 import { h, s, enumName, fmtTime } from './common.js';
 
 const signed = (x, d = 1) => (x >= 0 ? '+' : '') + x.toFixed(d);
+// who names a side, with the hosted module version the test plays.
+const who = (name, version) => (version ? `${name} v${version}` : name);
 
 // decisionText says a test's outcome as a sentence.
 export function decisionText(t) {
@@ -79,7 +81,7 @@ export async function sprtPage(id, signal) {
     box.dataset.status = status;
     box.dataset.games = t.games;
     box.replaceChildren(
-      h('h2', {}, `SPRT ${t.sprt_id} · ${t.game} · ${t.candidate} against ${t.baseline}`),
+      h('h2', {}, `SPRT ${t.sprt_id} · ${t.game} · ${who(t.candidate, t.candidate_version)} against ${who(t.baseline, t.baseline_version)}`),
       h('div', { class: 'panel' },
         h('p', { class: 'dim' }, `${t.seats} seats, opponents ${(t.opponents || []).join(', ')}; H0 elo ≤ ${t.elo0}, H1 elo ≥ ${t.elo1}, ` +
           `alpha ${t.alpha}, beta ${t.beta}, at most ${t.max_games} games; started ${fmtTime(t.started)}` + (t.seed ? `; seed ${t.seed}` : '')),
@@ -115,7 +117,7 @@ async function sprtList(app, signal) {
 export function sprtTable(sprts) {
   return h('table', { id: 'sprts' }, h('thead', {}, h('tr', {}, ['game', 'candidate', 'baseline', 'state', 'LLR', 'Elo', ''].map((c) => h('th', {}, c)))),
     h('tbody', {}, sprts.length ? sprts.map((t) => h('tr', { class: 'sprt', 'data-sprt': t.sprt_id },
-      h('td', {}, t.game), h('td', {}, t.candidate), h('td', {}, t.baseline), h('td', {}, decisionText(t)),
+      h('td', {}, t.game), h('td', {}, who(t.candidate, t.candidate_version)), h('td', {}, who(t.baseline, t.baseline_version)), h('td', {}, decisionText(t)),
       h('td', {}, `${t.llr.toFixed(2)} [${t.llr_lower.toFixed(2)}, ${t.llr_upper.toFixed(2)}]`), h('td', {}, signed(t.elo)),
       h('td', {}, h('a', { href: `#/sprt/${t.sprt_id}` }, 'follow')))) : [h('tr', {}, h('td', { colspan: 7, class: 'dim' }, 'no strength test yet'))]));
 }

@@ -33,37 +33,41 @@ type sprtOptions struct {
 	options                              optionFlags
 	// On a server (sprt_remote.go): its address, a test to follow or stop, the admin key, and
 	// the matches' time per move.
-	server, follow, stop, key string
-	perMove                   time.Duration
+	server, follow, stop, key         string
+	perMove                           time.Duration
+	candidateVersion, baselineVersion int
 }
 
 // sprtResult is the --json output.
 type sprtResult struct {
-	SprtID      string        `json:"sprt_id,omitempty"` // a server's test
-	Status      string        `json:"status,omitempty"`  // a server's test: finished or stopped
-	Game        string        `json:"game"`
-	Candidate   string        `json:"candidate"`
-	Baseline    string        `json:"baseline"`
-	Opponents   []string      `json:"opponents"`
-	Seats       int           `json:"seats"`
-	Seed        uint64        `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
-	Elo0        float64       `json:"elo0"`
-	Elo1        float64       `json:"elo1"`
-	Alpha       float64       `json:"alpha"`
-	Beta        float64       `json:"beta"`
-	MaxGames    int           `json:"max_games"`
-	Decision    sprt.Decision `json:"decision"` // H1, H0 or max_games
-	Games       int           `json:"games"`
-	Pairs       int           `json:"pairs"`
-	LLR         float64       `json:"llr"`
-	LLRLower    float64       `json:"llr_lower"`
-	LLRUpper    float64       `json:"llr_upper"`
-	Elo         float64       `json:"elo"`
-	EloLow      float64       `json:"elo_low"`  // the 95% confidence interval
-	EloHigh     float64       `json:"elo_high"` // of elo
-	LOS         float64       `json:"los"`
-	PairScores  []int         `json:"pair_scores"` // pairs by score j/(4(seats-1)), j = 0, 1, ...
-	WallSeconds float64       `json:"wall_seconds"`
+	SprtID    string `json:"sprt_id,omitempty"` // a server's test
+	Status    string `json:"status,omitempty"`  // a server's test: finished or stopped
+	Game      string `json:"game"`
+	Candidate string `json:"candidate"`
+	Baseline  string `json:"baseline"`
+	// A server's test of hosted bots: the module versions it plays.
+	CandidateVersion int           `json:"candidate_version,omitempty"`
+	BaselineVersion  int           `json:"baseline_version,omitempty"`
+	Opponents        []string      `json:"opponents"`
+	Seats            int           `json:"seats"`
+	Seed             uint64        `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
+	Elo0             float64       `json:"elo0"`
+	Elo1             float64       `json:"elo1"`
+	Alpha            float64       `json:"alpha"`
+	Beta             float64       `json:"beta"`
+	MaxGames         int           `json:"max_games"`
+	Decision         sprt.Decision `json:"decision"` // H1, H0 or max_games
+	Games            int           `json:"games"`
+	Pairs            int           `json:"pairs"`
+	LLR              float64       `json:"llr"`
+	LLRLower         float64       `json:"llr_lower"`
+	LLRUpper         float64       `json:"llr_upper"`
+	Elo              float64       `json:"elo"`
+	EloLow           float64       `json:"elo_low"`  // the 95% confidence interval
+	EloHigh          float64       `json:"elo_high"` // of elo
+	LOS              float64       `json:"los"`
+	PairScores       []int         `json:"pair_scores"` // pairs by score j/(4(seats-1)), j = 0, 1, ...
+	WallSeconds      float64       `json:"wall_seconds"`
 }
 
 func newSPRTCmd() *cobra.Command {
@@ -116,6 +120,8 @@ With --server, that server runs the test (SPRTService) among its registered bots
 	f.StringVar(&o.stop, "stop", "", "end the server's running test `ID` undecided (with --server; default 127.0.0.1:7070)")
 	f.StringVar(&o.key, "key", "", "with --server: its admin `KEY`, if it has one (default: env ORRERY_ADMIN_KEY)")
 	f.DurationVar(&o.perMove, "per-move", 0, "with --server: each decision's time `D` (default: the server's)")
+	f.IntVar(&o.candidateVersion, "candidate-version", 0, "with --server and a hosted candidate: its module version `N` (default: the newest)")
+	f.IntVar(&o.baselineVersion, "baseline-version", 0, "with --server and a hosted baseline: its module version `N` (default: the newest)")
 	return cmd
 }
 

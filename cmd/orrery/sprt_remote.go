@@ -121,6 +121,7 @@ func sprtRequest(o sprtOptions) (*orreryv1.StartSPRTRequest, error) {
 		Game: o.game, Candidate: o.candidate, Baseline: o.baseline, Seats: int32(o.seats),
 		Elo0: o.bounds.Elo0, Elo1: &o.bounds.Elo1, Alpha: &o.bounds.Alpha, Beta: &o.bounds.Beta,
 		MaxGames: int32(o.maxGames), Parallel: int32(o.parallel), Options: o.options,
+		CandidateVersion: int32(o.candidateVersion), BaselineVersion: int32(o.baselineVersion),
 	}
 	if o.opponents != "" {
 		for _, name := range strings.Split(o.opponents, ",") {
@@ -147,6 +148,7 @@ func resultOf(t *orreryv1.SPRT, wall time.Duration) sprtResult {
 	res := sprtResult{
 		SprtID: t.GetSprtId(), Status: strings.ToLower(strings.TrimPrefix(t.GetStatus().String(), "SPRT_STATUS_")),
 		Game: t.GetGame(), Candidate: t.GetCandidate(), Baseline: t.GetBaseline(), Opponents: t.GetOpponents(),
+		CandidateVersion: int(t.GetCandidateVersion()), BaselineVersion: int(t.GetBaselineVersion()),
 		Seats: int(t.GetSeats()), Seed: t.GetSeed(), Elo0: t.GetElo0(), Elo1: t.GetElo1(), Alpha: t.GetAlpha(), Beta: t.GetBeta(),
 		MaxGames: int(t.GetMaxGames()), Decision: sprt.Decision(t.GetDecision()), Games: int(t.GetGames()), Pairs: int(t.GetPairs()),
 		LLR: round(t.GetLlr(), 4), LLRLower: round(t.GetLlrLower(), 4), LLRUpper: round(t.GetLlrUpper(), 4),

@@ -38,15 +38,18 @@ func TestSPRT_OnAServerAHostedBotIsTestedAndFollowed(t *testing.T) {
 	}
 	_, key, _ := strings.Cut(out.String(), "api key: ")
 	key, _, _ = strings.Cut(key, "\n")
-	if err := runCmd(ctx, "bot", &out, []string{"upload", "wasm-random", "--wasm", random, "--game", "icetraders", "--key", key, "--server", addr}); err != nil {
-		t.Fatal(err)
+	// Two versions: the test pins the one it is given for all its games.
+	for range 2 {
+		if err := runCmd(ctx, "bot", &out, []string{"upload", "wasm-random", "--wasm", random, "--game", "icetraders", "--key", key, "--server", addr}); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	pairs := filepath.Join(dir, "pairs.jsonl")
 	out.Reset()
 	var progress bytes.Buffer
 	args := []string{"sprt", "--server", addr, "--game", "icetraders", "--candidate", "wasm-random", "--baseline", "greedy",
-		"--seats", "2", "--elo0", "0", "--elo1", "50", "--max-games", "400", "--parallel", "2", "--pairs", pairs, "--json"}
+		"--candidate-version", "1", "--seats", "2", "--elo0", "0", "--elo1", "50", "--max-games", "400", "--parallel", "2", "--pairs", pairs, "--json"}
 	if err := execute(ctx, &out, &progress, args); err != nil {
 		t.Fatalf("%v\n%s", err, progress.String())
 	}
@@ -54,7 +57,7 @@ func TestSPRT_OnAServerAHostedBotIsTestedAndFollowed(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	if res.Status != "finished" || res.Decision != "H0" || res.Elo >= 0 || res.LLR > res.LLRLower || res.SprtID == "" {
+	if res.Status != "finished" || res.Decision != "H0" || res.CandidateVersion != 1 || res.Elo >= 0 || res.LLR > res.LLRLower || res.SprtID == "" {
 		t.Fatalf("random against greedy on the server: %s", out.String())
 	}
 	if !strings.Contains(progress.String(), "the server runs test "+res.SprtID) || !strings.Contains(progress.String(), "games, LLR ") {
@@ -73,6 +76,9 @@ func TestSPRT_OnAServerAHostedBotIsTestedAndFollowed(t *testing.T) {
 	hosted := map[string]int32{}
 	for _, s := range bot.GetHostedSeats() {
 		hosted[s.GetMatchId()] = s.GetSeat()
+		if s.GetVersion() != 1 {
+			t.Errorf("match %s played module version %d; the test pinned 1", s.GetMatchId(), s.GetVersion())
+		}
 	}
 	f, err := os.Open(pairs)
 	if err != nil {

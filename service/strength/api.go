@@ -63,7 +63,7 @@ func (s *Service) StartSPRT(ctx context.Context, req *orreryv1.StartSPRTRequest)
 	if !started {
 		return nil, errNotStarted
 	}
-	spec, err := s.normalise(req)
+	spec, err := s.normalise(ctx, req)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -221,17 +221,17 @@ func (s *Service) StopSPRT(ctx context.Context, req *orreryv1.StopSPRTRequest) (
 // normalise checks a request against the game and the bots, and fills in its defaults: the
 // stored spec names built-in bots "builtin:NAME", so a bot registered later under the same
 // name changes nothing.
-func (s *Service) normalise(req *orreryv1.StartSPRTRequest) (*orreryv1.StartSPRTRequest, error) {
+func (s *Service) normalise(ctx context.Context, req *orreryv1.StartSPRTRequest) (*orreryv1.StartSPRTRequest, error) {
 	spec := proto.CloneOf(req)
 	g, err := engine.Lookup(spec.GetGame())
 	if err != nil {
 		return nil, err
 	}
 	info := g.Info()
-	if spec.Candidate, err = s.entrant(spec.GetGame(), spec.GetCandidate(), "candidate"); err != nil {
+	if spec.Candidate, spec.CandidateVersion, err = s.entrant(ctx, spec.GetGame(), spec.GetCandidate(), spec.GetCandidateVersion(), "candidate"); err != nil {
 		return nil, err
 	}
-	if spec.Baseline, err = s.entrant(spec.GetGame(), spec.GetBaseline(), "baseline"); err != nil {
+	if spec.Baseline, spec.BaselineVersion, err = s.entrant(ctx, spec.GetGame(), spec.GetBaseline(), spec.GetBaselineVersion(), "baseline"); err != nil {
 		return nil, err
 	}
 	opponents := spec.GetOpponents()
@@ -303,20 +303,35 @@ func (s *Service) normalise(req *orreryv1.StartSPRTRequest) (*orreryv1.StartSPRT
 }
 
 // entrant resolves the candidate's or the baseline's name: a registered (or hosted) bot's,
-// or a built-in bot's ("builtin:NAME" forces it).
-func (s *Service) entrant(game, name, role string) (string, error) {
+// or a built-in bot's ("builtin:NAME" forces it), and a hosted bot's module version, pinned
+// to the newest if version is 0.
+func (s *Service) entrant(ctx context.Context, game, name string, version int32, role string) (string, int32, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return "", fmt.Errorf("%s is required", role)
+		return "", 0, fmt.Errorf("%s is required", role)
 	}
 	b, forced := builtinName(name)
 	if !forced && s.cfg.Bots != nil && s.cfg.Bots.Registered(name) {
-		return name, nil
+		newest, err := s.cfg.Bots.HostedVersion(ctx, name)
+		switch {
+		case err != nil:
+			return "", 0, fmt.Errorf("%s %q: its modules: %v", role, name, err)
+		case version != 0 && newest == 0:
+			return "", 0, fmt.Errorf("%s %q is not a hosted bot: it has no module version %d", role, name, version)
+		case version < 0 || int(version) > newest:
+			return "", 0, fmt.Errorf("%s %q has module versions 1 to %d, not %d", role, name, newest, version)
+		case version == 0:
+			version = int32(newest)
+		}
+		return name, version, nil
+	}
+	if version != 0 {
+		return "", 0, fmt.Errorf("%s %q is a built-in bot: it has no module version", role, name)
 	}
 	if _, err := s.cfg.NewBot(game, b, 0); err != nil {
-		return "", fmt.Errorf("%s %q is neither a registered bot nor a built-in bot of %s (%v)", role, name, game, err)
+		return "", 0, fmt.Errorf("%s %q is neither a registered bot nor a built-in bot of %s (%v)", role, name, game, err)
 	}
-	return builtinPrefix + b, nil
+	return builtinPrefix + b, 0, nil
 }
 
 func newTestID() string {

@@ -71,7 +71,12 @@ func (s *Service) playGame(ctx context.Context, t *test, g sprt.Game) ([]int, er
 			})
 			continue
 		}
-		if err := s.cfg.Bots.SeatTournament(id, len(names), seat, e.Bot, tokens[seat]); err != nil {
+		// Only the tested seat holds a bot that is not built in: the candidate or the baseline.
+		version := t.spec.GetCandidateVersion()
+		if g.Side == sprt.Baseline {
+			version = t.spec.GetBaselineVersion()
+		}
+		if err := s.cfg.Bots.SeatTournament(id, len(names), seat, e.Bot, tokens[seat], int(version)); err != nil {
 			s.arena.Abort(ctx, id, "a bot of the strength test could not be seated")
 			return nil, fmt.Errorf("seat %s: %w", e.Bot, err)
 		}
@@ -104,6 +109,9 @@ func (s *Service) awaitConnected(ctx context.Context, t *test, name string) erro
 	tick := time.NewTicker(connectedEvery)
 	defer tick.Stop()
 	for logged := false; !s.cfg.Bots.Connected(name); {
+		if !s.cfg.Bots.Registered(name) {
+			return fmt.Errorf("bot %q is no longer registered (revoked?)", name)
+		}
 		if !logged {
 			s.log.Info("sprt: waiting for a bot to connect", "sprt", t.id, "bot", name)
 			logged = true

@@ -38,7 +38,10 @@ type Bots interface {
 	Registered(name string) bool
 	Connected(name string) bool
 	BotID(name string) (int64, bool)
-	SeatTournament(matchID string, seats, seat int, name, token string) error
+	// HostedVersion is the newest version of a hosted bot's module, 0 if it has none.
+	HostedVersion(ctx context.Context, name string) (int, error)
+	// SeatTournament seats a registered bot, unrated; version is the hosted module to play.
+	SeatTournament(matchID string, seats, seat int, name, token string, version int) error
 }
 
 // Config holds the tests' dependencies.

@@ -128,7 +128,7 @@ func (t *test) protoLocked(pairs bool) *orreryv1.SPRT {
 		MaxGames: spec.GetMaxGames(), Parallel: spec.GetParallel(), Status: t.status, Decision: string(st.Decision),
 		Games: int32(st.Games), Pairs: int32(st.Pairs), Llr: st.LLR, LlrLower: st.Lower, LlrUpper: st.Upper,
 		Elo: st.Elo, EloLow: st.EloLow, EloHigh: st.EloHi, Los: st.LOS, Started: timestamppb.New(t.created),
-		Error: t.failure, Options: spec.GetOptions(),
+		Error: t.failure, Options: spec.GetOptions(), CandidateVersion: spec.GetCandidateVersion(), BaselineVersion: spec.GetBaselineVersion(),
 	}
 	for _, o := range spec.GetOpponents() {
 		out.Opponents = append(out.Opponents, shown(o))

@@ -108,9 +108,14 @@ type StartSPRTRequest struct {
 	Clock         *Clock        `protobuf:"bytes,13,opt,name=clock,proto3" json:"clock,omitempty"`
 	TimeoutPolicy TimeoutPolicy `protobuf:"varint,14,opt,name=timeout_policy,json=timeoutPolicy,proto3,enum=orrery.v1.TimeoutPolicy" json:"timeout_policy,omitempty"`
 	// The test's seed; unset: drawn at random. It is shown once the test has finished.
-	Seed          *uint64 `protobuf:"varint,15,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Seed *uint64 `protobuf:"varint,15,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	// For a hosted candidate or baseline, the version of its module to play (a bot's new
+	// version against its old one: the same name, two versions); 0: the newest when the test
+	// starts, kept for the whole test.
+	CandidateVersion int32 `protobuf:"varint,16,opt,name=candidate_version,json=candidateVersion,proto3" json:"candidate_version,omitempty"`
+	BaselineVersion  int32 `protobuf:"varint,17,opt,name=baseline_version,json=baselineVersion,proto3" json:"baseline_version,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *StartSPRTRequest) Reset() {
@@ -244,6 +249,20 @@ func (x *StartSPRTRequest) GetTimeoutPolicy() TimeoutPolicy {
 func (x *StartSPRTRequest) GetSeed() uint64 {
 	if x != nil && x.Seed != nil {
 		return *x.Seed
+	}
+	return 0
+}
+
+func (x *StartSPRTRequest) GetCandidateVersion() int32 {
+	if x != nil {
+		return x.CandidateVersion
+	}
+	return 0
+}
+
+func (x *StartSPRTRequest) GetBaselineVersion() int32 {
+	if x != nil {
+		return x.BaselineVersion
 	}
 	return 0
 }
@@ -710,11 +729,14 @@ type SPRT struct {
 	// The test's seed, once it has finished.
 	Seed *uint64 `protobuf:"varint,28,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// The pairs in the order they were counted, and the LLR after each (GetSPRT only).
-	PairList      []*SPRTPair       `protobuf:"bytes,29,rep,name=pair_list,json=pairList,proto3" json:"pair_list,omitempty"`
-	LlrHistory    []float64         `protobuf:"fixed64,30,rep,packed,name=llr_history,json=llrHistory,proto3" json:"llr_history,omitempty"`
-	Options       map[string]string `protobuf:"bytes,31,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PairList   []*SPRTPair       `protobuf:"bytes,29,rep,name=pair_list,json=pairList,proto3" json:"pair_list,omitempty"`
+	LlrHistory []float64         `protobuf:"fixed64,30,rep,packed,name=llr_history,json=llrHistory,proto3" json:"llr_history,omitempty"`
+	Options    map[string]string `protobuf:"bytes,31,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The hosted modules' versions the test plays; 0 for a bot that is not hosted.
+	CandidateVersion int32 `protobuf:"varint,32,opt,name=candidate_version,json=candidateVersion,proto3" json:"candidate_version,omitempty"`
+	BaselineVersion  int32 `protobuf:"varint,33,opt,name=baseline_version,json=baselineVersion,proto3" json:"baseline_version,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *SPRT) Reset() {
@@ -964,6 +986,20 @@ func (x *SPRT) GetOptions() map[string]string {
 	return nil
 }
 
+func (x *SPRT) GetCandidateVersion() int32 {
+	if x != nil {
+		return x.CandidateVersion
+	}
+	return 0
+}
+
+func (x *SPRT) GetBaselineVersion() int32 {
+	if x != nil {
+		return x.BaselineVersion
+	}
+	return 0
+}
+
 // SPRTPair is one counted pair: a deal played with the candidate, then with the baseline, in
 // the same seat against the same opponents on the same dice.
 type SPRTPair struct {
@@ -1056,7 +1092,7 @@ var File_orrery_v1_sprt_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_sprt_proto_rawDesc = "" +
 	"\n" +
-	"\x14orrery/v1/sprt.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xd5\x04\n" +
+	"\x14orrery/v1/sprt.proto\x12\torrery.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15orrery/v1/arena.proto\"\xad\x05\n" +
 	"\x10StartSPRTRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1c\n" +
 	"\tcandidate\x18\x02 \x01(\tR\tcandidate\x12\x1a\n" +
@@ -1073,7 +1109,9 @@ const file_orrery_v1_sprt_proto_rawDesc = "" +
 	"\aoptions\x18\f \x03(\v2(.orrery.v1.StartSPRTRequest.OptionsEntryR\aoptions\x12&\n" +
 	"\x05clock\x18\r \x01(\v2\x10.orrery.v1.ClockR\x05clock\x12?\n" +
 	"\x0etimeout_policy\x18\x0e \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x12\x17\n" +
-	"\x04seed\x18\x0f \x01(\x04H\x03R\x04seed\x88\x01\x01\x1a:\n" +
+	"\x04seed\x18\x0f \x01(\x04H\x03R\x04seed\x88\x01\x01\x12+\n" +
+	"\x11candidate_version\x18\x10 \x01(\x05R\x10candidateVersion\x12)\n" +
+	"\x10baseline_version\x18\x11 \x01(\x05R\x0fbaselineVersion\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
@@ -1101,7 +1139,7 @@ const file_orrery_v1_sprt_proto_rawDesc = "" +
 	"\x0fStopSPRTRequest\x12\x17\n" +
 	"\asprt_id\x18\x01 \x01(\tR\x06sprtId\"7\n" +
 	"\x10StopSPRTResponse\x12#\n" +
-	"\x04sprt\x18\x01 \x01(\v2\x0f.orrery.v1.SPRTR\x04sprt\"\xd5\a\n" +
+	"\x04sprt\x18\x01 \x01(\v2\x0f.orrery.v1.SPRTR\x04sprt\"\xad\b\n" +
 	"\x04SPRT\x12\x17\n" +
 	"\asprt_id\x18\x01 \x01(\tR\x06sprtId\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x1c\n" +
@@ -1136,7 +1174,9 @@ const file_orrery_v1_sprt_proto_rawDesc = "" +
 	"\tpair_list\x18\x1d \x03(\v2\x13.orrery.v1.SPRTPairR\bpairList\x12\x1f\n" +
 	"\vllr_history\x18\x1e \x03(\x01R\n" +
 	"llrHistory\x126\n" +
-	"\aoptions\x18\x1f \x03(\v2\x1c.orrery.v1.SPRT.OptionsEntryR\aoptions\x1a:\n" +
+	"\aoptions\x18\x1f \x03(\v2\x1c.orrery.v1.SPRT.OptionsEntryR\aoptions\x12+\n" +
+	"\x11candidate_version\x18  \x01(\x05R\x10candidateVersion\x12)\n" +
+	"\x10baseline_version\x18! \x01(\x05R\x0fbaselineVersion\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +

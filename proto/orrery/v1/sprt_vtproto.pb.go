@@ -52,6 +52,20 @@ func (m *StartSPRTRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.BaselineVersion != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.BaselineVersion))
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0x88
+	}
+	if m.CandidateVersion != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.CandidateVersion))
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0x80
+	}
 	if m.Seed != nil {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Seed))
 		i--
@@ -582,6 +596,20 @@ func (m *SPRT) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.BaselineVersion != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.BaselineVersion))
+		i--
+		dAtA[i] = 0x2
+		i--
+		dAtA[i] = 0x88
+	}
+	if m.CandidateVersion != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.CandidateVersion))
+		i--
+		dAtA[i] = 0x2
+		i--
+		dAtA[i] = 0x80
+	}
 	if len(m.Options) > 0 {
 		for k := range m.Options {
 			v := m.Options[k]
@@ -1013,6 +1041,12 @@ func (m *StartSPRTRequest) SizeVT() (n int) {
 	if m.Seed != nil {
 		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Seed))
 	}
+	if m.CandidateVersion != 0 {
+		n += 2 + protohelpers.SizeOfVarint(uint64(m.CandidateVersion))
+	}
+	if m.BaselineVersion != 0 {
+		n += 2 + protohelpers.SizeOfVarint(uint64(m.BaselineVersion))
+	}
 	n += len(m.unknownFields)
 	return n
 }
@@ -1273,6 +1307,12 @@ func (m *SPRT) SizeVT() (n int) {
 			mapEntrySize := 1 + len(k) + protohelpers.SizeOfVarint(uint64(len(k))) + 1 + len(v) + protohelpers.SizeOfVarint(uint64(len(v)))
 			n += mapEntrySize + 2 + protohelpers.SizeOfVarint(uint64(mapEntrySize))
 		}
+	}
+	if m.CandidateVersion != 0 {
+		n += 2 + protohelpers.SizeOfVarint(uint64(m.CandidateVersion))
+	}
+	if m.BaselineVersion != 0 {
+		n += 2 + protohelpers.SizeOfVarint(uint64(m.BaselineVersion))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -1779,6 +1819,44 @@ func (m *StartSPRTRequest) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Seed = &v
+		case 16:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field CandidateVersion", wireType)
+			}
+			m.CandidateVersion = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.CandidateVersion |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 17:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field BaselineVersion", wireType)
+			}
+			m.BaselineVersion = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.BaselineVersion |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
@@ -3488,6 +3566,44 @@ func (m *SPRT) UnmarshalVT(dAtA []byte) error {
 			}
 			m.Options[mapkey] = mapvalue
 			iNdEx = postIndex
+		case 32:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field CandidateVersion", wireType)
+			}
+			m.CandidateVersion = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.CandidateVersion |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 33:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field BaselineVersion", wireType)
+			}
+			m.BaselineVersion = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.BaselineVersion |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
