@@ -424,3 +424,13 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 	}
 	return resp, nil
 }
+
+// CallerBot is the registered bot whose key the call carries (service.CallerBots): a bot
+// reads the notes of the seats it plays.
+func (l *Ladder) CallerBot(ctx context.Context) (int64, bool) {
+	who, err := l.whoCalls(ctx)
+	if err != nil || who.bot == nil {
+		return 0, false
+	}
+	return who.bot.id, true
+}
