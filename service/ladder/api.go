@@ -336,7 +336,7 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 	if err := rows.Err(); err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}
-	if err := l.addHosted(ctx, name, own, resp); err != nil {
+	if err := l.addHosted(ctx, name, req.GetMatchId(), own, resp); err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}
 	return resp, nil
