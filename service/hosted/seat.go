@@ -17,6 +17,8 @@ type Seat interface {
 	MatchID() string
 	// BotSeed is the seed of the seat's bot, from the match seed and the seat.
 	BotSeed() uint64
+	// Measured keeps the CPU the bot spent on a decision with the step its answer makes.
+	Measured(decisionID string, cpu time.Duration)
 	SetReceive(*orreryv1.Receive)
 	Lend()
 	Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error
@@ -109,6 +111,9 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 				return nil
 			}
 			current.id, current.ply, current.timed, current.count = d.GetDecisionId(), d.GetPly(), d.GetDeadline() != nil, bots.Count(d)
+			// The note and the CPU go with the step into the match's log (its replay).
+			mv.Answer.Note = mv.Debug
+			st.Measured(current.id, mv.CPU)
 			push(mv.Answer)
 		case *orreryv1.PlayResponse_Rejected:
 			rej := m.Rejected

@@ -19,6 +19,7 @@ import (
 // pending is a decision a seat owes.
 type pending struct {
 	id       string
+	cpu      time.Duration // what the server's own bot spent on it (Seat.Measured)
 	issued   time.Time
 	deadline time.Time
 	bank     time.Duration
@@ -234,6 +235,10 @@ func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, t
 	m.notifyLocked()
 }
 
+// maxReason bounds a rejection's reason, which may quote an engine's error about the bot's
+// notation.
+const maxReason = 512
+
 // answer handles a seat's answer; it returns the accepted notation or a rejection.
 func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
 	now := m.env.Host.Now()
@@ -241,7 +246,9 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
 		m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
 		p.rejectLocked(code)
-		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}
+		// What the bot sent is quoted cut short: a 3 MB decision id made a 15.7 MB reply.
+		return "", &orreryv1.ActionRejected{DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: code,
+			Reason: engine.Clip(fmt.Sprintf(format, args...), maxReason)}
 	}
 	if m.ended {
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
@@ -261,7 +268,7 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
 	}
 	if ans.GetDecisionId() != p.id {
-		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", ans.GetDecisionId(), p.id)
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", m.env.Limits.Clip(ans.GetDecisionId()), p.id)
 	}
 	if now.After(p.deadline) {
 		id := p.id // the timeout answers p, which the seat's next decision then reuses

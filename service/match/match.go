@@ -15,6 +15,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -73,7 +74,10 @@ type Match struct {
 	pub      atomic.Pointer[Public]
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
-	joined   bool
+	// abandoned ends it as aborted once every connected seat has left and none has come
+	// back in time (limits.Config.Abandoned); running only while no seat is connected.
+	abandoned *time.Timer
+	joined    bool
 	// decided and latency are the game's series of metrics, looked up at the first decision:
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
@@ -89,6 +93,9 @@ type logged struct {
 }
 
 type seatState struct {
+	// rejects is the seat's budget of rejected answers (limits.Rejects), made at its first
+	// rejection and kept across its streams, so that rejoining does not refill it.
+	rejects   *limits.Rejects
 	stream    int64 // generation of the connected stream; 0 when none
 	bank      time.Duration
 	pending   *pending
@@ -271,6 +278,9 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 	if m.unjoined != nil {
 		m.unjoined.Stop()
 	}
+	if m.abandoned != nil {
+		m.abandoned.Stop()
+	}
 	if !handOff {
 		m.result, m.endedAt = r, now
 		m.env.Metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
@@ -403,6 +413,11 @@ func (m *Match) Replay() (*orreryv1.GetReplayResponse, error) {
 	}
 	l := &Log{st: m.st, steps: m.steps, events: m.ev.refs}
 	return l.Replay(m.summaryLocked(), m.cfg.Seed, m.seedSalt), nil
+}
+
+// abandonedDetail is why a match whose seats all left ended.
+func abandonedDetail(d time.Duration) string {
+	return fmt.Sprintf("every connected seat left and none came back within %v", d)
 }
 
 // unjoinedDetail is why a match nobody joined ended.

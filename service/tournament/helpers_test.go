@@ -20,6 +20,7 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -48,6 +49,12 @@ type env struct {
 // nil). stop closes them as a server shutting down does; cleanup calls it if the test has not.
 func newEnv(t *testing.T, db *store.DB, adminKey string) *env {
 	t.Helper()
+	return newEnvLimits(t, db, adminKey, limits.Config{})
+}
+
+// newEnvLimits is newEnv with the arena's limits.
+func newEnvLimits(t *testing.T, db *store.DB, adminKey string, lim limits.Config) *env {
+	t.Helper()
 	if db == nil {
 		var err error
 		if db, err = store.Open(":memory:"); err != nil {
@@ -69,7 +76,7 @@ func newEnv(t *testing.T, db *store.DB, adminKey string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arena, err := service.New(service.Config{Store: db, Ladder: lad, Seeds: tour})
+	arena, err := service.New(service.Config{Store: db, Ladder: lad, Seeds: tour, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

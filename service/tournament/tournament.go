@@ -33,6 +33,10 @@ type Arena interface {
 	Create(ctx context.Context, spec service.MatchSpec) (id string, tokens []string, seedHash string, err error)
 	AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummary, error)
 	GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*orreryv1.GetMatchResponse, error)
+	// ScheduleTournament counts a tournament of matches against its caller's budget of
+	// scheduled matches (limits.Schedule), refusing it past the budget: asked of a
+	// CreateTournament without an admin key.
+	ScheduleTournament(ctx context.Context, matches int) error
 }
 
 // Bots is the registered bots and their ladder streams: *ladder.Ladder.

@@ -3624,7 +3624,10 @@ type ReplayStep struct {
 	// The seat's answers to this decision that were rejected before it, in order.
 	Rejections []RejectCode `protobuf:"varint,6,rep,packed,name=rejections,proto3,enum=orrery.v1.RejectCode" json:"rejections,omitempty"`
 	// The bot's note on its answer (Answer.note), cut at 1024 bytes.
-	Note          string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	// The CPU time the seat's bot spent on the decision, for a bot the server runs itself (a
+	// hosted bot, docs/hosted.md), measured on the bot's own thread. Unset for other bots.
+	CpuTime       *durationpb.Duration `protobuf:"bytes,8,opt,name=cpu_time,json=cpuTime,proto3" json:"cpu_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3706,6 +3709,13 @@ func (x *ReplayStep) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *ReplayStep) GetCpuTime() *durationpb.Duration {
+	if x != nil {
+		return x.CpuTime
+	}
+	return nil
 }
 
 // GetReplayResponse is everything needed to re-run and verify a finished match.
@@ -3933,11 +3943,13 @@ func (x *GetSeatNotesResponse) GetSteps() []*SeatNote {
 type SeatNote struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The step's index in the match (0: the first action applied).
-	Step          int64                `protobuf:"varint,1,opt,name=step,proto3" json:"step,omitempty"`
-	ThinkTime     *durationpb.Duration `protobuf:"bytes,2,opt,name=think_time,json=thinkTime,proto3" json:"think_time,omitempty"`
-	Rejections    []RejectCode         `protobuf:"varint,3,rep,packed,name=rejections,proto3,enum=orrery.v1.RejectCode" json:"rejections,omitempty"`
-	TimedOut      TimeoutPolicy        `protobuf:"varint,4,opt,name=timed_out,json=timedOut,proto3,enum=orrery.v1.TimeoutPolicy" json:"timed_out,omitempty"`
-	Note          string               `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	Step       int64                `protobuf:"varint,1,opt,name=step,proto3" json:"step,omitempty"`
+	ThinkTime  *durationpb.Duration `protobuf:"bytes,2,opt,name=think_time,json=thinkTime,proto3" json:"think_time,omitempty"`
+	Rejections []RejectCode         `protobuf:"varint,3,rep,packed,name=rejections,proto3,enum=orrery.v1.RejectCode" json:"rejections,omitempty"`
+	TimedOut   TimeoutPolicy        `protobuf:"varint,4,opt,name=timed_out,json=timedOut,proto3,enum=orrery.v1.TimeoutPolicy" json:"timed_out,omitempty"`
+	Note       string               `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	// A hosted bot's CPU time on the step (ReplayStep.cpu_time).
+	CpuTime       *durationpb.Duration `protobuf:"bytes,6,opt,name=cpu_time,json=cpuTime,proto3" json:"cpu_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4005,6 +4017,13 @@ func (x *SeatNote) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *SeatNote) GetCpuTime() *durationpb.Duration {
+	if x != nil {
+		return x.CpuTime
+	}
+	return nil
 }
 
 var File_orrery_v1_arena_proto protoreflect.FileDescriptor
@@ -4267,7 +4286,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\amatches\x18\x01 \x03(\v2\x17.orrery.v1.MatchSummaryR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"-\n" +
 	"\x10GetReplayRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xa3\x02\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xd9\x02\n" +
 	"\n" +
 	"ReplayStep\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n" +
@@ -4279,7 +4298,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\n" +
 	"rejections\x18\x06 \x03(\x0e2\x15.orrery.v1.RejectCodeR\n" +
 	"rejections\x12\x12\n" +
-	"\x04note\x18\a \x01(\tR\x04note\"\xe9\x01\n" +
+	"\x04note\x18\a \x01(\tR\x04note\x124\n" +
+	"\bcpu_time\x18\b \x01(\v2\x19.google.protobuf.DurationR\acpuTime\"\xe9\x01\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12+\n" +
@@ -4298,7 +4318,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x18\n" +
 	"\arunning\x18\x03 \x01(\bR\arunning\x12)\n" +
-	"\x05steps\x18\x04 \x03(\v2\x13.orrery.v1.SeatNoteR\x05steps\"\xda\x01\n" +
+	"\x05steps\x18\x04 \x03(\v2\x13.orrery.v1.SeatNoteR\x05steps\"\x90\x02\n" +
 	"\bSeatNote\x12\x12\n" +
 	"\x04step\x18\x01 \x01(\x03R\x04step\x128\n" +
 	"\n" +
@@ -4307,7 +4327,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"rejections\x18\x03 \x03(\x0e2\x15.orrery.v1.RejectCodeR\n" +
 	"rejections\x125\n" +
 	"\ttimed_out\x18\x04 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\btimedOut\x12\x12\n" +
-	"\x04note\x18\x05 \x01(\tR\x04note*\x82\x01\n" +
+	"\x04note\x18\x05 \x01(\tR\x04note\x124\n" +
+	"\bcpu_time\x18\x06 \x01(\v2\x19.google.protobuf.DurationR\acpuTime*\x82\x01\n" +
 	"\rTimeoutPolicy\x12\x1e\n" +
 	"\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15TIMEOUT_POLICY_RANDOM\x10\x01\x12\x1a\n" +
@@ -4511,36 +4532,38 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	0,  // 75: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
 	69, // 76: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
 	1,  // 77: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	37, // 78: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	45, // 79: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	29, // 80: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	49, // 81: orrery.v1.GetSeatNotesResponse.steps:type_name -> orrery.v1.SeatNote
-	69, // 82: orrery.v1.SeatNote.think_time:type_name -> google.protobuf.Duration
-	1,  // 83: orrery.v1.SeatNote.rejections:type_name -> orrery.v1.RejectCode
-	0,  // 84: orrery.v1.SeatNote.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	10, // 85: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 86: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	17, // 87: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	33, // 88: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	40, // 89: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	38, // 90: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
-	42, // 91: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	44, // 92: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	47, // 93: orrery.v1.ArenaService.GetSeatNotes:input_type -> orrery.v1.GetSeatNotesRequest
-	11, // 94: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	16, // 95: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	23, // 96: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	34, // 97: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	41, // 98: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	39, // 99: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
-	43, // 100: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	46, // 101: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	48, // 102: orrery.v1.ArenaService.GetSeatNotes:output_type -> orrery.v1.GetSeatNotesResponse
-	94, // [94:103] is the sub-list for method output_type
-	85, // [85:94] is the sub-list for method input_type
-	85, // [85:85] is the sub-list for extension type_name
-	85, // [85:85] is the sub-list for extension extendee
-	0,  // [0:85] is the sub-list for field type_name
+	69, // 78: orrery.v1.ReplayStep.cpu_time:type_name -> google.protobuf.Duration
+	37, // 79: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	45, // 80: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	29, // 81: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	49, // 82: orrery.v1.GetSeatNotesResponse.steps:type_name -> orrery.v1.SeatNote
+	69, // 83: orrery.v1.SeatNote.think_time:type_name -> google.protobuf.Duration
+	1,  // 84: orrery.v1.SeatNote.rejections:type_name -> orrery.v1.RejectCode
+	0,  // 85: orrery.v1.SeatNote.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	69, // 86: orrery.v1.SeatNote.cpu_time:type_name -> google.protobuf.Duration
+	10, // 87: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 88: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 89: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	33, // 90: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	40, // 91: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 92: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	42, // 93: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	44, // 94: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	47, // 95: orrery.v1.ArenaService.GetSeatNotes:input_type -> orrery.v1.GetSeatNotesRequest
+	11, // 96: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 97: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	23, // 98: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	34, // 99: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	41, // 100: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 101: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	43, // 102: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	46, // 103: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	48, // 104: orrery.v1.ArenaService.GetSeatNotes:output_type -> orrery.v1.GetSeatNotesResponse
+	96, // [96:105] is the sub-list for method output_type
+	87, // [87:96] is the sub-list for method input_type
+	87, // [87:87] is the sub-list for extension type_name
+	87, // [87:87] is the sub-list for extension extendee
+	0,  // [0:87] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }

@@ -504,8 +504,9 @@ class Receive(_message.Message):
     def __init__(self, omit_legal: bool = ..., omit_legal_notation: bool = ..., omit_text: bool = ..., omit_observation: bool = ..., quiet: bool = ..., omit_events: bool = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ["action", "notation", "note", "rejections", "seat", "think_time", "timed_out"]
+    __slots__ = ["action", "cpu_time", "notation", "note", "rejections", "seat", "think_time", "timed_out"]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    CPU_TIME_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     REJECTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -513,13 +514,14 @@ class ReplayStep(_message.Message):
     THINK_TIME_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     action: Action
+    cpu_time: _duration_pb2.Duration
     notation: str
     note: str
     rejections: _containers.RepeatedScalarFieldContainer[RejectCode]
     seat: int
     think_time: _duration_pb2.Duration
     timed_out: TimeoutPolicy
-    def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., note: _Optional[str] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., note: _Optional[str] = ..., cpu_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Resign(_message.Message):
     __slots__ = ["match_id"]
@@ -562,18 +564,20 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., connected: bool = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., timeouts: _Optional[int] = ...) -> None: ...
 
 class SeatNote(_message.Message):
-    __slots__ = ["note", "rejections", "step", "think_time", "timed_out"]
+    __slots__ = ["cpu_time", "note", "rejections", "step", "think_time", "timed_out"]
+    CPU_TIME_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     REJECTIONS_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     THINK_TIME_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    cpu_time: _duration_pb2.Duration
     note: str
     rejections: _containers.RepeatedScalarFieldContainer[RejectCode]
     step: int
     think_time: _duration_pb2.Duration
     timed_out: TimeoutPolicy
-    def __init__(self, step: _Optional[int] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., note: _Optional[str] = ...) -> None: ...
+    def __init__(self, step: _Optional[int] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., note: _Optional[str] = ..., cpu_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class SeatTimedOut(_message.Message):
     __slots__ = ["policy", "seat"]
