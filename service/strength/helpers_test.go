@@ -120,6 +120,15 @@ func (e *env) register(name string) string {
 // builtinBot, as its author's program would, until the test ends.
 func (e *env) connect(key, builtinBot string) {
 	e.t.Helper()
+	e.connectWith(key, func(j *orreryv1.Joined) (bots.Bot, error) {
+		return builtin.New(j.GetGame(), builtinBot, uint64(j.GetSeat())+1)
+	})
+}
+
+// connectWith is connect with the bot newBot makes for each match; it returns a stop that
+// closes the stream, which cleanup calls too.
+func (e *env) connectWith(key string, newBot func(j *orreryv1.Joined) (bots.Bot, error)) (stop func()) {
+	e.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	connected := make(chan struct{})
@@ -128,16 +137,17 @@ func (e *env) connect(key, builtinBot string) {
 		defer close(done)
 		botladder.Run(ctx, e.conn, botladder.Options{APIKey: key, TournamentsOnly: true, MaxMatches: 8,
 			OnConnect: func(int) { once.Do(func() { close(connected) }) },
-			NewBot: func(j *orreryv1.Joined) (bots.Bot, error) {
-				return builtin.New(j.GetGame(), builtinBot, uint64(j.GetSeat())+1)
-			}})
+			NewBot:    newBot})
 	}()
-	e.t.Cleanup(func() { cancel(); <-done })
+	var stopOnce sync.Once
+	stop = func() { stopOnce.Do(func() { cancel(); <-done }) }
+	e.t.Cleanup(stop)
 	select {
 	case <-connected:
 	case <-time.After(time.Minute): // a hung test's bound, not a measurement
 		e.t.Fatal("the bot's ladder stream never connected")
 	}
+	return stop
 }
 
 // start starts a test.

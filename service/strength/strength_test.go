@@ -3,12 +3,18 @@ package strength
 import (
 	"context"
 	"math"
-	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/orrery/orrery/bots"
+	"github.com/orrery/orrery/bots/builtin"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/sprt"
@@ -127,8 +133,11 @@ func TestSPRTServer_SeedsStayWithheldUntilTheTestEnds(t *testing.T) {
 	}
 }
 
-// TestSPRTServer_ResumesFromTheLastCountedPairAfterARestart: a server stopped mid-test carries
-// on from its stored pairs when it starts again, and plays the test out to its budget.
+// TestSPRTServer_ResumesFromTheLastCountedPairAfterARestart: a server stopped mid-test, one
+// pair counted and the next deal's game under way, carries on from its stored pair when it
+// starts again: the game it was playing is aborted and the deal played again, and the test
+// plays out to its budget. The candidate is a registered bot that stops answering in its
+// second game, so the server stops exactly there.
 func TestSPRTServer_ResumesFromTheLastCountedPairAfterARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "orrery.db")
 	db, err := store.Open(path)
@@ -136,31 +145,67 @@ func TestSPRTServer_ResumesFromTheLastCountedPairAfterARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, db)
-	s := e.start(&orreryv1.StartSPRTRequest{Game: testGame, Candidate: "random", Baseline: "random", Seats: 2, MaxGames: 8, Parallel: 1})
+	key := e.register("sharp")
+	var games atomic.Int32
+	held := make(chan string, 1)
+	release := make(chan struct{})
+	stopBot := e.connectWith(key, func(j *orreryv1.Joined) (bots.Bot, error) {
+		inner, err := builtin.New(j.GetGame(), "greedy", 1)
+		if err != nil {
+			return nil, err
+		}
+		if games.Add(1) < 2 {
+			return inner, nil
+		}
+		held <- j.GetMatchId()
+		return bots.Func(func(d *orreryv1.Decision) *orreryv1.Answer { <-release; return inner.Act(d) }), nil
+	})
+	var let sync.Once
+	letGo := func() { let.Do(func() { close(release) }) }
+	t.Cleanup(letGo) // before stopBot's cleanup, if the test fails first
+	s := e.start(&orreryv1.StartSPRTRequest{Game: testGame, Candidate: "sharp", Baseline: "random", Seats: 2, MaxGames: 8, Parallel: 1,
+		Clock: &orreryv1.Clock{PerMove: durationpb.New(time.Minute), TimeBank: durationpb.New(10 * time.Minute)}})
+	var orphan string
+	select {
+	case orphan = <-held:
+	case <-time.After(2 * time.Minute): // a hung test's bound, not a measurement
+		t.Fatal("the bot never reached its second game")
+	}
+	// The first pair is counted a moment after its second game ends, which may be after the
+	// next deal has begun.
 	e.watch(s.GetSprtId(), func(s *orreryv1.SPRT) bool { return s.GetPairs() >= 1 })
-	e.stop()
+	if got := e.get(s.GetSprtId()); got.GetPairs() != 1 || got.GetPairList()[0].GetCandidateMatchId() == orphan {
+		t.Fatalf("before the restart: %d pairs counted; the second deal's game is %s", got.GetPairs(), orphan)
+	}
+	first := e.get(s.GetSprtId()).GetPairList()[0]
+	e.stop() // first, so that the held game cannot go on when the bot is let go
+	letGo()
+	stopBot()
 	db.Close()
-	before := 0
+
 	if db, err = store.Open(path); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Remove(path)
 	defer db.Close()
 	e = newEnv(t, db)
-	early := e.get(s.GetSprtId())
-	before = len(early.GetPairList())
-	if before < 1 {
-		t.Fatalf("the restarted server has %d of the counted pairs", before)
-	}
+	e.connect(key, "greedy")
 	end := e.watch(s.GetSprtId(), nil)
 	if end.GetStatus() != orreryv1.SPRTStatus_SPRT_STATUS_FINISHED || end.GetDecision() != string(sprt.MaxGames) || end.GetPairs() != 4 {
 		t.Fatalf("resumed test ended %v, %q after %d pairs; want max_games after 4", end.GetStatus(), end.GetDecision(), end.GetPairs())
 	}
 	got := e.get(s.GetSprtId()).GetPairList()
-	for i, p := range early.GetPairList() {
-		if got[i].GetCandidateMatchId() != p.GetCandidateMatchId() || got[i].GetBaselineMatchId() != p.GetBaselineMatchId() {
-			t.Errorf("pair %d was played again after the restart", i)
-		}
+	if got[0].GetCandidateMatchId() != first.GetCandidateMatchId() || got[0].GetBaselineMatchId() != first.GetBaselineMatchId() {
+		t.Errorf("the counted pair was played again after the restart")
+	}
+	if got[1].GetCandidateMatchId() == orphan {
+		t.Errorf("deal 1 counts the game the stopped server was playing")
+	}
+	m, err := e.client.GetMatch(context.Background(), &orreryv1.GetMatchRequest{MatchId: orphan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.GetMatch().GetResult().GetReason(); r != orreryv1.EndReason_END_REASON_ABORTED {
+		t.Errorf("the interrupted game %s ended %v, want aborted", orphan, r)
 	}
 }
 
