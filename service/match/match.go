@@ -100,6 +100,10 @@ type seatState struct {
 	bank      time.Duration
 	pending   *pending
 	delivered int64 // events delivered to this seat, for resuming
+	// acked is how many events the seat has acknowledged: those it was sent up to the last
+	// decision it answered. Stored with the result, it is where a final join of the match,
+	// served from the store, resumes the seat's events when the join does not say.
+	acked int64
 	// answered is the wall-clock step this seat last answered in (answeredIn); it is not
 	// asked again in that step, or a fast bot would be handed decision after decision.
 	answered   bool
@@ -152,9 +156,16 @@ func New(env *Env, spec Spec, log *Log) *Match {
 
 // Load is a finished match rebuilt from its stored log and result, for a spectator or a
 // seat that rejoins after it left memory: it runs no clock, and is not the server's to keep.
-func Load(env *Env, spec Spec, log *Log, ended time.Time, r engine.Result) *Match {
+func Load(env *Env, spec Spec, log *Log, ended time.Time, r engine.Result, acked []int64) *Match {
 	m := newMatch(env, spec, log)
 	m.ended, m.recorded, m.endedAt, m.result = true, true, ended, r
+	// A seat that joins without saying what it has seen is sent the events from its last
+	// acknowledged one: nothing of what was sent after it is known to have arrived.
+	for i := range m.seats {
+		if i < len(acked) && acked[i] >= 0 && acked[i] <= int64(len(m.ev.refs)) {
+			m.seats[i].acked, m.seats[i].delivered = acked[i], acked[i]
+		}
+	}
 	return m
 }
 
@@ -291,6 +302,7 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 			for i := range m.seats {
 				res.Timeouts = append(res.Timeouts, m.seats[i].timeouts)
 				res.Banks = append(res.Banks, m.seats[i].bank)
+				res.Acked = append(res.Acked, m.seats[i].acked)
 			}
 			m.env.Host.Finish(m.id, now, res, m.stored)
 		} else {

@@ -3,8 +3,10 @@ package tournament
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -22,10 +24,18 @@ import (
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/store/pgtest"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := pgtest.Run(m) // stops the shared PostgreSQL, if a test started one, before the leak check
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // testGame is the game these tests play: fast, 2 to 6 seats.
