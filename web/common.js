@@ -59,6 +59,7 @@ export function seatLabel(seat, names) {
 // resultText is who won a finished match and why.
 export function resultText(m) {
   const r = m.result;
+  if (r && r.reason === 'END_REASON_ABORTED') return r.detail || 'aborted';
   if (!r || !r.ranks || !r.ranks.length) return '';
   const names = (m.seat_info || []).map((si) => si.name || `seat ${si.seat}`);
   const won = r.ranks.map((rk, i) => (rk === 1 ? names[i] || `seat ${i}` : null)).filter(Boolean);
