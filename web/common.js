@@ -56,6 +56,12 @@ export function seatLabel(seat, names) {
   return n && n !== `seat ${seat}` ? `seat ${seat} (${n})` : `seat ${seat}`;
 }
 
+// namedSeats is the server's text (a result's detail) with each "seat N" named as the panel
+// names it: "seat 2 (house-greedy)".
+export function namedSeats(text, names) {
+  return String(text || '').replace(/\bseat (\d+)\b/g, (_, n) => seatLabel(Number(n), names));
+}
+
 // resultText is who won a finished match and why.
 export function resultText(m) {
   const r = m.result;

@@ -3,7 +3,7 @@
 // board, the clock, the server's reasons for a rejected move, and the log. The token stays in
 // the URL's fragment, which browsers never send to a server.
 import { get, play } from './api.js';
-import { h, seatColor, swatch, observationOf } from './common.js';
+import { h, seatColor, swatch, observationOf, namedSeats } from './common.js';
 import { makeBoard, gameModule, gameCatalog } from './boards.js';
 import { chooser } from './choose.js';
 import { logView } from './log.js';
@@ -208,7 +208,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       const aborted = r.reason === 'END_REASON_ABORTED';
       boardEl.dataset.reason = r.reason;
       turnPanel.replaceChildren(h('h2', {}, aborted ? 'The match was aborted' : 'The match is over'), h('div', { id: 'result' },
-        aborted ? `no one won: ${r.detail || 'aborted'}` : `you ranked ${r.ranks[msg.ended.seat]} of ${r.ranks.length}${r.detail ? ` · ${r.detail}` : ''}`),
+        aborted ? `no one won: ${r.detail || 'aborted'}` : `you ranked ${r.ranks[msg.ended.seat]} of ${r.ranks.length}${r.detail ? ` · ${namedSeats(r.detail, names)}` : ''}`),
         h('a', { href: `#/match/${msg.ended.match_id}` }, 'open the replay'));
       // The final board: the last position as this seat saw it.
       const id = encodeURIComponent(msg.ended.match_id);
