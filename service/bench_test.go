@@ -85,10 +85,17 @@ func BenchmarkDecisionRoundTrip(b *testing.B) { newArenaTrips(b, false).run(b) }
 // each one's ns and CPU-ns a round trip, their ratio over the whole run (ratio, cpu-ratio) and
 // the median of the batches' ratios (ratio-median). b.N counts the arena's decisions.
 func BenchmarkRoundTripRatio(b *testing.B) {
-	arena := newArenaTrips(b, false)
 	cache := new(wire.ActionCache)
 	defer runtime.KeepAlive(cache)
-	echo := newEchoTrips(b, recordedDecisions(b, 400, cache))
+	tripRatio(b, newArenaTrips(b, false), newEchoTrips(b, recordedDecisions(b, 400, cache)))
+}
+
+// tripRatio sets arena's round trips beside echo's in one run: batches of arena's matches,
+// each followed by as many of echo's round trips, so that whatever else the machine runs
+// weighs on both alike. It reports each one's ns and CPU-ns a round trip, their ratio over
+// the whole run (ratio, cpu-ratio) and the median of the batches' ratios (ratio-median). b.N
+// counts the arena's decisions.
+func tripRatio(b *testing.B, arena *arenaTrips, echo *echoTrips) {
 	var arenaWall, arenaCPU, echoWall, echoCPU time.Duration
 	var trips int64
 	var ratios []float64
@@ -449,14 +456,20 @@ func (e *echoTrips) run(tb testing.TB, n int) {
 // are), so one op is from seat 0's answer to its next decision, the other seat's move and the
 // events of both riding on it. "echo" replays exactly seat 0's decisions of the same seeded
 // games over a bare stream with the same codecs: one round trip per op. Set arena's
-// ns/decision and cpu-ns/decision beside echo's ns/op and cpu-ns/op.
+// ns/decision and cpu-ns/decision beside echo's ns/op and cpu-ns/op; "ratio" runs the two in
+// turns in one run (tripRatio), as BenchmarkRoundTripRatio does, for the ratio on a machine
+// shared with others.
 func BenchmarkSeatRoundTrip(b *testing.B) {
 	b.Run("arena", func(b *testing.B) { newArenaTrips(b, true).run(b) })
 	b.Run("echo", func(b *testing.B) {
 		cache := new(wire.ActionCache)
 		defer runtime.KeepAlive(cache)
-		recorded := recordedSeatDecisions(b, 400, cache, 0)
-		echoDecisions(b, recorded)
+		echoDecisions(b, recordedSeatDecisions(b, 400, cache, 0))
+	})
+	b.Run("ratio", func(b *testing.B) {
+		cache := new(wire.ActionCache)
+		defer runtime.KeepAlive(cache)
+		tripRatio(b, newArenaTrips(b, true), newEchoTrips(b, recordedSeatDecisions(b, 400, cache, 0)))
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/proto/wire"
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
@@ -90,21 +91,9 @@ func (s *Server) load(ctx context.Context, rec *store.Match) (*match.Match, erro
 	}
 	result := r.State().Result()
 	if rec.Result != nil && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_NORMAL) && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_CAP) {
-		result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: engineReason(rec.Result.Reason), Detail: rec.Result.Detail}
+		result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: wire.EngineEndReason(orreryv1.EndReason(rec.Result.Reason)), Detail: rec.Result.Detail}
 	}
 	return match.Load(&s.env, specOf(rec, storedClock(rec), nil), r, rec.Ended, result), nil
-}
-
-func engineReason(r int32) engine.EndReason {
-	switch orreryv1.EndReason(r) {
-	case orreryv1.EndReason_END_REASON_NORMAL:
-		return engine.EndNormal
-	case orreryv1.EndReason_END_REASON_CAP:
-		return engine.EndCap
-	case orreryv1.EndReason_END_REASON_FORFEIT:
-		return engine.EndForfeit
-	}
-	return engine.EndAborted
 }
 
 // houseSeat is a built-in bot to seat again and the seat's new token.

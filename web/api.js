@@ -1,8 +1,11 @@
 // The HTTP/JSON API of the gateway: the only thing this app talks to. Fields use the protos'
 // own names (snake_case); zero values are present.
 
-export async function get(path) {
-  const r = await fetch(path, { headers: { Accept: 'application/json' } });
+// get reads path; with key (an API key) it is the bearer, for what only its owner may read.
+export async function get(path, key) {
+  const headers = { Accept: 'application/json' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const r = await fetch(path, { headers });
   const body = await r.json();
   if (!r.ok) throw new Error(body.message || r.statusText);
   return body;

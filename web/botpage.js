@@ -1,8 +1,10 @@
 // A bot's page (#/bot/NAME): each game's rating with its doubt, its rating over its rated
 // matches (mu with a band of ±3 sigma, axes, the values on hover), its recent matches with
-// their replays, and head to head against the bots it has met in them.
+// their replays, and head to head against the bots it has met in them; for a hosted bot, its
+// module (hosted.js).
 import { get } from './api.js';
 import { h, s, fmtTime } from './common.js';
+import { hostedPanel } from './hosted.js';
 
 // ratingHistory draws mu after each rated match, the band mu ± 3 sigma around it, and the
 // score mu - 3 sigma; hovering a point says its match and values.
@@ -73,7 +75,7 @@ export async function botPage(name, signal) {
   const recent = h('div', { id: 'recent' });
   const h2h = h('div', { id: 'h2h' });
   const pick = h('div', { class: 'controls' }, games.map((g) => h('a', { href: 'javascript:void 0', onclick: () => { game = g; draw(); } }, g)));
-  app.append(h('h2', {}, `bot ${b.bot.name}`), h('div', { class: 'panel' }, b.bot.description || '', ratings),
+  app.append(h('h2', {}, `bot ${b.bot.name}`), h('div', { class: 'panel' }, b.bot.description || '', ratings), hostedPanel(b) || '',
     h('div', { class: 'panel' }, h('h2', {}, 'Rating over rated matches'), pick, plot),
     h('div', { class: 'panel' }, h('h2', {}, 'Head to head'), h2h),
     h('div', { class: 'panel' }, h('h2', {}, 'Recent matches'), recent));

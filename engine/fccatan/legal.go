@@ -235,8 +235,11 @@ func (s *State) nearestPiles(p Vec) [numRes]int {
 // nearestHoop is the nearest hoop owned by owner (-1: free) holding building b, or -1.
 func (s *State) nearestHoop(p Vec, owner int, b int8) int {
 	best, bestD := -1, int64(0)
-	for h, hp := range s.c.field.Hoops {
-		if d := dist2(p, hp.Center); int(s.owner[h]) == owner && s.building[h] == b && (best < 0 || d < bestD) {
+	for h := range s.c.field.Hoops {
+		if int(s.owner[h]) != owner || s.building[h] != b {
+			continue
+		}
+		if d := dist2(p, s.c.field.Hoops[h].Center); best < 0 || d < bestD {
 			best, bestD = h, d
 		}
 	}

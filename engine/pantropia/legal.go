@@ -210,12 +210,19 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 // for two, of single colors each side, with every other seat that holds what is asked.
 // Apply accepts any other valid offer too.
 func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
-	me := &s.pl[p]
 	const all = 1<<NumColors - 1
-	var one, mine uint8 // the colors p holds at least one and two of
-	for c, n := range me.chips {
-		one |= b2u8(n >= 1) << c
-		mine |= b2u8(n >= 2) << c
+	var one, two [maxSeats]uint8 // the colors each seat holds at least one and two of
+	for q := range s.pl[:s.seats] {
+		for c, k := range s.pl[q].chips {
+			one[q] |= b2u8(k >= 1) << (c & 7) // masked, the shift needs no check for c >= 8
+			two[q] |= b2u8(k >= 2) << (c & 7)
+		}
+	}
+	// giveOne[x] and giveTwo[x] are all ones when p holds at least one, two x.
+	var giveOne, giveTwo [NumColors]uint64
+	for x := range giveOne {
+		giveOne[x] = -uint64(one[p] >> x & 1)
+		giveTwo[x] = -uint64(two[p] >> x & 1)
 	}
 	// The list is written in place: buf grows once to the most it can take.
 	n := len(buf)
@@ -225,13 +232,8 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 		if q == p {
 			continue
 		}
-		them := &s.pl[q]
-		var has, two uint8 // the colors q holds at least one and two of
-		for c, k := range them.chips {
-			has |= b2u8(k >= 1) << c
-			two |= b2u8(k >= 2) << c
-		}
-		if mine == all && two == all {
+		has, hasTwo := one[q], two[q]
+		if two[p] == all && hasTwo == all {
 			n += copy(out[n:], offerRun[q][:])
 			continue
 		}
@@ -240,25 +242,34 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 		// 1 y when p has an x and q a y, 2 x for 1 y when p has two x, 1 x for 2 y when q has
 		// two y. A set without branches, listed in one loop.
 		var listed [2]uint64
-		for x := Color(0); x < NumColors; x++ {
-			hasY, twoY := uint64(spreadOthers[x][has]), uint64(spreadOthers[x][two])
-			give := hasY | twoY<<2 | hasY<<1&-uint64(mine>>x&1)
-			give &= -uint64(one >> x & 1)
+		for x := range NumColors {
+			hasY, twoY := uint64(spreadOthers[x][has&all]), uint64(spreadOthers[x][hasTwo&all])
+			give := (hasY | twoY<<2 | hasY<<1&giveTwo[x]) & giveOne[x]
 			at := uint(x) * offersPerColor
 			listed[at/64] |= give << (at % 64)
 			if at%64 > 64-offersPerColor {
 				listed[at/64+1] |= give >> (64 - at%64)
 			}
 		}
-		run := &offerRun[q]
-		for w, bitsOf := range listed {
-			for m := bitsOf; m != 0; m &= m - 1 {
-				out[n] = run[w*64+bits.TrailingZeros64(m)]
-				n++
-			}
-		}
+		n = gather(out, n, &offerRun[q], listed)
 	}
 	return out[:n]
+}
+
+// gather writes the offers of run that listed has a bit for at out[n:], in order, and returns
+// the new length. It is a function of its own, not inlined, so that its loop keeps everything
+// in registers: inlined, the loop spilled its count to the stack at every offer.
+//
+//go:noinline
+func gather(out []engine.Action, n int, run *[NumColors * offersPerColor]engine.Action, listed [2]uint64) int {
+	for w, m := range listed {
+		at := run[w*64:]
+		for ; m != 0; m &= m - 1 {
+			out[n] = at[bits.TrailingZeros64(m)]
+			n++
+		}
+	}
+	return n
 }
 
 // spreadOthers[x][set] is the colors of set other than x, in order, one bit every three: the

@@ -85,10 +85,8 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 		s.boxN++
 	}
 	for i := range s.planets {
+		s.planets[i].clear()
 		s.planets[i].objective = -1
-		for f := range s.planets[i].tile {
-			s.planets[i].tile[f] = -1
-		}
 	}
 	animalSeen := make([]bool, len(d.Animals))
 	animal := func(a *planetv1.AnimalCard) (int16, error) {
@@ -110,9 +108,7 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 			if f < 0 || f >= Faces || rot < 0 || rot >= 5 || c.tile[f] >= 0 {
 				return nil, fmt.Errorf("planet: seat %d has a bad placement on face %d", i, f)
 			}
-			c.tile[f], c.rot[f] = id, int8(rot)
-			c.placed++
-			c.surface.Place(f, d.Tiles[id], rot)
+			c.put(f, id, d.Tiles[id], rot)
 		}
 		for _, a := range p.GetAnimals() {
 			id, err := animal(a)

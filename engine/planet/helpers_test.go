@@ -58,6 +58,12 @@ func faceText(sf *Surface, f int, letters string) {
 	}
 }
 
+// setSurface gives planet p the surface sf, as if its tiles had been laid.
+func setSurface(p *core, sf Surface) {
+	p.surface = sf
+	p.sets = sf.sets()
+}
+
 // edgeToward is the edge of face f that borders face g.
 func edgeToward(t *testing.T, f, g int) int {
 	t.Helper()

@@ -126,8 +126,9 @@ func (game) New(cfg engine.Config) (engine.State, error) {
 
 // newState deals a match [rule: Setup].
 func newState(d *Data, o options, seats int, seed uint64) *state {
-	// A 4-seat game logs about 130 events: one block for them all.
-	s := &state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed), events: make([]event, 0, 160)}
+	b := &stateBlock{}
+	s := &b.state
+	*s = state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed), events: b.events[:0]}
 	r := rand.New(&s.rng)
 	var scratch [permScratch]int
 
@@ -146,7 +147,7 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 	if o.mystery {
 		// Two rows of 10: per turn 3-12 one card face up, then one face down.
 		columns := TurnsPerGame - FirstAnimalTurn + 1
-		s.cards = make([]card, 0, 2*columns)
+		s.cards = b.cards[:0]
 		for k := 0; k < columns; k++ {
 			turn := int8(FirstAnimalTurn + k)
 			s.cards = append(s.cards,
@@ -154,7 +155,7 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 				card{id: int16(deck[columns+k]), turn: turn, owner: -1, faceDown: true})
 		}
 	} else {
-		s.cards = make([]card, 0, d.layoutCards())
+		s.cards = slices.Grow(b.cards[:0], d.layoutCards())
 		next := 0
 		for k, n := range d.Layout {
 			for j := 0; j < n; j++ {
@@ -166,10 +167,8 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 
 	// Objectives: one secret card per seat, dealt without repeats.
 	for i := range s.planets {
+		s.planets[i].clear()
 		s.planets[i].objective = -1
-		for f := range s.planets[i].tile {
-			s.planets[i].tile[f] = -1
-		}
 	}
 	if !o.beginners {
 		deal := perm(r, scratch[:0], len(d.Objectives))
@@ -188,17 +187,29 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 	return s
 }
 
+// stateBlock is a new match in one allocation: the state, room for the event log (a 4-seat
+// game logs about 130 events) and the laid-out cards (20 in the built-in set and in variant 2).
+type stateBlock struct {
+	state
+	events [160]event
+	cards  [2 * (TurnsPerGame - FirstAnimalTurn + 1)]card
+}
+
 // permScratch is room on the stack for the permutations New draws (50 tiles, 45 animals in
 // the built-in set); larger data sets take the heap.
 const permScratch = 64
 
 // perm is r.Perm(n) drawn into buf: the same numbers from the same draws (Perm is a
-// Fisher-Yates shuffle of 0..n-1), without an allocation when n fits buf.
+// Fisher-Yates shuffle of 0..n-1, as rand.Shuffle draws it), without an allocation when n
+// fits buf.
 func perm(r *rand.Rand, buf []int, n int) []int {
 	p := slices.Grow(buf[:0], n)[:n]
 	for i := range p {
 		p[i] = i
 	}
-	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	for i := n - 1; i > 0; i-- { // rand.Shuffle's loop, without a call per swap
+		j := r.IntN(i + 1)
+		p[i], p[j] = p[j], p[i]
+	}
 	return p
 }

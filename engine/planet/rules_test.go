@@ -356,7 +356,7 @@ func TestRequirement_ThreeKinds(t *testing.T) {
 func resolve(t *testing.T, s *state, turn int8, surfaces []Surface, cards ...string) {
 	t.Helper()
 	for seat, sf := range surfaces {
-		s.planets[seat].surface = sf
+		setSurface(&s.planets[seat], sf)
 	}
 	layCards(t, s, turn, cards...)
 	s.turn = turn
@@ -394,7 +394,7 @@ func TestWinning_TieMovesToEndOfNextColumn(t *testing.T) {
 	blob(t, &a, 0, Geo.FaceNeighbour[0][0], Forest, Mountain)
 	blob(t, &b, 3, Geo.FaceNeighbour[3][1], Forest, Mountain)
 	for seat, sf := range []Surface{a, b} {
-		s.planets[seat].surface = sf
+		setSurface(&s.planets[seat], sf)
 	}
 	s.cards = []card{
 		{id: cardID(t, "Bear"), turn: 5, owner: -1},
@@ -418,6 +418,7 @@ func TestWinning_TieMovesToEndOfNextColumn(t *testing.T) {
 	}
 	// Next turn the carried card can be won.
 	bigBlob(t, &s.planets[1].surface, 3, Geo.FaceNeighbour[3][1], Forest, Mountain)
+	setSurface(&s.planets[1], s.planets[1].surface)
 	s.turn = 6
 	s.originOfLife(6)
 	if got := cardState(t, s, "Bear"); got.owner != 1 {

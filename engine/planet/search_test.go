@@ -73,10 +73,10 @@ func TestEvaluate_WorthOfAPlanet(t *testing.T) {
 		playTurns(t, s, 2)
 		layCards(t, s, turn, "Bear")
 		for i := range s.planets {
-			s.planets[i].surface = Surface{}
+			setSurface(&s.planets[i], Surface{})
 			s.planets[i].objective = objectiveOf(obj)
 		}
-		s.planets[0].surface = mine
+		setSurface(&s.planets[0], mine)
 		return s
 	}
 	for _, tc := range []struct {
@@ -144,6 +144,7 @@ func TestDeterminizer_DrawsObjectivesByThePlanetsLean(t *testing.T) {
 			sf[a] = h
 		}
 	}
+	setSurface(&det.base.planets[1], *sf)
 	det.drawn = det.drawn[:0]
 	det.leanings(det.base, own)
 	r := rand.New(engine.NewRand(5))

@@ -55,7 +55,8 @@ type core struct {
 	tile      [Faces]int16 // tile id on each face, -1 where free
 	rot       [Faces]int8
 	surface   Surface
-	objective int8 // index into Data.Objectives; -1 in beginners' games
+	sets      habitatSets // the surface's areas by habitat, kept by put for the origin of life
+	objective int8        // index into Data.Objectives; -1 in beginners' games
 	placed    int8
 }
 
@@ -67,6 +68,35 @@ type card struct {
 	owner    int8 // the seat that won it, or -1
 	returned bool // back in the box, unwon
 	seq      int16
+}
+
+// clear empties the planet.
+func (p *core) clear() {
+	p.tile = [Faces]int16{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	p.rot = [Faces]int8{}
+	p.surface = Surface{}
+	p.sets = habitatSets{None: 1<<Areas - 1}
+	p.placed = 0
+}
+
+// put lays tile id (t) on a free face with the given rotation.
+func (p *core) put(face int, id int16, t Tile, rot int) {
+	p.tile[face], p.rot[face] = id, int8(rot)
+	p.placed++
+	var laid habitatSets // the tile's areas by habitat
+	for i, h := range t {
+		e := i + rot
+		if e >= 5 {
+			e -= 5
+		}
+		a := AreaOf(face, e)
+		p.surface[a] = h
+		laid[h&7] |= 1 << a
+	}
+	p.sets[None] &^= 0x1f << AreaOf(face, 0)
+	for h := Ocean; h <= Glacier; h++ {
+		p.sets[h] |= laid[h]
+	}
 }
 
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
@@ -190,11 +220,7 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 // place puts the tile on the seat's core; once every seat has placed, the turn ends.
 func (s *state) place(seat engine.Seat, slot int, a engine.Action) {
 	tile, face, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
-	p := &s.planets[seat]
-	p.tile[face] = tile
-	p.rot[face] = int8(rot)
-	p.placed++
-	p.surface.Place(face, s.d.Tiles[tile], rot)
+	s.planets[seat].put(face, tile, s.d.Tiles[tile], rot)
 	copy(s.display[slot:], s.display[slot+1:s.displayN])
 	s.displayN--
 	s.log(event{kind: evPlace, seat: int8(seat), a: tile, x: int8(face), b: int16(rot)})
@@ -268,10 +294,6 @@ func (s *state) revealMystery(t int8) {
 func (s *state) originOfLife(t int8) {
 	// Each card is judged on each planet's habitat sets directly: its value and how many
 	// regions meet it, without listing the regions.
-	var of [maxSeats]habitatSets
-	for seat := 0; seat < int(s.seats); seat++ {
-		of[seat] = s.planets[seat].surface.sets()
-	}
 	last := t == s.opt.lastTurn
 	for i := 0; i < len(s.cards); {
 		c := &s.cards[i]
@@ -283,7 +305,7 @@ func (s *state) originOfLife(t int8) {
 		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			v, q := req.judge(&of[seat])
+			v, q := req.judge(&s.planets[seat].sets)
 			value[seat], qualifying[seat] = v, q
 			switch {
 			case v > best:

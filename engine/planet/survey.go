@@ -140,47 +140,57 @@ func (q Requirement) qualifies(r Region) bool {
 	return true
 }
 
-// judge is Value and Qualifying for a planet given as its habitat sets, found by the same
-// flood fill as measure without listing the regions: the origin of life asks this of every
-// planet for every card. The fill is written out in both: as a function it is not inlined,
-// and the call per region cost about 9% of BenchmarkRegionScoring.
+// judge is Value and Qualifying for a planet given as its habitat sets, found without listing
+// the regions: the origin of life asks this of every planet for every card. Two in five
+// regions are one area, so those are counted at once: an area is alone when no neighbour
+// shares its habitat. The rest are filled one area of the frontier at a time from the
+// one-area table, which visits each area once and counts the region's size as it goes. A
+// region touches Y when it holds an area next to a Y area, so one neighbour set of the Y
+// areas serves every region.
 func (q Requirement) judge(of *habitatSets) (value, qualifying int) {
-	mask, other := of[q.X%(Habitats+1)], of[q.Y%(Habitats+1)]
-	for left := mask; left != 0; {
-		// The seed's neighbours come from the one-area table; a larger frontier's a byte at a time.
+	mask := of[q.X%(Habitats+1)]
+	alone := mask &^ neighbours(mask)
+	var nearY uint64
+	if q.Kind != MostRegions {
+		nearY = neighbours(of[q.Y%(Habitats+1)])
+	}
+	switch q.Kind {
+	case MostRegions:
+		qualifying = bits.OnesCount64(alone)
+	case LargestTouching:
+		qualifying = bits.OnesCount64(alone & nearY)
+	default:
+		qualifying = bits.OnesCount64(alone &^ nearY)
+	}
+	value = min(qualifying, 1)
+	for left := mask &^ alone; left != 0; {
 		region := left & -left
-		reach := neighbourSet[bits.TrailingZeros64(region)]
-		frontier := reach & mask &^ region
-		region |= frontier
-		for frontier != 0 {
-			grow := neighbourSet[bits.TrailingZeros64(frontier)&63]
-			if frontier&(frontier-1) != 0 {
-				grow = neighbours(frontier)
-			}
-			reach |= grow
-			frontier = grow & mask &^ region
-			region |= frontier
-		}
 		left &^= region
-		switch q.Kind {
-		case LargestTouching:
-			if reach&other == 0 {
-				continue
-			}
-		case LargestNotTouching:
-			if reach&other != 0 {
-				continue
-			}
+		size := 0
+		for frontier := region; frontier != 0; size++ {
+			grow := areaNeighbours[bits.TrailingZeros64(frontier)&63] & left
+			frontier = frontier&(frontier-1) | grow
+			left &^= grow
+			region |= grow
+		}
+		if q.Kind != MostRegions && (region&nearY != 0) != (q.Kind == LargestTouching) {
+			continue
 		}
 		qualifying++
-		if size := bits.OnesCount64(region); q.Kind == MostRegions {
-			value++
-		} else if size > value {
-			value = size
-		}
+		value = max(value, size)
+	}
+	if q.Kind == MostRegions {
+		value = qualifying
 	}
 	return value, qualifying
 }
+
+// areaNeighbours is neighbourSet padded to 64 entries, so that an index masked to 6 bits
+// needs no bounds check.
+var areaNeighbours = func() (t [64]uint64) {
+	copy(t[:], neighbourSet[:])
+	return t
+}()
 
 // Value is how well the planet meets q: its number of X regions, or the size of its largest
 // qualifying X region; 0 means it does not qualify [rule: The origin of life, requirements].

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (each card judged without
-// listing regions, Legal from a table) give what the plain definitions give, on every planet
+// listing regions, the habitat sets kept as tiles are laid, Legal from a table) give what the plain definitions give, on every planet
 // at every step of seeded random games, for every card of the deck.
 func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -23,10 +23,13 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 			for seat := 0; seat < int(s.seats); seat++ {
 				p := &s.planets[seat]
 				of := p.surface.sets()
+				if p.sets != of {
+					t.Fatalf("seed %d turn %d seat %d: kept habitat sets %x, the surface's %x", seed, s.turn, seat, p.sets, of)
+				}
 				var sv Survey
 				sv.Measure(&p.surface)
 				for _, a := range s.d.Animals {
-					v, q := a.Req.judge(&of)
+					v, q := a.Req.judge(&p.sets)
 					if v != sv.Value(a.Req) || q != sv.Qualifying(a.Req) {
 						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying; the survey says %d, %d",
 							seed, s.turn, seat, a.Req, v, q, sv.Value(a.Req), sv.Qualifying(a.Req))

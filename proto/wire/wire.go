@@ -590,6 +590,20 @@ func EndReason(r engine.EndReason) orreryv1.EndReason {
 	return orreryv1.EndReason_END_REASON_UNSPECIFIED
 }
 
+// EngineEndReason is EndReason's inverse, for a result read back from the store or the wire;
+// a reason this build does not know was not a normal end, so it reads as an abort.
+func EngineEndReason(r orreryv1.EndReason) engine.EndReason {
+	switch r {
+	case orreryv1.EndReason_END_REASON_NORMAL:
+		return engine.EndNormal
+	case orreryv1.EndReason_END_REASON_CAP:
+		return engine.EndCap
+	case orreryv1.EndReason_END_REASON_FORFEIT:
+		return engine.EndForfeit
+	}
+	return engine.EndAborted
+}
+
 // GameInfo converts a game's description and catalog.
 func GameInfo(g engine.Game) *orreryv1.GameInfo {
 	info := g.Info()

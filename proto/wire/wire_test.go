@@ -207,3 +207,16 @@ func TestSharedList_AdmittedAtItsSecondSight(t *testing.T) {
 		t.Error("the decision's lists were not kept beside the shared list")
 	}
 }
+
+// A result's reason survives the trip to the wire and back, and one from a newer build is
+// read as an abort, never as a normal end.
+func TestEngineEndReason_InverseOfEndReason(t *testing.T) {
+	for _, r := range []engine.EndReason{engine.EndNormal, engine.EndCap, engine.EndForfeit, engine.EndAborted} {
+		if got := EngineEndReason(EndReason(r)); got != r {
+			t.Errorf("%v to the wire and back is %v", r, got)
+		}
+	}
+	if got := EngineEndReason(orreryv1.EndReason(99)); got != engine.EndAborted {
+		t.Errorf("an unknown reason reads as %v, want aborted", got)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	_ "github.com/orrery/orrery/engine/games"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/hosted"
 	"github.com/orrery/orrery/service/houseseats"
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/store"
@@ -51,6 +52,8 @@ type arenaOptions struct {
 	web          Config   // the web server's names, origins, limits and vouch key
 	// authorize, if set, sees every gRPC call the gateway makes (the server's auth hook).
 	authorize service.Authorizer
+	adminKey  string // the ladder's admin key; "": none
+	hosted    bool   // the ladder hosts bots' modules (service/hosted)
 }
 
 func newArena(t *testing.T, o arenaOptions) *arena {
@@ -60,7 +63,19 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		t.Fatal(err)
 	}
 	// As serve wires it: a ladder (house matches only if asked for) and the views.
-	lad, err := ladder.New(ladder.Config{DB: db, Games: o.houseGames, House: houseBots(), HouseMatches: o.houseMatches, HousePace: 20 * time.Millisecond})
+	cfg := ladder.Config{DB: db, Games: o.houseGames, House: houseBots(), HouseMatches: o.houseMatches, HousePace: 20 * time.Millisecond, AdminKey: o.adminKey}
+	if o.hosted {
+		rt, err := hosted.NewRuntime(context.Background(), hosted.Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rt.Close(context.Background()) }) // after the ladder's, below
+		cfg.Hosted = hosted.NewLibrary(rt, db)
+		// A seat that broke a limit plays on by the timeout policy: short moves end its
+		// match, and record its seat, soon.
+		cfg.Clock = &orreryv1.Clock{PerMove: durationpb.New(100 * time.Millisecond), TimeBank: durationpb.New(time.Second)}
+	}
+	lad, err := ladder.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

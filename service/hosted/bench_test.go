@@ -98,7 +98,7 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 				}
 				plays := make([]func(string) error, seats)
 				for s := range seats {
-					plays[s] = way.seat(ctx, hosted.SeatSeed(seed, s), &decisions)
+					plays[s] = way.seat(ctx, seed*8+uint64(s), &decisions)
 				}
 				began := time.Now()
 				var wg sync.WaitGroup

@@ -2,8 +2,11 @@ package hosted
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -15,6 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/orrery/orrery/bots"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -31,6 +35,7 @@ type Bot struct {
 	cancel  context.CancelFunc
 	done    chan struct{} // _start has returned; err is set
 	err     error
+	random  *source
 	receive *orreryv1.Receive
 	enc     Encoding
 	buf     []byte
@@ -53,11 +58,11 @@ type Move struct {
 }
 
 // Start instantiates m for one seat, its random source seeded with seed (the match seed and
-// the seat: SeatSeed), and runs it until it waits for its first decision. A bot that breaks
+// the seat: match.Seat's BotSeed), and runs it until it waits for its first decision. A bot that breaks
 // a limit meanwhile is returned with its verdict set, so that its seat is told why.
 func (m *Module) Start(ctx context.Context, seed uint64) (*Bot, error) {
 	l := m.r.limits
-	b := &Bot{limits: l, in: newInbox(), stderr: &tail{size: l.StderrBytes}, mem: &allocator{cap: uint64(l.MemoryPages) * pageBytes}, done: make(chan struct{})}
+	b := &Bot{limits: l, random: newSource(seed), in: newInbox(), stderr: &tail{size: l.StderrBytes}, mem: &allocator{cap: uint64(l.MemoryPages) * pageBytes}, done: make(chan struct{})}
 	b.out = newOutbox(l.LineBytes, func(detail string) { b.fail(OutputLimit, detail) })
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	b.cancel = cancel
@@ -67,7 +72,7 @@ func (m *Module) Start(ctx context.Context, seed uint64) (*Bot, error) {
 		WithStartFunctions(). // _start runs on the bot's own goroutine, below
 		WithArgs("bot").
 		WithStdin(b.in).WithStdout(b.out).WithStderr(b.stderr).
-		WithRandSource(rand.NewChaCha8(seedBytes(seed))).
+		WithRandSource(b.random).
 		WithNanotime(b.nanotime, sys.ClockResolution(time.Microsecond)).
 		WithWalltime(b.walltime, sys.ClockResolution(time.Microsecond)).
 		WithNanosleep(b.nanosleep).
@@ -85,21 +90,51 @@ func (m *Module) Start(ctx context.Context, seed uint64) (*Bot, error) {
 	return b, nil
 }
 
-// SeatSeed is the random seed of a seat's bot: a match replays from its seed, and so does a
-// hosted bot that does not read the clock.
-func SeatSeed(matchSeed uint64, seat int) uint64 {
-	return matchSeed + uint64(seat+1)*0x9e3779b97f4a7c15
+// source is a module's random source. Until its first decision it is the seat's stream;
+// from each decision on, until the next, a stream keyed by the seat's seed and what the
+// decision offers (decisionKey), not by when it came. A bot that draws anew at each
+// decision therefore draws the same numbers for the same choice however its instance got
+// there: whichever seat answered first in a phase all seats play at once, and also when
+// its seat was started afresh in the middle of the match, as a server restarted after a
+// kill does. The tournaments' built-in bots are reseeded the same way (service/tournament).
+// Only the module's goroutine reads it, and it is rekeyed only while the module waits on
+// stdin.
+type source struct {
+	seed uint64
+	c    *rand.ChaCha8
 }
 
-func seedBytes(seed uint64) (out [32]byte) {
-	r := rand.NewPCG(seed, 0x686f73746564) // "hosted"
-	for i := 0; i < len(out); i += 8 {
-		v := r.Uint64()
-		for j := range 8 {
-			out[i+j] = byte(v >> (8 * j))
-		}
+func newSource(seed uint64) *source {
+	return &source{seed: seed, c: rand.NewChaCha8(streamKey(seed, 0))}
+}
+
+func (s *source) Read(p []byte) (int, error) { return s.c.Read(p) }
+
+// rekey starts the stream of a decision.
+func (s *source) rekey(d *orreryv1.Decision) { s.c.Seed(streamKey(s.seed, decisionKey(d)|1)) }
+
+// decisionKey is a hash of what a decision offers: its legal actions, by count and
+// notation. The seat is in the seed already.
+func decisionKey(d *orreryv1.Decision) uint64 {
+	h := fnv.New64a()
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(bots.Count(d)))
+	h.Write(n[:])
+	for _, s := range d.GetLegalNotation() {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
 	}
-	return out
+	return h.Sum64()
+}
+
+// streamKey is the key of stream n of a seat's seed: one way, so that no stream tells the
+// seed or another stream.
+func streamKey(seed, n uint64) [32]byte {
+	var in [24]byte
+	copy(in[:8], "hosted\x00\x01")
+	binary.LittleEndian.PutUint64(in[8:], seed)
+	binary.LittleEndian.PutUint64(in[16:], n)
+	return sha256.Sum256(in[:])
 }
 
 // The module's clocks: both read the time since its seat started, the wall clock as a date
@@ -228,9 +263,10 @@ func (b *Bot) Decide(d *orreryv1.Decision, limit time.Duration) (Move, error) {
 	default:
 	}
 	var err error
-	if b.buf, err = decisionLine(b.buf, d, time.Since(b.start)+limit, b.enc); err != nil {
+	if b.buf, err = decisionLine(b.buf, d, time.Since(b.start)+limit, b.enc, b.receive.GetOmitLegalNotation()); err != nil {
 		return Move{}, fmt.Errorf("hosted: encode decision %s: %w", d.GetDecisionId(), err)
 	}
+	b.random.rekey(d)
 	b.in.lines <- b.buf
 	select {
 	case ln := <-b.out.lines:

@@ -140,7 +140,7 @@ func TestHosted_ReceiveLineAndDecisionLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What reached the module is the decision's line, byte for byte.
-	line, err := decisionLine(nil, d, 0, EncodingJSON)
+	line, err := decisionLine(nil, d, 0, EncodingJSON, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,10 +45,10 @@ func (l *Library) Upload(ctx context.Context, bot string, games []string, wasm [
 }
 
 // PlaySeat plays st, seat number seat of its match, with version of bot's module (0: the
-// newest) until the match ends, and records the seat: its verdict if it broke a limit, the
+// newest) until the match ends, its random source seeded by the seat (BotSeed), and records the seat: its verdict if it broke a limit, the
 // tail of its stderr, its decisions and their CPU. A seat whose module cannot start is
 // recorded with the reason and left to the timeout policy.
-func (l *Library) PlaySeat(ctx context.Context, bot string, version int, st Seat, seat int, seed uint64) (err error) {
+func (l *Library) PlaySeat(ctx context.Context, bot string, version int, st Seat, seat int) (err error) {
 	rec := &store.HostedSeat{MatchID: st.MatchID(), Seat: seat, Bot: bot}
 	defer func() {
 		rec.Ended = l.now()
@@ -67,6 +67,7 @@ func (l *Library) PlaySeat(ctx context.Context, bot string, version int, st Seat
 		rec.Detail = err.Error()
 		return err
 	}
+	seed := st.BotSeed()
 	b, err := m.Start(ctx, seed)
 	if err != nil && b == nil {
 		rec.Detail = err.Error()

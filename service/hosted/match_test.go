@@ -51,7 +51,7 @@ func playMatch(t *testing.T, arena *service.Server, game string, options map[str
 	for i, p := range plan {
 		token := created.GetSeats()[i].GetToken()
 		if p.module == nil {
-			bot, err := builtin.New(game, p.builtin, hosted.SeatSeed(seed, i))
+			bot, err := builtin.New(game, p.builtin, seed+uint64(i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,20 +63,20 @@ func playMatch(t *testing.T, arena *service.Server, game string, options map[str
 			continue
 		}
 		logs[i] = new(seatLog)
-		b, err := p.module.Start(ctx, hosted.SeatSeed(seed, i))
-		if err != nil {
-			t.Fatalf("seat %d: %v", i, err)
-		}
 		st, err := arena.Attach(token, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		b, err := p.module.Start(ctx, st.BotSeed())
+		if err != nil {
+			t.Fatalf("seat %d: %v", i, err)
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer b.Close(context.Background())
 			defer st.Detach()
-			errs[i] = hosted.Play(ctx, st, b, hosted.PlayConfig{Seed: hosted.SeatSeed(seed, i), OnStep: func(s hosted.Step) {
+			errs[i] = hosted.Play(ctx, st, b, hosted.PlayConfig{Seed: st.BotSeed(), OnStep: func(s hosted.Step) {
 				logs[i].steps = append(logs[i].steps, s)
 			}})
 			logs[i].verdict, logs[i].stderr = b.Verdict(), b.Stderr()
@@ -253,5 +253,41 @@ func TestHosted_SeededMatchesReplayExactly(t *testing.T) {
 	}
 	if !differ {
 		t.Error("two seeds played the same match: the seed does not reach the bots")
+	}
+}
+
+// TestHosted_DebugNoteAndCPUKeptWithEachStep: each step a hosted bot's answer made carries,
+// in the match's replay, the bot's debug note and the CPU time the host measured for that
+// decision; the other seats' steps carry no CPU time.
+func TestHosted_DebugNoteAndCPUKeptWithEachStep(t *testing.T) {
+	arena := newArena(t)
+	greedy := hosted.CModule(t, "c-icetraders-greedy", "icetraders_greedy.c", "greedy.c", "orrery.c")
+	sum, logs := playMatch(t, arena, "icetraders", nil, 5, nil, []seatPlan{{module: greedy}, {builtin: "greedy"}, {builtin: "random"}})
+	rep, err := arena.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: sum.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The host's record of each decision, in order; the replay's steps of seat 0 that a
+	// decision answered, in order.
+	var answered []*orreryv1.ReplayStep
+	for _, s := range rep.GetSteps() {
+		switch {
+		case s.GetSeat() == 0 && s.GetTimedOut() == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED:
+			answered = append(answered, s)
+		case s.GetCpuTime() != nil:
+			t.Errorf("a step of seat %d (%s) has a CPU time: %v", s.GetSeat(), s.GetNotation(), s.GetCpuTime().AsDuration())
+		}
+	}
+	steps := logs[0].steps
+	if len(answered) == 0 || len(answered) != len(steps) {
+		t.Fatalf("%d steps of the hosted seat in the replay, %d decisions it answered", len(answered), len(steps))
+	}
+	for i, s := range answered {
+		if s.GetNote() == "" || s.GetNote() != steps[i].Debug {
+			t.Errorf("step %d (%s): note %q, the bot's debug %q", i, s.GetNotation(), s.GetNote(), steps[i].Debug)
+		}
+		if cpu := s.GetCpuTime().AsDuration(); cpu <= 0 || cpu != steps[i].CPU {
+			t.Errorf("step %d (%s): CPU %v in the replay, %v measured", i, s.GetNotation(), cpu, steps[i].CPU)
+		}
 	}
 }

@@ -46,12 +46,17 @@ const (
 
 // decisionLine is d as the bot reads it, newline included. Its deadline is told on the
 // module's own clock (the clock starts at the Unix epoch when the seat starts), so that a bot
-// comparing its clock with the deadline compares like with like.
-func decisionLine(buf []byte, d *orreryv1.Decision, deadline time.Duration, enc Encoding) ([]byte, error) {
+// comparing its clock with the deadline compares like with like. Its legal notations are
+// left out if the bot asked for that (the host keys the bot's random source by them).
+func decisionLine(buf []byte, d *orreryv1.Decision, deadline time.Duration, enc Encoding, omitNotation bool) ([]byte, error) {
 	real := d.Deadline
 	if real != nil {
 		d.Deadline = timestamppb.New(time.Unix(0, int64(deadline)))
 		defer func() { d.Deadline = real }()
+	}
+	if notation := d.LegalNotation; omitNotation && notation != nil {
+		d.LegalNotation = nil
+		defer func() { d.LegalNotation = notation }()
 	}
 	var err error
 	if enc == EncodingProtobuf {

@@ -15,6 +15,10 @@ import (
 // nothing else of the server.
 type Seat interface {
 	MatchID() string
+	// BotSeed is the seed of the seat's bot, from the match seed and the seat.
+	BotSeed() uint64
+	// Measured keeps the CPU the bot spent on a decision with the step its answer makes.
+	Measured(decisionID string, cpu time.Duration)
 	SetReceive(*orreryv1.Receive)
 	Lend()
 	Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error
@@ -107,6 +111,9 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 				return nil
 			}
 			current.id, current.ply, current.timed, current.count = d.GetDecisionId(), d.GetPly(), d.GetDeadline() != nil, bots.Count(d)
+			// The note and the CPU go with the step into the match's log (its replay).
+			mv.Answer.Note = mv.Debug
+			st.Measured(current.id, mv.CPU)
 			push(mv.Answer)
 		case *orreryv1.PlayResponse_Rejected:
 			rej := m.Rejected
@@ -127,8 +134,10 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 	if r == nil {
 		r = DefaultReceive()
 	}
-	// Quiet: the module never sees acknowledgements, so the seat need not build them.
-	recv := &orreryv1.Receive{OmitLegal: r.GetOmitLegal(), OmitLegalNotation: r.GetOmitLegalNotation(), OmitText: r.GetOmitText(), OmitObservation: r.GetOmitObservation(), OmitEvents: r.GetOmitEvents(), Quiet: true}
+	// Quiet: the module never sees acknowledgements, so the seat need not build them. The
+	// legal notations come always: the module's random source is keyed by them (source),
+	// and they are left out of its line if it asked so.
+	recv := &orreryv1.Receive{OmitLegal: r.GetOmitLegal(), OmitText: r.GetOmitText(), OmitObservation: r.GetOmitObservation(), OmitEvents: r.GetOmitEvents(), Quiet: true}
 	st.SetReceive(recv)
 	st.Lend()
 	err := st.Run(ctx, answers, send)

@@ -168,6 +168,26 @@ func (e *env) bot(name string) *orreryv1.GetBotResponse {
 
 // eventually polls cond until it holds; the test's own deadline bounds the wait. It asserts
 // no duration: only that the state is reached.
+// progressing waits for done as eventually does, but gives up only when progress (a count
+// that grows as the work goes on, such as games rated) stands still for 45 s: work that is
+// all CPU takes minutes on a loaded machine, and is stuck only when it stops moving.
+func progressing(t *testing.T, what string, done func() (bool, int)) {
+	t.Helper()
+	last, since := -1, time.Now()
+	for {
+		ok, n := done()
+		if ok {
+			return
+		}
+		if n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) > 45*time.Second {
+			t.Fatalf("never reached: %s (stuck at %d for 45 s)", what, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(45 * time.Second)

@@ -21,14 +21,15 @@ import (
 // itself, beside its house bots. nil: the server hosts none.
 type Hosted interface {
 	Upload(ctx context.Context, bot string, games []string, wasm []byte) (*store.Module, error)
-	PlaySeat(ctx context.Context, bot string, version int, st hosted.Seat, seat int, seed uint64) error
+	PlaySeat(ctx context.Context, bot string, version int, st hosted.Seat, seat int) error
 }
 
-// hostedHouse is the house entry of bot's module in game: it plays the newest version
-// stored when a seat starts, so an upload takes effect from the next match.
-func (l *Ladder) hostedHouse(bot, game string) House {
-	return House{Bot: bot, Game: game, Play: func(ctx context.Context, st *match.Seat, seat int, seed uint64) error {
-		return l.cfg.Hosted.PlaySeat(ctx, bot, 0, st, seat, seed)
+// hostedHouse is the house entry of bot's module in game: it plays version (0: the newest
+// stored when a seat starts, so an upload takes effect from the next match). Its random
+// source is seeded by the match seed and the seat, not by seed (the match id's).
+func (l *Ladder) hostedHouse(bot, game string, version int) House {
+	return House{Bot: bot, Game: game, Play: func(ctx context.Context, st *match.Seat, seat int, _ uint64) error {
+		return l.cfg.Hosted.PlaySeat(ctx, bot, version, st, seat)
 	}}
 }
 
@@ -56,7 +57,7 @@ func (l *Ladder) loadHosted(ctx context.Context) error {
 			if !slices.Contains(l.games, g) {
 				continue // a game this server no longer plays
 			}
-			if err := l.AddHouse(l.hostedHouse(m.Bot, g)); err != nil {
+			if err := l.AddHouse(l.hostedHouse(m.Bot, g, 0)); err != nil {
 				return err
 			}
 		}
@@ -93,7 +94,7 @@ func (l *Ladder) UploadBotModule(ctx context.Context, req *orreryv1.UploadBotMod
 		return nil, status.Errorf(codes.Internal, "upload %s: %v", b.name, err)
 	}
 	for _, g := range games {
-		if err := l.AddHouse(l.hostedHouse(b.name, g)); err != nil {
+		if err := l.AddHouse(l.hostedHouse(b.name, g, 0)); err != nil {
 			return nil, status.Errorf(codes.Internal, "seat %s: %v", b.name, err)
 		}
 	}

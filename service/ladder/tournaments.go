@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"context"
 	"fmt"
 
 	"google.golang.org/grpc/codes"
@@ -14,6 +15,19 @@ func (l *Ladder) Registered(name string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return b != nil && !b.house && !b.revoked
+}
+
+// HostedVersion is the newest version of hosted bot name's module, which a tournament
+// created now pins; 0 if name has none.
+func (l *Ladder) HostedVersion(ctx context.Context, name string) (int, error) {
+	if l.cfg.Hosted == nil {
+		return 0, nil
+	}
+	mods, err := l.cfg.DB.Modules(ctx, name)
+	if err != nil || len(mods) == 0 {
+		return 0, err
+	}
+	return mods[0].Version, nil
 }
 
 // Connected reports whether bot name has an open ladder stream.
@@ -33,7 +47,9 @@ func (l *Ladder) Connected(name string) bool {
 // connects, until the match ends. The seat is not rated and does not count towards a pause,
 // and it is seated whatever room the stream has left (it does take room from matchmaking).
 // Seating a seat that already plays does nothing, so a restarted tournament may seat again.
-func (l *Ladder) SeatTournament(matchID string, seats, seat int, name, token string) error {
+// A hosted bot is played by the ladder itself, version of its module (the one the
+// tournament pinned when it was created: HostedVersion), or its newest if version is 0.
+func (l *Ladder) SeatTournament(matchID string, seats, seat int, name, token string, version int) error {
 	if seat < 0 || seat >= seats {
 		return fmt.Errorf("seat %d of %d", seat, seats)
 	}
@@ -75,9 +91,11 @@ func (l *Ladder) SeatTournament(matchID string, seats, seat int, name, token str
 		return status.Errorf(codes.FailedPrecondition, "seat %d of match %s is another bot's", seat, matchID)
 	}
 	lm.bots[seat], lm.tokens[seat] = b.id, token
-	if h := l.hostedLocked(name); h != nil {
-		// A hosted bot: the ladder plays it itself, its newest module.
+	if h := l.hostedLocked(name); h != nil || version > 0 && l.cfg.Hosted != nil {
+		// A hosted bot: the ladder plays it itself.
 		if lm.house[seat] == nil {
+			hh := l.hostedHouse(name, "", version)
+			h = &hh
 			lm.house[seat] = h
 			l.wg.Add(1)
 			go l.playHouse(lm, seat, h)

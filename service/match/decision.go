@@ -19,6 +19,7 @@ import (
 // pending is a decision a seat owes.
 type pending struct {
 	id       string
+	cpu      time.Duration // what the server's own bot spent on it (Seat.Measured)
 	issued   time.Time
 	deadline time.Time
 	bank     time.Duration

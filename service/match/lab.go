@@ -12,7 +12,8 @@ import (
 )
 
 // The bot author's lab: what the server measured of each step (the acting seat's think
-// time, the answers it rejected before it) and the bot's own note, logged with the step.
+// time, the answers it rejected before it, the CPU of a bot the server runs itself) and the
+// bot's own note, logged with the step.
 // Only a finished match's replay shows them, so while a match runs nobody else (another
 // seat, a spectator, a view) is shown a note or a timing.
 
@@ -28,6 +29,7 @@ type stepLab struct {
 	think    time.Duration // from sending the decision to receiving the answer applied
 	rejected store.RejectCodes
 	note     string
+	cpu      time.Duration // a hosted bot's CPU on the decision (Seat.Measured); 0 otherwise
 }
 
 // cutNote is note within NoteLimit bytes: a longer one is cut at a character's boundary and
@@ -57,17 +59,17 @@ func (p *pending) answeredLab(now time.Time, ans *orreryv1.Answer) stepLab {
 	if sent.IsZero() || sent.Before(p.issued) {
 		sent = p.issued // not sent yet: answered blind, or by a seat driven in process
 	}
-	return stepLab{think: max(now.Sub(sent), 0), rejected: store.RejectCodes(p.rejected), note: cutNote(ans.GetNote())}
+	return stepLab{think: max(now.Sub(sent), 0), rejected: store.RejectCodes(p.rejected), note: cutNote(ans.GetNote()), cpu: p.cpu}
 }
 
 // labOf is a stored step's lab record.
 func labOf(sp store.Step) stepLab {
-	return stepLab{think: sp.Think, rejected: sp.Rejected, note: sp.Note}
+	return stepLab{think: sp.Think, rejected: sp.Rejected, note: sp.Note, cpu: sp.CPU}
 }
 
 // store copies l into the stored step rec.
 func (l stepLab) store(rec *store.Step) {
-	rec.Think, rec.Rejected, rec.Note = l.think, l.rejected, l.note
+	rec.Think, rec.Rejected, rec.Note, rec.CPU = l.think, l.rejected, l.note, l.cpu
 }
 
 // fill copies l into a replay's step.
@@ -79,4 +81,7 @@ func (l stepLab) fill(step *orreryv1.ReplayStep) {
 		step.Rejections = append(step.Rejections, orreryv1.RejectCode(c))
 	}
 	step.Note = l.note
+	if l.cpu > 0 {
+		step.CpuTime = durationpb.New(l.cpu)
+	}
 }

@@ -1,7 +1,11 @@
 package match
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -115,6 +119,29 @@ func (m *Match) disconnect(st *Seat) {
 
 // MatchID is the seat's match.
 func (st *Seat) MatchID() string { return st.m.id }
+
+// BotSeed is a seed for a bot the server plays in this seat itself (a hosted bot's random
+// source): derived from the match seed and the seat, so the bot plays the same game again
+// from the same seed, and one way (HMAC-SHA256), so what the bot draws from it tells it
+// nothing of the match's own draws.
+func (st *Seat) BotSeed() uint64 {
+	mac := hmac.New(sha256.New, binary.LittleEndian.AppendUint64(nil, st.m.cfg.Seed))
+	mac.Write([]byte("orrery match v1: bot seed"))
+	mac.Write(binary.LittleEndian.AppendUint64(nil, uint64(st.seat)))
+	return binary.LittleEndian.Uint64(mac.Sum(nil))
+}
+
+// Measured records the CPU time the server's own bot spent on decision id (a hosted bot's,
+// measured on its thread), kept with the step its answer makes (the replay's cpu_time).
+// Call it before answering; a decision no longer pending is left as it is.
+func (st *Seat) Measured(id string, cpu time.Duration) {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p := m.seats[st.seat].pending; p != nil && p.id == id {
+		p.cpu = cpu
+	}
+}
 
 // Detach marks the seat disconnected, unless a newer connection has replaced it.
 func (st *Seat) Detach() { st.m.disconnect(st) }

@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// A step's think time, rejections and note are kept with it in the log and in runs; a step
+// A step's think time, rejections, note and a hosted bot's CPU are kept with it in the log
+// and in runs; a step
 // without them packs as it did before they existed, so rows written by an older server read
 // the same and cost the same.
 func TestStepLog_KeepsThinkTimeRejectionsAndNotes(t *testing.T) {
@@ -29,6 +30,9 @@ func testKeepsThinkTimeRejectionsAndNotes(t *testing.T, target string) {
 				s.Think = time.Duration(i+1) * 1234 * time.Microsecond
 				s.Rejected = Rejections(3, 4)[:i%3]
 				s.Note = strings.Repeat("é", 200*i) // past 128 bytes: a body of a long length
+			}
+			if i%2 == 1 {
+				s.CPU = time.Duration(i) * 789 * time.Microsecond // in b's steps, alone of the lab
 			}
 			want[m] = append(want[m], s)
 			batch = append(batch, MatchStep{Match: m, Step: s})
@@ -59,6 +63,11 @@ func TestPacked_AStepWithoutTheLabPacksAsBefore(t *testing.T) {
 	got, err := unpackSteps(nil, appendPacked(nil, []MatchStep{s}), "")
 	if err != nil || len(got) != 1 || got[0] != s {
 		t.Errorf("with a note: %+v, %v", got, err)
+	}
+	withCPU := s
+	withCPU.CPU = 1500 * time.Microsecond
+	if got, err := unpackSteps(nil, appendPacked(nil, []MatchStep{withCPU}), ""); err != nil || len(got) != 1 || got[0] != withCPU {
+		t.Errorf("with a CPU time: %+v, %v", got, err)
 	}
 	// A body cut inside the lab's fields is damaged, not read short.
 	b := appendPacked(nil, []MatchStep{s})

@@ -563,13 +563,14 @@ const stepsFormat = 1
 // so that a reader looking for one match skips the others' steps whole. A body is the
 // step's number and seat (varints), notation (length-prefixed), timeout policy and bank
 // (varints), then, only if the step has any, the lab's: think time (a varint), the reject
-// codes and the note (length-prefixed); a reader finds them by the body not having ended.
+// codes and the note (length-prefixed), and a hosted bot's CPU (a varint) if it has one; a
+// reader finds each by the body not having ended.
 func appendPacked(b []byte, steps []MatchStep) []byte {
 	n := 1
 	for _, s := range steps {
 		n += len(s.Match) + len(s.Notation) + 26
 		if s.hasLab() {
-			n += len(s.Rejected) + len(s.Note) + 16
+			n += len(s.Rejected) + len(s.Note) + 26
 		}
 	}
 	b = slices.Grow(b, n)
@@ -593,6 +594,9 @@ func appendPacked(b []byte, steps []MatchStep) []byte {
 			b = append(b, s.Rejected...)
 			b = binary.AppendUvarint(b, uint64(len(s.Note)))
 			b = append(b, s.Note...)
+			if s.CPU != 0 {
+				b = binary.AppendVarint(b, int64(s.CPU))
+			}
 		}
 		if n := len(b) - at - 1; n < 0x80 {
 			b[at] = byte(n)
@@ -646,11 +650,16 @@ func unpackStep(b []byte) (Step, bool) {
 	rejected, b, ok7 := chunk(b)
 	note, b, ok8 := chunk(b)
 	s.Think, s.Rejected, s.Note = time.Duration(think), RejectCodes(rejected), string(note)
-	return s, ok6 && ok7 && ok8 && len(b) == 0
+	if !ok6 || !ok7 || !ok8 || len(b) == 0 {
+		return s, ok6 && ok7 && ok8
+	}
+	cpu, b, ok9 := number(b, true)
+	s.CPU = time.Duration(cpu)
+	return s, ok9 && len(b) == 0
 }
 
 // hasLab reports whether s carries anything of the lab's.
-func (s Step) hasLab() bool { return s.Think != 0 || s.Rejected != "" || s.Note != "" }
+func (s Step) hasLab() bool { return s.Think != 0 || s.Rejected != "" || s.Note != "" || s.CPU != 0 }
 
 // eachPacked calls f with each step packed in b: its match id, and its body with the
 // body's length before it, until f returns false (a damaged step).

@@ -128,6 +128,7 @@ type Step struct {
 	Think    time.Duration // from sending the decision to receiving the answer applied
 	Rejected RejectCodes   // the answers to the decision refused before it
 	Note     string        // the bot's note on its answer
+	CPU      time.Duration // a hosted bot's CPU on the decision, measured by the server
 }
 
 // RejectCodes are reject codes (orreryv1.RejectCode, all under 256) one byte each, in order:

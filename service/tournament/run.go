@@ -15,6 +15,9 @@ import (
 type entrant struct {
 	Name    string `json:"name"`              // as the matches name its seats
 	Builtin string `json:"builtin,omitempty"` // the built-in bot; empty for a registered bot
+	// Module is the version of a hosted bot's module the tournament plays, the newest when
+	// it was created: an upload meanwhile does not change its seats. 0: not hosted then.
+	Module int `json:"module,omitempty"`
 }
 
 // run is a server-run tournament. Its fields after spec are guarded by Service.mu, except

@@ -42,7 +42,11 @@ type Bots interface {
 	// BotID is a registered bot's identity, recorded with the seats it plays
 	// (service.MatchSpec.Bots).
 	BotID(name string) (int64, bool)
-	SeatTournament(matchID string, seats, seat int, name, token string) error
+	// HostedVersion is the newest version of a hosted bot's module, 0 if it has none.
+	HostedVersion(ctx context.Context, name string) (int, error)
+	// SeatTournament seats a registered bot; version is the hosted module to play (0: the
+	// newest, or none).
+	SeatTournament(matchID string, seats, seat int, name, token string, version int) error
 }
 
 // Config holds the tournaments' dependencies.
@@ -427,7 +431,7 @@ func (s *Service) seat(r *run, sl *slot) {
 				s.log.Error("tournament: no ladder to seat a registered bot", "tournament", r.id, "bot", en.Name)
 				continue
 			}
-			if err := s.cfg.Bots.SeatTournament(sl.matchID, len(sl.entrants), seat, en.Name, token); err != nil && s.ctx.Err() == nil {
+			if err := s.cfg.Bots.SeatTournament(sl.matchID, len(sl.entrants), seat, en.Name, token, en.Module); err != nil && s.ctx.Err() == nil {
 				s.log.Error("tournament: cannot seat a bot; its clock runs", "tournament", r.id, "match", sl.matchID, "bot", en.Name, "err", err)
 			}
 			continue
@@ -478,6 +482,11 @@ func (s *Service) entrantsFor(game string, names []string) ([]entrant, error) {
 			if slices.ContainsFunc(out, func(o entrant) bool { return o.Builtin == "" && o.Name == n }) {
 				return nil, fmt.Errorf("registered bot %q entered twice", n)
 			}
+			v, err := s.cfg.Bots.HostedVersion(s.ctx, n)
+			if err != nil {
+				return nil, fmt.Errorf("entrant %q's hosted module: %w", n, err)
+			}
+			e.Module = v
 		default:
 			if !forced {
 				e.Builtin = n

@@ -14,8 +14,12 @@ void orrery_receive(const char *fields) {
 static char *line_buf;
 static size_t line_cap;
 
+/* state is orrery_random's generator: 0 until it is seeded, again at each decision. */
+static uint64_t state;
+
 const char *orrery_read_line(void) {
 	size_t n = 0;
+	state = 0;
 	int c;
 	while ((c = getchar()) != EOF && c != '\n') {
 		if (n + 1 >= line_cap) {
@@ -137,8 +141,6 @@ uint64_t orrery_seed(void) {
 	}
 	return seed;
 }
-
-static uint64_t state;
 
 uint32_t orrery_random(uint32_t n) {
 	if (state == 0)

@@ -34,10 +34,13 @@ int orrery_notations(const char *line, char ***notations);
 void orrery_answer(int index, const char *debug);
 
 /* orrery_seed is 64 bits from the host's random source, which is seeded from the match seed
- * and the seat: a bot that seeds itself from it replays with the match. */
+ * and the seat, and at each decision from the seat and the decision's ply: a bot that seeds
+ * itself from it replays with the match. */
 uint64_t orrery_seed(void);
 
-/* orrery_random is the next number of a generator seeded by orrery_seed, below n (n > 0). */
+/* orrery_random is the next number below n (n > 0) of a generator seeded by orrery_seed
+ * afresh at each decision: its picks at a ply are the same however the bot got there, even
+ * when its seat restarted mid-match with a fresh instance (a server restart). */
 uint32_t orrery_random(uint32_t n);
 
 #endif

@@ -3644,7 +3644,10 @@ type ReplayStep struct {
 	// The seat's answers to this decision that were rejected before it, in order.
 	Rejections []RejectCode `protobuf:"varint,6,rep,packed,name=rejections,proto3,enum=orrery.v1.RejectCode" json:"rejections,omitempty"`
 	// The bot's note on its answer (Answer.note), cut at 1024 bytes.
-	Note          string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	// The CPU time the seat's bot spent on the decision, for a bot the server runs itself (a
+	// hosted bot, docs/hosted.md), measured on the bot's own thread. Unset for other bots.
+	CpuTime       *durationpb.Duration `protobuf:"bytes,8,opt,name=cpu_time,json=cpuTime,proto3" json:"cpu_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3726,6 +3729,13 @@ func (x *ReplayStep) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *ReplayStep) GetCpuTime() *durationpb.Duration {
+	if x != nil {
+		return x.CpuTime
+	}
+	return nil
 }
 
 // GetReplayResponse is everything needed to re-run and verify a finished match.
@@ -4078,7 +4088,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\amatches\x18\x01 \x03(\v2\x17.orrery.v1.MatchSummaryR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"-\n" +
 	"\x10GetReplayRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xa3\x02\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xd9\x02\n" +
 	"\n" +
 	"ReplayStep\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n" +
@@ -4090,7 +4100,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\n" +
 	"rejections\x18\x06 \x03(\x0e2\x15.orrery.v1.RejectCodeR\n" +
 	"rejections\x12\x12\n" +
-	"\x04note\x18\a \x01(\tR\x04note\"\xe9\x01\n" +
+	"\x04note\x18\a \x01(\tR\x04note\x124\n" +
+	"\bcpu_time\x18\b \x01(\v2\x19.google.protobuf.DurationR\acpuTime\"\xe9\x01\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12+\n" +
@@ -4298,30 +4309,31 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	0,  // 75: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
 	66, // 76: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
 	1,  // 77: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	37, // 78: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
-	45, // 79: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
-	29, // 80: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 81: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 82: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	17, // 83: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	33, // 84: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	40, // 85: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	38, // 86: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
-	42, // 87: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	44, // 88: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 89: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	16, // 90: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	23, // 91: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	34, // 92: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	41, // 93: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	39, // 94: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
-	43, // 95: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	46, // 96: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	89, // [89:97] is the sub-list for method output_type
-	81, // [81:89] is the sub-list for method input_type
-	81, // [81:81] is the sub-list for extension type_name
-	81, // [81:81] is the sub-list for extension extendee
-	0,  // [0:81] is the sub-list for field type_name
+	66, // 78: orrery.v1.ReplayStep.cpu_time:type_name -> google.protobuf.Duration
+	37, // 79: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
+	45, // 80: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
+	29, // 81: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
+	10, // 82: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 83: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 84: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	33, // 85: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	40, // 86: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 87: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	42, // 88: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	44, // 89: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	11, // 90: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 91: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	23, // 92: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	34, // 93: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	41, // 94: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 95: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	43, // 96: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	46, // 97: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	90, // [90:98] is the sub-list for method output_type
+	82, // [82:90] is the sub-list for method input_type
+	82, // [82:82] is the sub-list for extension type_name
+	82, // [82:82] is the sub-list for extension extendee
+	0,  // [0:82] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
