@@ -486,8 +486,9 @@ class Receive(_message.Message):
     def __init__(self, omit_legal: bool = ..., omit_legal_notation: bool = ..., omit_text: bool = ..., omit_observation: bool = ..., quiet: bool = ..., omit_events: bool = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ["action", "notation", "note", "rejections", "seat", "think_time", "timed_out"]
+    __slots__ = ["action", "cpu_time", "notation", "note", "rejections", "seat", "think_time", "timed_out"]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    CPU_TIME_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     REJECTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -495,13 +496,14 @@ class ReplayStep(_message.Message):
     THINK_TIME_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     action: Action
+    cpu_time: _duration_pb2.Duration
     notation: str
     note: str
     rejections: _containers.RepeatedScalarFieldContainer[RejectCode]
     seat: int
     think_time: _duration_pb2.Duration
     timed_out: TimeoutPolicy
-    def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., note: _Optional[str] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., notation: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., note: _Optional[str] = ..., cpu_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Resign(_message.Message):
     __slots__ = ["match_id"]
