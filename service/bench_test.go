@@ -41,7 +41,7 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 func serve(tb testing.TB, cfg Config) (srv *Server, conn *grpc.ClientConn, stop func()) {
 	tb.Helper()
 	if cfg.Limits == (limits.Config{}) { // benchmarks measure throughput, far past the limits
-		cfg.Limits = limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}
+		cfg.Limits = limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30, LivePerCaller: 1 << 30}
 	}
 	srv, err := New(cfg)
 	if err != nil {

@@ -36,7 +36,7 @@ func benchNode(tb testing.TB, target, id string) string {
 		tb.Fatal(err)
 	}
 	srv, err := New(Config{Store: db, Node: &Node{ID: id, Addr: lis.Addr().String()},
-		Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30}})
+		Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30, LivePerCaller: 1 << 30}})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestClusterNode(t *testing.T) {
 	// Warnings and errors (a fence, a refused write) go to the test's output.
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})).With("node", f[0])
 	srv, err := New(Config{Store: db, Logger: logger, Node: &Node{ID: f[0], Addr: f[1], LeaseTTL: clusterTTL()},
-		Limits: limits.Config{CreatesPerMinute: 1000}})
+		Limits: limits.Config{CreatesPerMinute: 1000, LivePerCaller: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}

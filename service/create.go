@@ -66,10 +66,25 @@ func NewMatchKeys(seats int) *MatchKeys {
 	return k
 }
 
+// ScheduleTournament counts a tournament's matches against its caller's hourly budget
+// (limits.Schedule; serve --open-tournaments). A call a node relayed was counted there.
+func (s *Server) ScheduleTournament(ctx context.Context, matches int) error {
+	who := s.caller(ctx)
+	if who.Node != "" {
+		return nil
+	}
+	return s.limits.Schedule(who.Name, matches, s.now())
+}
+
+// maxSeats bounds the seats CreateMatch draws keys for before Create checks them against the
+// game.
+const maxSeats = 64
+
 // CreateMatch starts a match.
 func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchRequest) (*orreryv1.CreateMatchResponse, error) {
-	if s.cluster == nil || !s.cluster.RelayedByNode(ctx) { // a node that relays a create has counted it against its caller
-		if err := s.limits.Create(caller(ctx), s.now()); err != nil {
+	who := s.caller(ctx)
+	if who.Node == "" { // a node that relays a create has counted it against its caller
+		if err := s.limits.Create(who.Name, s.now()); err != nil {
 			return nil, err
 		}
 	}
@@ -92,21 +107,37 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 	if err != nil {
 		return nil, err
 	}
-	var houseBots []string
-	if len(bots) > 0 {
-		houseBots = make([]string, req.GetSeats())
-		for seat, bot := range bots {
-			houseBots[seat] = bot
+	var houseBots []string // up to the last bot's seat: Create checks the seats asked for
+	for seat, bot := range bots {
+		if seat >= len(houseBots) {
+			houseBots = append(houseBots, make([]string, seat+1-len(houseBots))...)
 		}
+		houseBots[seat] = bot
+	}
+	// The caller's live matches are counted where they run, bound to the match's id before
+	// it exists, so that however soon it ends its place is given back.
+	claim, err := s.limits.Own(who.Name)
+	if err != nil {
+		return nil, err
 	}
 	// The creator's proof for AbortMatch: a match with bots has seats whose tokens only the
 	// server holds, so every seat's token is not a proof its creator can give.
 	creator := randomToken()
-	id, tokens, hash, err := s.Create(ctx, MatchSpec{
+	spec := MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
 		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: names, HouseBots: houseBots, Creator: hashToken(creator),
-	})
+	}
+	if spec.Seats > 0 && spec.Seats <= maxSeats {
+		spec.Keys = NewMatchKeys(spec.Seats)
+		claim.Bind(spec.Keys.ID)
+	}
+	id, tokens, hash, err := s.Create(ctx, spec)
 	if err != nil {
+		if spec.Keys != nil {
+			s.limits.Disown(spec.Keys.ID)
+		} else {
+			claim.Drop()
+		}
 		return nil, err
 	}
 	resp := &orreryv1.CreateMatchResponse{MatchId: id, SeedHash: hash, CreatorToken: creator}

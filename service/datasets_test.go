@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -74,5 +75,38 @@ func TestCreate_NoClientNamesAServerFile(t *testing.T) {
 	got, err = h2.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
 	if err != nil || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
 		t.Errorf("after restart: %v, %v", got, err)
+	}
+}
+
+// The issue's reproduction: 1 MiB inline data sets were in every listing (300 matches made
+// each listing 314 MB). Now ListMatches carries a summary without them; GetMatch has the data
+// set with its match.
+func TestListMatches_CarriesNoDataSets(t *testing.T) {
+	for _, stored := range []bool{false, true} {
+		cfg := Config{}
+		if stored {
+			cfg.Store = memStore(t)
+		}
+		h := newHarness(t, cfg)
+		ctx := context.Background()
+		data := `{"pad":"` + strings.Repeat("x", 1<<20-16) + `"}`
+		var ids []string
+		for range 3 {
+			ids = append(ids, h.create(&orreryv1.CreateMatchRequest{Game: "test-data", Seats: 2, Options: map[string]string{"data": data}}).GetMatchId())
+		}
+		list, err := h.client.ListMatches(ctx, &orreryv1.ListMatchesRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.GetMatches()) != 3 {
+			t.Fatalf("stored %v: %d matches listed", stored, len(list.GetMatches()))
+		}
+		if n := proto.Size(list); n > 16<<10 {
+			t.Errorf("stored %v: a listing of 3 matches is %d bytes", stored, n)
+		}
+		got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: ids[0]})
+		if err != nil || got.GetMatch().GetOptions()["data"] != data {
+			t.Errorf("stored %v: GetMatch lost the data set: %v", stored, err)
+		}
 	}
 }

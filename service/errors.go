@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/engine"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
@@ -34,11 +35,13 @@ func errGone(id string) error {
 
 // matchFailed is a match the server could not resume: it will not go on.
 func matchFailed(id string) error {
-	return status.Errorf(codes.FailedPrecondition, "match %q failed: %s", id, failedDetail)
+	return status.Errorf(codes.FailedPrecondition, "match %q failed: %s", engine.Clip(id, limits.DefaultEchoBytes), failedDetail)
 }
 
+// matchNotFound quotes the id a client asked for, cut short (a match id of megabytes would
+// otherwise come back whole).
 func matchNotFound(id string) error {
-	return status.Errorf(codes.NotFound, "no match %q", id)
+	return status.Errorf(codes.NotFound, "no match %q", engine.Clip(id, limits.DefaultEchoBytes))
 }
 
 // maxEchoed bounds the client text an error quotes back.

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
@@ -25,6 +26,7 @@ import (
 // there) and reached by the test through its own client.
 type node struct {
 	*harness
+	id   string
 	gs   *grpc.Server
 	db   *store.DB
 	addr string
@@ -63,7 +65,7 @@ func newNode(t *testing.T, target, id string, cfg Config, o GRPCOptions) *node {
 		gs.Stop()
 	})
 	h := &harness{t: t, srv: srv, client: orreryv1.NewArenaServiceClient(conn), conn: conn}
-	return &node{harness: h, gs: gs, db: db, addr: lis.Addr().String()}
+	return &node{harness: h, id: id, gs: gs, db: db, addr: lis.Addr().String()}
 }
 
 // calls records the metadata each call arrives with at a node.
@@ -314,5 +316,39 @@ func TestForward_RelayedCreatesCountOnceAgainstTheirCaller(t *testing.T) {
 	_, err := full.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
 	if status.Code(err) != codes.ResourceExhausted {
 		t.Errorf("eighth create in a minute: %v; want ResourceExhausted from the node called", err)
+	}
+}
+
+// The reproduction: a relayed call was trusted by the caller's IP, so any client on a
+// node's host (every client of a cluster on one host) that set the relay mark skipped the
+// create limit. Now a relay is a node's only when signed with the cluster's key: on a
+// three-node cluster on loopback, a plain client that forges the mark, or a vouch of its own
+// signing, is counted as itself on whichever node it calls, while a real relay still counts
+// once, where it was made.
+func TestForward_ForgedRelayHeaderCountsAsTheClient(t *testing.T) {
+	target := pgtest.Shared(t).NewDB(t)
+	// a is full after one match, and relays; b and c allow one caller 2 creates a minute.
+	a := newNode(t, target, "a", Config{Limits: limits.Config{LiveMatches: 1, CreatesPerMinute: 5}}, GRPCOptions{})
+	b := newNode(t, target, "b", Config{Limits: limits.Config{LiveMatches: 20, CreatesPerMinute: 2}}, GRPCOptions{})
+	c := newNode(t, target, "c", Config{Limits: limits.Config{LiveMatches: 20, CreatesPerMinute: 2}}, GRPCOptions{})
+	a.create(&orreryv1.CreateMatchRequest{Seed: seed(1)})
+	for i, want := range []*node{b, c} { // least loaded first
+		placed := a.create(&orreryv1.CreateMatchRequest{Seed: seed(uint64(2 + i))})
+		if want.srv.reg.lookup(placed.GetMatchId()) == nil {
+			t.Fatalf("relayed create %d not placed on %s", i+1, want.id)
+		}
+	}
+	// The same client, straight to b and c with a forged mark and a vouch of its own
+	// signing: its own 2 creates on each (the relays above were counted at a, not here).
+	req := &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}
+	forged := caller.NewKey().Vouch(metadata.AppendToOutgoingContext(context.Background(), cluster.ForwardedBy, "a"),
+		orreryv1.ArenaService_CreateMatch_FullMethodName, "198.51.100.1", "a", time.Now())
+	for _, n := range []*node{b, c} {
+		for i := range 3 {
+			_, err := n.client.CreateMatch(forged, req)
+			if want := i < 2; (err == nil) != want {
+				t.Errorf("forged relay %d to %s: %v; want ok %v (the client's own limit of 2)", i+1, n.id, err, want)
+			}
+		}
 	}
 }

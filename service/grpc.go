@@ -145,6 +145,8 @@ func NewGRPCServer(arena *Server, o GRPCOptions) *grpc.Server {
 		creds = append(creds, grpc.MaxRecvMsgSize(o.MaxRecvBytes))
 	}
 	srv := grpc.NewServer(append(creds,
+		// Set, not left to the library: a larger --max-data-set raises it (limits.MessageBytes).
+		grpc.MaxRecvMsgSize(arena.limits.Config().MessageBytes),
 		grpc.ForceServerCodecV2(newCodec()),
 		grpc.StaticStreamWindowSize(staticStreamWindow),
 		grpc.StaticConnWindowSize(staticConnWindow),

@@ -39,7 +39,10 @@ func (h host) Finish(id string, ended time.Time, r *store.Result, committed func
 }
 
 // Ended counts a match out of the running ones.
-func (h host) Ended(*match.Match) { h.s.live.Add(-1) }
+func (h host) Ended(m *match.Match) {
+	h.s.live.Add(-1)
+	h.s.limits.Disown(m.ID())
+}
 
 // Released drops an ended match whose result is stored from memory: it is served from the
 // store from then on, its seats' tokens found there (attachStored). Without a store every

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/limits"
@@ -35,6 +36,9 @@ func TestLimits_EachBoundNamesItsLimit(t *testing.T) {
 			codes.ResourceExhausted, "--max-matches"},
 		{"creates per caller per minute", limits.Config{CreatesPerMinute: 3}, func(h *harness) error { return createN(h, 4) },
 			codes.ResourceExhausted, "--max-creates-per-minute"},
+		// One client filled --max-matches with matches it abandoned.
+		{"live matches per caller", limits.Config{LivePerCaller: 2}, func(h *harness) error { return createN(h, 3) },
+			codes.ResourceExhausted, "--max-matches-per-caller"},
 		{"spectators per match", limits.Config{SpectatorsPerMatch: 1}, func(h *harness) error {
 			created := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
 			wctx, cancel := context.WithCancel(ctx)
@@ -53,6 +57,25 @@ func TestLimits_EachBoundNamesItsLimit(t *testing.T) {
 			_, err = second.Recv()
 			return err
 		}, codes.ResourceExhausted, "--max-spectators"},
+		// One client could take all 64 spectator places of a match.
+		{"spectators per caller", limits.Config{SpectatorsPerCaller: 1}, func(h *harness) error {
+			created := h.create(&orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2})
+			wctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			first, err := h.client.Watch(wctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+			if err != nil {
+				return err
+			}
+			if _, err := first.Recv(); err != nil {
+				return err
+			}
+			second, err := h.client.Watch(wctx, &orreryv1.WatchRequest{MatchId: created.GetMatchId()})
+			if err != nil {
+				return err
+			}
+			_, err = second.Recv()
+			return err
+		}, codes.ResourceExhausted, "--max-spectators-per-caller"},
 		{"seat name length", limits.Config{}, func(h *harness) error {
 			_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: "test-repeat", Seats: 2, SeatNames: []string{strings.Repeat("n", 65)}})
 			return err
@@ -130,5 +153,54 @@ func TestLimits_ActionCachesOfOldOptionSetsAreDropped(t *testing.T) {
 	}
 	if n := srv.actions.Len(); n > maxActionCaches {
 		t.Fatalf("%d action caches kept, want at most %d", n, maxActionCaches)
+	}
+}
+
+// A caller's ended match gives its place back: with its limit of live matches running, the
+// caller creates again once one has ended.
+func TestLimits_LiveMatchesPerCallerComeBackAtTheEnd(t *testing.T) {
+	h := newHarness(t, Config{Limits: limits.Config{LivePerCaller: 2}})
+	ctx := context.Background()
+	first := h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Seed: seed(3)})
+	h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
+	if _, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats}); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a third live match: %v", err)
+	}
+	h.playRandom(ctx, first, nil)
+	waitFor(t, "the ended match gives its place back", func() bool {
+		_, err := h.client.CreateMatch(ctx, &orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats})
+		return err == nil
+	})
+}
+
+// The reproduction: matches joined once and abandoned (24 h a move) were never reaped,
+// and 30 of them held --max-matches 30 for days. Now a match whose connected seats all left
+// and stayed away past --abandoned-expiry ends as aborted; one whose seat comes back in time
+// goes on.
+func TestLimits_AbandonedMatchEndsAborted(t *testing.T) {
+	const expiry = 2 * time.Second
+	h := newHarness(t, Config{Limits: limits.Config{Abandoned: expiry}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	slow := &orreryv1.Clock{PerMove: durationpb.New(24 * time.Hour)}
+	left := h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Clock: slow})
+	sctx, leave := context.WithCancel(ctx)
+	h.join(sctx, left.GetSeats()[0].GetToken())
+	leave()
+	sum, err := h.srv.AwaitEnd(ctx, left.GetMatchId())
+	if err != nil || sum.GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED || !strings.Contains(sum.GetResult().GetDetail(), "every connected seat left") {
+		t.Errorf("abandoned match: %v, %v", sum.GetResult(), err)
+	}
+
+	back := h.create(&orreryv1.CreateMatchRequest{Game: testGame, Seats: testSeats, Clock: slow})
+	sctx, leave = context.WithCancel(ctx)
+	h.join(sctx, back.GetSeats()[0].GetToken())
+	leave()
+	time.Sleep(expiry / 10)
+	h.join(ctx, back.GetSeats()[0].GetToken()) // back in time, and stays
+	time.Sleep(expiry + expiry/2)
+	got, err := h.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: back.GetMatchId()})
+	if err != nil || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING {
+		t.Errorf("a match whose seat came back: %v, %v", got.GetMatch().GetStatus(), err)
 	}
 }

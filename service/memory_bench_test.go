@@ -48,7 +48,7 @@ func TestChildServer(t *testing.T) {
 	runtime.MemProfileRate = 4096 // a heap profile fine enough to split a few KiB per match
 	// The benchmark's matches are far past the default limits on live and created matches,
 	// and its last seats may join long after its first matches were created.
-	srv, err := New(Config{Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30, Unjoined: 24 * time.Hour}})
+	srv, err := New(Config{Limits: limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30, LivePerCaller: 1 << 30, Unjoined: 24 * time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,6 +145,11 @@ func (s *Server) Attach(token string, eventsSeen *int64) (*Seat, error) {
 	if !ok {
 		return s.attachStored(tokenMatch(token), h, eventsSeen)
 	}
+	// A seat whose stream was closed for its rejected answers waits for its budget to refill:
+	// rejoining at once to send more would cost the server a join each time.
+	if err := ref.e.m.RejectBudget(ref.seat); err != nil {
+		return nil, err
+	}
 	return ref.e.m.Connect(ref.seat, eventsSeen), nil
 }
 
@@ -202,7 +207,7 @@ func (s *Server) Watch(req *orreryv1.WatchRequest, stream grpc.ServerStreamingSe
 	if req.GetFromEvent() < 0 {
 		return status.Errorf(codes.InvalidArgument, "from_event %d is negative", req.GetFromEvent())
 	}
-	release, err := s.limits.Watch(m.ID())
+	release, err := s.limits.WatchBy(m.ID(), s.caller(stream.Context()).Name)
 	if err != nil {
 		return err
 	}

@@ -318,3 +318,71 @@ func TestRestart_ResumedClocksStartWhenTheServerServes(t *testing.T) {
 		t.Fatalf("answer in time after the restart: %v", resp)
 	}
 }
+
+// The reproduction: a final join (the match over and served from the store) without
+// events_seen was sent every event from 0. One seat is played by hand, reading every event,
+// and leaves at the end; once the match has left memory its final join is sent the events
+// from the last one its last answer acknowledged (those sent before its last decision), in
+// order, to the end.
+func TestJoin_FinalJoinSendsTheEventsSinceTheLastAcknowledged(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := newHarness(t, Config{Store: memStore(t)})
+	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(14), Seats: 2})
+	other := make(chan error, 1)
+	go func() {
+		_, err := sdk.Play(ctx, h.conn, created.GetSeats()[1].GetToken(), random.New(2), sdk.Options{})
+		other <- err
+	}()
+	stream := h.join(ctx, created.GetSeats()[0].GetToken())
+	var seen, acked int64 // events read, and read before the last decision answered
+	for ended := false; !ended; {
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatalf("seat 0: %v", err)
+		}
+		switch m := resp.GetMsg().(type) {
+		case *orreryv1.PlayResponse_Decision:
+			seen += int64(len(m.Decision.GetEvents()))
+			acked = seen
+			if err := stream.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: bots0(m.Decision)}}); err != nil {
+				t.Fatal(err)
+			}
+		case *orreryv1.PlayResponse_Accepted:
+			seen += int64(len(m.Accepted.GetEvents()))
+		case *orreryv1.PlayResponse_Events:
+			seen += int64(len(m.Events.GetEvents()))
+		case *orreryv1.PlayResponse_Ended:
+			ended = true
+		}
+	}
+	stream.CloseSend()
+	if err := <-other; err != nil {
+		t.Fatal(err)
+	}
+	if acked == 0 || acked == seen {
+		t.Fatalf("seat 0 read %d events, %d before its last decision: the seed no longer gives events after it", seen, acked)
+	}
+	released(ctx, t, h.srv, created.GetMatchId())
+
+	final := h.join(ctx, created.GetSeats()[0].GetToken())
+	var events []*orreryv1.Event
+	for {
+		resp, err := final.Recv()
+		if err != nil {
+			t.Fatalf("final join: %v", err)
+		}
+		events = append(events, resp.GetEvents().GetEvents()...)
+		if resp.GetEnded() != nil {
+			break
+		}
+	}
+	if int64(len(events)) != seen-acked {
+		t.Errorf("the final join was sent %d events, want the %d after the last acknowledged (of %d)", len(events), seen-acked, seen)
+	}
+	for i, e := range events {
+		if e.GetSeq() != acked+int64(i) {
+			t.Fatalf("final join's event %d has seq %d, want %d: from the first not acknowledged, in order", i, e.GetSeq(), acked+int64(i))
+		}
+	}
+}

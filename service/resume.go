@@ -93,7 +93,11 @@ func (s *Server) load(ctx context.Context, rec *store.Match) (*match.Match, erro
 	if rec.Result != nil && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_NORMAL) && rec.Result.Reason != int32(orreryv1.EndReason_END_REASON_CAP) {
 		result = engine.Result{Ranks: rec.Result.Ranks, Scores: rec.Result.Scores, Reason: wire.EngineEndReason(orreryv1.EndReason(rec.Result.Reason)), Detail: rec.Result.Detail}
 	}
-	return match.Load(&s.env, specOf(rec, storedClock(rec), nil), r, rec.Ended, result), nil
+	var acked []int64
+	if rec.Result != nil {
+		acked = rec.Result.Acked
+	}
+	return match.Load(&s.env, specOf(rec, storedClock(rec), nil), r, rec.Ended, result, acked), nil
 }
 
 // houseSeat is a built-in bot to seat again and the seat's new token.

@@ -22,6 +22,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/cluster"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/journal"
@@ -66,6 +67,10 @@ type Config struct {
 	Bots BotIdentities
 	// Limits bounds what clients can make the server hold; zero fields take defaults.
 	Limits limits.Config
+	// Gateway is the key the server shares with its own web gateway, which vouches with it
+	// for each HTTP client (service/caller), so per-caller limits count those clients apart.
+	// Zero: no gateway vouches.
+	Gateway caller.Key
 	// Node, if set, makes this server one of several sharing Store: it runs only the
 	// matches it holds the lease of, and takes over those of dead nodes (service/cluster).
 	Node *Node
@@ -183,8 +188,16 @@ func New(cfg Config) (*Server, error) {
 		return s, nil
 	}
 	if cfg.Node != nil {
+		key, err := s.store.ClusterKey(s.ctx)
+		if err != nil {
+			return nil, err
+		}
+		ck, err := caller.KeyFrom(key)
+		if err != nil {
+			return nil, err
+		}
 		s.cluster = cluster.New(cluster.Config{Node: *cfg.Node, Store: s.store, Log: s.log, Now: cfg.Now,
-			Room: s.limits.Config().LiveMatches}, local{s})
+			Room: s.limits.Config().LiveMatches, Trust: caller.Trust{Gateway: cfg.Gateway, Cluster: ck}}, local{s})
 	}
 	logs := cfg.logStore
 	switch {

@@ -153,7 +153,7 @@ func init() {
 // per change, however many they are, and each, when it reads at last, gets every public
 // event and the newest view, not every view it missed.
 func TestWatch_SpectatorsThatDoNotReadShareOneViewPerChange(t *testing.T) {
-	h := newHarness(t, Config{})
+	h := newHarness(t, Config{Limits: limits.Config{SpectatorsPerCaller: 1 << 20}}) // every spectator is this test
 	created := h.create(&orreryv1.CreateMatchRequest{Game: "test-counted"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -5,23 +5,22 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"net"
 	"strings"
 
-	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc"
+
+	"github.com/orrery/orrery/service/caller"
 )
 
-// caller names who called, for per-caller limits: the peer's host. In-process callers (the
-// ladder) have none and are not limited.
-func caller(ctx context.Context) string {
-	p, ok := peer.FromContext(ctx)
-	if !ok || p.Addr == nil {
-		return ""
+// caller is who ctx's call is for, for per-caller limits: the HTTP client the server's own
+// gateway vouched for, the client a node of the cluster relayed the call for (Who.Node set),
+// else the peer's host. In-process callers (the ladder) have none ("") and are not limited.
+func (s *Server) caller(ctx context.Context) caller.Who {
+	if s.cluster != nil {
+		return s.cluster.Caller(ctx)
 	}
-	if host, _, err := net.SplitHostPort(p.Addr.String()); err == nil {
-		return host
-	}
-	return p.Addr.String()
+	method, _ := grpc.Method(ctx)
+	return caller.Trust{Gateway: s.cfg.Gateway}.Of(ctx, method, s.now())
 }
 
 func hashToken(token string) [32]byte { return sha256.Sum256([]byte(token)) }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
 )
 
 // hostedEntrants are the two hosted bots of the tournament tests, built from the C kit:
@@ -252,7 +255,14 @@ func TestHosted_TournamentSurvivesKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := created.GetTournament().GetTournamentId()
-	// Kill it once a match has ended and the next is a few moves in.
+	// Kill it once a match has ended and the next is a few moves in. The server is stopped
+	// (SIGSTOP) while its database is read, so that the match it says is running is still
+	// running when the kill comes: the kill cuts it.
+	db, err := sql.Open("sqlite", "file:"+srv.db+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	arena := orreryv1.NewArenaServiceClient(conn)
 	cut := ""
 	for deadline := time.Now().Add(2 * time.Minute); cut == ""; time.Sleep(5 * time.Millisecond) {
@@ -272,10 +282,21 @@ func TestHosted_TournamentSurvivesKill9(t *testing.T) {
 		}
 		for _, m := range tour.GetMatchIds() {
 			got, err := arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: m})
-			if err == nil && got.GetMatch().GetStatus() == orreryv1.MatchStatus_MATCH_STATUS_RUNNING && got.GetMatch().GetPly() >= 3 {
+			if err != nil || got.GetMatch().GetStatus() != orreryv1.MatchStatus_MATCH_STATUS_RUNNING || got.GetMatch().GetPly() < 3 {
+				continue
+			}
+			if err := srv.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			var running int
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM matches m WHERE m.id = ? AND `+store.IsRunning, m).Scan(&running); err != nil {
+				t.Fatal(err)
+			}
+			if running == 1 {
 				cut = m
 				break
 			}
+			srv.cmd.Process.Signal(syscall.SIGCONT) // it ended meanwhile: wait for the next
 		}
 	}
 	srv.kill()

@@ -57,7 +57,7 @@ func flagSynopsis(fs *pflag.FlagSet, use string) string {
 		switch name, _ := pflag.UnquoteUsage(f); {
 		case f.Value.Type() == "bool":
 			fmt.Fprintf(&b, " [--%s]", f.Name)
-		case f.DefValue != "" && f.DefValue != "0" && f.DefValue != "0s":
+		case f.DefValue != "" && f.DefValue != "0" && f.DefValue != "0s" && f.DefValue != "[]":
 			fmt.Fprintf(&b, " [--%s\x1f%s]", f.Name, f.DefValue)
 		default:
 			fmt.Fprintf(&b, " [--%s\x1f%s]", f.Name, name)

@@ -30,6 +30,7 @@ import (
 	"github.com/orrery/orrery/bots/builtin"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/datasets"
 	"github.com/orrery/orrery/service/gateway"
 	"github.com/orrery/orrery/service/hosted"
@@ -77,13 +78,14 @@ type arenaConfig struct {
 	tls      *tls.Config          // nil: plaintext
 	node     *service.Node        // nil: the only server on its database
 	tracing  trace.TracerProvider // nil: no traces
+	gateway  caller.Key           // shared with the server's own web gateway, which vouches for its HTTP clients
 }
 
 // startArena opens the store, resumes unfinished matches and starts serving gRPC.
 func startArena(c arenaConfig) (*arena, error) {
 	a := &arena{reg: prometheus.NewRegistry()}
 	a.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node, Tracing: c.tracing,
+	cfg := service.Config{Logger: c.logger, Metrics: service.NewMetrics(a.reg), Limits: c.limits, Node: c.node, Tracing: c.tracing, Gateway: c.gateway,
 		DataSets:   datasets.Resolver{Dir: c.dataDir, MaxBytes: int64(c.limits.WithDefaults().DataSetBytes)},
 		HoldClocks: true} // resumed matches' clocks start once it serves (StartClocks below)
 	// Built-in bots take the seats a CreateMatch gives them: a person's opponents on the page.
@@ -263,6 +265,9 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 		if cfg.limits.CreatesPerMinute == 0 {
 			cfg.limits.CreatesPerMinute = math.MaxInt32
 		}
+		if cfg.limits.LivePerCaller == 0 {
+			cfg.limits.LivePerCaller = math.MaxInt32
+		}
 		a, err := startArena(cfg)
 		if err != nil {
 			return nil, nil, err
@@ -335,6 +340,7 @@ type serveOptions struct {
 	fillAfter    time.Duration
 	nodeID       string
 	advertise    string
+	web          webOptions
 }
 
 func newServeCmd() *cobra.Command {
@@ -378,6 +384,8 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&o.limits.DataSetBytes, "max-data-set", limits.DefaultDataSetBytes, "largest data set, inline or named, in bytes")
 	f.IntVar(&o.limits.StreamQueue, "max-stream-queue", limits.DefaultStreamQueue, "replies queued for a Play stream whose bot does not read; past it the stream is closed (the seat is kept)")
 	f.DurationVar(&o.limits.Unjoined, "unjoined-expiry", limits.DefaultUnjoined, "a match no seat joins in this time ends as aborted")
+	addLimitFlags(f, &o.limits)
+	o.web.addFlags(f)
 	return cmd
 }
 
@@ -444,8 +452,9 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 	}
 	ladder := &ladderOptions{houseMatches: o.houseN, housePace: o.housePace, fillAfter: o.fillAfter,
 		clock: &orreryv1.Clock{PerMove: durationpb.New(o.ladderClock.perMove), TimeBank: durationpb.New(o.ladderClock.bank)}}
+	vouch := caller.NewKey() // this process's own: only its web gateway vouches with it
 	c := arenaConfig{addr: o.addr, dbPath: o.dbPath, adminKey: o.adminKey, logger: logger,
-		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node}
+		ladder: ladder, limits: o.limits, dataDir: o.dataDir, retain: retain, tls: tlsConf, node: node, gateway: vouch}
 	tp, stopTracing, err := startTracing(ctx, o.otlpEndpoint, o.nodeID, logger)
 	if err != nil {
 		return err
@@ -481,7 +490,7 @@ func serve(ctx context.Context, stdout io.Writer, o serveOptions) error {
 			return err
 		}
 		defer conn.Close()
-		web, err := gateway.Start(gateway.Config{Addr: o.webAddr, Conn: conn, Logger: logger, TLS: tlsConf})
+		web, err := gateway.Start(o.web.config(o.webAddr, conn, logger, tlsConf, vouch))
 		if err != nil {
 			return fmt.Errorf("web: %w; pass another --web-addr, or --web-addr '' for none", err)
 		}

@@ -89,9 +89,10 @@ func (s *soakServer) start() {
 	s.t.Helper()
 	// The ladder's registered bots never wait for house bots, and its clock is long enough
 	// that none is played out while the server resumes its matches and the bots reconnect
-	// (soakLadder).
+	// (soakLadder). The soak is one client creating every match, so its limits per caller
+	// are the server's.
 	args := []string{"serve", "--addr", s.addr, "--db", s.db, "--house", "0", "--metrics-addr", "", "--web-addr", s.webAddr,
-		"--max-creates-per-minute", "100000", "--max-matches", "100000", "--log-level", "error", "--ladder-fill-after", "24h", "--ladder-per-move", "1m"}
+		"--max-creates-per-minute", "100000", "--max-matches", "100000", "--max-matches-per-caller", "100000", "--log-level", "error", "--ladder-fill-after", "24h", "--ladder-per-move", "1m"}
 	s.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	s.cmd.Env = append(append(os.Environ(), s.env...), soakChildEnv+"="+strings.Join(args, "\x1f"))
 	if s.debug != "" {

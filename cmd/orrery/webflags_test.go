@@ -9,6 +9,7 @@ import (
 
 	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/gateway"
+	"github.com/orrery/orrery/service/limits"
 )
 
 // serve's web flags reach the gateway.
@@ -31,5 +32,20 @@ func TestWebFlags_ReachTheGateway(t *testing.T) {
 	if c.Limits != want || !slices.Contains(c.Names, "arena.example") || !slices.Contains(c.Names, "play.example") ||
 		!slices.Equal(c.AllowOrigins, []string{"https://bots.example"}) || !c.Vouch.Valid() {
 		t.Errorf("config %+v", c)
+	}
+}
+
+// serve's per-caller limit flags reach the limits.
+func TestLimitFlags_ReachTheLimits(t *testing.T) {
+	var l limits.Config
+	f := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	addLimitFlags(f, &l)
+	if err := f.Parse([]string{"--max-matches-per-caller", "3", "--open-tournaments", "-1", "--max-rejects-per-second", "7", "--abandoned-expiry", "90s"}); err != nil {
+		t.Fatal(err)
+	}
+	got := l.WithDefaults()
+	if got.LivePerCaller != 3 || got.TournamentMatches != -1 || got.RejectsPerSecond != 7 || got.Abandoned != 90*time.Second ||
+		got.SpectatorsPerCaller != limits.DefaultSpectatorsPerCaller || got.MessageBytes != limits.DefaultMessageBytes {
+		t.Errorf("limits %+v", got)
 	}
 }

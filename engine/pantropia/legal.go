@@ -213,10 +213,7 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 	const all = 1<<NumColors - 1
 	var one, two [maxSeats]uint8 // the colors each seat holds at least one and two of
 	for q := range s.pl[:s.seats] {
-		for c, k := range s.pl[q].chips {
-			one[q] |= b2u8(k >= 1) << (c & 7) // masked, the shift needs no check for c >= 8
-			two[q] |= b2u8(k >= 2) << (c & 7)
-		}
+		one[q], two[q] = atLeast(&s.pl[q].chips, 1), atLeast(&s.pl[q].chips, 2)
 	}
 	// giveOne[x] and giveTwo[x] are all ones when p holds at least one, two x.
 	var giveOne, giveTwo [NumColors]uint64
@@ -291,6 +288,14 @@ var spreadOthers = func() (t [NumColors][1 << NumColors]uint16) {
 	}
 	return t
 }()
+
+// atLeast is the set of colors of which chips holds at least n, written out color by color:
+// a loop's variable shifts cost more than the comparisons.
+func atLeast(chips *[NumColors]int32, n int32) uint8 {
+	_ = [1]struct{}{}[NumColors-6] // written for six colors
+	return b2u8(chips[0] >= n) | b2u8(chips[1] >= n)<<1 | b2u8(chips[2] >= n)<<2 |
+		b2u8(chips[3] >= n)<<3 | b2u8(chips[4] >= n)<<4 | b2u8(chips[5] >= n)<<5
+}
 
 func b2u8(b bool) uint8 {
 	if b {

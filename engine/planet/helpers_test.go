@@ -62,6 +62,9 @@ func faceText(sf *Surface, f int, letters string) {
 func setSurface(p *core, sf Surface) {
 	p.surface = sf
 	p.sets = sf.sets()
+	for h := range p.near {
+		p.near[h] = neighbours(p.sets[h])
+	}
 }
 
 // edgeToward is the edge of face f that borders face g.

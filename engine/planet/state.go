@@ -52,12 +52,14 @@ type state struct {
 
 // core is one seat's planet.
 type core struct {
-	tile      [Faces]int16 // tile id on each face, -1 where free
-	rot       [Faces]int8
-	surface   Surface
-	sets      habitatSets // the surface's areas by habitat, kept by put for the origin of life
-	objective int8        // index into Data.Objectives; -1 in beginners' games
-	placed    int8
+	tile    [Faces]int16 // tile id on each face, -1 where free
+	rot     [Faces]int8
+	surface Surface
+	// sets is the surface's areas by habitat, near the areas next to each habitat's areas;
+	// put keeps both for the origin of life.
+	sets, near habitatSets
+	objective  int8 // index into Data.Objectives; -1 in beginners' games
+	placed     int8
 }
 
 // card is a laid-out animal card.
@@ -72,11 +74,10 @@ type card struct {
 
 // clear empties the planet.
 func (p *core) clear() {
-	p.tile = [Faces]int16{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
-	p.rot = [Faces]int8{}
-	p.surface = Surface{}
-	p.sets = habitatSets{None: 1<<Areas - 1}
-	p.placed = 0
+	*p = core{sets: habitatSets{None: 1<<Areas - 1}}
+	for f := range p.tile {
+		p.tile[f] = -1
+	}
 }
 
 // put lays tile id (t) on a free face with the given rotation.
@@ -92,6 +93,7 @@ func (p *core) put(face int, id int16, t Tile, rot int) {
 		a := AreaOf(face, e)
 		p.surface[a] = h
 		laid[h&7] |= 1 << a
+		p.near[h&7] |= areaNeighbours[a&63]
 	}
 	p.sets[None] &^= 0x1f << AreaOf(face, 0)
 	for h := Ocean; h <= Glacier; h++ {
@@ -305,7 +307,7 @@ func (s *state) originOfLife(t int8) {
 		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			v, q := req.judge(&s.planets[seat].sets)
+			v, q := req.judge(&s.planets[seat])
 			value[seat], qualifying[seat] = v, q
 			switch {
 			case v > best:

@@ -140,20 +140,17 @@ func (q Requirement) qualifies(r Region) bool {
 	return true
 }
 
-// judge is Value and Qualifying for a planet given as its habitat sets, found without listing
-// the regions: the origin of life asks this of every planet for every card. Two in five
-// regions are one area, so those are counted at once: an area is alone when no neighbour
-// shares its habitat. The rest are filled one area of the frontier at a time from the
-// one-area table, which visits each area once and counts the region's size as it goes. A
-// region touches Y when it holds an area next to a Y area, so one neighbour set of the Y
-// areas serves every region.
-func (q Requirement) judge(of *habitatSets) (value, qualifying int) {
-	mask := of[q.X%(Habitats+1)]
-	alone := mask &^ neighbours(mask)
-	var nearY uint64
-	if q.Kind != MostRegions {
-		nearY = neighbours(of[q.Y%(Habitats+1)])
-	}
+// judge is Value and Qualifying for planet p from its kept habitat sets, without listing the
+// regions: the origin of life asks this of every planet for every card. Two in five regions
+// are one area, so those are counted at once: an area is alone when no neighbour shares its
+// habitat. The rest are filled one area of the frontier at a time from the one-area table,
+// which visits each area once and counts the region's size as it goes. A region touches Y
+// when it holds an area next to a Y area.
+func (q Requirement) judge(p *core) (value, qualifying int) {
+	x, y := q.X%(Habitats+1), q.Y%(Habitats+1)
+	mask := p.sets[x]
+	alone := mask &^ p.near[x]
+	nearY := p.near[y]
 	switch q.Kind {
 	case MostRegions:
 		qualifying = bits.OnesCount64(alone)

@@ -8,8 +8,9 @@ import (
 )
 
 // TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (each card judged without
-// listing regions, the habitat sets kept as tiles are laid, Legal from a table) give what the plain definitions give, on every planet
-// at every step of seeded random games, for every card of the deck.
+// listing regions, the habitat sets and the areas next to them kept as tiles are laid, Legal
+// from a table) give what the plain definitions give, on every planet at every step of seeded
+// random games, for every card of the deck.
 func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		opts := map[string]string{}
@@ -26,10 +27,15 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 				if p.sets != of {
 					t.Fatalf("seed %d turn %d seat %d: kept habitat sets %x, the surface's %x", seed, s.turn, seat, p.sets, of)
 				}
+				for h := Ocean; h <= Glacier; h++ {
+					if want := neighbours(of[h]); p.near[h] != want {
+						t.Fatalf("seed %d turn %d seat %d: kept areas next to %v %x, want %x", seed, s.turn, seat, h, p.near[h], want)
+					}
+				}
 				var sv Survey
 				sv.Measure(&p.surface)
 				for _, a := range s.d.Animals {
-					v, q := a.Req.judge(&p.sets)
+					v, q := a.Req.judge(p)
 					if v != sv.Value(a.Req) || q != sv.Qualifying(a.Req) {
 						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying; the survey says %d, %d",
 							seed, s.turn, seat, a.Req, v, q, sv.Value(a.Req), sv.Qualifying(a.Req))

@@ -142,3 +142,31 @@ func Host(addr string) string {
 	}
 	return addr
 }
+
+// Trust is who may vouch for a caller: the server's own web gateway (Gateway) and the other
+// nodes of its cluster (Cluster). Either key may be zero: nobody vouches that way.
+type Trust struct {
+	Gateway Key
+	Cluster Key
+}
+
+// Who is who a call is for.
+type Who struct {
+	// Name is the caller per-caller limits count: the vouched end client, else the peer's host.
+	Name string
+	// Node is the id of the cluster node that relayed the call, which has counted the call's
+	// limits against Name already; "" when the call did not come from a node.
+	Node string
+}
+
+// Of is who ctx's call to method is for at now. A vouch that does not check is ignored, so a
+// client that sends one is its own peer address, like any other.
+func (t Trust) Of(ctx context.Context, method string, now time.Time) Who {
+	if v, ok := t.Cluster.Check(ctx, method, now); ok {
+		return Who{Name: v.Client, Node: v.By}
+	}
+	if v, ok := t.Gateway.Check(ctx, method, now); ok {
+		return Who{Name: v.Client}
+	}
+	return Who{Name: Peer(ctx)}
+}

@@ -2,11 +2,13 @@ package caller
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 )
 
 const method = "/orrery.v1.ArenaService/CreateMatch"
@@ -92,4 +94,51 @@ func TestHost(t *testing.T) {
 			t.Errorf("Host(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// A relayed call is a node's only when the cluster's key signed it; the gateway's vouch names
+// the HTTP client and no node; anything else is the peer.
+func TestTrust_Of(t *testing.T) {
+	tr := Trust{Gateway: NewKey(), Cluster: NewKey()}
+	now := time.Now()
+	peerCtx := func(ctx context.Context) context.Context {
+		return peer.NewContext(incoming(ctx), &peer.Peer{Addr: &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 4000}})
+	}
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want Who
+	}{
+		{"plain", peerCtx(context.Background()), Who{Name: "192.0.2.7"}},
+		{"through the gateway", peerCtx(tr.Gateway.Vouch(context.Background(), method, "203.0.113.1", "web", now)), Who{Name: "203.0.113.1"}},
+		{"relayed by a node", peerCtx(tr.Cluster.Vouch(context.Background(), method, "203.0.113.1", "n2", now)), Who{Name: "203.0.113.1", Node: "n2"}},
+		{"a forged relay", peerCtx(NewKey().Vouch(context.Background(), method, "203.0.113.1", "n2", now)), Who{Name: "192.0.2.7"}},
+		{"the gateway's key posing as a node", peerCtx(tr.Gateway.Vouch(context.Background(), method, "x", "n2", now)), Who{Name: "x"}},
+	} {
+		if got := tr.Of(c.ctx, method, now); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if got := (Trust{}).Of(peerCtx(context.Background()), method, now); got.Name != "192.0.2.7" {
+		t.Errorf("no keys: %+v", got)
+	}
+}
+
+// A vouch header of any bytes never panics the checker, and checks only when it is exactly
+// what the key signed.
+func FuzzCheck(f *testing.F) {
+	k := NewKey()
+	now := time.Unix(1_800_000_000, 0)
+	md, _ := metadata.FromOutgoingContext(k.Vouch(context.Background(), method, "127.0.0.1", "web", now))
+	good := md.Get(Header)[0]
+	f.Add(good)
+	f.Add("v1....")
+	f.Add("v1.d2Vi.1800000000000.MTI3LjAuMC4x.")
+	f.Add(strings.Repeat(".", 1000))
+	f.Fuzz(func(t *testing.T, v string) {
+		ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs(Header, v))
+		if _, ok := k.Check(ctx, method, now); ok && v != good {
+			t.Errorf("%q checked", v)
+		}
+	})
 }

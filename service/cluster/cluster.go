@@ -12,8 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/journal"
 	"github.com/orrery/orrery/service/store"
 )
@@ -68,6 +70,11 @@ type Config struct {
 	// Room is how many live matches a node takes before CreateMatch is placed elsewhere
 	// (limits.Config.LiveMatches).
 	Room int
+	// Trust holds the cluster's key (store.ClusterKey), which signs each relayed call with
+	// the caller it is for and this node's id (service/caller): a node trusts a relay as a
+	// node's only with it; and the key of this node's own web gateway, whose HTTP clients
+	// a relay vouches for in turn.
+	Trust caller.Trust
 }
 
 // Cluster is this node's part in a cluster: its leases, their renewal and fencing, the
@@ -106,6 +113,13 @@ func New(cfg Config, local Local) *Cluster {
 	c := &Cluster{cfg: cfg, store: cfg.Store, log: cfg.Log, local: local, peers: newPeers(cfg.Node.Creds)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
+}
+
+// Caller is who ctx's call is for (caller.Trust.Of): a relayed call's client, named by the
+// node that relayed it (Who.Node), when the cluster's key signed the relay.
+func (c *Cluster) Caller(ctx context.Context) caller.Who {
+	method, _ := grpc.Method(ctx)
+	return c.cfg.Trust.Of(ctx, method, c.now())
 }
 
 func (c *Cluster) now() time.Time { return c.cfg.Now() }

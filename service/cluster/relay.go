@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"net"
 	"strings"
 	"sync"
 	"time"
@@ -15,10 +14,10 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/caller"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -77,6 +76,9 @@ func (p *peers) conn(id, addr string) (*grpc.ClientConn, error) {
 
 // name is "node node-a (ADDR)" for a pooled connection, or its target.
 func (p *peers) name(conn grpc.ClientConnInterface) string {
+	if v, ok := conn.(vouching); ok {
+		conn = v.ClientConnInterface
+	}
 	c, ok := conn.(*grpc.ClientConn)
 	if !ok {
 		return "the match's node"
@@ -157,7 +159,7 @@ func (c *Cluster) Owner(ctx context.Context, id string) (conn grpc.ClientConnInt
 		// The node that sent this call thinks this node owns the match; it does not (yet).
 		return nil, false, errMoving(id, l.Node.ID)
 	}
-	pc, err := c.peers.conn(l.Node.ID, l.Node.Addr)
+	pc, err := c.peer(l.Node.ID, l.Node.Addr)
 	if err != nil {
 		return nil, false, err
 	}
@@ -171,60 +173,52 @@ func (c *Cluster) ForwardContext(ctx context.Context) context.Context {
 	md, _ := metadata.FromIncomingContext(ctx)
 	out := metadata.MD{}
 	for k, v := range md {
-		if strings.HasPrefix(k, ":") || strings.HasPrefix(k, "grpc-") || k == "content-type" || k == "user-agent" || k == ForwardedBy {
+		if strings.HasPrefix(k, ":") || strings.HasPrefix(k, "grpc-") || k == "content-type" || k == "user-agent" || k == ForwardedBy || k == caller.Header {
 			continue
 		}
 		out[k] = v
 	}
 	out.Set(ForwardedBy, c.cfg.Node.ID)
+	// The relay vouches for the caller (vouching signs it with the method it calls).
+	ctx = context.WithValue(ctx, relayFor{}, c.Caller(ctx).Name)
 	return metadata.NewOutgoingContext(ctx, out)
 }
 
-// RelayedByNode reports whether ctx's call was relayed here by a live node of the cluster:
-// marked as relayed, and from the host of a live node's address. The mark alone is a header
-// any client can set; a process on a node's own host is trusted as that node.
-func (c *Cluster) RelayedByNode(ctx context.Context) bool {
-	if !relayed(ctx) {
-		return false
-	}
-	from := peerIP(ctx)
-	if from == nil {
-		return false
-	}
-	now := c.now()
-	nodes, err := c.store.Live(ctx, now.Add(-c.cfg.Node.LeaseTTL), now)
+// relayFor holds, in a relayed call's context, the caller the relay is made for.
+type relayFor struct{}
+
+// peer is the pooled connection to the node at addr, vouching for each relayed call's caller.
+func (c *Cluster) peer(id, addr string) (grpc.ClientConnInterface, error) {
+	pc, err := c.peers.conn(id, addr)
 	if err != nil {
-		return false
+		return nil, err
 	}
-	for _, n := range nodes {
-		host, _, err := net.SplitHostPort(n.Addr)
-		if err != nil {
-			continue
-		}
-		ips, err := net.DefaultResolver.LookupHost(ctx, host)
-		if err != nil {
-			continue
-		}
-		for _, ip := range ips {
-			if net.ParseIP(ip).Equal(from) {
-				return true
-			}
-		}
-	}
-	return false
+	return vouching{ClientConnInterface: pc, c: c}, nil
 }
 
-// peerIP is the address of ctx's caller, or nil for an in-process call.
-func peerIP(ctx context.Context) net.IP {
-	p, ok := peer.FromContext(ctx)
-	if !ok || p.Addr == nil {
-		return nil
+// vouching signs, on each call made with a ForwardContext, who the call is for: the key is
+// the cluster's, so the receiving node counts the caller's limits as this node counted them
+// (a relayed create is counted once, here) and a plain client's own relay mark counts as
+// nothing but that client.
+type vouching struct {
+	grpc.ClientConnInterface
+	c *Cluster
+}
+
+func (v vouching) vouch(ctx context.Context, method string) context.Context {
+	client, ok := ctx.Value(relayFor{}).(string)
+	if !ok || !v.c.cfg.Trust.Cluster.Valid() {
+		return ctx
 	}
-	host, _, err := net.SplitHostPort(p.Addr.String())
-	if err != nil {
-		host = p.Addr.String()
-	}
-	return net.ParseIP(host)
+	return v.c.cfg.Trust.Cluster.Vouch(ctx, method, client, v.c.cfg.Node.ID, v.c.now())
+}
+
+func (v vouching) Invoke(ctx context.Context, method string, args, reply any, opts ...grpc.CallOption) error {
+	return v.ClientConnInterface.Invoke(v.vouch(ctx, method), method, args, reply, opts...)
+}
+
+func (v vouching) NewStream(ctx context.Context, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	return v.ClientConnInterface.NewStream(v.vouch(ctx, method), desc, method, opts...)
 }
 
 // relayed reports whether another node relayed this call here.
@@ -364,7 +358,7 @@ func (c *Cluster) CreateElsewhere(ctx context.Context, full bool) (grpc.ClientCo
 	}
 	for _, n := range nodes { // least loaded first
 		if n.ID != c.cfg.Node.ID && n.Matches < c.cfg.Room && n.Addr != "" {
-			pc, err := c.peers.conn(n.ID, n.Addr)
+			pc, err := c.peer(n.ID, n.Addr)
 			if err != nil {
 				return nil, err
 			}

@@ -16,10 +16,13 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/caller"
+	"github.com/orrery/orrery/service/limits"
 )
 
 // countingListener counts the bytes the server reads from its connections.
@@ -474,4 +477,47 @@ func TestGateway_TimeoutsAndConnectionsPerAddress(t *testing.T) {
 			t.Errorf("watch ended %v after %v (read timeout %v): want the end, past the timeouts", ended, took, lim.Read)
 		}
 	})
+}
+
+// The issue's reproduction: 65 curl POSTs locked every HTTP client out, and every gRPC client
+// on the gateway's host, as the gateway called the server as one caller. Now each HTTP client
+// has its own quota, and a vouch a gRPC client makes up counts as nothing.
+func TestGateway_EachHTTPClientHasItsOwnQuota(t *testing.T) {
+	key := caller.NewKey()
+	a := newArena(t, arenaOptions{web: Config{Vouch: key}, limits: limits.Config{CreatesPerMinute: 2}})
+	create := func(ip string) int {
+		req, _ := http.NewRequest(http.MethodPost, a.web.url+"/v1/matches", strings.NewReader(`{"game":"icetraders","seats":2}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := dialFrom(ip).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i, s := range []struct {
+		ip   string
+		want int
+	}{{"127.0.0.2", 200}, {"127.0.0.2", 200}, {"127.0.0.2", 429}, {"127.0.0.3", 200}, {"127.0.0.3", 200}, {"127.0.0.3", 429}} {
+		if got := create(s.ip); got != s.want {
+			t.Errorf("create %d from %s: status %d, want %d", i, s.ip, got, s.want)
+		}
+	}
+	// The gRPC client on the gateway's own host (127.0.0.1) was not counted for them.
+	req := &orreryv1.CreateMatchRequest{Game: "icetraders", Seats: 2}
+	if _, err := a.client.CreateMatch(context.Background(), req); err != nil {
+		t.Errorf("a gRPC client beside the gateway: %v", err)
+	}
+	// A gRPC client that sends a vouch of another key's making is itself.
+	forged := forgedVouch(t, "198.51.100.9")
+	a.client.CreateMatch(metadata.NewOutgoingContext(context.Background(), forged), req)
+	if _, err := a.client.CreateMatch(metadata.NewOutgoingContext(context.Background(), forged), req); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("a forged vouch escaped its sender's quota: %v", err)
+	}
+}
+
+// forgedVouch is a vouch for client signed with a key the server does not hold.
+func forgedVouch(t *testing.T, client string) metadata.MD {
+	md, _ := metadata.FromOutgoingContext(caller.NewKey().Vouch(context.Background(), orreryv1.ArenaService_CreateMatch_FullMethodName, client, "web", time.Now()))
+	return md
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/orrery/orrery/service/hosted"
 	"github.com/orrery/orrery/service/houseseats"
 	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 	"github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/training"
@@ -50,6 +51,7 @@ type arenaOptions struct {
 	houseMatches int      // > 0: a ladder with house bots keeping this many matches running
 	houseGames   []string // the games the ladder runs; nil: every game
 	web          Config   // the web server's names, origins, limits and vouch key
+	limits       limits.Config
 	// authorize, if set, sees every gRPC call the gateway makes (the server's auth hook).
 	authorize service.Authorizer
 	adminKey  string // the ladder's admin key; "": none
@@ -92,7 +94,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	}
 	// Built-in bots for the seats a CreateMatch gives them, as serve seats them.
 	seats := houseseats.New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) }, builtin.Names, nil)
-	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours, HouseSeats: seats})
+	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours, HouseSeats: seats, Limits: o.limits, Gateway: o.web.Vouch})
 	if err != nil {
 		t.Fatal(err)
 	}

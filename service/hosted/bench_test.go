@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,7 +35,8 @@ func (c counted) Act(d *orreryv1.Decision) *orreryv1.Answer {
 
 // BenchmarkHosted_GreedyIceTraders plays whole 4-seat IceTraders matches of the greedy bot on
 // every seat, in one run: the Go kit's build of it hosted, the same bot native in process
-// (as house bots play), and the same bot over loopback gRPC (as a connected bot plays).
+// (as house bots play), and the same bot over loopback gRPC (as a connected bot plays); and
+// the C kit's greedy hosted, a bot of its own (it scores notations, not positions).
 // decisions/s counts every seat's decisions.
 func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 	const seats = 4
@@ -44,6 +46,7 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 	}
 	defer arena.Close()
 	greedy := hosted.TestModule(b, "bots/wasm/go/icetraders-greedy")
+	cGreedy := hosted.CModule(b, "c-icetraders-greedy", "icetraders_greedy.c", "greedy.c", "orrery.c")
 	gs := service.NewGRPCServer(arena, service.GRPCOptions{})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -60,12 +63,9 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 	// A seat is prepared (a hosted bot instantiated: BenchmarkHosted_Instantiate's cost)
 	// before the match's time starts, then played.
 	type seatFunc func(ctx context.Context, seed uint64, n *atomic.Int64) (play func(token string) error)
-	for _, way := range []struct {
-		name string
-		seat seatFunc
-	}{
-		{"hosted", func(ctx context.Context, seed uint64, n *atomic.Int64) func(string) error {
-			bot, err := greedy.Start(ctx, seed)
+	hostedWay := func(m *hosted.Module) seatFunc {
+		return func(ctx context.Context, seed uint64, n *atomic.Int64) func(string) error {
+			bot, err := m.Start(ctx, seed)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -73,7 +73,14 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 				defer bot.Close(context.Background())
 				return playHosted(ctx, arena, token, bot, seed, n, b)
 			}
-		}},
+		}
+	}
+	for _, way := range []struct {
+		name string
+		seat seatFunc
+	}{
+		{"hosted-go", hostedWay(greedy)},
+		{"hosted-c", hostedWay(cGreedy)},
 		{"native", func(ctx context.Context, seed uint64, n *atomic.Int64) func(string) error {
 			return func(token string) error {
 				return ladder.PlayInProcess(ctx, arena, token, counted{icetradersbot.NewGreedy(seed), n}, 0)
@@ -88,7 +95,8 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 	} {
 		b.Run(way.name, func(b *testing.B) {
 			var decisions atomic.Int64
-			var spent time.Duration
+			var spent, cpuSpent time.Duration
+			moduleCPU.Store(0)
 			for i := 0; b.Loop(); i++ {
 				seed := uint64(100 + i%8) // the same matches for every way
 				ctx := context.Background()
@@ -100,7 +108,7 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 				for s := range seats {
 					plays[s] = way.seat(ctx, seed*8+uint64(s), &decisions)
 				}
-				began := time.Now()
+				began, cpu := time.Now(), processCPU()
 				var wg sync.WaitGroup
 				for s := range seats {
 					wg.Add(1)
@@ -116,8 +124,16 @@ func BenchmarkHosted_GreedyIceTraders(b *testing.B) {
 				}
 				wg.Wait()
 				spent += time.Since(began)
+				cpuSpent += processCPU() - cpu
 			}
-			b.ReportMetric(float64(decisions.Load())/spent.Seconds(), "decisions/s")
+			n := float64(decisions.Load())
+			b.ReportMetric(n/spent.Seconds(), "decisions/s")
+			// The process's CPU a decision (the server's, the bots' and, over gRPC, the
+			// client's): unlike the rate, it hardly moves with the machine's load.
+			b.ReportMetric(float64(cpuSpent.Microseconds())/n, "cpu-µs/decision")
+			if m := moduleCPU.Load(); m > 0 {
+				b.ReportMetric(float64(m)/1e3/n, "module-µs/decision")
+			}
 		})
 	}
 }
@@ -134,7 +150,20 @@ func playHosted(ctx context.Context, arena *service.Server, token string, bot *h
 			b.Errorf("verdict %v\n%s", s.Verdict, bot.Stderr())
 		}
 		n.Add(1)
+		moduleCPU.Add(int64(s.CPU))
 	}})
+}
+
+// moduleCPU sums the hosted bots' own CPU, as the host measured it decision by decision.
+var moduleCPU atomic.Int64
+
+// processCPU is the CPU time this process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkHosted_Instantiate starts a seat of the Go kit's greedy IceTraders bot (to its

@@ -8,5 +8,6 @@ var (
 	TestModule  = module
 	StartBot    = start
 	CModule     = cModule
+	WATModule   = watModule
 	SkipShort   = skipShort
 )

@@ -118,6 +118,38 @@ func cWasm(t testing.TB, name string, srcs ...string) []byte {
 	return wasm
 }
 
+// watWasm assembles a bot written in WebAssembly text (a file of the repository) with
+// wat2wasm. Without it the test is skipped on a developer's machine, and fails under CI,
+// which installs it (.ci/run: Debian's wabt).
+func watWasm(t testing.TB, path string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("wat2wasm"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("wat2wasm is not installed, and CI must assemble the WebAssembly text bot: .ci/run installs wabt")
+		}
+		t.Skip("wat2wasm is not installed: apt-get install wabt")
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(path)+".wasm")
+	if b, err := exec.Command("wat2wasm", filepath.Join(repoRoot(t), path), "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("wat2wasm %s: %v\n%s", path, err, b)
+	}
+	wasm, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wasm
+}
+
+// watModule compiles a bot written in WebAssembly text.
+func watModule(t testing.TB, path string) *Module {
+	t.Helper()
+	m, err := testRuntime(t).Compile(context.Background(), watWasm(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // cModule compiles a bot of the C kit.
 func cModule(t testing.TB, name string, srcs ...string) *Module {
 	t.Helper()

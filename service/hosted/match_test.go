@@ -291,3 +291,53 @@ func TestHosted_DebugNoteAndCPUKeptWithEachStep(t *testing.T) {
 		}
 	}
 }
+
+// TestHosted_HandWrittenWATBotFinishesAMatchOfEveryGame plays bots/wasm/wat/random.wat, a bot
+// written in WebAssembly text from docs/hosted.md alone (no kit, no libc), in a match of each
+// game: it answers every decision and breaks no limit.
+func TestHosted_HandWrittenWATBotFinishesAMatchOfEveryGame(t *testing.T) {
+	arena := newArena(t)
+	wat := hosted.WATModule(t, "bots/wasm/wat/random.wat")
+	for _, tc := range []struct {
+		game    string
+		seats   int
+		options map[string]string
+	}{
+		{"icetraders", 3, nil},
+		{"planet", 3, nil},
+		{"pantropia", 3, map[string]string{"turn_cap": "12"}},
+		{"fccatan", 3, map[string]string{"round_cap": "1", "map": "published"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			plan := []seatPlan{{module: wat}, {module: wat}}
+			for len(plan) < tc.seats {
+				plan = append(plan, seatPlan{builtin: "random"})
+			}
+			sum, logs := playMatch(t, arena, tc.game, tc.options, 13, nil, plan)
+			if sum.GetResult() == nil {
+				t.Fatalf("the match ended without a result: %v", sum)
+			}
+			for seat, l := range logs[:2] {
+				if l.verdict != nil {
+					t.Errorf("seat %d: verdict %v\n%s", seat, l.verdict, l.stderr)
+				}
+				if len(l.steps) == 0 {
+					t.Errorf("seat %d made no decision", seat)
+				}
+			}
+			rep, err := arena.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: sum.GetMatchId()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			answered := 0
+			for _, s := range rep.GetSteps() {
+				if s.GetSeat() < 2 && s.GetTimedOut() == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED && s.GetNotation() != "" {
+					answered++
+				}
+			}
+			if answered != len(logs[0].steps)+len(logs[1].steps) {
+				t.Errorf("the replay has %d steps the module's seats chose, the host counted %d decisions", answered, len(logs[0].steps)+len(logs[1].steps))
+			}
+		})
+	}
+}

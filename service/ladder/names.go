@@ -1,17 +1,20 @@
 package ladder
 
-import "strings"
+import "github.com/orrery/orrery/service/lookalike"
 
-// Reserved reports whether name is a registered or house bot's, in any letter case: a
-// client creating a match may not seat someone under it (service.Config.Names).
+// Reserved reports whether name is, or looks like, a registered or house bot's: the same
+// after case folding and Unicode look-alikes (service/lookalike: a Cyrillic "о", U+2010 for
+// the hyphen). A client creating a match may not seat someone under it
+// (service.Config.Names).
 func (l *Ladder) Reserved(name string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, ok := l.byName[name]; ok {
 		return true
 	}
+	skel := lookalike.Skeleton(name)
 	for n := range l.byName {
-		if strings.EqualFold(n, name) {
+		if lookalike.Skeleton(n) == skel {
 			return true
 		}
 	}

@@ -37,6 +37,19 @@ func TestNames_RegisteredAndHouseNamesAreReserved(t *testing.T) {
 	}
 }
 
+// The reproduction: look-alike house names (U+2010 for the hyphen, a Cyrillic "о")
+// were accepted. Now a name is reserved if it looks like a reserved one.
+func TestNames_LookAlikesOfReservedNamesAreReserved(t *testing.T) {
+	e := newEnv(t, nil, quick(Config{}), "")
+	e.register("alpha")
+	for _, name := range []string{"house‐random", "hоuse-random", "house−random", "ｈｏｕｓｅ－ｒａｎｄｏｍ", "alphа", "ALPHA\u200b", "h0use-random"} {
+		_, err := e.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: testGame, Seats: 2, SeatNames: []string{"", name}})
+		if status.Code(err) != codes.PermissionDenied {
+			t.Errorf("seat name %q: got %v, want PermissionDenied", name, err)
+		}
+	}
+}
+
 // A ladder match whose seats are not recorded (started by a version that did not record
 // them) cannot be resumed on anyone's stream after a restart: rather than linger to be played
 // out by the clock, it ends aborted at once, and is not rated.

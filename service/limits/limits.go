@@ -19,15 +19,23 @@ import (
 
 // Config is the limits; a zero field takes its default.
 type Config struct {
-	LiveMatches        int           // matches running at once on the server (--max-matches)
-	CreatesPerMinute   int           // matches one caller may create per minute (--max-creates-per-minute)
-	SpectatorsPerMatch int           // Watch streams open on one match (--max-spectators)
-	SeatNameBytes      int           // the longest seat name (--max-seat-name)
-	OptionValueBytes   int           // the longest option value, data sets excepted (--max-option-value)
-	DataSetBytes       int           // the longest data set sent inline (--max-data-set)
-	Unjoined           time.Duration // a match no seat joined ends as aborted after this (--unjoined-expiry)
-	EchoBytes          int           // client text quoted in an error or a log line
-	StreamQueue        int           // replies queued for one Play stream whose bot does not read (--max-stream-queue)
+	LiveMatches         int           // matches running at once on the server (--max-matches)
+	CreatesPerMinute    int           // matches one caller may create per minute (--max-creates-per-minute)
+	SpectatorsPerMatch  int           // Watch streams open on one match (--max-spectators)
+	SeatNameBytes       int           // the longest seat name (--max-seat-name)
+	OptionValueBytes    int           // the longest option value, data sets excepted (--max-option-value)
+	DataSetBytes        int           // the longest data set sent inline (--max-data-set)
+	Unjoined            time.Duration // a match no seat joined ends as aborted after this (--unjoined-expiry)
+	EchoBytes           int           // client text quoted in an error or a log line
+	StreamQueue         int           // replies queued for one Play stream whose bot does not read (--max-stream-queue)
+	StreamQueueBytes    int           // bytes of those replies (--max-stream-queue-bytes)
+	LivePerCaller       int           // live matches one caller has created (--max-matches-per-caller)
+	SpectatorsPerCaller int           // Watch streams one caller has open on one match (--max-spectators-per-caller)
+	TournamentMatches   int           // tournament matches one caller may schedule per hour without the admin key (--open-tournaments); negative: none
+	RejectsPerSecond    int           // rejected answers a Play stream may send per second (--max-rejects-per-second)
+	RejectBurst         int           // and at once
+	Abandoned           time.Duration // a match whose seats all left and stayed away this long ends as aborted (--abandoned-expiry)
+	MessageBytes        int           // the largest gRPC message the server receives (--max-message)
 }
 
 // Defaults.
@@ -43,6 +51,20 @@ const (
 	// DefaultStreamQueue is far more replies than a bot that reads ever has waiting (one per
 	// answer it sent and has not yet read the reply to).
 	DefaultStreamQueue = 128
+	// DefaultStreamQueueBytes is a few hundred of the largest decisions a game sends.
+	DefaultStreamQueueBytes    = 8 << 20
+	DefaultLivePerCaller       = 64
+	DefaultSpectatorsPerCaller = 8
+	DefaultTournamentMatches   = 600
+	// DefaultRejectsPerSecond is far more than a bot that reads its decisions is ever
+	// refused; 200 garbage seats at 10k messages a second slowed another match to 0.10x.
+	DefaultRejectsPerSecond = 5
+	DefaultRejectBurst      = 20
+	DefaultAbandoned        = 10 * time.Minute
+	// DefaultMessageBytes is gRPC's own default, set explicitly; a larger --max-data-set
+	// raises it to the data set and room for the rest of its CreateMatchRequest.
+	DefaultMessageBytes = 4 << 20
+	messageRoom         = 64 << 10
 )
 
 // WithDefaults fills the zero fields.
@@ -60,8 +82,20 @@ func (c Config) WithDefaults() Config {
 	def(&c.DataSetBytes, DefaultDataSetBytes)
 	def(&c.EchoBytes, DefaultEchoBytes)
 	def(&c.StreamQueue, DefaultStreamQueue)
+	def(&c.StreamQueueBytes, DefaultStreamQueueBytes)
+	def(&c.LivePerCaller, DefaultLivePerCaller)
+	def(&c.SpectatorsPerCaller, DefaultSpectatorsPerCaller)
+	def(&c.TournamentMatches, DefaultTournamentMatches)
+	def(&c.RejectsPerSecond, DefaultRejectsPerSecond)
+	def(&c.RejectBurst, DefaultRejectBurst)
 	if c.Unjoined == 0 {
 		c.Unjoined = DefaultUnjoined
+	}
+	if c.Abandoned == 0 {
+		c.Abandoned = DefaultAbandoned
+	}
+	if c.MessageBytes == 0 {
+		c.MessageBytes = max(DefaultMessageBytes, c.DataSetBytes+messageRoom)
 	}
 	return c
 }
@@ -70,9 +104,13 @@ func (c Config) WithDefaults() Config {
 type Limits struct {
 	cfg Config
 
-	mu         sync.Mutex // guards creates, spectators
+	mu         sync.Mutex // guards the maps below
 	creates    map[string]*window
-	spectators map[string]int
+	scheduled  map[string]*window // tournament matches by caller, per hour
+	spectators map[string]int     // by match
+	watching   map[string]int     // by match and caller
+	owned      map[string]int     // live matches by creator
+	ownerOf    map[string]string  // creator by live match
 }
 
 // window counts one caller's creations in the current minute.
@@ -83,7 +121,8 @@ type window struct {
 
 // New makes the limits of cfg (defaults filled).
 func New(cfg Config) *Limits {
-	return &Limits{cfg: cfg.WithDefaults(), creates: make(map[string]*window), spectators: make(map[string]int)}
+	return &Limits{cfg: cfg.WithDefaults(), creates: make(map[string]*window), scheduled: make(map[string]*window),
+		spectators: make(map[string]int), watching: make(map[string]int), owned: make(map[string]int), ownerOf: make(map[string]string)}
 }
 
 // Config is the limits in force.
@@ -122,26 +161,6 @@ func (l *Limits) Create(caller string, now time.Time) error {
 	}
 	w.n++
 	return nil
-}
-
-// Watch admits one more spectator of match; release ends its watch.
-func (l *Limits) Watch(match string) (release func(), err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.spectators[match] >= l.cfg.SpectatorsPerMatch {
-		return nil, status.Errorf(codes.ResourceExhausted, "spectators per match: %d already watch (serve --max-spectators)", l.cfg.SpectatorsPerMatch)
-	}
-	l.spectators[match]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			if l.spectators[match]--; l.spectators[match] <= 0 {
-				delete(l.spectators, match)
-			}
-		})
-	}, nil
 }
 
 // SeatNames checks seat names: printable, without control or format characters, and short.
@@ -194,9 +213,13 @@ func (l *Limits) StreamQueue(queued int) error {
 // Unjoined is how long a match may wait for its first seat.
 func (l *Limits) Unjoined() time.Duration { return l.cfg.Unjoined }
 
+// Abandoned is how long a match may have no seat connected, once every seat has left.
+func (l *Limits) Abandoned() time.Duration { return l.cfg.Abandoned }
+
 // String describes the limits, for the server's start-up log.
 func (l *Limits) String() string {
 	c := l.cfg
-	return fmt.Sprintf("matches %d, creates/min/caller %d, spectators/match %d, seat name %dB, option %dB, data set %dB, unjoined %v, stream queue %d",
-		c.LiveMatches, c.CreatesPerMinute, c.SpectatorsPerMatch, c.SeatNameBytes, c.OptionValueBytes, c.DataSetBytes, c.Unjoined, c.StreamQueue)
+	return fmt.Sprintf("matches %d (%d/caller), creates/min/caller %d, tournament matches/h/caller %d, spectators/match %d (%d/caller), seat name %dB, option %dB, data set %dB, unjoined %v, abandoned %v, stream queue %d (%dB), rejects/s/stream %d",
+		c.LiveMatches, c.LivePerCaller, c.CreatesPerMinute, c.TournamentMatches, c.SpectatorsPerMatch, c.SpectatorsPerCaller, c.SeatNameBytes, c.OptionValueBytes,
+		c.DataSetBytes, c.Unjoined, c.Abandoned, c.StreamQueue, c.StreamQueueBytes, c.RejectsPerSecond)
 }

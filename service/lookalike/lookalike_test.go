@@ -1,6 +1,9 @@
 package lookalike
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 // The look-alike house names (U+2010 for the hyphen, a Cyrillic "о") were accepted as
 // new names; they fold to the same skeleton as the house bot's.
@@ -28,4 +31,20 @@ func TestSame_LookAlikeNames(t *testing.T) {
 			t.Errorf("Same(%q, %q) = %v, want %v (skeletons %q, %q)", c.a, c.b, got, c.same, Skeleton(c.a), Skeleton(c.b))
 		}
 	}
+}
+
+// Any text folds without a panic to valid UTF-8, and looks like itself.
+func FuzzSkeleton(f *testing.F) {
+	for _, s := range []string{"house-greedy", "h\u043euse\u2010greedy", "ｈｏｕｓｅ", "\xff\xfe", "rnrnvv", "İı"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := Skeleton(s)
+		if !utf8.ValidString(k) {
+			t.Errorf("Skeleton(%q) = %q, not UTF-8", s, k)
+		}
+		if !Same(s, s) {
+			t.Errorf("%q does not look like itself", s)
+		}
+	})
 }

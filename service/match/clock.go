@@ -165,6 +165,32 @@ func (m *Match) expireUnjoined() {
 	m.endLocked(now, m.aborted(unjoinedDetail(m.env.Limits.Unjoined())), false)
 }
 
+// expireAbandoned ends a match whose connected seats all left and stayed away, as aborted:
+// a match joined once and abandoned held a place of --max-matches for days.
+func (m *Match) expireAbandoned() {
+	if !m.env.Host.Enter() {
+		return
+	}
+	defer m.env.Host.Leave()
+	now := m.env.Host.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ended || m.connectedLocked() {
+		return
+	}
+	m.endLocked(now, m.aborted(abandonedDetail(m.env.Limits.Abandoned())), false)
+}
+
+// connectedLocked reports whether any seat has a connection.
+func (m *Match) connectedLocked() bool {
+	for i := range m.seats {
+		if m.seats[i].stream != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // StopClock stops the match's timers.
 func (m *Match) StopClock() {
 	m.mu.Lock()
@@ -174,5 +200,8 @@ func (m *Match) StopClock() {
 	}
 	if m.unjoined != nil {
 		m.unjoined.Stop()
+	}
+	if m.abandoned != nil {
+		m.abandoned.Stop()
 	}
 }

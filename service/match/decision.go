@@ -32,6 +32,9 @@ type pending struct {
 	sent     time.Time  // when it was first built for the seat's stream (lab.go)
 	rejected []byte     // the codes of the answers to it rejected so far
 	span     trace.Span // from issue to answer, with Env.Tracer (spans.go); nil otherwise
+	// seen is how many events the seat's stream had been sent with it, the last time it was
+	// sent: the seat's answer to it acknowledges them (seatState.acked).
+	seen int64
 }
 
 // refreshLocked issues, keeps or withdraws each seat's decision after a change. A decision
@@ -191,6 +194,9 @@ func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 	}
 	// Answered: whatever the seat owes next is a new decision, built in this one's place.
 	endDecisionSpan(m.seats[seat].pending, answeredOutcome(timedOut))
+	if p := m.seats[seat].pending; p != nil && timedOut == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
+		m.seats[seat].acked = max(m.seats[seat].acked, p.seen)
+	}
 	m.seats[seat].spare, m.seats[seat].pending = m.seats[seat].pending, nil
 	if t, ok := m.st.(engine.Ticker); ok && m.clock.Wall {
 		m.seats[seat].answered, m.seats[seat].answeredIn = true, stepBefore
@@ -235,6 +241,10 @@ func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, t
 	m.notifyLocked()
 }
 
+// maxReason bounds a rejection's reason, which may quote an engine's error about the bot's
+// notation.
+const maxReason = 512
+
 // answer handles a seat's answer; it returns the accepted notation or a rejection.
 func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
 	now := m.env.Host.Now()
@@ -242,7 +252,9 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
 		m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
 		p.rejectLocked(code)
-		return "", &orreryv1.ActionRejected{DecisionId: ans.GetDecisionId(), Code: code, Reason: fmt.Sprintf(format, args...)}
+		// What the bot sent is quoted cut short: a 3 MB decision id made a 15.7 MB reply.
+		return "", &orreryv1.ActionRejected{DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: code,
+			Reason: engine.Clip(fmt.Sprintf(format, args...), maxReason)}
 	}
 	if m.ended {
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
@@ -262,7 +274,7 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
 	}
 	if ans.GetDecisionId() != p.id {
-		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", ans.GetDecisionId(), p.id)
+		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q is not current; answer decision %q", m.env.Limits.Clip(ans.GetDecisionId()), p.id)
 	}
 	if now.After(p.deadline) {
 		id := p.id // the timeout answers p, which the seat's next decision then reuses

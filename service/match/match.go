@@ -15,6 +15,7 @@ import (
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/proto/wire"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
 )
 
@@ -73,7 +74,10 @@ type Match struct {
 	pub      atomic.Pointer[Public]
 	// unjoined ends the match as aborted if no seat joins in time (limits.Config.Unjoined).
 	unjoined *time.Timer
-	joined   bool
+	// abandoned ends it as aborted once every connected seat has left and none has come
+	// back in time (limits.Config.Abandoned); running only while no seat is connected.
+	abandoned *time.Timer
+	joined    bool
 	// decided and latency are the game's series of metrics, looked up at the first decision:
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
@@ -89,10 +93,17 @@ type logged struct {
 }
 
 type seatState struct {
+	// rejects is the seat's budget of rejected answers (limits.Rejects), made at its first
+	// rejection and kept across its streams, so that rejoining does not refill it.
+	rejects   *limits.Rejects
 	stream    int64 // generation of the connected stream; 0 when none
 	bank      time.Duration
 	pending   *pending
 	delivered int64 // events delivered to this seat, for resuming
+	// acked is how many events the seat has acknowledged: those it was sent up to the last
+	// decision it answered. Stored with the result, it is where a final join of the match,
+	// served from the store, resumes the seat's events when the join does not say.
+	acked int64
 	// answered is the wall-clock step this seat last answered in (answeredIn); it is not
 	// asked again in that step, or a fast bot would be handed decision after decision.
 	answered   bool
@@ -145,9 +156,16 @@ func New(env *Env, spec Spec, log *Log) *Match {
 
 // Load is a finished match rebuilt from its stored log and result, for a spectator or a
 // seat that rejoins after it left memory: it runs no clock, and is not the server's to keep.
-func Load(env *Env, spec Spec, log *Log, ended time.Time, r engine.Result) *Match {
+func Load(env *Env, spec Spec, log *Log, ended time.Time, r engine.Result, acked []int64) *Match {
 	m := newMatch(env, spec, log)
 	m.ended, m.recorded, m.endedAt, m.result = true, true, ended, r
+	// A seat that joins without saying what it has seen is sent the events from its last
+	// acknowledged one: nothing of what was sent after it is known to have arrived.
+	for i := range m.seats {
+		if i < len(acked) && acked[i] >= 0 && acked[i] <= int64(len(m.ev.refs)) {
+			m.seats[i].acked, m.seats[i].delivered = acked[i], acked[i]
+		}
+	}
 	return m
 }
 
@@ -271,6 +289,9 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 	if m.unjoined != nil {
 		m.unjoined.Stop()
 	}
+	if m.abandoned != nil {
+		m.abandoned.Stop()
+	}
 	if !handOff {
 		m.result, m.endedAt = r, now
 		m.env.Metrics.MatchesFinished.WithLabelValues(m.game, r.Reason.String()).Inc()
@@ -281,6 +302,7 @@ func (m *Match) endLocked(now time.Time, r engine.Result, handOff bool) {
 			for i := range m.seats {
 				res.Timeouts = append(res.Timeouts, m.seats[i].timeouts)
 				res.Banks = append(res.Banks, m.seats[i].bank)
+				res.Acked = append(res.Acked, m.seats[i].acked)
 			}
 			m.env.Host.Finish(m.id, now, res, m.stored)
 		} else {
@@ -403,6 +425,11 @@ func (m *Match) Replay() (*orreryv1.GetReplayResponse, error) {
 	}
 	l := &Log{st: m.st, steps: m.steps, events: m.ev.refs}
 	return l.Replay(m.summaryLocked(), m.cfg.Seed, m.seedSalt), nil
+}
+
+// abandonedDetail is why a match whose seats all left ended.
+func abandonedDetail(d time.Duration) string {
+	return fmt.Sprintf("every connected seat left and none came back within %v", d)
 }
 
 // unjoinedDetail is why a match nobody joined ended.

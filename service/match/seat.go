@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -38,6 +40,8 @@ type Seat struct {
 	// and free again once the sender calls next again, everything sent.
 	ack      *acceptedMsg
 	ackState ackState
+	// outboxBytes is the size of the replies in outbox.
+	outboxBytes int
 	// wake tells Run the seat has something new (wakeLocked): a seat woken by its own
 	// channel, not by the match's changed one, cost a channel made and closed per change.
 	wake chan struct{}
@@ -84,6 +88,17 @@ func (m *Match) Connect(seat engine.Seat, eventsSeen *int64) *Seat {
 	return st
 }
 
+// RejectBudget refuses a join of seat while the seat's budget of rejected answers is spent
+// (its last stream was closed for them), saying when to come back.
+func (m *Match) RejectBudget(seat engine.Seat) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.seats[seat].rejects; r != nil {
+		return r.Wait(m.env.Host.Now())
+	}
+	return nil
+}
+
 // connect makes a new stream generation the seat's connection, replacing any older one.
 func (m *Match) connect(seat engine.Seat) int64 {
 	m.mu.Lock()
@@ -91,6 +106,9 @@ func (m *Match) connect(seat engine.Seat) int64 {
 	m.gen++
 	gen := m.gen
 	m.seats[seat].stream = gen
+	if m.abandoned != nil {
+		m.abandoned.Stop() // a seat is back
+	}
 	if !m.joined {
 		m.joined = true
 		if m.unjoined != nil {
@@ -108,6 +126,12 @@ func (m *Match) disconnect(st *Seat) {
 	if s.stream == st.gen {
 		s.stream = 0
 		m.releaseIfIdleLocked()
+		if !m.ended && !m.connectedLocked() {
+			if m.abandoned != nil {
+				m.abandoned.Stop()
+			}
+			m.abandoned = time.AfterFunc(m.env.Limits.Abandoned(), m.expireAbandoned)
+		}
 	}
 	if s.live == st {
 		s.live = nil
@@ -157,12 +181,17 @@ func (st *Seat) Joined() *orreryv1.Joined {
 
 // Answer applies one request from the bot and queues the reply for the seat's stream. It
 // refuses the request, applying nothing, when the stream already has its limit of replies
-// waiting (limits.Config.StreamQueue): the bot sends and does not read.
+// waiting, in number or in bytes (limits.Config.StreamQueue, StreamQueueBytes): the bot
+// sends and does not read. Past the stream's budget of rejected answers
+// (limits.Config.RejectsPerSecond) it is an error too: the stream is closed, the seat kept.
 func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.env.Limits.StreamQueue(len(st.outbox)); err != nil {
+		return err
+	}
+	if err := m.env.Limits.StreamQueueBytes(st.outboxBytes); err != nil {
 		return err
 	}
 	// A quiet seat is told by its next decision: it is sent no acceptance (queueing one only
@@ -178,6 +207,16 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 	}
 	if resp == nil {
 		return nil
+	}
+	if resp.GetRejected() != nil {
+		ss := &m.seats[st.seat]
+		if ss.rejects == nil {
+			ss.rejects = m.env.Limits.Rejects()
+		}
+		if err := ss.rejects.Reject(m.env.Host.Now()); err != nil {
+			return err
+		}
+		st.outboxBytes += proto.Size(resp) // an acceptance is small and server-made
 	}
 	st.outbox = append(st.outbox, resp)
 	st.wakeLocked() // an accepted answer has woken everyone already, this seat too
@@ -204,7 +243,7 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 	m := st.m
 	out := append(st.sending[:0], st.outbox...)
 	clear(st.outbox)
-	st.outbox = st.outbox[:0]
+	st.outbox, st.outboxBytes = st.outbox[:0], 0
 	if st.ackState == ackQueued {
 		st.ackState = ackHanded
 	}
@@ -246,8 +285,8 @@ func (st *Seat) handleLocked(req *orreryv1.PlayRequest, ack *acceptedMsg) *orrer
 	}
 	if id := ans.GetMatchId(); id != "" && id != m.id {
 		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
-			DecisionId: ans.GetDecisionId(), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
-			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", id, m.id),
+			DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
+			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", m.env.Limits.Clip(id), m.id),
 		}}}
 	}
 	notation, rej := m.answerLocked(seat, ans)

@@ -246,6 +246,9 @@ func (m *Match) viewLocked(seat engine.Seat, gen int64, cursor int64, sentDecisi
 		// A quiet seat takes its events only with a decision or the end: one message per change.
 		v.events, v.cursor = m.deliverLocked(seat, cursor)
 	}
+	if v.decision != nil {
+		m.seats[seat].pending.seen = v.cursor // the events go before the decision, or with it
+	}
 	return v
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -303,4 +304,19 @@ func (d *DB) Held(ctx context.Context, node string, now time.Time) ([]string, er
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// ClusterKey is the secret the nodes sharing this database sign their relayed calls with:
+// drawn by the first node that asks, the same for every node after.
+func (d *DB) ClusterKey(ctx context.Context) ([]byte, error) {
+	secret := make([]byte, 32)
+	rand.Read(secret) // crypto/rand never fails on supported platforms
+	if _, err := d.db.ExecContext(ctx, `INSERT INTO cluster_key (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING`, secret); err != nil {
+		return nil, fmt.Errorf("cluster key: %w", err)
+	}
+	var got []byte
+	if err := d.db.QueryRowContext(ctx, `SELECT secret FROM cluster_key WHERE id = 1`).Scan(&got); err != nil {
+		return nil, fmt.Errorf("cluster key: %w", err)
+	}
+	return got, nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -306,4 +307,23 @@ func testEndedMatchesLoseTheirLeases(t *testing.T, target string) {
 			t.Errorf("%s is running and lost its lease: %v", id, err)
 		}
 	}
+}
+
+// Every node of a cluster reads the one cluster key the first drew.
+func TestClusterKey_SameForEveryNode(t *testing.T) {
+	eachBackend(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		db := leaseStore(t, target)
+		a, err := db.ClusterKey(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := db.ClusterKey(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a) != 32 || !bytes.Equal(a, b) {
+			t.Errorf("keys %x and %x", a, b)
+		}
+	})
 }

@@ -113,6 +113,9 @@ type Result struct {
 	// Each seat's timeouts and final time bank (absent in results stored before them).
 	Timeouts []int           `json:"timeouts,omitempty"`
 	Banks    []time.Duration `json:"banks,omitempty"`
+	// Each seat's events acknowledged by its last answer (absent in results stored before
+	// them): where a seat's final join, without events_seen, resumes its events.
+	Acked []int64 `json:"acked,omitempty"`
 }
 
 // Step is one logged action: seat -1 with empty notation is a wall-clock advance.

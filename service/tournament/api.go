@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
 
@@ -62,6 +63,11 @@ func (s *Service) CreateTournament(ctx context.Context, req *orreryv1.CreateTour
 	r.drawFirst()
 	if len(r.slots) == 0 {
 		return nil, status.Error(codes.InvalidArgument, "the schedule has no match")
+	}
+	if s.cfg.AdminKey == "" { // an open server: anyone may run one, within a budget
+		if err := s.arena.ScheduleTournament(ctx, r.total); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.db.insertRun(ctx, r); err != nil {
 		return nil, status.Errorf(codes.Internal, "store the tournament: %v", err)
@@ -181,14 +187,14 @@ func (s *Service) tournament(ctx context.Context, id string, matches bool) (*orr
 		return r.protoLocked(matches), nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, status.Errorf(codes.Internal, "tournament %s: %v", id, err)
+		return nil, status.Errorf(codes.Internal, "tournament %s: %v", engine.Clip(id, 64), err)
 	}
 	t, err := s.db.tournament(ctx, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, status.Errorf(codes.NotFound, "no tournament %q", id)
+		return nil, status.Errorf(codes.NotFound, "no tournament %q", engine.Clip(id, 64))
 	}
 	if err != nil {
-		return nil, status.Errorf(codes.Internal, "tournament %s: %v", id, err)
+		return nil, status.Errorf(codes.Internal, "tournament %s: %v", engine.Clip(id, 64), err)
 	}
 	if !matches {
 		t.MatchIds = nil

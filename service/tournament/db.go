@@ -60,6 +60,14 @@ CREATE TABLE IF NOT EXISTS tournament_slots (
 	ended INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (tournament_id, seq)
 );
+-- A duplicate set's seals (seals.go): a match of the set, written with its slot's match id,
+-- before the match is created. Its seed stays withheld while any slot of its set has not ended.
+CREATE TABLE IF NOT EXISTS tournament_seals (
+	match_id TEXT PRIMARY KEY,
+	tournament_id TEXT NOT NULL,
+	round INTEGER NOT NULL,
+	set_no INTEGER NOT NULL
+);
 `
 
 type db struct{ *sql.DB }
@@ -122,10 +130,26 @@ func insertSlots(ctx context.Context, tx *sql.Tx, id string, slots []*slot) erro
 	return nil
 }
 
-func (d *db) startSlot(ctx context.Context, id string, seq int, matchID string, tokens []string) error {
-	_, err := d.ExecContext(ctx, `UPDATE tournament_slots SET match_id = ?, tokens = ? WHERE tournament_id = ? AND seq = ?`,
-		matchID, store.JSON(tokens), id, seq)
-	return err
+// startSlot records the match that plays sl, and its seats' tokens. The match of a
+// duplicate set is sealed in the same transaction: from the moment its id is known anywhere,
+// every node withholds its seed (seals.go).
+func (d *db) startSlot(ctx context.Context, r *run, sl *slot, matchID string, tokens []string) error {
+	tx, err := d.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE tournament_slots SET match_id = ?, tokens = ? WHERE tournament_id = ? AND seq = ?`,
+		matchID, store.JSON(tokens), r.id, sl.seq); err != nil {
+		return err
+	}
+	if r.spec.GetDuplicate() {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tournament_seals (match_id, tournament_id, round, set_no) VALUES (?,?,?,?)
+			ON CONFLICT (match_id) DO NOTHING`, matchID, r.id, sl.round, sl.set); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 func (d *db) endSlot(ctx context.Context, id string, seq int, ranks, forfeited []int, reason orreryv1.EndReason) error {

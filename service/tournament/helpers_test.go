@@ -3,8 +3,10 @@ package tournament
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -20,11 +22,20 @@ import (
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service"
 	"github.com/orrery/orrery/service/ladder"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/store/pgtest"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := pgtest.Run(m) // stops the shared PostgreSQL, if a test started one, before the leak check
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // testGame is the game these tests play: fast, 2 to 6 seats.
@@ -48,6 +59,12 @@ type env struct {
 // nil). stop closes them as a server shutting down does; cleanup calls it if the test has not.
 func newEnv(t *testing.T, db *store.DB, adminKey string) *env {
 	t.Helper()
+	return newEnvLimits(t, db, adminKey, limits.Config{})
+}
+
+// newEnvLimits is newEnv with the arena's limits.
+func newEnvLimits(t *testing.T, db *store.DB, adminKey string, lim limits.Config) *env {
+	t.Helper()
 	if db == nil {
 		var err error
 		if db, err = store.Open(":memory:"); err != nil {
@@ -69,7 +86,7 @@ func newEnv(t *testing.T, db *store.DB, adminKey string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arena, err := service.New(service.Config{Store: db, Ladder: lad, Seeds: tour})
+	arena, err := service.New(service.Config{Store: db, Ladder: lad, Seeds: tour, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

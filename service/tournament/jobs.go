@@ -209,12 +209,10 @@ func (s *Service) createRecorded(r *run, sl *slot, spec service.MatchSpec) error
 	keys := &service.MatchKeys{ID: sl.matchID, Tokens: sl.tokens}
 	if sl.matchID == "" || len(sl.tokens) != spec.Seats {
 		keys = service.NewMatchKeys(spec.Seats)
-		if err := s.db.startSlot(s.ctx, r.id, sl.seq, keys.ID, keys.Tokens); err != nil {
+		// A duplicate set's match is sealed with it, for every node, before it exists.
+		if err := s.db.startSlot(s.ctx, r, sl, keys.ID, keys.Tokens); err != nil {
 			return fmt.Errorf("record match %s: %w", keys.ID, err)
 		}
-	}
-	if r.spec.GetDuplicate() {
-		s.seal(keys.ID) // before anything can end it
 	}
 	spec.Keys = keys
 	if _, _, _, err := s.arena.Create(s.ctx, spec); err != nil {
@@ -327,7 +325,8 @@ func (s *Service) advance(ctx context.Context, id string) error {
 
 // sweepLoop does every second what a dead node's jobs would have: it records the matches
 // of running tournaments that have ended, advances their schedules, plays the built-in seats
-// of their matches that run here, and keeps the withheld seeds of duplicate sets up to date.
+// of their matches that run here. (The seals of duplicate sets need no sweep: every node
+// reads them from the database, seals.go.)
 func (s *Service) sweepLoop() {
 	defer s.wg.Done()
 	t := time.NewTicker(time.Second)
@@ -349,7 +348,6 @@ func (s *Service) sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sealed := make(map[string]struct{})
 	for _, id := range ids {
 		r, err := s.db.loadRun(ctx, id)
 		if err == nil {
@@ -360,9 +358,6 @@ func (s *Service) sweep(ctx context.Context) error {
 			continue
 		}
 		for _, sl := range r.slots {
-			if sl.matchID != "" && r.spec.GetDuplicate() && !r.setEnded(sl) {
-				sealed[sl.matchID] = struct{}{}
-			}
 			if sl.matchID == "" || sl.ended {
 				continue
 			}
@@ -380,15 +375,6 @@ func (s *Service) sweep(ctx context.Context) error {
 			s.log.Error("tournament: advance", "tournament", id, "err", err)
 		}
 	}
-	// The sets of this node's own new matches were sealed as they were created.
-	s.sealMu.Lock()
-	for id := range s.sealed {
-		if _, ok := sealed[id]; !ok && s.jobs.cl.Holds(id) {
-			sealed[id] = struct{}{}
-		}
-	}
-	s.sealed = sealed
-	s.sealMu.Unlock()
 	return nil
 }
 

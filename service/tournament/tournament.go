@@ -33,6 +33,10 @@ type Arena interface {
 	Create(ctx context.Context, spec service.MatchSpec) (id string, tokens []string, seedHash string, err error)
 	AwaitEnd(ctx context.Context, id string) (*orreryv1.MatchSummary, error)
 	GetMatch(ctx context.Context, req *orreryv1.GetMatchRequest) (*orreryv1.GetMatchResponse, error)
+	// ScheduleTournament counts a tournament of matches against its caller's budget of
+	// scheduled matches (limits.Schedule), refusing it past the budget: asked of a
+	// CreateTournament without an admin key.
+	ScheduleTournament(ctx context.Context, matches int) error
 }
 
 // Bots is the registered bots and their ladder streams: *ladder.Ladder.
@@ -83,7 +87,7 @@ type Service struct {
 	wg     sync.WaitGroup // schedulers, slot players, built-in seats
 
 	sealMu sync.Mutex          // guards sealed alone: the arena asks under its match locks
-	sealed map[string]struct{} // matches of duplicate sets still running
+	sealed map[string]struct{} // without a cluster: matches of duplicate sets still running (seals.go)
 
 	mu   sync.Mutex // guards runs
 	runs map[string]*run
@@ -131,14 +135,21 @@ func New(cfg Config) (*Service, error) {
 			for _, m := range ids {
 				s.sealed[m] = struct{}{}
 			}
-			s.log.Error("tournament: cannot resume; its seeds stay withheld", "tournament", id, "err", errors.Join(err, idErr))
+			s.log.Error("tournament: cannot resume; its seeds stay withheld", "tournament", id, "err", errors.Join(err, idErr, d.sealAll(s.ctx, id)))
 			continue
 		}
 		if cfg.Cluster == nil {
 			s.runs[id] = r // on a cluster, the job queue runs it and the database holds it
 		}
+		if !r.spec.GetDuplicate() {
+			continue
+		}
+		// A tournament stored before its seals were (or by such a node) gets them now.
+		if err := d.sealAll(s.ctx, id); err != nil {
+			return nil, fmt.Errorf("tournament %s: seal its duplicate sets: %w", id, err)
+		}
 		for _, sl := range r.slots {
-			if sl.matchID != "" && r.spec.GetDuplicate() && !r.setEnded(sl) {
+			if sl.matchID != "" && !r.setEnded(sl) {
 				s.sealed[sl.matchID] = struct{}{}
 			}
 		}
@@ -169,28 +180,6 @@ func (s *Service) Close() {
 	s.stopJobs()
 	s.cancel()
 	s.wg.Wait()
-}
-
-// Withheld reports whether match id belongs to a duplicate set still being played.
-func (s *Service) Withheld(id string) bool {
-	s.sealMu.Lock()
-	defer s.sealMu.Unlock()
-	_, ok := s.sealed[id]
-	return ok
-}
-
-func (s *Service) seal(id string) {
-	s.sealMu.Lock()
-	s.sealed[id] = struct{}{}
-	s.sealMu.Unlock()
-}
-
-func (s *Service) unseal(ids []string) {
-	s.sealMu.Lock()
-	for _, id := range ids {
-		delete(s.sealed, id)
-	}
-	s.sealMu.Unlock()
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now() }
@@ -409,7 +398,7 @@ func (s *Service) create(r *run, sl *slot) error {
 		// Before anything can end it: nobody sits in it yet, and its clock runs for seconds.
 		s.seal(id)
 	}
-	if err := s.db.startSlot(s.ctx, r.id, sl.seq, id, tokens); err != nil {
+	if err := s.db.startSlot(s.ctx, r, sl, id, tokens); err != nil {
 		return fmt.Errorf("record match %s: %w", id, err)
 	}
 	s.mu.Lock()

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/seedcommit"
 	"github.com/orrery/orrery/service/store"
 )
@@ -400,5 +401,28 @@ func TestRestart_UnreadableTournament(t *testing.T) {
 	e2 := newEnv(t, db2, "")
 	if _, err := e2.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: fast}); status.Code(err) != codes.FailedPrecondition {
 		t.Errorf("GetReplay of a match of an unreadable tournament's set: %v", err)
+	}
+}
+
+// The reproduction: 16 anonymous CreateTournament calls scheduled 100,000 games each.
+// Now, with no admin key, a caller's tournaments count against its hourly budget of
+// scheduled matches (serve --open-tournaments).
+func TestCreateTournament_AnonymousCountsAgainstTheCallersBudget(t *testing.T) {
+	e := newEnvLimits(t, nil, "", limits.Config{TournamentMatches: 10})
+	req := func(games int32) *orreryv1.CreateTournamentRequest {
+		return &orreryv1.CreateTournamentRequest{Game: testGame, Entrants: []string{"random", "greedy"}, Games: games, Parallel: 1}
+	}
+	ctx := context.Background()
+	if _, err := e.tours.CreateTournament(ctx, req(100_000)); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "--open-tournaments") {
+		t.Errorf("100,000 games: %v", err)
+	}
+	if _, err := e.tours.CreateTournament(ctx, req(6)); err != nil {
+		t.Fatalf("6 games: %v", err)
+	}
+	if _, err := e.tours.CreateTournament(ctx, req(6)); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("6 more games past a budget of 10: %v", err)
+	}
+	if _, err := e.tours.CreateTournament(ctx, req(4)); err != nil {
+		t.Errorf("the 4 left: %v", err)
 	}
 }

@@ -24,17 +24,18 @@ int greedy(const struct rule *rules) {
 			orrery_answer(0, "no notations");
 			continue;
 		}
-		int best = 0, ties = 0;
-		for (int i = 0; i < n; i++) {
-			int s = score(rules, legal[i]), b = score(rules, legal[best]);
-			if (s > b) {
+		int best = 0, top = score(rules, legal[0]), ties = 1;
+		for (int i = 1; i < n; i++) {
+			int s = score(rules, legal[i]);
+			if (s > top) {
 				best = i;
+				top = s;
 				ties = 1;
-			} else if (s == b && orrery_random((uint32_t)++ties) == 0) {
+			} else if (s == top && orrery_random((uint32_t)++ties) == 0) {
 				best = i;
 			}
 		}
-		snprintf(note, sizeof note, "%s (score %d of %d actions)", legal[best], score(rules, legal[best]), n);
+		snprintf(note, sizeof note, "%s (score %d of %d actions)", legal[best], top, n);
 		orrery_answer(best, note);
 	}
 	return 0;

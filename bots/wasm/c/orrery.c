@@ -1,6 +1,7 @@
 /* orrery.c: see orrery.h. */
 #include "orrery.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +12,29 @@ void orrery_receive(const char *fields) {
 	fflush(stdout);
 }
 
+/* The decision lines read so far: line_len bytes in line_buf, of which the first line_next
+ * are the line returned last. */
 static char *line_buf;
-static size_t line_cap;
+static size_t line_cap, line_len, line_next;
 
 /* state is orrery_random's generator: 0 until it is seeded, again at each decision. */
 static uint64_t state;
 
+/* orrery_read_line reads stdin itself, in large reads: wasi-libc's stdio costs a hosted bot
+ * more than the rest of its decision. */
 const char *orrery_read_line(void) {
-	size_t n = 0;
 	state = 0;
-	int c;
-	while ((c = getchar()) != EOF && c != '\n') {
-		if (n + 1 >= line_cap) {
+	memmove(line_buf, line_buf + line_next, line_len - line_next);
+	line_len -= line_next;
+	line_next = 0;
+	for (;;) {
+		char *nl = line_len ? memchr(line_buf, '\n', line_len) : NULL;
+		if (nl) {
+			*nl = 0;
+			line_next = (size_t)(nl - line_buf) + 1;
+			return line_buf;
+		}
+		if (line_cap - line_len < (1 << 12)) {
 			line_cap = line_cap ? 2 * line_cap : 1 << 16;
 			line_buf = realloc(line_buf, line_cap);
 			if (!line_buf) {
@@ -30,12 +42,18 @@ const char *orrery_read_line(void) {
 				exit(1);
 			}
 		}
-		line_buf[n++] = (char)c;
+		ssize_t n = read(0, line_buf + line_len, line_cap - line_len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (line_len == 0)
+				return NULL;
+			line_buf[line_len] = 0; /* a last line without its newline */
+			line_next = line_len;
+			return line_buf;
+		}
+		line_len += (size_t)n;
 	}
-	if (c == EOF && n == 0)
-		return NULL;
-	line_buf[n] = 0;
-	return line_buf;
 }
 
 /* field finds the value of "name": in line (any spaces after the colon skipped). */

@@ -18,7 +18,8 @@
 void orrery_receive(const char *fields);
 
 /* orrery_read_line reads the next decision line, without its newline, into a buffer the next
- * call reuses; NULL once the host closes stdin. */
+ * call reuses; NULL once the host closes stdin. It reads stdin itself (read(2), not stdio):
+ * a bot using it reads stdin through it alone. */
 const char *orrery_read_line(void);
 
 /* orrery_legal_count is the decision's number of legal actions (its "legal_count"). */

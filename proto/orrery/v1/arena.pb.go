@@ -1600,7 +1600,8 @@ type Join struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Token string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
 	// The number of events this bot has already seen; the server sends the rest. Unset: the
-	// server sends what it has not yet delivered to this seat.
+	// server sends what it has not yet delivered to this seat, or, for a match that has ended
+	// and left the server's memory, the events after those its last answer acknowledged.
 	EventsSeen *int64 `protobuf:"varint,2,opt,name=events_seen,json=eventsSeen,proto3,oneof" json:"events_seen,omitempty"`
 	// What this seat's decisions carry (default: everything).
 	Receive       *Receive `protobuf:"bytes,3,opt,name=receive,proto3" json:"receive,omitempty"`

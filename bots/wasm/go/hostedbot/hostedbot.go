@@ -21,9 +21,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/orrery/orrery/bots"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -63,7 +63,7 @@ func Serve(r io.Reader, w io.Writer, b bots.Bot) error {
 		return err
 	}
 	var d orreryv1.Decision
-	var bin []byte
+	var bin, answer []byte
 	for {
 		line, err := in.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -85,12 +85,13 @@ func Serve(r io.Reader, w io.Writer, b bots.Bot) error {
 		if bin, err = base64.StdEncoding.AppendDecode(bin[:0], line); err != nil {
 			return fmt.Errorf("read a decision: %w", err)
 		}
+		// The generated decoder (vtprotobuf), not the reflective one: in a WebAssembly
+		// module reflection costs most of a decision.
 		d.Reset()
-		if err := proto.Unmarshal(bin, &d); err != nil {
+		if err := d.UnmarshalVT(bin); err != nil {
 			return fmt.Errorf("read a decision: %w", err)
 		}
-		answer, err := answerLine(b, &d)
-		if err != nil {
+		if answer, err = appendAnswer(answer[:0], b, &d); err != nil {
 			return err
 		}
 		out.Write(answer)
@@ -100,29 +101,40 @@ func Serve(r io.Reader, w io.Writer, b bots.Bot) error {
 	}
 }
 
-// answerLine is b's answer to d as the host reads it.
-func answerLine(b bots.Bot, d *orreryv1.Decision) ([]byte, error) {
+// appendAnswer appends b's answer to d as the host reads it, one line, to line. It is built
+// by hand: encoding/json's reflection costs a module as much as the bot's own thought.
+func appendAnswer(line []byte, b bots.Bot, d *orreryv1.Decision) ([]byte, error) {
 	a := b.Act(d)
-	fields := map[string]any{}
 	switch c := a.GetChoice().(type) {
 	case *orreryv1.Answer_LegalIndex:
-		fields["legal_index"] = c.LegalIndex
+		line = strconv.AppendInt(append(line, `{"legal_index":`...), int64(c.LegalIndex), 10)
 	case *orreryv1.Answer_Notation:
-		fields["notation"] = c.Notation
+		line = appendString(append(line, `{"notation":`...), c.Notation)
 	case *orreryv1.Answer_Action:
 		raw, err := encode.Marshal(c.Action)
 		if err != nil {
-			return nil, err
+			return line, err
 		}
-		fields["action"] = json.RawMessage(raw)
+		line = append(append(line, `{"action":`...), raw...)
 	default:
-		fields["legal_index"] = 0 // no answer: the first legal action is always legal
+		line = append(line, `{"legal_index":0`...) // no answer: the first legal action is always legal
 	}
 	if n, ok := b.(Noter); ok {
 		if note := n.Note(); note != "" {
-			fields["debug"] = note
+			line = appendString(append(line, `,"debug":`...), note)
 		}
 	}
-	line, err := json.Marshal(fields)
-	return append(line, '\n'), err
+	return append(line, "}\n"...), nil
+}
+
+// appendString appends s as a JSON string. strconv's Go quoting is JSON's but for \x and
+// \U escapes, and for invalid UTF-8: those take encoding/json's path.
+func appendString(line []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			quoted, _ := json.Marshal(s)
+			return append(line, quoted...)
+		}
+	}
+	return strconv.AppendQuote(line, s)
 }
