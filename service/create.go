@@ -180,7 +180,12 @@ func (s *Server) houseSeats(req *orreryv1.CreateMatchRequest) (map[int]string, [
 	if len(bots) == int(req.GetSeats()) {
 		return nil, nil, status.Error(codes.InvalidArgument, "bots: every seat is a bot's; leave one for a player")
 	}
-	names := make([]string, max(len(req.GetSeatNames()), int(req.GetSeats())))
+	// Names up to the last bot's seat, not the seats asked for, which Create checks later.
+	last := 0
+	for seat := range bots {
+		last = max(last, seat)
+	}
+	names := make([]string, max(len(req.GetSeatNames()), last+1))
 	copy(names, req.GetSeatNames())
 	for seat, bot := range bots {
 		if strings.TrimSpace(names[seat]) == "" {
