@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -15,10 +14,10 @@ import (
 
 // Garbage answers had no per-stream rate limit: 200 garbage seats at 10k messages a second
 // slowed an unrelated match to 0.10x. Now a stream past its budget of rejected answers is
-// closed with a status that says so, and its seat is kept: once the budget has refilled the
-// bot rejoins and plays on.
+// closed with a status that says so, and its seat is kept: a rejoin at once is held until the
+// budget has refilled, and the bot plays on.
 func TestPlay_RejectedAnswersPerStreamAreRateLimited(t *testing.T) {
-	h := newHarness(t, Config{Limits: limits.Config{RejectsPerSecond: 1, RejectBurst: 5}})
+	h := newHarness(t, Config{Limits: limits.Config{RejectsPerSecond: 20, RejectBurst: 5}})
 	ctx := context.Background()
 	created := h.create(&orreryv1.CreateMatchRequest{Seed: seed(4)})
 	seat, stream, d := seatToAct(t, h, ctx, created)
@@ -42,16 +41,7 @@ func TestPlay_RejectedAnswersPerStreamAreRateLimited(t *testing.T) {
 	if rejected > 6 {
 		t.Errorf("%d rejections sent past a burst of 5", rejected)
 	}
-	// Rejoining at once is refused until the budget refills (1 a second here).
-	early, err := h.client.Play(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	early.Send(&orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Join{Join: &orreryv1.Join{Token: created.GetSeats()[seat].GetToken()}}})
-	if _, err := early.Recv(); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "rejoin in") {
-		t.Errorf("rejoining at once: %v; want ResourceExhausted saying when", err)
-	}
-	time.Sleep(1100 * time.Millisecond)
+	// Rejoining at once is held until the budget is whole (a quarter of a second here).
 	again := h.join(ctx, created.GetSeats()[seat].GetToken())
 	next, _ := nextDecision(t, again)
 	if next.GetDecisionId() != d.GetDecisionId() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/match"
 	"github.com/orrery/orrery/service/store"
 )
@@ -100,6 +102,20 @@ func (s *Server) joinStream(stream PlayStream) (*Seat, error) {
 		}
 	}
 	seat, err := s.Attach(join.GetToken(), join.EventsSeen)
+	// A seat whose stream was closed for its rejected answers is held until its budget has
+	// refilled (joinHold at most), then let in: a bot that rejoins at once in a loop then
+	// costs the server a join for each closing, not thousands a second.
+	var spent *limits.Spent
+	if errors.As(err, &spent) {
+		hold := time.NewTimer(min(spent.Wait, joinHold))
+		select {
+		case <-hold.C:
+		case <-stream.Context().Done():
+			hold.Stop()
+			return nil, status.FromContextError(stream.Context().Err()).Err()
+		}
+		seat, err = s.Attach(join.GetToken(), join.EventsSeen)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +126,10 @@ func (s *Server) joinStream(stream PlayStream) (*Seat, error) {
 	}
 	return seat, nil
 }
+
+// joinHold is how long a join of a seat whose budget of rejected answers is spent waits for
+// it to refill before it is refused.
+const joinHold = 5 * time.Second
 
 // read applies each answer the bot sends at once (the next seat's decision then waits for
 // no other goroutine), until the bot's side fails or closes (match.ErrStreamClosed).

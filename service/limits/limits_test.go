@@ -1,6 +1,7 @@
 package limits
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -204,5 +205,36 @@ func TestRejects_WaitBeforeRejoining(t *testing.T) {
 	}
 	if err := r.Wait(t0.Add(500 * time.Millisecond)); err != nil {
 		t.Errorf("refilled: %v", err)
+	}
+}
+
+// The load benchmark's garbage seats rejoined as soon as one rejection was allowed again, so
+// each cost the server a join for every rejection or two (a load ratio of 0.04). A seat whose
+// stream was closed for its budget now rejoins once the budget is whole again.
+func TestRejects_ClosedStreamRejoinsOnceTheBudgetIsWhole(t *testing.T) {
+	r := New(Config{RejectsPerSecond: 2, RejectBurst: 4}).Rejects()
+	t0 := time.Unix(0, 0)
+	for i := range 4 {
+		if err := r.Reject(t0); err != nil {
+			t.Fatalf("rejection %d of the burst: %v", i, err)
+		}
+	}
+	if r.Reject(t0) == nil {
+		t.Fatal("past the burst, the stream is not closed")
+	}
+	var spent *Spent
+	if err := r.Wait(t0.Add(500 * time.Millisecond)); !errors.As(err, &spent) || spent.Wait != 1500*time.Millisecond {
+		t.Errorf("one token back: %v, want spent for 1.5s more", err)
+	} else if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "rejoin in 1.5s") {
+		t.Errorf("the refusal's status: %v", err)
+	}
+	if err := r.Wait(t0.Add(2 * time.Second)); err != nil {
+		t.Errorf("whole again: %v", err)
+	}
+	if err := r.Reject(t0.Add(2 * time.Second)); err != nil {
+		t.Errorf("the rejoined stream's first rejection: %v", err)
+	}
+	if err := r.Wait(t0.Add(2 * time.Second)); err != nil {
+		t.Errorf("a seat not closed since rejoins with a token left: %v", err)
 	}
 }

@@ -46,7 +46,7 @@ func (m *Match) timeoutLocked(now time.Time, seat engine.Seat) {
 			}
 		}
 	}
-	if err := m.applyLocked(now, seat, a, policy, stepLab{rejected: store.RejectCodes(p.rejected)}); err != nil {
+	if err := m.applyLocked(now, seat, a, policy, &stepLab{rejected: store.RejectCodes(p.rejected)}); err != nil {
 		// A listed action must apply; if the game disagrees, end the match rather than loop.
 		m.env.Log.Error("timeout action rejected", "match", m.id, "seat", seat, "err", err)
 		m.endLocked(now, m.aborted("internal error: timeout action rejected"), false)
@@ -92,7 +92,7 @@ func (m *Match) advance() {
 		m.seats[i].withdraw() // a new step is a new decision for everyone
 		m.seats[i].answered = false
 	}
-	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before, stepLab{})
+	m.recordLocked(now, engine.Step{Seat: engine.Spectator}, "", orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, before, &stepLab{})
 }
 
 // scheduleLocked points the match's clock at the next thing due: the earliest deadline of an

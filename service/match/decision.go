@@ -80,44 +80,54 @@ func (m *Match) refreshLocked(now time.Time) {
 		if s.pending != nil && slices.Equal(s.pending.legal, *buf) {
 			continue
 		}
-		// The new decision reuses the one the seat last answered, legal list and all.
-		p := s.spare
-		if p == nil {
-			p, _ = m.env.Pools.pendings.Get().(*pending)
-			if p == nil {
-				p = new(pending)
-			}
-		}
-		s.spare = nil
-		own := p.legal[:0]
-		if p.shared {
-			own = nil
-		}
-		h := wire.ListHash(*buf)
-		*p = pending{id: m.decisionID(), legal: m.actions.SharedList(*buf, h), hash: h}
-		if p.legal != nil {
-			p.shared = true
-		} else {
-			p.legal = append(own, *buf...)
-		}
-		m.decisionSpanLocked(p, engine.Seat(i))
-		if s.pending != nil { // the choice changed under the seat: its clock keeps running
-			p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
-			p.sent, p.rejected = s.pending.sent, s.pending.rejected
-			s.withdraw()
-		} else if m.clock.Wall {
-			p.issued, p.bank, p.deadline = now, s.bank, m.nextAdvance
-		} else {
-			p.issued, p.bank = now, s.bank
-			p.deadline = now.Add(m.clock.PerMove + s.bank)
-			if b, ok := m.st.(engine.Budgeter); ok {
-				if d := b.Budget(engine.Seat(i)); d > 0 {
-					p.deadline, p.budgeted = now.Add(d), true
-				}
-			}
-		}
-		s.pending = p
+		m.issueLocked(now, engine.Seat(i), *buf)
 	}
+}
+
+// issueLocked issues seat a new decision of legal (in refreshLocked's scratch buffer), in
+// place of the one it owes if any. It is a function of its own so that refreshLocked's frame,
+// on the stack while the game lists the legal actions, stays small: the chain from a Play
+// stream's reader (read, Seat.Answer ... refreshLocked, the game's Legal) then fits the
+// goroutine's first stack, which a stack grown once keeps as long as the stream lives.
+func (m *Match) issueLocked(now time.Time, seat engine.Seat, legal []engine.Action) {
+	s := &m.seats[seat]
+	// The new decision reuses the one the seat last answered, legal list and all.
+	p := s.spare
+	if p == nil {
+		p, _ = m.env.Pools.pendings.Get().(*pending)
+		if p == nil {
+			p = new(pending)
+		}
+	}
+	s.spare = nil
+	own := p.legal[:0]
+	if p.shared {
+		own = nil
+	}
+	h := wire.ListHash(legal)
+	*p = pending{id: m.decisionID(), legal: m.actions.SharedList(legal, h), hash: h}
+	if p.legal != nil {
+		p.shared = true
+	} else {
+		p.legal = append(own, legal...)
+	}
+	m.decisionSpanLocked(p, seat)
+	if s.pending != nil { // the choice changed under the seat: its clock keeps running
+		p.issued, p.deadline, p.bank = s.pending.issued, s.pending.deadline, s.pending.bank
+		p.sent, p.rejected = s.pending.sent, s.pending.rejected
+		s.withdraw()
+	} else if m.clock.Wall {
+		p.issued, p.bank, p.deadline = now, s.bank, m.nextAdvance
+	} else {
+		p.issued, p.bank = now, s.bank
+		p.deadline = now.Add(m.clock.PerMove + s.bank)
+		if b, ok := m.st.(engine.Budgeter); ok {
+			if d := b.Budget(seat); d > 0 {
+				p.deadline, p.budgeted = now.Add(d), true
+			}
+		}
+	}
+	s.pending = p
 }
 
 // maxPooledLegal is the longest legal list an ended match's decision keeps for the next
@@ -182,7 +192,7 @@ func (s *seatState) lateDecision(id string) *pending {
 }
 
 // applyLocked plays a for seat, logs it, and updates clocks and decisions.
-func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy, lab stepLab) error {
+func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, timedOut orreryv1.TimeoutPolicy, lab *stepLab) error {
 	notation := m.actions.Notation(m.st, a)
 	before := m.st.EventCount()
 	var stepBefore int64
@@ -209,22 +219,16 @@ func (m *Match) applyLocked(now time.Time, seat engine.Seat, a engine.Action, ti
 }
 
 // recordLocked logs an applied step and its events, then moves the match on.
-func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int, lab stepLab) {
-	seq := int64(len(m.steps))
+func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, timedOut orreryv1.TimeoutPolicy, eventsBefore int, lab *stepLab) {
 	if m.steps == nil {
 		// A match is tens of steps at least: grown from one, its log was five allocations
 		// before it held sixteen (as is the list of its events).
 		m.steps = make([]logged, 0, 16)
 		m.ev.refs = slices.Grow(m.ev.refs, 16)
 	}
-	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut, lab: lab})
+	m.steps = append(m.steps, logged{step: step, notation: notation, timedOut: timedOut, lab: *lab})
 	if m.env.Durable {
-		rec := store.Step{Seq: seq, Seat: int(step.Seat), Notation: notation, TimedOut: int32(timedOut)}
-		lab.store(&rec)
-		if step.Seat >= 0 {
-			rec.Bank = m.seats[step.Seat].bank // so that a restart gives the seat back its bank
-		}
-		m.env.Host.Step(m.id, rec)
+		m.journalLocked(&m.steps[len(m.steps)-1])
 	}
 	for i := eventsBefore; i < m.st.EventCount(); i++ {
 		m.ev.refs = append(m.ev.refs, eventRef{engine: i})
@@ -234,27 +238,71 @@ func (m *Match) recordLocked(now time.Time, step engine.Step, notation string, t
 	}
 	m.decided.Inc()
 	if m.st.Terminal() {
-		m.endLocked(now, m.st.Result(), false)
+		m.endByRulesLocked(now)
 		return
 	}
 	m.refreshLocked(now)
 	m.notifyLocked()
 }
 
-// maxReason bounds a rejection's reason, which may quote an engine's error about the bot's
-// notation.
-const maxReason = 512
+// endByRulesLocked ends the match as its rules did (out of recordLocked, whose frame is on the
+// stack while the game lists the legal actions: see issueLocked).
+//
+//go:noinline
+func (m *Match) endByRulesLocked(now time.Time) { m.endLocked(now, m.st.Result(), false) }
 
-// answer handles a seat's answer; it returns the accepted notation or a rejection.
+// journalLocked queues the step just logged for the store (out of recordLocked, whose frame
+// is on the stack while the game lists the legal actions: see issueLocked).
+func (m *Match) journalLocked(l *logged) {
+	rec := store.Step{Seq: int64(len(m.steps) - 1), Seat: int(l.step.Seat), Notation: l.notation, TimedOut: int32(l.timedOut)}
+	l.lab.store(&rec)
+	if l.step.Seat >= 0 {
+		rec.Bank = m.seats[l.step.Seat].bank // so that a restart gives the seat back its bank
+	}
+	m.env.Host.Step(m.id, rec)
+}
+
+// answerLocked handles a seat's answer; it returns the accepted notation or a rejection. Its
+// checks are admitLocked's, whose frame (the rejections' formatting) is off the stack by the
+// time the action applies and the game lists what follows (see issueLocked).
 func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
 	now := m.env.Host.Now()
-	var p *pending // the decision owed, once known: a rejection is noted on it
-	reject := func(code orreryv1.RejectCode, format string, args ...any) (string, *orreryv1.ActionRejected) {
-		m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
-		p.rejectLocked(code)
-		// What the bot sent is quoted cut short: a 3 MB decision id made a 15.7 MB reply.
-		return "", &orreryv1.ActionRejected{DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: code,
-			Reason: engine.Clip(fmt.Sprintf(format, args...), maxReason)}
+	p, late, a, rej := m.admitLocked(now, seat, ans)
+	if rej != nil {
+		return "", rej
+	}
+	if late != nil {
+		return m.applyLate(now, seat, p, late, a, ans)
+	}
+	s := &m.seats[seat]
+	// The bank is charged before the action applies, so that the seat's next decision (and the
+	// logged step) already count with it.
+	elapsed, bank := now.Sub(p.issued), s.bank
+	if !p.budgeted {
+		if over := elapsed - m.clock.PerMove; over > 0 {
+			s.bank = max(p.bank-over, 0)
+		}
+		s.bank += m.clock.Increment
+	}
+	// The trip is set first, as the bank is: the seat's next decision is built as it applies.
+	lab, trip := p.answeredLab(now, ans), s.trip
+	s.trip = lab.think
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, &lab); err != nil {
+		s.bank, s.trip = bank, trip
+		return "", m.rejectAnswer(p, ans, RejectCode(err), err.Error())
+	}
+	if m.latency == nil {
+		m.latency = m.env.Metrics.DecisionLatency.WithLabelValues(m.game)
+	}
+	m.latency.Observe(elapsed.Seconds())
+	return m.steps[len(m.steps)-1].notation, nil
+}
+
+// admitLocked checks seat's answer: the decision it answers (p, the one owed; or on the wall
+// clock late, a withdrawn one that may still apply) and its action, or why it is rejected.
+func (m *Match) admitLocked(now time.Time, seat engine.Seat, ans *orreryv1.Answer) (p, late *pending, a engine.Action, rej *orreryv1.ActionRejected) {
+	reject := func(code orreryv1.RejectCode, format string, args ...any) (*pending, *pending, engine.Action, *orreryv1.ActionRejected) {
+		return p, nil, engine.Action{}, m.rejectAnswer(p, ans, code, fmt.Sprintf(format, args...))
 	}
 	if m.ended {
 		return reject(orreryv1.RejectCode_REJECT_CODE_NOT_YOUR_TURN, "seat %d owes no decision now", seat)
@@ -263,11 +311,15 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "the match is paused (the server cannot write to its database, or is still starting); a new decision follows when it goes on")
 	}
 	s := &m.seats[seat]
-	p = s.pending
+	p = s.pending // the decision owed, once known: a rejection is noted on it
 	if m.clock.Wall && (p == nil || ans.GetDecisionId() != p.id) {
 		// On the wall clock a late answer applies to the step now running, if it still can.
 		if late := s.lateDecision(ans.GetDecisionId()); late != nil {
-			return m.applyLate(now, seat, late, ans, reject)
+			a, code, err := wire.Answer(m.st, late.legal, ans)
+			if err != nil {
+				return reject(code, "%v", err)
+			}
+			return p, late, a, nil
 		}
 	}
 	if p == nil {
@@ -285,38 +337,30 @@ func (m *Match) answerLocked(seat engine.Seat, ans *orreryv1.Answer) (string, *o
 	if err != nil {
 		return reject(code, "%v", err)
 	}
-	// The bank is charged before the action applies, so that the seat's next decision (and the
-	// logged step) already count with it.
-	elapsed, bank := now.Sub(p.issued), s.bank
-	if !p.budgeted {
-		if over := elapsed - m.clock.PerMove; over > 0 {
-			s.bank = max(p.bank-over, 0)
-		}
-		s.bank += m.clock.Increment
-	}
-	// The trip is set first, as the bank is: the seat's next decision is built as it applies.
-	lab, trip := p.answeredLab(now, ans), s.trip
-	s.trip = lab.think
-	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, lab); err != nil {
-		s.bank, s.trip = bank, trip
-		return reject(RejectCode(err), "%v", err)
-	}
-	if m.latency == nil {
-		m.latency = m.env.Metrics.DecisionLatency.WithLabelValues(m.game)
-	}
-	m.latency.Observe(elapsed.Seconds())
-	return m.steps[len(m.steps)-1].notation, nil
+	return p, nil, a, nil
 }
 
-// applyLate applies a wall-clock answer to a withdrawn decision to the current state.
-func (m *Match) applyLate(now time.Time, seat engine.Seat, late *pending, ans *orreryv1.Answer,
-	reject func(orreryv1.RejectCode, string, ...any) (string, *orreryv1.ActionRejected)) (string, *orreryv1.ActionRejected) {
-	a, code, err := wire.Answer(m.st, late.legal, ans)
-	if err != nil {
-		return reject(code, "%v", err)
-	}
-	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, late.answeredLab(now, ans)); err != nil {
-		return reject(orreryv1.RejectCode_REJECT_CODE_STALE_DECISION, "decision %q arrived after its step and no longer applies: %v", late.id, err)
+// maxReason bounds a rejection's reason, which may quote an engine's error about the bot's
+// notation.
+const maxReason = 512
+
+// rejectAnswer counts a rejected answer, notes it on p (the decision the seat owes, if any)
+// and says why.
+func (m *Match) rejectAnswer(p *pending, ans *orreryv1.Answer, code orreryv1.RejectCode, reason string) *orreryv1.ActionRejected {
+	m.env.Metrics.Rejects.WithLabelValues(m.game, code.String()).Inc()
+	p.rejectLocked(code)
+	// What the bot sent is quoted cut short: a 3 MB decision id made a 15.7 MB reply.
+	return &orreryv1.ActionRejected{DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: code,
+		Reason: engine.Clip(reason, maxReason)}
+}
+
+// applyLate applies a, a wall-clock answer to the withdrawn decision late, to the current
+// state; p is the decision the seat owes, if any.
+func (m *Match) applyLate(now time.Time, seat engine.Seat, p, late *pending, a engine.Action, ans *orreryv1.Answer) (string, *orreryv1.ActionRejected) {
+	lab := late.answeredLab(now, ans)
+	if err := m.applyLocked(now, seat, a, orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, &lab); err != nil {
+		return "", m.rejectAnswer(p, ans, orreryv1.RejectCode_REJECT_CODE_STALE_DECISION,
+			fmt.Sprintf("decision %q arrived after its step and no longer applies: %v", late.id, err))
 	}
 	return m.steps[len(m.steps)-1].notation, nil
 }

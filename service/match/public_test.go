@@ -18,7 +18,7 @@ func TestSpectators_ShareOneViewPerChange(t *testing.T) {
 		t.Error("a second spectator rebuilt the same view")
 	}
 	seat := m.st.ToAct(nil)[0]
-	if err := m.applyLocked(time.Now(), seat, m.st.Legal(seat, nil)[0], orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, stepLab{}); err != nil {
+	if err := m.applyLocked(time.Now(), seat, m.st.Legal(seat, nil)[0], orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED, &stepLab{}); err != nil {
 		t.Fatal(err)
 	}
 	if next := m.spectateLocked(); next == first || next.GetPly() != 1 {

@@ -268,7 +268,31 @@ func (st *Seat) takeRepliesLocked() []*orreryv1.PlayResponse {
 // handleLocked answers one request after the join: the acknowledgement of an accepted
 // answer, built in ack, or nil if ack is nil; or the rejection.
 func (st *Seat) handleLocked(req *orreryv1.PlayRequest, ack *acceptedMsg) *orreryv1.PlayResponse {
-	m, seat := st.m, st.seat
+	m := st.m
+	ans := req.GetAnswer()
+	if ans == nil || ans.GetMatchId() != "" && ans.GetMatchId() != m.id {
+		return st.notAnswerLocked(req)
+	}
+	notation, rej := m.answerLocked(st.seat, ans)
+	if rej != nil {
+		rej.MatchId = m.id
+		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
+	}
+	if ack == nil {
+		return nil
+	}
+	b := ack
+	b.acc.DecisionId, b.acc.Notation, b.acc.MatchId = ans.GetDecisionId(), notation, m.id
+	b.arm.Accepted = &b.acc
+	b.resp.Msg = &b.arm
+	return &b.resp
+}
+
+// notAnswerLocked answers a request that is no answer of this seat's match: a resignation,
+// or a malformed request. (Out of handleLocked, whose frame is on the stack while the game
+// lists the legal actions: see Match.issueLocked.)
+func (st *Seat) notAnswerLocked(req *orreryv1.PlayRequest) *orreryv1.PlayResponse {
+	m := st.m
 	if res := req.GetResign(); res != nil {
 		return st.resignLocked(res)
 	}
@@ -283,25 +307,10 @@ func (st *Seat) handleLocked(req *orreryv1.PlayRequest, ack *acceptedMsg) *orrer
 			Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, Reason: reason, MatchId: m.id,
 		}}}
 	}
-	if id := ans.GetMatchId(); id != "" && id != m.id {
-		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
-			DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
-			Reason: fmt.Sprintf("answer names match %q but this seat plays %q", m.env.Limits.Clip(id), m.id),
-		}}}
-	}
-	notation, rej := m.answerLocked(seat, ans)
-	if rej != nil {
-		rej.MatchId = m.id
-		return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: rej}}
-	}
-	if ack == nil {
-		return nil
-	}
-	b := ack
-	b.acc.DecisionId, b.acc.Notation, b.acc.MatchId = ans.GetDecisionId(), notation, m.id
-	b.arm.Accepted = &b.acc
-	b.resp.Msg = &b.arm
-	return &b.resp
+	return &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Rejected{Rejected: &orreryv1.ActionRejected{
+		DecisionId: m.env.Limits.Clip(ans.GetDecisionId()), Code: orreryv1.RejectCode_REJECT_CODE_MALFORMED, MatchId: m.id,
+		Reason: fmt.Sprintf("answer names match %q but this seat plays %q", m.env.Limits.Clip(ans.GetMatchId()), m.id),
+	}}}
 }
 
 // resignLocked ends the match as the seat's forfeit; the end itself tells every stream.
