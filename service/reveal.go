@@ -17,5 +17,19 @@ type SeedGate interface {
 // errSetRunning refuses a replay that would reveal a running duplicate set's seed.
 func errSetRunning(id string) error {
 	return status.Errorf(codes.FailedPrecondition,
-		"match %s is part of a duplicate set still being played on its seed; its replay and seed are revealed when the whole set has ended", id)
+		"match %s shares its seed with matches still being played (a tournament's duplicate set, or a strength test's deals); its replay and seed are revealed when they have all ended", id)
+}
+
+// SeedGates withholds a seed while any of its gates does: tournaments and strength tests
+// each keep their own matches' seeds.
+type SeedGates []SeedGate
+
+// Withheld reports whether any gate withholds match id's seed.
+func (g SeedGates) Withheld(id string) bool {
+	for _, gate := range g {
+		if gate != nil && gate.Withheld(id) {
+			return true
+		}
+	}
+	return false
 }

@@ -65,6 +65,9 @@ type Config struct {
 	// Bots, if set, resolves a registered or house bot's name to its identity, for
 	// ListMatches by bot (the ladder).
 	Bots BotIdentities
+	// Callers, if set, says which registered bot a call's key names (the ladder): a bot reads
+	// the notes of its own seats (GetSeatNotes).
+	Callers CallerBots
 	// Limits bounds what clients can make the server hold; zero fields take defaults.
 	Limits limits.Config
 	// Gateway is the key the server shares with its own web gateway, which vouches with it

@@ -1,12 +1,13 @@
 // The arena's pages, routed by the URL's fragment: #/ (home), #/match/ID (live or replay),
 // #/match/ID?ply=N (a replay at a ply), #/seat/TOKEN (a person plays a seat; the token stays
 // in the fragment, which browsers never send to a server), #/standings, #/tournament/ID,
-// #/bot/NAME.
+// #/bot/NAME, #/sprt and #/sprt/ID (strength tests).
 import { get, stream } from './api.js';
 import { h, seatColor, swatch, enumName, fmtTime, observationOf, resultText } from './common.js';
 import { makeBoard } from './boards.js';
 import { ratingPlot } from './plot.js';
 import { botPage } from './botpage.js';
+import { sprtPage, sprtTable } from './sprt.js';
 import { logView } from './log.js';
 import { replay } from './replay.js';
 import { seat as seatPage } from './seat.js';
@@ -38,7 +39,7 @@ function route() {
   cleanup = () => {};
   // The query after the path (?ply=N) is the page's own: the path alone names the page.
   const parts = location.hash.replace(/^#\/?/, '').split('?')[0].split('/');
-  const page = { '': home, match, seat, standings, tournament, bot: botPage }[parts[0]] || home;
+  const page = { '': home, match, seat, standings, tournament, bot: botPage, sprt: sprtPage }[parts[0]] || home;
   app.replaceChildren();
   const ctl = new AbortController();
   const extra = [];
@@ -69,6 +70,7 @@ async function home(_, signal, onCleanup) {
   const recent = h('tbody', { id: 'recent' });
   const boards = h('div', { id: 'leaderboards', class: 'stats' });
   const tournaments = h('tbody', { id: 'tournaments' });
+  const sprts = h('div', { id: 'home-sprts' });
   app.append(
     h('div', { class: 'panel' }, h('h2', {}, 'Live matches'),
       h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'game'), h('th', {}, 'seats'), h('th', {}, 'ply'), h('th', {}, 'started'), h('th', {}))), live)),
@@ -77,6 +79,7 @@ async function home(_, signal, onCleanup) {
     h('div', { class: 'panel' }, h('h2', {}, 'Leaderboards'), boards),
     h('div', { class: 'panel' }, h('h2', {}, 'Tournaments'),
       h('table', {}, h('thead', {}, h('tr', {}, ['game', 'format', 'entrants', 'progress', 'leader', ''].map((c) => h('th', {}, c)))), tournaments)),
+    h('div', { class: 'panel' }, h('h2', {}, 'Strength tests'), sprts),
     await newMatchPanel());
   every(2000, async () => {
     const [l, f] = await Promise.all([
@@ -103,6 +106,12 @@ async function home(_, signal, onCleanup) {
       h('td', {}, t.game), h('td', {}, tournamentFormat(t)), h('td', {}, (t.entrants || []).join(', ')),
       h('td', {}, tournamentProgress(t)), h('td', {}, t.standings?.[0]?.entrant || ''),
       h('td', {}, h('a', { href: `#/tournament/${t.tournament_id}` }, 'standings')))) : [h('tr', {}, h('td', { colspan: 6, class: 'dim' }, 'no tournament yet'))]));
+  }, onCleanup);
+  every(5000, async () => {
+    // A server without the ladder has no strength tests: the panel says so.
+    const r = await get('/v1/sprts?page_size=10').catch(() => null);
+    if (signal.aborted) return;
+    sprts.replaceChildren(r ? sprtTable(r.sprts || []) : h('p', { class: 'dim' }, 'this server runs no strength tests'));
   }, onCleanup);
 }
 

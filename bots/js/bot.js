@@ -28,8 +28,8 @@ const USAGE = `usage: orrery-bot COMMAND [flags] [--server 127.0.0.1:7070]
        a dropped stream rejoins through the next
 
 commands:
-  play    --token T (or ORRERY_TOKEN) [--seed N] [--index-only] [--trace FILE|-] [--probe-reject] [--reconnects N]
-          play one seat until the match ends
+  play    --token T (or ORRERY_TOKEN) [--seed N] [--index-only] [--trace FILE|-] [--probe-reject] [--notes] [--reconnects N]
+          play one seat until the match ends; --notes notes on each answer which strategy chose it
   ladder  --key K (or ORRERY_API_KEY) [--games G,...] [--max-matches N] [--tournaments-only] [--matches N]
           [--seed N] [--index-only] [--trace FILE|-] [--reconnects N]
           play a registered bot's ladder and tournament matches on one stream
@@ -47,6 +47,7 @@ async function play(server, argv) {
       'index-only': { type: 'boolean', default: false },
       trace: { type: 'string' },
       'probe-reject': { type: 'boolean', default: false },
+      notes: { type: 'boolean', default: false },
       reconnects: { type: 'string', default: '20' },
     },
   });
@@ -67,7 +68,7 @@ async function play(server, argv) {
       client.close();
     }
   }
-  const bot = new AutoBot({ seed: Number(values.seed), games, log, typed: !values['index-only'] });
+  const bot = new AutoBot({ seed: Number(values.seed), games, log, typed: !values['index-only'], notes: values.notes });
   let trace = null;
   if (values.trace) {
     const out = values.trace === '-' ? process.stdout : fs.createWriteStream(values.trace);

@@ -1,6 +1,8 @@
 'use strict';
 // Bots: one that plays any game by legal index, and a Planet bot that reads the typed view.
 
+const { Noted } = require('./orrery');
+
 // mulberry32 is a small seeded generator, so a seeded bot plays the same way every time.
 function mulberry32(seed) {
   let a = seed >>> 0;
@@ -163,8 +165,9 @@ function planetNeighbours(info) {
 // An observation arm this client does not know (a game added to the server after these .proto
 // files were copied) reads as no arm at all: the bot says so once and plays by legal index.
 class AutoBot {
-  constructor({ seed = 1, games = {}, log = (m) => process.stderr.write(`${m}\n`), typed = true } = {}) {
+  constructor({ seed = 1, games = {}, log = (m) => process.stderr.write(`${m}\n`), typed = true, notes = false } = {}) {
     this.log = log;
+    this.notes = notes; // note on each answer which strategy chose it (Answer.note)
     this.index = new IndexBot(seed);
     this.typed = {};
     if (typed) this.typed.planet = new PlanetBot(planetNeighbours(games.planet));
@@ -179,6 +182,12 @@ class AutoBot {
   }
 
   act(d) {
+    const [choice, how] = this.choose(d);
+    return this.notes ? new Noted(choice, `js ${how}: ${d.legal.length} legal`) : choice;
+  }
+
+  // choose is the choice and the strategy that made it.
+  choose(d) {
     const arm = d.observation ? d.observation.game : undefined;
     const bot = arm ? this.typed[arm] : undefined;
     if (!bot) {
@@ -186,13 +195,13 @@ class AutoBot {
         this.warned = true;
         this.log(`decision ${d.decision_id}: the observation has no game arm this client knows (game ${JSON.stringify(this.game)}: update proto/ for a newer server); playing by legal index`);
       }
-      return this.index.act(d);
+      return [this.index.act(d), 'by index'];
     }
     try {
-      return bot.act(d);
+      return [bot.act(d), `typed ${arm}`];
     } catch (err) { // a strategy bug falls back to the generic bot, loudly
       this.log(`${arm} strategy failed (${err && err.message}); playing by legal index`);
-      return this.index.act(d);
+      return [this.index.act(d), 'by index after a strategy failure'];
     }
   }
 }

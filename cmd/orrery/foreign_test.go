@@ -177,10 +177,10 @@ func startForeign(t *testing.T, ctx context.Context, root, node, lang, addr, tok
 		b.cmd = exec.CommandContext(ctx, java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar,
 			"play", "--server", addr, "--probe-reject", "--seed", fmt.Sprint(seat+1))
 	case "python":
-		b.cmd = exec.CommandContext(ctx, foreignPython, "-m", "orrery_bot", "--server", addr, "play", "--probe-reject", "--seed", fmt.Sprint(seat+1))
+		b.cmd = exec.CommandContext(ctx, foreignPython, "-m", "orrery_bot", "--server", addr, "play", "--probe-reject", "--notes", "--seed", fmt.Sprint(seat+1))
 		b.cmd.Dir = filepath.Join(root, "bots", "python")
 	case "js":
-		b.cmd = exec.CommandContext(ctx, node, "bot.js", "--server", addr, "play", "--probe-reject", "--seed", fmt.Sprint(seat+1))
+		b.cmd = exec.CommandContext(ctx, node, "bot.js", "--server", addr, "play", "--probe-reject", "--notes", "--seed", fmt.Sprint(seat+1))
 		b.cmd.Dir = filepath.Join(root, "bots", "js")
 	}
 	// The token goes in the environment, not argv, where ps would show it.
@@ -218,7 +218,9 @@ func dialForeign(t *testing.T, addr string) *grpc.ClientConn {
 }
 
 // checkForeignSeats checks the match ended by its rules and that every foreign seat chose its
-// own actions: at least one step each, none played for it by the timeout policy.
+// own actions: at least one step each, none played for it by the timeout policy. The Python
+// and JavaScript seats play with --notes: each answer their strategy chose carries a note
+// (Noted) naming it, kept with the step; the fallback after a rejection carries none.
 func checkForeignSeats(t *testing.T, ctx context.Context, client orreryv1.ArenaServiceClient, matchID string, foreign []*foreignBot) {
 	t.Helper()
 	rep, err := client.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: matchID})
@@ -231,9 +233,18 @@ func checkForeignSeats(t *testing.T, ctx context.Context, client orreryv1.ArenaS
 	default:
 		t.Errorf("match ended %v (%s), want normal or cap", res.GetReason(), res.GetDetail())
 	}
+	foreignSeat := map[int32]bool{}
 	for _, b := range foreign {
-		steps, timedOut := 0, 0
-		for _, s := range rep.GetSteps() {
+		foreignSeat[b.seat] = true
+	}
+	for _, s := range rep.GetSteps() {
+		if !foreignSeat[s.GetSeat()] && s.GetNote() != "" {
+			t.Errorf("seat %d, a Go bot's, has a note %q", s.GetSeat(), s.GetNote())
+		}
+	}
+	for _, b := range foreign {
+		steps, timedOut, noted := 0, 0, 0
+		for i, s := range rep.GetSteps() {
 			if s.GetSeat() != b.seat {
 				continue
 			}
@@ -241,6 +252,20 @@ func checkForeignSeats(t *testing.T, ctx context.Context, client orreryv1.ArenaS
 			if s.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
 				timedOut++
 			}
+			if b.lang != "python" && b.lang != "js" {
+				continue
+			}
+			switch note := s.GetNote(); {
+			case strings.HasPrefix(note, b.lang+" ") && strings.HasSuffix(note, " legal"):
+				noted++
+			case note != "":
+				t.Errorf("%s seat %d, step %d: note %q", b.lang, b.seat, i, note)
+			case len(s.GetRejections()) == 0 && s.GetTimedOut() == orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED:
+				t.Errorf("%s seat %d, step %d: its strategy's answer carries no note", b.lang, b.seat, i)
+			}
+		}
+		if (b.lang == "python" || b.lang == "js") && noted == 0 {
+			t.Errorf("%s seat %d: none of its %d steps carries a note", b.lang, b.seat, steps)
 		}
 		if steps == 0 {
 			t.Errorf("%s seat %d has no step in the replay", b.lang, b.seat)

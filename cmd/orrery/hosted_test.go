@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +51,7 @@ func clangWasm(t *testing.T, dir, name string, srcs ...string) string {
 // TestHosted_UploadPlaysOnTheLadder: a module built from the C kit, uploaded with `orrery bot
 // upload`, is played by the server itself on the ladder, and `orrery bot info` shows its
 // version and seats; a module that prints garbage gets BAD_ANSWER, recorded with the match,
-// and its stderr goes to its own key only.
+// and its stderr goes to its own key only; orrery bot report gives each hosted seat's verdict.
 func TestHosted_UploadPlaysOnTheLadder(t *testing.T) {
 	dir := t.TempDir()
 	random := clangWasm(t, dir, "random", "random.c", "orrery.c")
@@ -193,4 +195,42 @@ func TestHosted_UploadPlaysOnTheLadder(t *testing.T) {
 			t.Errorf("%s: %d hosted seats recorded in the tournament's 4 matches", name, n)
 		}
 	}
+
+	// orrery bot report gives each hosted seat's verdict, from the server's record of the seat.
+	for _, tc := range []struct{ bot, verdict string }{{"wasm-bad", "BAD_ANSWER"}, {"wasm-random", ""}} {
+		var seat *orreryv1.HostedSeat
+		for _, s := range played(tc.bot, "").GetHostedSeats() {
+			if _, err := orreryv1.NewArenaServiceClient(conn).GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: s.GetMatchId()}); err == nil &&
+				s.GetVerdict() == tc.verdict {
+				seat = s
+				break
+			}
+		}
+		if seat == nil {
+			t.Fatalf("%s has no finished seat with verdict %q", tc.bot, tc.verdict)
+		}
+		out.Reset()
+		if err := runCmd(ctx, "bot", &out, []string{"report", seat.GetMatchId(), "--seat", fmt.Sprint(seat.GetSeat()), "--server", addr, "--json"}); err != nil {
+			t.Fatal(err)
+		}
+		var rep seatReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%v: %s", err, out.String())
+		}
+		if rep.Name != tc.bot || rep.Hosted == nil || rep.Hosted.Verdict != tc.verdict || rep.Hosted.Version != 1 || rep.Hosted.Decisions != int(seat.GetDecisions()) {
+			t.Errorf("the report of %s's seat %d in %s: %s; the server recorded %v", tc.bot, seat.GetSeat(), seat.GetMatchId(), out.String(), seat)
+		}
+		out.Reset()
+		if err := runCmd(ctx, "bot", &out, []string{"report", seat.GetMatchId(), "--seat", fmt.Sprint(seat.GetSeat()), "--server", addr}); err != nil {
+			t.Fatal(err)
+		}
+		want := "hosted module version 1: no verdict"
+		if tc.verdict != "" {
+			want = "hosted module version 1: verdict " + tc.verdict
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
+	}
+
 }

@@ -68,7 +68,7 @@ func (a *arena) newLadder(c arenaConfig, cfg *service.Config) error {
 		return err
 	}
 	a.hosted = rt
-	a.ladder, cfg.Ladder, cfg.Names, cfg.Bots = lad, lad, lad, lad
+	a.ladder, cfg.Ladder, cfg.Names, cfg.Bots, cfg.Callers = lad, lad, lad, lad, lad
 	return nil
 }
 

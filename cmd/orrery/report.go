@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	botladder "github.com/orrery/orrery/bots/ladder"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
@@ -32,6 +34,16 @@ type seatReport struct {
 	Policies   map[string]int `json:"timeout_policies,omitempty"` // what chose on a timeout
 	Rejections map[string]int `json:"rejections,omitempty"`       // by reason
 	LastNotes  []reportNote   `json:"last_notes,omitempty"`
+	Hosted     *hostedReport  `json:"hosted,omitempty"` // a hosted bot's seat: the server ran its module
+}
+
+// hostedReport is what the server recorded of a hosted module's seat.
+type hostedReport struct {
+	Version   int     `json:"version"`
+	Verdict   string  `json:"verdict,omitempty"` // TIME_LIMIT, MEMORY_LIMIT, OUTPUT_LIMIT, RUNTIME_ERROR, BAD_ANSWER; empty if none
+	Detail    string  `json:"verdict_detail,omitempty"`
+	Decisions int     `json:"decisions"`
+	CPUMillis float64 `json:"cpu_ms"`
 }
 
 // reportNote is a note and the step it was written at.
@@ -47,11 +59,12 @@ func newBotReportCmd(o *botOptions) *cobra.Command {
 	var seat int
 	cmd := &cobra.Command{
 		Use:   "report MATCH_ID",
-		Short: "summarise a bot's seat in a finished match: think times, timeouts, rejections, its last notes",
+		Short: "summarise a bot's seat in a finished match: think times, timeouts, rejections, verdicts, its last notes",
 		Long: `Summarise the seat a bot played in a finished match from the match's replay: its ` +
 			`decisions, think time as the server measured it (p50, p99, the longest), timeouts and ` +
-			`what the clock's policy chose, rejected answers by reason, and the last notes the bot ` +
-			`wrote (Answer.note). The seat is the one named as the bot whose key is given, or --seat.`,
+			`what the clock's policy chose, rejected answers by reason, a hosted bot's verdict (the limit ` +
+			`its module broke, if any, with its module version, decisions and CPU time), and the last ` +
+			`notes the bot wrote (Answer.note). The seat is the one named as the bot whose key is given, or --seat.`,
 		Args: oneArg("MATCH_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("seat") {
@@ -102,6 +115,9 @@ func botReport(ctx context.Context, stdout io.Writer, o botOptions, id string, s
 	}
 	rep, err := reportSeat(r, seat)
 	if err != nil {
+		return err
+	}
+	if rep.Hosted, err = hostedVerdict(ctx, orreryv1.NewLadderServiceClient(conn), rep); err != nil {
 		return err
 	}
 	if o.asJSON {
@@ -156,6 +172,29 @@ func reportSeat(r *orreryv1.GetReplayResponse, seat int) (seatReport, error) {
 	return rep, nil
 }
 
+// hostedVerdict is the server's record of rep's seat if a hosted bot played it: nil for a
+// seat no registered bot played, or one that plays on its own stream.
+func hostedVerdict(ctx context.Context, ladder orreryv1.LadderServiceClient, rep seatReport) (*hostedReport, error) {
+	if rep.Name == "" {
+		return nil, nil
+	}
+	bot, err := ladder.GetBot(ctx, &orreryv1.GetBotRequest{Name: rep.Name, MatchId: rep.Match, RecentMatches: 1})
+	switch status.Code(err) {
+	case codes.OK:
+	case codes.NotFound, codes.Unimplemented: // a built-in or unnamed seat, or a server without the ladder
+		return nil, nil
+	default:
+		return nil, err
+	}
+	for _, s := range bot.GetHostedSeats() {
+		if s.GetMatchId() == rep.Match && int(s.GetSeat()) == rep.Seat {
+			return &hostedReport{Version: int(s.GetVersion()), Verdict: s.GetVerdict(), Detail: s.GetVerdictDetail(),
+				Decisions: int(s.GetDecisions()), CPUMillis: ms(time.Duration(s.GetCpuNs()))}, nil
+		}
+	}
+	return nil, nil
+}
+
 func bump(m *map[string]int, k string) {
 	if *m == nil {
 		*m = map[string]int{}
@@ -189,6 +228,16 @@ func printReport(w io.Writer, r seatReport) {
 		total += n
 	}
 	fmt.Fprintf(w, "rejected answers %d%s\n", total, tally(r.Rejections, ""))
+	if h := r.Hosted; h != nil {
+		verdict := "no verdict"
+		if h.Verdict != "" {
+			verdict = "verdict " + h.Verdict
+			if h.Detail != "" {
+				verdict += ": " + h.Detail
+			}
+		}
+		fmt.Fprintf(w, "hosted module version %d: %s; %d decisions, CPU %s\n", h.Version, verdict, h.Decisions, msText(h.CPUMillis))
+	}
 	if len(r.LastNotes) > 0 {
 		fmt.Fprintf(w, "last notes:\n")
 		for _, n := range r.LastNotes {

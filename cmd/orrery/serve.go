@@ -39,6 +39,7 @@ import (
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/retention"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/strength"
 	tour "github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/tracing"
 	"github.com/orrery/orrery/service/training"
@@ -56,6 +57,9 @@ type arena struct {
 	ladder *ladder.Ladder
 	// tournaments runs tournaments on the server, with the ladder (tournaments.go).
 	tournaments *tour.Service
+	// strength runs SPRT strength tests on the server, with the ladder (tournaments.go); nil
+	// on a cluster's node.
+	strength *strength.Service
 	// stopRetention stops the removal of old matches, if on.
 	stopRetention func()
 	// pool is a cluster node's pgx pool for the tournaments' job queue (tournaments.go).
@@ -137,10 +141,25 @@ func startArena(c arenaConfig) (*arena, error) {
 			a.closeDB()
 			return nil, err
 		}
+		if a.strength != nil {
+			if err := a.strength.Start(srv); err != nil {
+				a.closeServices()
+				srv.Close()
+				a.closeDB()
+				return nil, err
+			}
+		}
 		a.ladder.ServeMovedCalls(a.tournaments)
 		views := register
 		authorize = a.ladder.Authorizer(authorize)
-		register = func(g *grpc.Server) { views(g); a.ladder.Register(g); a.tournaments.Register(g) }
+		register = func(g *grpc.Server) {
+			views(g)
+			a.ladder.Register(g)
+			a.tournaments.Register(g)
+			if a.strength != nil {
+				a.strength.Register(g)
+			}
+		}
 	}
 	var maxRecv int
 	if a.hosted != nil {
@@ -285,13 +304,17 @@ func connect(server string, cfg arenaConfig) (conn *grpc.ClientConn, close func(
 	return conn, func() { conn.Close(); stop() }, nil
 }
 
-// closeServices stops the tournaments, then the ladder they seat bots through.
+// closeServices stops the tournaments and strength tests, then the ladder they seat bots
+// through.
 func (a *arena) closeServices() {
 	if a.houseSeats != nil {
 		a.houseSeats.Close()
 	}
 	if a.tournaments != nil {
 		a.tournaments.Close()
+	}
+	if a.strength != nil {
+		a.strength.Close()
 	}
 	if a.ladder != nil {
 		a.ladder.Close()

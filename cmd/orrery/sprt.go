@@ -31,40 +31,50 @@ type sprtOptions struct {
 	seeded, asJSON, noProgress           bool
 	pairsPath                            string
 	options                              optionFlags
+	// On a server (sprt_remote.go): its address, a test to follow or stop, the admin key, and
+	// the matches' time per move.
+	server, follow, stop, key         string
+	perMove                           time.Duration
+	candidateVersion, baselineVersion int
 }
 
 // sprtResult is the --json output.
 type sprtResult struct {
-	Game        string        `json:"game"`
-	Candidate   string        `json:"candidate"`
-	Baseline    string        `json:"baseline"`
-	Opponents   []string      `json:"opponents"`
-	Seats       int           `json:"seats"`
-	Seed        uint64        `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
-	Elo0        float64       `json:"elo0"`
-	Elo1        float64       `json:"elo1"`
-	Alpha       float64       `json:"alpha"`
-	Beta        float64       `json:"beta"`
-	MaxGames    int           `json:"max_games"`
-	Decision    sprt.Decision `json:"decision"` // H1, H0 or max_games
-	Games       int           `json:"games"`
-	Pairs       int           `json:"pairs"`
-	LLR         float64       `json:"llr"`
-	LLRLower    float64       `json:"llr_lower"`
-	LLRUpper    float64       `json:"llr_upper"`
-	Elo         float64       `json:"elo"`
-	EloLow      float64       `json:"elo_low"`  // the 95% confidence interval
-	EloHigh     float64       `json:"elo_high"` // of elo
-	LOS         float64       `json:"los"`
-	PairScores  []int         `json:"pair_scores"` // pairs by score j/(4(seats-1)), j = 0, 1, ...
-	WallSeconds float64       `json:"wall_seconds"`
+	SprtID    string `json:"sprt_id,omitempty"` // a server's test
+	Status    string `json:"status,omitempty"`  // a server's test: finished or stopped
+	Game      string `json:"game"`
+	Candidate string `json:"candidate"`
+	Baseline  string `json:"baseline"`
+	// A server's test of hosted bots: the module versions it plays.
+	CandidateVersion int           `json:"candidate_version,omitempty"`
+	BaselineVersion  int           `json:"baseline_version,omitempty"`
+	Opponents        []string      `json:"opponents"`
+	Seats            int           `json:"seats"`
+	Seed             uint64        `json:"seed,string"` // a string: 64 bits do not fit a JSON number everywhere
+	Elo0             float64       `json:"elo0"`
+	Elo1             float64       `json:"elo1"`
+	Alpha            float64       `json:"alpha"`
+	Beta             float64       `json:"beta"`
+	MaxGames         int           `json:"max_games"`
+	Decision         sprt.Decision `json:"decision"` // H1, H0 or max_games
+	Games            int           `json:"games"`
+	Pairs            int           `json:"pairs"`
+	LLR              float64       `json:"llr"`
+	LLRLower         float64       `json:"llr_lower"`
+	LLRUpper         float64       `json:"llr_upper"`
+	Elo              float64       `json:"elo"`
+	EloLow           float64       `json:"elo_low"`  // the 95% confidence interval
+	EloHigh          float64       `json:"elo_high"` // of elo
+	LOS              float64       `json:"los"`
+	PairScores       []int         `json:"pair_scores"` // pairs by score j/(4(seats-1)), j = 0, 1, ...
+	WallSeconds      float64       `json:"wall_seconds"`
 }
 
 func newSPRTCmd() *cobra.Command {
 	o := sprtOptions{options: optionFlags{}}
 	cmd := &cobra.Command{
 		Use:   "sprt --game G --candidate A --baseline B",
-		Short: "test whether one built-in bot is stronger than another, stopping when the evidence decides",
+		Short: "test whether one bot is stronger than another, stopping when the evidence decides",
 		Long: `Run a sequential probability ratio test (GSPRT, as fishtest runs for chess engines) of the ` +
 			`candidate against the baseline, in process. Each deal (seed) is played twice, once with the ` +
 			`candidate and once with the baseline in the same seat, against the same opponents on the same ` +
@@ -72,9 +82,16 @@ func newSPRTCmd() *cobra.Command {
 			`seat's points being (seats - rank) / (seats - 1). The test stops when the log-likelihood ratio ` +
 			`of H1 (elo >= elo1) against H0 (elo <= elo0) leaves its bounds, or at --max-games. A progress ` +
 			`line on stderr shows games, LLR with its bounds, Elo with its 95% CI and the likelihood of ` +
-			`superiority. docs/strength.md has the math.`,
+			`superiority. docs/strength.md has the math.
+
+With --server, that server runs the test (SPRTService) among its registered bots (seated on ` +
+			`their ladder streams), hosted bots and built-in bots, and this command follows it: Ctrl-C ` +
+			`stops following, not the test; --follow ID follows it again and --stop ID ends it. The ` +
+			`replays of its matches open when it has ended; the web page #/sprt/ID follows it too.`,
 		Example: `  orrery sprt --game icetraders --candidate mcts --baseline greedy
-  orrery sprt --game planet --candidate mcts --baseline greedy --opponents greedy,random --elo0 0 --elo1 20 --json`,
+  orrery sprt --game planet --candidate mcts --baseline greedy --opponents greedy,random --elo0 0 --elo1 20 --json
+  orrery sprt --server 127.0.0.1:7070 --game icetraders --candidate mybot-v2 --baseline mybot-v1 --opponents greedy
+  orrery sprt --server 127.0.0.1:7070 --follow SPRT_ID`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
@@ -98,11 +115,29 @@ func newSPRTCmd() *cobra.Command {
 	f.BoolVar(&o.noProgress, "no-progress", false, "print no progress line")
 	f.StringVar(&o.pairsPath, "pairs", "", "write each pair, in deal order, as a JSON line to `FILE`")
 	f.Var(o.options, "option", "game option name=value (repeatable)")
+	f.StringVar(&o.server, "server", "", "have the server at `ADDR` run the test, among its registered, hosted and built-in bots (default: built-in bots in process)")
+	f.StringVar(&o.follow, "follow", "", "follow the server's test `ID` to its end (with --server; default 127.0.0.1:7070)")
+	f.StringVar(&o.stop, "stop", "", "end the server's running test `ID` undecided (with --server; default 127.0.0.1:7070)")
+	f.StringVar(&o.key, "key", "", "with --server: its admin `KEY`, if it has one (default: env ORRERY_ADMIN_KEY)")
+	f.DurationVar(&o.perMove, "per-move", 0, "with --server: each decision's time `D` (default: the server's)")
+	f.IntVar(&o.candidateVersion, "candidate-version", 0, "with --server and a hosted candidate: its module version `N` (default: the newest)")
+	f.IntVar(&o.baselineVersion, "baseline-version", 0, "with --server and a hosted baseline: its module version `N` (default: the newest)")
 	return cmd
 }
 
 // runSPRT checks the flags, plays the test and prints its result.
 func runSPRT(ctx context.Context, stdout, stderr io.Writer, o sprtOptions) error {
+	switch {
+	case o.follow != "" && o.stop != "":
+		return usagef("--follow and --stop name one test each; give one")
+	case o.follow != "" || o.stop != "":
+		if o.game != "" || o.candidate != "" || o.baseline != "" {
+			return usagef("--follow and --stop name a test the server already runs; they take no --game, --candidate or --baseline")
+		}
+		return remoteSPRT(ctx, stdout, stderr, o)
+	case o.server != "":
+		return remoteSPRT(ctx, stdout, stderr, o)
+	}
 	game, pairing, err := parseSPRT(o)
 	if err != nil {
 		return err
@@ -221,10 +256,12 @@ func printSPRT(w io.Writer, r sprtResult) {
 	fmt.Fprintf(w, "%s: %s (candidate) against %s (baseline), %d seats, opponents %s, seed %d\n",
 		r.Game, r.Candidate, r.Baseline, r.Seats, strings.Join(r.Opponents, ","), r.Seed)
 	fmt.Fprintf(w, "H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g\n", r.Elo0, r.Elo1, r.Alpha, r.Beta)
-	switch r.Decision {
-	case sprt.AcceptH1:
+	switch {
+	case r.Status == "stopped":
+		fmt.Fprintf(w, "stopped undecided after %d games (%d pairs)\n", r.Games, r.Pairs)
+	case r.Decision == sprt.AcceptH1:
 		fmt.Fprintf(w, "H1 accepted after %d games (%d pairs): the candidate is stronger\n", r.Games, r.Pairs)
-	case sprt.AcceptH0:
+	case r.Decision == sprt.AcceptH0:
 		fmt.Fprintf(w, "H0 accepted after %d games (%d pairs): the candidate is not stronger by elo1\n", r.Games, r.Pairs)
 	default:
 		fmt.Fprintf(w, "undecided after %d games (%d pairs): the --max-games budget ran out\n", r.Games, r.Pairs)

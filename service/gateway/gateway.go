@@ -157,6 +157,9 @@ func Handler(conn grpc.ClientConnInterface, c Config) (http.Handler, error) {
 	if err := orreryv1.RegisterTournamentServiceHandlerClient(ctx, gw, orreryv1.NewTournamentServiceClient(conn)); err != nil {
 		return nil, err
 	}
+	if err := orreryv1.RegisterSPRTServiceHandlerClient(ctx, gw, orreryv1.NewSPRTServiceClient(conn)); err != nil {
+		return nil, err
+	}
 	if err := orreryv1.RegisterViewServiceHandlerClient(ctx, gw, orreryv1.NewViewServiceClient(conn)); err != nil {
 		return nil, err
 	}

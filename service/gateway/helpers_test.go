@@ -28,6 +28,7 @@ import (
 	"github.com/orrery/orrery/service/ladder"
 	"github.com/orrery/orrery/service/limits"
 	"github.com/orrery/orrery/service/store"
+	"github.com/orrery/orrery/service/strength"
 	"github.com/orrery/orrery/service/tournament"
 	"github.com/orrery/orrery/service/training"
 	"github.com/orrery/orrery/service/view"
@@ -92,9 +93,18 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Strength tests as serve runs them, beside the tournaments.
+	sprts, err := strength.New(strength.Config{DB: db, Bots: lad,
+		NewBot: func(game, name string, seed uint64) (strength.Player, error) { return builtin.New(game, name, seed) },
+		PlayIn: func(ctx context.Context, token string, p strength.Player) error {
+			return ladder.PlayInProcess(ctx, srv, token, p, 0)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Built-in bots for the seats a CreateMatch gives them, as serve seats them.
 	seats := houseseats.New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) }, builtin.Names, nil)
-	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: tours, HouseSeats: seats, Limits: o.limits, Gateway: o.web.Vouch})
+	srv, err = service.New(service.Config{Store: db, Ladder: lad, Seeds: service.SeedGates{tours, sprts}, HouseSeats: seats, Limits: o.limits, Gateway: o.web.Vouch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +113,13 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 		t.Fatal(err)
 	}
 	tours.Start(srv)
+	sprts.Start(srv)
 	views := view.New(srv)
 	gs := service.NewGRPCServer(srv, service.GRPCOptions{Authorize: o.authorize, Register: func(g *grpc.Server) {
 		views.Register(g)
 		lad.Register(g)
 		tours.Register(g)
+		sprts.Register(g)
 		training.New(training.Config{}).Register(g)
 	}})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -128,6 +140,7 @@ func newArena(t *testing.T, o arenaOptions) *arena {
 	t.Cleanup(func() {
 		a.web.close()
 		tours.Close()
+		sprts.Close()
 		lad.Close()
 		seats.Close()
 		srv.Close()

@@ -336,7 +336,7 @@ func (l *Ladder) GetBot(ctx context.Context, req *orreryv1.GetBotRequest) (*orre
 	if err := rows.Err(); err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}
-	if err := l.addHosted(ctx, name, own, resp); err != nil {
+	if err := l.addHosted(ctx, name, req.GetMatchId(), own, resp); err != nil {
 		return nil, status.Errorf(codes.Internal, "bot %s: %v", name, err)
 	}
 	return resp, nil
@@ -423,4 +423,14 @@ func (l *Ladder) GetLeaderboard(ctx context.Context, req *orreryv1.GetLeaderboar
 		resp.Entries = append(resp.Entries, board...)
 	}
 	return resp, nil
+}
+
+// CallerBot is the registered bot whose key the call carries (service.CallerBots): a bot
+// reads the notes of the seats it plays.
+func (l *Ladder) CallerBot(ctx context.Context) (int64, bool) {
+	who, err := l.whoCalls(ctx)
+	if err != nil || who.bot == nil {
+		return 0, false
+	}
+	return who.bot.id, true
 }

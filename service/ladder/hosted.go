@@ -110,9 +110,10 @@ func moduleProto(m *store.Module) *orreryv1.BotModule {
 // hostedSeats is how many of a hosted bot's newest seats GetBot shows.
 const hostedSeats = 20
 
-// addHosted adds a hosted bot's modules, verdicts and seats to its GetBot answer, and its
-// stderr if own (the call carries its key or the admin key).
-func (l *Ladder) addHosted(ctx context.Context, name string, own bool, resp *orreryv1.GetBotResponse) error {
+// addHosted adds a hosted bot's modules, verdicts and seats (its newest, or those in match
+// matchID) to its GetBot answer, and its stderr if own (the call carries its key or the
+// admin key).
+func (l *Ladder) addHosted(ctx context.Context, name, matchID string, own bool, resp *orreryv1.GetBotResponse) error {
 	mods, err := l.cfg.DB.Modules(ctx, name)
 	if err != nil || len(mods) == 0 {
 		return err
@@ -129,6 +130,9 @@ func (l *Ladder) addHosted(ctx context.Context, name string, own bool, resp *orr
 		resp.Verdicts[k] = int32(n)
 	}
 	seats, err := l.cfg.DB.HostedSeats(ctx, name, hostedSeats)
+	if matchID != "" {
+		seats, err = l.cfg.DB.HostedSeatsIn(ctx, name, matchID)
+	}
 	if err != nil {
 		return err
 	}

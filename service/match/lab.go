@@ -7,15 +7,16 @@ import (
 
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/orrery/orrery/engine"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 	"github.com/orrery/orrery/service/store"
 )
 
 // The bot author's lab: what the server measured of each step (the acting seat's think
 // time, the answers it rejected before it, the CPU of a bot the server runs itself) and the
-// bot's own note, logged with the step.
-// Only a finished match's replay shows them, so while a match runs nobody else (another
-// seat, a spectator, a view) is shown a note or a timing.
+// bot's own note, logged with the step. A finished match's replay shows them; while a match
+// runs only the seat that wrote them reads them (SeatNotes, through service.GetSeatNotes), so
+// nobody else (another seat, a spectator, a view) is shown a note or a timing.
 
 // NoteLimit is the longest note kept, in bytes: a longer one is cut to fit with its mark.
 const NoteLimit = 1024
@@ -84,4 +85,37 @@ func (l stepLab) fill(step *orreryv1.ReplayStep) {
 	if l.cpu > 0 {
 		step.CpuTime = durationpb.New(l.cpu)
 	}
+}
+
+// SeatNotes is seat's own record of the steps so far, and whether the match still runs:
+// what only that seat may read while it runs (service.GetSeatNotes checks who asks).
+func (m *Match) SeatNotes(seat engine.Seat) ([]*orreryv1.SeatNote, bool) {
+	m.mu.Lock()
+	steps, running := m.steps, !m.ended // logged steps never change once appended
+	m.mu.Unlock()
+	return seatNotes(steps, seat), running
+}
+
+// SeatNotes is seat's record of the log's steps.
+func (l *Log) SeatNotes(seat engine.Seat) []*orreryv1.SeatNote { return seatNotes(l.steps, seat) }
+
+func seatNotes(steps []logged, seat engine.Seat) []*orreryv1.SeatNote {
+	var out []*orreryv1.SeatNote
+	for i, s := range steps {
+		if s.step.Seat != seat {
+			continue
+		}
+		n := &orreryv1.SeatNote{Step: int64(i), TimedOut: s.timedOut, Note: s.lab.note}
+		if s.lab.think > 0 {
+			n.ThinkTime = durationpb.New(s.lab.think)
+		}
+		for _, c := range s.lab.rejected.Codes() {
+			n.Rejections = append(n.Rejections, orreryv1.RejectCode(c))
+		}
+		if s.lab.cpu > 0 {
+			n.CpuTime = durationpb.New(s.lab.cpu)
+		}
+		out = append(out, n)
+	}
+	return out
 }

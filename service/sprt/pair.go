@@ -102,6 +102,9 @@ type Config struct {
 	// order, from Run's goroutine.
 	Progress func(Status)
 	Played   func(Pair)
+	// Counted are pairs already counted, deals 0 to len-1 in order (a resumed test): Run
+	// counts them again and plays on from the next deal.
+	Counted []Pair
 }
 
 // Run plays pairs until the test decides or the budget runs out, Parallel pairs at a time,
@@ -127,7 +130,24 @@ func Run(ctx context.Context, p Pairing, cfg Config, play Player) (Status, error
 	// rest racing ahead into pairs that wait, uncounted, behind it.
 	parallel := max(cfg.Parallel, 1)
 	slots := make(chan struct{}, 2*parallel)
+	tally := NewTally(p.Seats())
+	for i, r := range cfg.Counted {
+		if r.Deal != i || r.Seat != i%p.Seats() {
+			return Status{}, fmt.Errorf("sprt: counted pair %d is deal %d in seat %d", i, r.Deal, r.Seat)
+		}
+		if err := errors.Join(checkRanks(r.Candidate, p.Seats()), checkRanks(r.Baseline, p.Seats())); err != nil {
+			return Status{}, fmt.Errorf("sprt: counted deal %d: %w", r.Deal, err)
+		}
+		if err := tally.Add(r.Points()); err != nil {
+			return Status{}, fmt.Errorf("sprt: deal %d: %w", r.Deal, err)
+		}
+	}
+	st := tally.Assess(cfg.Bounds, maxPairs)
+	if st.Decision != Undecided {
+		return st, nil
+	}
 	var next atomic.Int64
+	next.Store(int64(len(cfg.Counted)))
 	var wg sync.WaitGroup
 	for range parallel {
 		wg.Go(func() {
@@ -162,8 +182,6 @@ func Run(ctx context.Context, p Pairing, cfg Config, play Player) (Status, error
 		return st, err
 	}
 
-	tally := NewTally(p.Seats())
-	st := tally.Assess(cfg.Bounds, maxPairs)
 	pending := map[int]playedPair{}
 	for r := range results {
 		if r.err != nil {

@@ -141,8 +141,17 @@ func (d *DB) RecordHostedSeat(ctx context.Context, s *HostedSeat) error {
 
 // HostedSeats is bot's newest n seats, newest first.
 func (d *DB) HostedSeats(ctx context.Context, bot string, n int) ([]*HostedSeat, error) {
+	return d.hostedSeats(ctx, `WHERE bot = ? ORDER BY ended_ns DESC LIMIT ?`, bot, n)
+}
+
+// HostedSeatsIn is bot's seats in match id, however old, by seat.
+func (d *DB) HostedSeatsIn(ctx context.Context, bot, id string) ([]*HostedSeat, error) {
+	return d.hostedSeats(ctx, `WHERE bot = ? AND match_id = ? ORDER BY seat`, bot, id)
+}
+
+func (d *DB) hostedSeats(ctx context.Context, where string, args ...any) ([]*HostedSeat, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT match_id, seat, bot, version, verdict, detail, stderr, decisions, cpu_ns, ended_ns
-		FROM hosted_seats WHERE bot = ? ORDER BY ended_ns DESC LIMIT ?`, bot, n)
+		FROM hosted_seats `+where, args...)
 	if err != nil {
 		return nil, err
 	}

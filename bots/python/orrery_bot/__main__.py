@@ -28,7 +28,7 @@ def cmd_play(args):
                 games = {g.name: g for g in stub.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games}
         except grpc.RpcError as err:
             log(f"ListGames failed ({err.code().name}: {err.details()}); typed strategies run without the catalog")
-    bot = AutoBot(seed=args.seed, games=games, log=log, typed=not args.index_only)
+    bot = AutoBot(seed=args.seed, games=games, log=log, typed=not args.index_only, notes=args.notes)
     trace = None
     if args.trace:
         trace = Tracer(sys.stdout if args.trace == "-" else open(args.trace, "w"))
@@ -152,6 +152,7 @@ def parser():
     play.add_argument("--index-only", action="store_true", help="never use a typed strategy")
     play.add_argument("--trace", metavar="FILE", help="write every stream message as a JSON line (- for stdout); tokens are redacted")
     play.add_argument("--probe-reject", action="store_true", help="answer the first decision with an illegal index, to exercise the rejection fallback")
+    play.add_argument("--notes", action="store_true", help="note on each answer which strategy chose it (kept with the step: the seat reads it while the match runs, everyone in the replay)")
     play.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
     play.set_defaults(fn=cmd_play)
 

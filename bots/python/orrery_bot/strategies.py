@@ -3,6 +3,8 @@
 import random
 import sys
 
+from .client import Noted
+
 
 class IndexBot:
     """Plays any game: a seeded uniform pick among the listed legal actions.
@@ -157,8 +159,9 @@ class AutoBot:
     was generated) reads as no arm at all: the bot says so once and plays by legal index.
     """
 
-    def __init__(self, seed=1, games=None, log=None, typed=True):
+    def __init__(self, seed=1, games=None, log=None, typed=True, notes=False):
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self.notes = notes  # note on each answer which strategy chose it (Answer.note)
         self.index = IndexBot(seed)
         self.typed = {}
         self.game = None
@@ -175,6 +178,13 @@ class AutoBot:
                  f"{joined.seats}; playing by {how}")
 
     def act(self, decision):
+        choice, how = self._act(decision)
+        if self.notes:
+            return Noted(choice, f"python {how}: {len(decision.legal)} legal")
+        return choice
+
+    def _act(self, decision):
+        """The choice and the strategy that made it."""
         arm = decision.observation.WhichOneof("game")
         bot = self.typed.get(arm) if arm else None
         if bot is None:
@@ -183,9 +193,9 @@ class AutoBot:
                 self.log(f"decision {decision.decision_id}: the observation has no game arm this "
                          f"client knows (game {self.game!r}: regenerate the code for a newer "
                          f"server); playing by legal index")
-            return self.index.act(decision)
+            return self.index.act(decision), "by index"
         try:
-            return bot.act(decision)
+            return bot.act(decision), f"typed {arm}"
         except Exception as err:  # a strategy bug falls back to the generic bot, loudly
             self.log(f"{arm} strategy failed ({type(err).__name__}: {err}); playing by legal index")
-            return self.index.act(decision)
+            return self.index.act(decision), "by index after a strategy failure"

@@ -3827,6 +3827,226 @@ func (x *GetReplayResponse) GetSeedSalt() string {
 	return ""
 }
 
+// GetSeatNotesRequest names a seat: by its token, or by the calling bot's key.
+type GetSeatNotesRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The seat's token, as CreateMatch returned it; unset: the bot's key names the seat.
+	SeatToken string `protobuf:"bytes,2,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
+	// With the bot's key: the seat, if the bot plays several (default: its only one).
+	Seat          *int32 `protobuf:"varint,3,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetSeatNotesRequest) Reset() {
+	*x = GetSeatNotesRequest{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSeatNotesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSeatNotesRequest) ProtoMessage() {}
+
+func (x *GetSeatNotesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSeatNotesRequest.ProtoReflect.Descriptor instead.
+func (*GetSeatNotesRequest) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *GetSeatNotesRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *GetSeatNotesRequest) GetSeatToken() string {
+	if x != nil {
+		return x.SeatToken
+	}
+	return ""
+}
+
+func (x *GetSeatNotesRequest) GetSeat() int32 {
+	if x != nil && x.Seat != nil {
+		return *x.Seat
+	}
+	return 0
+}
+
+// GetSeatNotesResponse is the seat's record, its steps in order.
+type GetSeatNotesResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Seat    int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Still running: the record so far.
+	Running       bool        `protobuf:"varint,3,opt,name=running,proto3" json:"running,omitempty"`
+	Steps         []*SeatNote `protobuf:"bytes,4,rep,name=steps,proto3" json:"steps,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetSeatNotesResponse) Reset() {
+	*x = GetSeatNotesResponse{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSeatNotesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSeatNotesResponse) ProtoMessage() {}
+
+func (x *GetSeatNotesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSeatNotesResponse.ProtoReflect.Descriptor instead.
+func (*GetSeatNotesResponse) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *GetSeatNotesResponse) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *GetSeatNotesResponse) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *GetSeatNotesResponse) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
+func (x *GetSeatNotesResponse) GetSteps() []*SeatNote {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+// SeatNote is what the server measured of one of the seat's steps, and the bot's note.
+type SeatNote struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The step's index in the match (0: the first action applied).
+	Step       int64                `protobuf:"varint,1,opt,name=step,proto3" json:"step,omitempty"`
+	ThinkTime  *durationpb.Duration `protobuf:"bytes,2,opt,name=think_time,json=thinkTime,proto3" json:"think_time,omitempty"`
+	Rejections []RejectCode         `protobuf:"varint,3,rep,packed,name=rejections,proto3,enum=orrery.v1.RejectCode" json:"rejections,omitempty"`
+	TimedOut   TimeoutPolicy        `protobuf:"varint,4,opt,name=timed_out,json=timedOut,proto3,enum=orrery.v1.TimeoutPolicy" json:"timed_out,omitempty"`
+	Note       string               `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	// A hosted bot's CPU time on the step (ReplayStep.cpu_time).
+	CpuTime       *durationpb.Duration `protobuf:"bytes,6,opt,name=cpu_time,json=cpuTime,proto3" json:"cpu_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatNote) Reset() {
+	*x = SeatNote{}
+	mi := &file_orrery_v1_arena_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatNote) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatNote) ProtoMessage() {}
+
+func (x *SeatNote) ProtoReflect() protoreflect.Message {
+	mi := &file_orrery_v1_arena_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatNote.ProtoReflect.Descriptor instead.
+func (*SeatNote) Descriptor() ([]byte, []int) {
+	return file_orrery_v1_arena_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *SeatNote) GetStep() int64 {
+	if x != nil {
+		return x.Step
+	}
+	return 0
+}
+
+func (x *SeatNote) GetThinkTime() *durationpb.Duration {
+	if x != nil {
+		return x.ThinkTime
+	}
+	return nil
+}
+
+func (x *SeatNote) GetRejections() []RejectCode {
+	if x != nil {
+		return x.Rejections
+	}
+	return nil
+}
+
+func (x *SeatNote) GetTimedOut() TimeoutPolicy {
+	if x != nil {
+		return x.TimedOut
+	}
+	return TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED
+}
+
+func (x *SeatNote) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+func (x *SeatNote) GetCpuTime() *durationpb.Duration {
+	if x != nil {
+		return x.CpuTime
+	}
+	return nil
+}
+
 var File_orrery_v1_arena_proto protoreflect.FileDescriptor
 
 const file_orrery_v1_arena_proto_rawDesc = "" +
@@ -4110,7 +4330,28 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x06events\x18\x04 \x03(\v2\x10.orrery.v1.EventR\x06events\x12\x1d\n" +
 	"\n" +
 	"final_text\x18\x05 \x01(\tR\tfinalText\x12\x1b\n" +
-	"\tseed_salt\x18\x06 \x01(\tR\bseedSalt*\x82\x01\n" +
+	"\tseed_salt\x18\x06 \x01(\tR\bseedSalt\"q\n" +
+	"\x13GetSeatNotesRequest\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
+	"\n" +
+	"seat_token\x18\x02 \x01(\tR\tseatToken\x12\x17\n" +
+	"\x04seat\x18\x03 \x01(\x05H\x00R\x04seat\x88\x01\x01B\a\n" +
+	"\x05_seat\"\x8a\x01\n" +
+	"\x14GetSeatNotesResponse\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x18\n" +
+	"\arunning\x18\x03 \x01(\bR\arunning\x12)\n" +
+	"\x05steps\x18\x04 \x03(\v2\x13.orrery.v1.SeatNoteR\x05steps\"\x90\x02\n" +
+	"\bSeatNote\x12\x12\n" +
+	"\x04step\x18\x01 \x01(\x03R\x04step\x128\n" +
+	"\n" +
+	"think_time\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tthinkTime\x125\n" +
+	"\n" +
+	"rejections\x18\x03 \x03(\x0e2\x15.orrery.v1.RejectCodeR\n" +
+	"rejections\x125\n" +
+	"\ttimed_out\x18\x04 \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\btimedOut\x12\x12\n" +
+	"\x04note\x18\x05 \x01(\tR\x04note\x124\n" +
+	"\bcpu_time\x18\x06 \x01(\v2\x19.google.protobuf.DurationR\acpuTime*\x82\x01\n" +
 	"\rTimeoutPolicy\x12\x1e\n" +
 	"\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15TIMEOUT_POLICY_RANDOM\x10\x01\x12\x1a\n" +
@@ -4135,7 +4376,7 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x14MATCH_STATUS_RUNNING\x10\x01\x12\x19\n" +
 	"\x15MATCH_STATUS_FINISHED\x10\x02\x12\x17\n" +
 	"\x13MATCH_STATUS_FAILED\x10\x03\x12\x17\n" +
-	"\x13MATCH_STATUS_PAUSED\x10\x042\xc5\x04\n" +
+	"\x13MATCH_STATUS_PAUSED\x10\x042\x96\x05\n" +
 	"\fArenaService\x12F\n" +
 	"\tListGames\x12\x1b.orrery.v1.ListGamesRequest\x1a\x1c.orrery.v1.ListGamesResponse\x12L\n" +
 	"\vCreateMatch\x12\x1d.orrery.v1.CreateMatchRequest\x1a\x1e.orrery.v1.CreateMatchResponse\x12;\n" +
@@ -4145,7 +4386,8 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\n" +
 	"AbortMatch\x12\x1c.orrery.v1.AbortMatchRequest\x1a\x1d.orrery.v1.AbortMatchResponse\x12L\n" +
 	"\vListMatches\x12\x1d.orrery.v1.ListMatchesRequest\x1a\x1e.orrery.v1.ListMatchesResponse\x12F\n" +
-	"\tGetReplay\x12\x1b.orrery.v1.GetReplayRequest\x1a\x1c.orrery.v1.GetReplayResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
+	"\tGetReplay\x12\x1b.orrery.v1.GetReplayRequest\x1a\x1c.orrery.v1.GetReplayResponse\x12O\n" +
+	"\fGetSeatNotes\x12\x1e.orrery.v1.GetSeatNotesRequest\x1a\x1f.orrery.v1.GetSeatNotesResponseB3Z1github.com/orrery/orrery/proto/orrery/v1;orreryv1b\x06proto3"
 
 var (
 	file_orrery_v1_arena_proto_rawDescOnce sync.Once
@@ -4160,7 +4402,7 @@ func file_orrery_v1_arena_proto_rawDescGZIP() []byte {
 }
 
 var file_orrery_v1_arena_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_orrery_v1_arena_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_orrery_v1_arena_proto_goTypes = []any{
 	(TimeoutPolicy)(0),            // 0: orrery.v1.TimeoutPolicy
 	(RejectCode)(0),               // 1: orrery.v1.RejectCode
@@ -4209,52 +4451,55 @@ var file_orrery_v1_arena_proto_goTypes = []any{
 	(*GetReplayRequest)(nil),      // 44: orrery.v1.GetReplayRequest
 	(*ReplayStep)(nil),            // 45: orrery.v1.ReplayStep
 	(*GetReplayResponse)(nil),     // 46: orrery.v1.GetReplayResponse
-	nil,                           // 47: orrery.v1.CreateMatchRequest.OptionsEntry
-	nil,                           // 48: orrery.v1.Joined.OptionsEntry
-	nil,                           // 49: orrery.v1.MatchSummary.OptionsEntry
-	(*v1.Action)(nil),             // 50: orrery.icetraders.v1.Action
-	(*v11.Action)(nil),            // 51: orrery.planet.v1.Action
-	(*v12.Action)(nil),            // 52: orrery.pantropia.v1.Action
-	(*v13.Action)(nil),            // 53: orrery.fccatan.v1.Action
-	(*v1.Observation)(nil),        // 54: orrery.icetraders.v1.Observation
-	(*v11.Observation)(nil),       // 55: orrery.planet.v1.Observation
-	(*v12.Observation)(nil),       // 56: orrery.pantropia.v1.Observation
-	(*v13.Observation)(nil),       // 57: orrery.fccatan.v1.Observation
-	(*v1.Event)(nil),              // 58: orrery.icetraders.v1.Event
-	(*v11.Event)(nil),             // 59: orrery.planet.v1.Event
-	(*v12.Event)(nil),             // 60: orrery.pantropia.v1.Event
-	(*v13.Event)(nil),             // 61: orrery.fccatan.v1.Event
-	(*v1.Catalog)(nil),            // 62: orrery.icetraders.v1.Catalog
-	(*v11.Catalog)(nil),           // 63: orrery.planet.v1.Catalog
-	(*v12.Catalog)(nil),           // 64: orrery.pantropia.v1.Catalog
-	(*v13.Catalog)(nil),           // 65: orrery.fccatan.v1.Catalog
-	(*durationpb.Duration)(nil),   // 66: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 67: google.protobuf.Timestamp
+	(*GetSeatNotesRequest)(nil),   // 47: orrery.v1.GetSeatNotesRequest
+	(*GetSeatNotesResponse)(nil),  // 48: orrery.v1.GetSeatNotesResponse
+	(*SeatNote)(nil),              // 49: orrery.v1.SeatNote
+	nil,                           // 50: orrery.v1.CreateMatchRequest.OptionsEntry
+	nil,                           // 51: orrery.v1.Joined.OptionsEntry
+	nil,                           // 52: orrery.v1.MatchSummary.OptionsEntry
+	(*v1.Action)(nil),             // 53: orrery.icetraders.v1.Action
+	(*v11.Action)(nil),            // 54: orrery.planet.v1.Action
+	(*v12.Action)(nil),            // 55: orrery.pantropia.v1.Action
+	(*v13.Action)(nil),            // 56: orrery.fccatan.v1.Action
+	(*v1.Observation)(nil),        // 57: orrery.icetraders.v1.Observation
+	(*v11.Observation)(nil),       // 58: orrery.planet.v1.Observation
+	(*v12.Observation)(nil),       // 59: orrery.pantropia.v1.Observation
+	(*v13.Observation)(nil),       // 60: orrery.fccatan.v1.Observation
+	(*v1.Event)(nil),              // 61: orrery.icetraders.v1.Event
+	(*v11.Event)(nil),             // 62: orrery.planet.v1.Event
+	(*v12.Event)(nil),             // 63: orrery.pantropia.v1.Event
+	(*v13.Event)(nil),             // 64: orrery.fccatan.v1.Event
+	(*v1.Catalog)(nil),            // 65: orrery.icetraders.v1.Catalog
+	(*v11.Catalog)(nil),           // 66: orrery.planet.v1.Catalog
+	(*v12.Catalog)(nil),           // 67: orrery.pantropia.v1.Catalog
+	(*v13.Catalog)(nil),           // 68: orrery.fccatan.v1.Catalog
+	(*durationpb.Duration)(nil),   // 69: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 70: google.protobuf.Timestamp
 }
 var file_orrery_v1_arena_proto_depIdxs = []int32{
-	50, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
-	51, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
-	52, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
-	53, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
-	54, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
-	55, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
-	56, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
-	57, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
-	58, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
-	59, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
-	60, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
-	61, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
-	62, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
-	63, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
-	64, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
-	65, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
+	53, // 0: orrery.v1.Action.icetraders:type_name -> orrery.icetraders.v1.Action
+	54, // 1: orrery.v1.Action.planet:type_name -> orrery.planet.v1.Action
+	55, // 2: orrery.v1.Action.pantropia:type_name -> orrery.pantropia.v1.Action
+	56, // 3: orrery.v1.Action.fccatan:type_name -> orrery.fccatan.v1.Action
+	57, // 4: orrery.v1.Observation.icetraders:type_name -> orrery.icetraders.v1.Observation
+	58, // 5: orrery.v1.Observation.planet:type_name -> orrery.planet.v1.Observation
+	59, // 6: orrery.v1.Observation.pantropia:type_name -> orrery.pantropia.v1.Observation
+	60, // 7: orrery.v1.Observation.fccatan:type_name -> orrery.fccatan.v1.Observation
+	61, // 8: orrery.v1.GameEvent.icetraders:type_name -> orrery.icetraders.v1.Event
+	62, // 9: orrery.v1.GameEvent.planet:type_name -> orrery.planet.v1.Event
+	63, // 10: orrery.v1.GameEvent.pantropia:type_name -> orrery.pantropia.v1.Event
+	64, // 11: orrery.v1.GameEvent.fccatan:type_name -> orrery.fccatan.v1.Event
+	65, // 12: orrery.v1.Catalog.icetraders:type_name -> orrery.icetraders.v1.Catalog
+	66, // 13: orrery.v1.Catalog.planet:type_name -> orrery.planet.v1.Catalog
+	67, // 14: orrery.v1.Catalog.pantropia:type_name -> orrery.pantropia.v1.Catalog
+	68, // 15: orrery.v1.Catalog.fccatan:type_name -> orrery.fccatan.v1.Catalog
 	8,  // 16: orrery.v1.GameInfo.options:type_name -> orrery.v1.GameOption
 	7,  // 17: orrery.v1.GameInfo.catalog:type_name -> orrery.v1.Catalog
 	9,  // 18: orrery.v1.ListGamesResponse.games:type_name -> orrery.v1.GameInfo
-	66, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
-	66, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
-	66, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
-	47, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
+	69, // 19: orrery.v1.Clock.per_move:type_name -> google.protobuf.Duration
+	69, // 20: orrery.v1.Clock.increment:type_name -> google.protobuf.Duration
+	69, // 21: orrery.v1.Clock.time_bank:type_name -> google.protobuf.Duration
+	50, // 22: orrery.v1.CreateMatchRequest.options:type_name -> orrery.v1.CreateMatchRequest.OptionsEntry
 	12, // 23: orrery.v1.CreateMatchRequest.clock:type_name -> orrery.v1.Clock
 	0,  // 24: orrery.v1.CreateMatchRequest.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
 	14, // 25: orrery.v1.CreateMatchRequest.bots:type_name -> orrery.v1.SeatBot
@@ -4272,15 +4517,15 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	27, // 37: orrery.v1.PlayResponse.rejected:type_name -> orrery.v1.ActionRejected
 	28, // 38: orrery.v1.PlayResponse.events:type_name -> orrery.v1.EventBatch
 	32, // 39: orrery.v1.PlayResponse.ended:type_name -> orrery.v1.MatchEnded
-	48, // 40: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
+	51, // 40: orrery.v1.Joined.options:type_name -> orrery.v1.Joined.OptionsEntry
 	12, // 41: orrery.v1.Joined.clock:type_name -> orrery.v1.Clock
 	0,  // 42: orrery.v1.Joined.timeout_policy:type_name -> orrery.v1.TimeoutPolicy
-	67, // 43: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
-	66, // 44: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
+	70, // 43: orrery.v1.Decision.deadline:type_name -> google.protobuf.Timestamp
+	69, // 44: orrery.v1.Decision.time_bank:type_name -> google.protobuf.Duration
 	5,  // 45: orrery.v1.Decision.observation:type_name -> orrery.v1.Observation
 	4,  // 46: orrery.v1.Decision.legal:type_name -> orrery.v1.Action
 	29, // 47: orrery.v1.Decision.events:type_name -> orrery.v1.Event
-	66, // 48: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
+	69, // 48: orrery.v1.Decision.last_round_trip:type_name -> google.protobuf.Duration
 	29, // 49: orrery.v1.ActionAccepted.events:type_name -> orrery.v1.Event
 	1,  // 50: orrery.v1.ActionRejected.code:type_name -> orrery.v1.RejectCode
 	29, // 51: orrery.v1.EventBatch.events:type_name -> orrery.v1.Event
@@ -4293,11 +4538,11 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	28, // 58: orrery.v1.WatchResponse.events:type_name -> orrery.v1.EventBatch
 	32, // 59: orrery.v1.WatchResponse.ended:type_name -> orrery.v1.MatchEnded
 	5,  // 60: orrery.v1.Spectate.observation:type_name -> orrery.v1.Observation
-	66, // 61: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
-	49, // 62: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
+	69, // 61: orrery.v1.SeatInfo.time_bank:type_name -> google.protobuf.Duration
+	52, // 62: orrery.v1.MatchSummary.options:type_name -> orrery.v1.MatchSummary.OptionsEntry
 	3,  // 63: orrery.v1.MatchSummary.status:type_name -> orrery.v1.MatchStatus
-	67, // 64: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
-	67, // 65: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
+	70, // 64: orrery.v1.MatchSummary.created:type_name -> google.protobuf.Timestamp
+	70, // 65: orrery.v1.MatchSummary.ended:type_name -> google.protobuf.Timestamp
 	31, // 66: orrery.v1.MatchSummary.result:type_name -> orrery.v1.Result
 	36, // 67: orrery.v1.MatchSummary.seat_info:type_name -> orrery.v1.SeatInfo
 	12, // 68: orrery.v1.MatchSummary.clock:type_name -> orrery.v1.Clock
@@ -4308,33 +4553,40 @@ var file_orrery_v1_arena_proto_depIdxs = []int32{
 	37, // 73: orrery.v1.ListMatchesResponse.matches:type_name -> orrery.v1.MatchSummary
 	4,  // 74: orrery.v1.ReplayStep.action:type_name -> orrery.v1.Action
 	0,  // 75: orrery.v1.ReplayStep.timed_out:type_name -> orrery.v1.TimeoutPolicy
-	66, // 76: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
+	69, // 76: orrery.v1.ReplayStep.think_time:type_name -> google.protobuf.Duration
 	1,  // 77: orrery.v1.ReplayStep.rejections:type_name -> orrery.v1.RejectCode
-	66, // 78: orrery.v1.ReplayStep.cpu_time:type_name -> google.protobuf.Duration
+	69, // 78: orrery.v1.ReplayStep.cpu_time:type_name -> google.protobuf.Duration
 	37, // 79: orrery.v1.GetReplayResponse.match:type_name -> orrery.v1.MatchSummary
 	45, // 80: orrery.v1.GetReplayResponse.steps:type_name -> orrery.v1.ReplayStep
 	29, // 81: orrery.v1.GetReplayResponse.events:type_name -> orrery.v1.Event
-	10, // 82: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
-	13, // 83: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
-	17, // 84: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
-	33, // 85: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
-	40, // 86: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
-	38, // 87: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
-	42, // 88: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
-	44, // 89: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
-	11, // 90: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
-	16, // 91: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
-	23, // 92: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
-	34, // 93: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
-	41, // 94: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
-	39, // 95: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
-	43, // 96: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
-	46, // 97: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
-	90, // [90:98] is the sub-list for method output_type
-	82, // [82:90] is the sub-list for method input_type
-	82, // [82:82] is the sub-list for extension type_name
-	82, // [82:82] is the sub-list for extension extendee
-	0,  // [0:82] is the sub-list for field type_name
+	49, // 82: orrery.v1.GetSeatNotesResponse.steps:type_name -> orrery.v1.SeatNote
+	69, // 83: orrery.v1.SeatNote.think_time:type_name -> google.protobuf.Duration
+	1,  // 84: orrery.v1.SeatNote.rejections:type_name -> orrery.v1.RejectCode
+	0,  // 85: orrery.v1.SeatNote.timed_out:type_name -> orrery.v1.TimeoutPolicy
+	69, // 86: orrery.v1.SeatNote.cpu_time:type_name -> google.protobuf.Duration
+	10, // 87: orrery.v1.ArenaService.ListGames:input_type -> orrery.v1.ListGamesRequest
+	13, // 88: orrery.v1.ArenaService.CreateMatch:input_type -> orrery.v1.CreateMatchRequest
+	17, // 89: orrery.v1.ArenaService.Play:input_type -> orrery.v1.PlayRequest
+	33, // 90: orrery.v1.ArenaService.Watch:input_type -> orrery.v1.WatchRequest
+	40, // 91: orrery.v1.ArenaService.GetMatch:input_type -> orrery.v1.GetMatchRequest
+	38, // 92: orrery.v1.ArenaService.AbortMatch:input_type -> orrery.v1.AbortMatchRequest
+	42, // 93: orrery.v1.ArenaService.ListMatches:input_type -> orrery.v1.ListMatchesRequest
+	44, // 94: orrery.v1.ArenaService.GetReplay:input_type -> orrery.v1.GetReplayRequest
+	47, // 95: orrery.v1.ArenaService.GetSeatNotes:input_type -> orrery.v1.GetSeatNotesRequest
+	11, // 96: orrery.v1.ArenaService.ListGames:output_type -> orrery.v1.ListGamesResponse
+	16, // 97: orrery.v1.ArenaService.CreateMatch:output_type -> orrery.v1.CreateMatchResponse
+	23, // 98: orrery.v1.ArenaService.Play:output_type -> orrery.v1.PlayResponse
+	34, // 99: orrery.v1.ArenaService.Watch:output_type -> orrery.v1.WatchResponse
+	41, // 100: orrery.v1.ArenaService.GetMatch:output_type -> orrery.v1.GetMatchResponse
+	39, // 101: orrery.v1.ArenaService.AbortMatch:output_type -> orrery.v1.AbortMatchResponse
+	43, // 102: orrery.v1.ArenaService.ListMatches:output_type -> orrery.v1.ListMatchesResponse
+	46, // 103: orrery.v1.ArenaService.GetReplay:output_type -> orrery.v1.GetReplayResponse
+	48, // 104: orrery.v1.ArenaService.GetSeatNotes:output_type -> orrery.v1.GetSeatNotesResponse
+	96, // [96:105] is the sub-list for method output_type
+	87, // [87:96] is the sub-list for method input_type
+	87, // [87:87] is the sub-list for extension type_name
+	87, // [87:87] is the sub-list for extension extendee
+	0,  // [0:87] is the sub-list for field type_name
 }
 
 func init() { file_orrery_v1_arena_proto_init() }
@@ -4396,13 +4648,14 @@ func file_orrery_v1_arena_proto_init() {
 		(*WatchResponse_Events)(nil),
 		(*WatchResponse_Ended)(nil),
 	}
+	file_orrery_v1_arena_proto_msgTypes[43].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orrery_v1_arena_proto_rawDesc), len(file_orrery_v1_arena_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   46,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -22,14 +22,15 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ArenaService_ListGames_FullMethodName   = "/orrery.v1.ArenaService/ListGames"
-	ArenaService_CreateMatch_FullMethodName = "/orrery.v1.ArenaService/CreateMatch"
-	ArenaService_Play_FullMethodName        = "/orrery.v1.ArenaService/Play"
-	ArenaService_Watch_FullMethodName       = "/orrery.v1.ArenaService/Watch"
-	ArenaService_GetMatch_FullMethodName    = "/orrery.v1.ArenaService/GetMatch"
-	ArenaService_AbortMatch_FullMethodName  = "/orrery.v1.ArenaService/AbortMatch"
-	ArenaService_ListMatches_FullMethodName = "/orrery.v1.ArenaService/ListMatches"
-	ArenaService_GetReplay_FullMethodName   = "/orrery.v1.ArenaService/GetReplay"
+	ArenaService_ListGames_FullMethodName    = "/orrery.v1.ArenaService/ListGames"
+	ArenaService_CreateMatch_FullMethodName  = "/orrery.v1.ArenaService/CreateMatch"
+	ArenaService_Play_FullMethodName         = "/orrery.v1.ArenaService/Play"
+	ArenaService_Watch_FullMethodName        = "/orrery.v1.ArenaService/Watch"
+	ArenaService_GetMatch_FullMethodName     = "/orrery.v1.ArenaService/GetMatch"
+	ArenaService_AbortMatch_FullMethodName   = "/orrery.v1.ArenaService/AbortMatch"
+	ArenaService_ListMatches_FullMethodName  = "/orrery.v1.ArenaService/ListMatches"
+	ArenaService_GetReplay_FullMethodName    = "/orrery.v1.ArenaService/GetReplay"
+	ArenaService_GetSeatNotes_FullMethodName = "/orrery.v1.ArenaService/GetSeatNotes"
 )
 
 // ArenaServiceClient is the client API for ArenaService service.
@@ -57,6 +58,12 @@ type ArenaServiceClient interface {
 	ListMatches(ctx context.Context, in *ListMatchesRequest, opts ...grpc.CallOption) (*ListMatchesResponse, error)
 	// GetReplay is a finished match's seed, options, action log and result.
 	GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error)
+	// GetSeatNotes is one seat's own record of a match, while it runs as after it: each of its
+	// steps' think time, rejected answers, timeout and note. While the match runs only that seat
+	// may read it, named by its seat token or by the key of the registered bot that plays it
+	// ("authorization: bearer KEY"); nobody reads another seat's. Once the match has ended the
+	// replay shows every seat's.
+	GetSeatNotes(ctx context.Context, in *GetSeatNotesRequest, opts ...grpc.CallOption) (*GetSeatNotesResponse, error)
 }
 
 type arenaServiceClient struct {
@@ -159,6 +166,16 @@ func (c *arenaServiceClient) GetReplay(ctx context.Context, in *GetReplayRequest
 	return out, nil
 }
 
+func (c *arenaServiceClient) GetSeatNotes(ctx context.Context, in *GetSeatNotesRequest, opts ...grpc.CallOption) (*GetSeatNotesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetSeatNotesResponse)
+	err := c.cc.Invoke(ctx, ArenaService_GetSeatNotes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArenaServiceServer is the server API for ArenaService service.
 // All implementations must embed UnimplementedArenaServiceServer
 // for forward compatibility.
@@ -184,6 +201,12 @@ type ArenaServiceServer interface {
 	ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error)
 	// GetReplay is a finished match's seed, options, action log and result.
 	GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error)
+	// GetSeatNotes is one seat's own record of a match, while it runs as after it: each of its
+	// steps' think time, rejected answers, timeout and note. While the match runs only that seat
+	// may read it, named by its seat token or by the key of the registered bot that plays it
+	// ("authorization: bearer KEY"); nobody reads another seat's. Once the match has ended the
+	// replay shows every seat's.
+	GetSeatNotes(context.Context, *GetSeatNotesRequest) (*GetSeatNotesResponse, error)
 	mustEmbedUnimplementedArenaServiceServer()
 }
 
@@ -217,6 +240,9 @@ func (UnimplementedArenaServiceServer) ListMatches(context.Context, *ListMatches
 }
 func (UnimplementedArenaServiceServer) GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReplay not implemented")
+}
+func (UnimplementedArenaServiceServer) GetSeatNotes(context.Context, *GetSeatNotesRequest) (*GetSeatNotesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetSeatNotes not implemented")
 }
 func (UnimplementedArenaServiceServer) mustEmbedUnimplementedArenaServiceServer() {}
 func (UnimplementedArenaServiceServer) testEmbeddedByValue()                      {}
@@ -365,6 +391,24 @@ func _ArenaService_GetReplay_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ArenaService_GetSeatNotes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetSeatNotesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArenaServiceServer).GetSeatNotes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ArenaService_GetSeatNotes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArenaServiceServer).GetSeatNotes(ctx, req.(*GetSeatNotesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ArenaService_ServiceDesc is the grpc.ServiceDesc for ArenaService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -395,6 +439,10 @@ var ArenaService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetReplay",
 			Handler:    _ArenaService_GetReplay_Handler,
+		},
+		{
+			MethodName: "GetSeatNotes",
+			Handler:    _ArenaService_GetSeatNotes_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

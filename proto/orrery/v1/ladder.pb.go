@@ -909,6 +909,9 @@ type GetBotRequest struct {
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// At most this many recent rated matches (default 20, at most 500).
 	RecentMatches int32 `protobuf:"varint,2,opt,name=recent_matches,json=recentMatches,proto3" json:"recent_matches,omitempty"`
+	// If set, a hosted bot's hosted_seats are its seats in this match, however old, instead of
+	// its newest (orrery bot report).
+	MatchId       string `protobuf:"bytes,3,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -955,6 +958,13 @@ func (x *GetBotRequest) GetRecentMatches() int32 {
 		return x.RecentMatches
 	}
 	return 0
+}
+
+func (x *GetBotRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
 }
 
 // GetBotResponse describes the bot.
@@ -2425,10 +2435,11 @@ const file_orrery_v1_ladder_proto_rawDesc = "" +
 	"\x10ResumeBotRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"9\n" +
 	"\x11ResumeBotResponse\x12$\n" +
-	"\x03bot\x18\x01 \x01(\v2\x12.orrery.v1.BotInfoR\x03bot\"J\n" +
+	"\x03bot\x18\x01 \x01(\v2\x12.orrery.v1.BotInfoR\x03bot\"e\n" +
 	"\rGetBotRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
-	"\x0erecent_matches\x18\x02 \x01(\x05R\rrecentMatches\"\xe9\x02\n" +
+	"\x0erecent_matches\x18\x02 \x01(\x05R\rrecentMatches\x12\x19\n" +
+	"\bmatch_id\x18\x03 \x01(\tR\amatchId\"\xe9\x02\n" +
 	"\x0eGetBotResponse\x12$\n" +
 	"\x03bot\x18\x01 \x01(\v2\x12.orrery.v1.BotInfoR\x03bot\x12.\n" +
 	"\aratings\x18\x02 \x03(\v2\x14.orrery.v1.BotRatingR\aratings\x12-\n" +

@@ -706,6 +706,13 @@ func (m *GetBotRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if len(m.MatchId) > 0 {
+		i -= len(m.MatchId)
+		copy(dAtA[i:], m.MatchId)
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.MatchId)))
+		i--
+		dAtA[i] = 0x1a
+	}
 	if m.RecentMatches != 0 {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.RecentMatches))
 		i--
@@ -2272,6 +2279,10 @@ func (m *GetBotRequest) SizeVT() (n int) {
 	}
 	if m.RecentMatches != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.RecentMatches))
+	}
+	l = len(m.MatchId)
+	if l > 0 {
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -4526,6 +4537,38 @@ func (m *GetBotRequest) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field MatchId", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.MatchId = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

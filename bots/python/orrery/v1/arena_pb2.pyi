@@ -291,6 +291,28 @@ class GetReplayResponse(_message.Message):
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., seed: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., final_text: _Optional[str] = ..., seed_salt: _Optional[str] = ...) -> None: ...
 
+class GetSeatNotesRequest(_message.Message):
+    __slots__ = ["match_id", "seat", "seat_token"]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    seat_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetSeatNotesResponse(_message.Message):
+    __slots__ = ["match_id", "running", "seat", "steps"]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    running: bool
+    seat: int
+    steps: _containers.RepeatedCompositeFieldContainer[SeatNote]
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., running: bool = ..., steps: _Optional[_Iterable[_Union[SeatNote, _Mapping]]] = ...) -> None: ...
+
 class Join(_message.Message):
     __slots__ = ["events_seen", "receive", "token"]
     EVENTS_SEEN_FIELD_NUMBER: _ClassVar[int]
@@ -544,6 +566,22 @@ class SeatInfo(_message.Message):
     time_bank: _duration_pb2.Duration
     timeouts: int
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., connected: bool = ..., time_bank: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., timeouts: _Optional[int] = ...) -> None: ...
+
+class SeatNote(_message.Message):
+    __slots__ = ["cpu_time", "note", "rejections", "step", "think_time", "timed_out"]
+    CPU_TIME_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    REJECTIONS_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    THINK_TIME_FIELD_NUMBER: _ClassVar[int]
+    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    cpu_time: _duration_pb2.Duration
+    note: str
+    rejections: _containers.RepeatedScalarFieldContainer[RejectCode]
+    step: int
+    think_time: _duration_pb2.Duration
+    timed_out: TimeoutPolicy
+    def __init__(self, step: _Optional[int] = ..., think_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rejections: _Optional[_Iterable[_Union[RejectCode, str]]] = ..., timed_out: _Optional[_Union[TimeoutPolicy, str]] = ..., note: _Optional[str] = ..., cpu_time: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class SeatTimedOut(_message.Message):
     __slots__ = ["policy", "seat"]

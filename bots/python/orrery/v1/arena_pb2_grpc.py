@@ -55,6 +55,11 @@ class ArenaServiceStub(object):
                 request_serializer=orrery_dot_v1_dot_arena__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=orrery_dot_v1_dot_arena__pb2.GetReplayResponse.FromString,
                 )
+        self.GetSeatNotes = channel.unary_unary(
+                '/orrery.v1.ArenaService/GetSeatNotes',
+                request_serializer=orrery_dot_v1_dot_arena__pb2.GetSeatNotesRequest.SerializeToString,
+                response_deserializer=orrery_dot_v1_dot_arena__pb2.GetSeatNotesResponse.FromString,
+                )
 
 
 class ArenaServiceServicer(object):
@@ -120,6 +125,17 @@ class ArenaServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetSeatNotes(self, request, context):
+        """GetSeatNotes is one seat's own record of a match, while it runs as after it: each of its
+        steps' think time, rejected answers, timeout and note. While the match runs only that seat
+        may read it, named by its seat token or by the key of the registered bot that plays it
+        ("authorization: bearer KEY"); nobody reads another seat's. Once the match has ended the
+        replay shows every seat's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -162,6 +178,11 @@ def add_ArenaServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=orrery_dot_v1_dot_arena__pb2.GetReplayRequest.FromString,
                     response_serializer=orrery_dot_v1_dot_arena__pb2.GetReplayResponse.SerializeToString,
+            ),
+            'GetSeatNotes': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSeatNotes,
+                    request_deserializer=orrery_dot_v1_dot_arena__pb2.GetSeatNotesRequest.FromString,
+                    response_serializer=orrery_dot_v1_dot_arena__pb2.GetSeatNotesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -307,5 +328,22 @@ class ArenaService(object):
         return grpc.experimental.unary_unary(request, target, '/orrery.v1.ArenaService/GetReplay',
             orrery_dot_v1_dot_arena__pb2.GetReplayRequest.SerializeToString,
             orrery_dot_v1_dot_arena__pb2.GetReplayResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetSeatNotes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/orrery.v1.ArenaService/GetSeatNotes',
+            orrery_dot_v1_dot_arena__pb2.GetSeatNotesRequest.SerializeToString,
+            orrery_dot_v1_dot_arena__pb2.GetSeatNotesResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

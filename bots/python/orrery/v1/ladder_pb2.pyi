@@ -81,12 +81,14 @@ class BotRating(_message.Message):
     def __init__(self, game: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., last_match_id: _Optional[str] = ..., provisional: bool = ...) -> None: ...
 
 class GetBotRequest(_message.Message):
-    __slots__ = ["name", "recent_matches"]
+    __slots__ = ["match_id", "name", "recent_matches"]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     RECENT_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
     name: str
     recent_matches: int
-    def __init__(self, name: _Optional[str] = ..., recent_matches: _Optional[int] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., recent_matches: _Optional[int] = ..., match_id: _Optional[str] = ...) -> None: ...
 
 class GetBotResponse(_message.Message):
     __slots__ = ["bot", "hosted_seats", "ratings", "recent", "stderr", "verdicts"]
