@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"crypto/subtle"
 	"strings"
 
 	"google.golang.org/grpc/codes"
@@ -31,8 +32,9 @@ type adminCaller struct{}
 func isAdmin(ctx context.Context) bool { return ctx.Value(adminCaller{}) != nil }
 
 // AbortMatch ends a running match as aborted, for the server's admin (the admin key) or for
-// its creator, who shows every seat's token: whoever holds them all could end the match by
-// playing it out anyway, so the abort gives them nothing more. On a cluster it is relayed to
+// its creator, who shows the creator token CreateMatch returned, or every seat's token:
+// whoever holds them all could end the match by playing it out anyway, so the abort gives
+// them nothing more. On a cluster it is relayed to
 // the match's owner with the caller's metadata.
 func (s *Server) AbortMatch(ctx context.Context, req *orreryv1.AbortMatchRequest) (*orreryv1.AbortMatchResponse, error) {
 	id, reason := req.GetMatchId(), strings.TrimSpace(req.GetReason())
@@ -54,7 +56,7 @@ func (s *Server) AbortMatch(ctx context.Context, req *orreryv1.AbortMatchRequest
 	}
 	who := "the server's admin"
 	if !isAdmin(ctx) {
-		if err := s.creatorOf(at, req.GetSeatTokens()); err != nil {
+		if err := s.creatorOf(at, req); err != nil {
 			return nil, err
 		}
 		who = "its creator"
@@ -82,14 +84,23 @@ func (s *Server) AbortMatch(ctx context.Context, req *orreryv1.AbortMatchRequest
 	}
 }
 
-// creatorOf checks that tokens are every seat's of the match at, in seat order.
-func (s *Server) creatorOf(at located, tokens []string) error {
-	if len(tokens) == 0 {
+// creatorOf checks that req carries the creator token of the match at, or every seat's
+// token of it, in seat order.
+func (s *Server) creatorOf(at located, req *orreryv1.AbortMatchRequest) error {
+	tokens := req.GetSeatTokens()
+	if len(tokens) == 0 && req.GetCreatorToken() == "" {
 		return status.Error(codes.PermissionDenied, "aborting a match takes the server's admin key (authorization: bearer KEY), "+
-			"or every seat's token, as CreateMatch returned them, from its creator")
+			"or, from its creator, the creator_token or every seat's token, as CreateMatch returned them")
 	}
 	if at.m == nil {
 		return status.Errorf(codes.FailedPrecondition, "match is not running: nothing to abort")
+	}
+	if t := req.GetCreatorToken(); t != "" {
+		want, got := s.reg.creator(at.m.ID()), hashToken(t)
+		if want == ([32]byte{}) || subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
+			return status.Error(codes.PermissionDenied, "creator_token is not this match's creator token")
+		}
+		return nil
 	}
 	if len(tokens) != at.m.Seats() {
 		return status.Errorf(codes.PermissionDenied, "%d seat tokens for a match of %d seats: the creator gives every seat's", len(tokens), at.m.Seats())

@@ -39,6 +39,12 @@ type MatchSpec struct {
 	// Bots is the registered or house bot (BotIdentities) that plays each seat, 0 for a seat
 	// anyone with its token may play; only in-process callers that seat bots set it.
 	Bots []int64
+	// HouseBots names the built-in bot (CreateMatchRequest.bots) that plays each seat, ""
+	// for a seat a client plays: stored, so that a restarted server seats them again.
+	HouseBots []string
+	// Creator, if set, is the hash of the creator token that AbortMatch takes from whoever
+	// made the match (CreateMatch's caller); zero: only the admin aborts it.
+	Creator [32]byte
 	// Keys, if set, are the match's id and seat tokens (NewMatchKeys), chosen by an
 	// in-process caller that records them before the match exists: on a cluster, a node dying
 	// between creating a match and recording it would leave a match nobody can play.
@@ -101,15 +107,25 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 	if err != nil {
 		return nil, err
 	}
+	var houseBots []string // up to the last bot's seat: Create checks the seats asked for
+	for seat, bot := range bots {
+		if seat >= len(houseBots) {
+			houseBots = append(houseBots, make([]string, seat+1-len(houseBots))...)
+		}
+		houseBots[seat] = bot
+	}
 	// The caller's live matches are counted where they run, bound to the match's id before
 	// it exists, so that however soon it ends its place is given back.
 	claim, err := s.limits.Own(who.Name)
 	if err != nil {
 		return nil, err
 	}
+	// The creator's proof for AbortMatch: a match with bots has seats whose tokens only the
+	// server holds, so every seat's token is not a proof its creator can give.
+	creator := randomToken()
 	spec := MatchSpec{
 		Game: req.GetGame(), Seats: int(req.GetSeats()), Options: req.GetOptions(), Seed: req.Seed,
-		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: names,
+		Clock: req.GetClock(), Policy: req.GetTimeoutPolicy(), Names: names, HouseBots: houseBots, Creator: hashToken(creator),
 	}
 	if spec.Seats > 0 && spec.Seats <= maxSeats {
 		spec.Keys = NewMatchKeys(spec.Seats)
@@ -124,7 +140,7 @@ func (s *Server) CreateMatch(ctx context.Context, req *orreryv1.CreateMatchReque
 		}
 		return nil, err
 	}
-	resp := &orreryv1.CreateMatchResponse{MatchId: id, SeedHash: hash}
+	resp := &orreryv1.CreateMatchResponse{MatchId: id, SeedHash: hash, CreatorToken: creator}
 	for i, t := range tokens {
 		if bot, ok := bots[i]; ok {
 			if err := s.cfg.HouseSeats.Seat(req.GetGame(), bot, t); err != nil {
@@ -164,7 +180,12 @@ func (s *Server) houseSeats(req *orreryv1.CreateMatchRequest) (map[int]string, [
 	if len(bots) == int(req.GetSeats()) {
 		return nil, nil, status.Error(codes.InvalidArgument, "bots: every seat is a bot's; leave one for a player")
 	}
-	names := make([]string, max(len(req.GetSeatNames()), int(req.GetSeats())))
+	// Names up to the last bot's seat, not the seats asked for, which Create checks later.
+	last := 0
+	for seat := range bots {
+		last = max(last, seat)
+	}
+	names := make([]string, max(len(req.GetSeatNames()), last+1))
 	copy(names, req.GetSeatNames())
 	for seat, bot := range bots {
 		if strings.TrimSpace(names[seat]) == "" {
@@ -207,8 +228,8 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (id string, tokens 
 	if len(spec.Names) > spec.Seats {
 		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat names for %d seats", len(spec.Names), spec.Seats)
 	}
-	if len(spec.Bots) > spec.Seats {
-		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat bots for %d seats", len(spec.Bots), spec.Seats)
+	if len(spec.Bots) > spec.Seats || len(spec.HouseBots) > spec.Seats {
+		return "", nil, "", status.Errorf(codes.InvalidArgument, "%d seat bots for %d seats", max(len(spec.Bots), len(spec.HouseBots)), spec.Seats)
 	}
 	if err := s.limits.SeatNames(spec.Names); err != nil {
 		return "", nil, "", err
@@ -283,6 +304,10 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (id string, tokens 
 		TimeoutPolicy: int32(policy), Created: s.now(),
 	}
 	rec.WallClock = c.Wall
+	rec.HouseBots = spec.HouseBots
+	if spec.Creator != ([32]byte{}) {
+		rec.CreatorHash = hex.EncodeToString(spec.Creator[:])
+	}
 	if s.store != nil {
 		s.reg.creatingNow(rec.ID, true)
 		defer s.reg.creatingNow(rec.ID, false)
@@ -299,7 +324,7 @@ func (s *Server) Create(ctx context.Context, spec MatchSpec) (id string, tokens 
 	}
 	ms := specOf(rec, c, s.actionCache(rec.Game, rec.Options))
 	ms.Trace = trace.SpanContextFromContext(ctx) // the create's span, if tracing
-	s.start(ms, match.NewLog(st), seatHashes)
+	s.start(ms, match.NewLog(st), seatHashes, spec.Creator)
 	s.log.Info("match created", "match", rec.ID, "game", rec.Game, "seats", spec.Seats)
 	return rec.ID, tokens, rec.SeedHash, nil
 }

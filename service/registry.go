@@ -21,11 +21,12 @@ type registry struct {
 	creating map[string]bool
 }
 
-// entry is a match in memory and the hashes of its seats' tokens, which only the server
-// knows: the match knows its seats by number.
+// entry is a match in memory and the hashes of its seats' tokens and of its creator's
+// (AbortMatch), which only the server knows: the match knows its seats by number.
 type entry struct {
-	m      *match.Match
-	tokens [][32]byte
+	m       *match.Match
+	tokens  [][32]byte
+	creator [32]byte // zero: a match made in process, which no creator token aborts
 }
 
 type seatRef struct {
@@ -45,6 +46,16 @@ func (r *registry) lookup(id string) *match.Match {
 		return e.m
 	}
 	return nil
+}
+
+// creator is the hash of match id's creator token: zero if it has none or is not in memory.
+func (r *registry) creator(id string) [32]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e := r.matches[id]; e != nil {
+		return e.creator
+	}
+	return [32]byte{}
 }
 
 // seat finds the seat whose token hashes to h.
@@ -67,8 +78,8 @@ func (r *registry) all() []*match.Match {
 }
 
 // add puts a started match in memory, where its seats' tokens find it.
-func (r *registry) add(m *match.Match, tokens [][32]byte) {
-	e := &entry{m: m, tokens: tokens}
+func (r *registry) add(m *match.Match, tokens [][32]byte, creator [32]byte) {
+	e := &entry{m: m, tokens: tokens, creator: creator}
 	r.mu.Lock()
 	r.matches[m.ID()] = e
 	for i, h := range tokens {
@@ -105,11 +116,12 @@ func (r *registry) creatingNow(id string, on bool) {
 }
 
 // start puts a match in memory, at the position log holds (a new match, or one re-run from
-// its log after a restart), and issues its first decisions.
-func (s *Server) start(spec match.Spec, log *match.Log, tokens [][32]byte) *match.Match {
+// its log after a restart), and issues its first decisions. creator is the hash of its
+// creator token, zero for none.
+func (s *Server) start(spec match.Spec, log *match.Log, tokens [][32]byte, creator [32]byte) *match.Match {
 	s.live.Add(1)
 	m := match.New(&s.env, spec, log)
-	s.reg.add(m, tokens)
+	s.reg.add(m, tokens, creator)
 	m.ReleaseIfIdle() // a resumed log that was complete may be stored as ended already
 	return m
 }

@@ -48,7 +48,17 @@ func (s *Server) resume(ctx context.Context) error {
 			s.metrics.MatchesFinished.WithLabelValues(rec.Game, orreryv1.EndReason_END_REASON_FAILED.String()).Inc()
 			continue
 		}
-		m := s.start(specOf(rec, storedClock(rec), s.actionCache(rec.Game, rec.Options)), r, storedTokens(rec))
+		tokens := storedTokens(rec)
+		bots := s.reseat(rec, tokens)
+		m := s.start(specOf(rec, storedClock(rec), s.actionCache(rec.Game, rec.Options)), r, tokens, storedHash(rec.CreatorHash))
+		for seat, b := range bots {
+			if m.Ended() {
+				break
+			}
+			if err := s.cfg.HouseSeats.Seat(rec.Game, b.bot, b.token); err != nil {
+				s.log.Warn("resume: a built-in bot could not take its seat again; the timeout policy plays it", "match", rec.ID, "seat", seat, "bot", b.bot, "err", err)
+			}
+		}
 		s.mu.Lock()
 		hold := s.holding
 		s.mu.Unlock()
@@ -90,13 +100,48 @@ func (s *Server) load(ctx context.Context, rec *store.Match) (*match.Match, erro
 	return match.Load(&s.env, specOf(rec, storedClock(rec), nil), r, rec.Ended, result, acked), nil
 }
 
+// houseSeat is a built-in bot to seat again and the seat's new token.
+type houseSeat struct{ bot, token string }
+
+// reseat gives each seat of rec that a built-in bot played (CreateMatchRequest.bots) a new
+// token, in tokens, for its bot to take once the match is running again. Only the server
+// ever held the old one, and the store keeps no token, only its hash: a new one locks no
+// one out. Without built-in bots (a server started without them) the timeout policy plays
+// those seats.
+func (s *Server) reseat(rec *store.Match, tokens [][32]byte) map[int]houseSeat {
+	if len(rec.HouseBots) == 0 {
+		return nil
+	}
+	if s.cfg.HouseSeats == nil {
+		s.log.Warn("resume: this server seats no built-in bots; the timeout policy plays the match's bot seats", "match", rec.ID)
+		return nil
+	}
+	out := make(map[int]houseSeat)
+	for seat, bot := range rec.HouseBots {
+		if bot == "" || seat >= len(tokens) {
+			continue
+		}
+		t := seatToken(rec.ID)
+		tokens[seat] = hashToken(t)
+		out[seat] = houseSeat{bot: bot, token: t}
+	}
+	return out
+}
+
 // storedTokens are the hashes of a stored match's seat tokens.
 func storedTokens(rec *store.Match) [][32]byte {
 	out := make([][32]byte, len(rec.TokenHashes))
 	for i, h := range rec.TokenHashes {
-		if b, err := hex.DecodeString(h); err == nil && len(b) == 32 {
-			copy(out[i][:], b)
-		}
+		out[i] = storedHash(h)
+	}
+	return out
+}
+
+// storedHash is a token hash as the store keeps it (hex); zero for none.
+func storedHash(h string) [32]byte {
+	var out [32]byte
+	if b, err := hex.DecodeString(h); err == nil && len(b) == 32 {
+		copy(out[:], b)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import { logView } from './log.js';
 import { replay } from './replay.js';
 import { seat as seatPage } from './seat.js';
 import { newMatch } from './newmatch.js';
+import { abortControl, forgetCreator } from './creator.js';
 
 const app = document.getElementById('app');
 let cleanup = () => {};
@@ -163,6 +164,10 @@ async function live(m, catalog, signal, onCleanup) {
   onCleanup(() => board.destroy());
   const status = h('div', { class: 'panel', id: 'status' }, 'watching…');
   side.prepend(status);
+  // The match's creator, in the browser that made it, may end it from here too.
+  const abort = abortControl(m.match_id, (text) => { abortPanel.append(h('div', { class: 'error' }, text)); });
+  const abortPanel = h('div', { class: 'panel' }, abort);
+  if (abort) status.after(abortPanel);
   const lines = logView(log, m.game, names(m));
   await stream(`/v1/matches/${encodeURIComponent(m.match_id)}/watch`, (msg) => {
     if (msg.view) {
@@ -173,6 +178,8 @@ async function live(m, catalog, signal, onCleanup) {
     if (msg.events) lines.append(msg.events.events);
     if (msg.ended) {
       boardEl.dataset.ended = 'true';
+      abortPanel.remove();
+      forgetCreator(m.match_id);
       status.replaceChildren(h('div', { id: 'result' }, resultText({ ...m, result: msg.ended.result })),
         h('button', { id: 'toreplay', onclick: () => route() }, 'Open the replay'));
     }

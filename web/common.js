@@ -56,9 +56,16 @@ export function seatLabel(seat, names) {
   return n && n !== `seat ${seat}` ? `seat ${seat} (${n})` : `seat ${seat}`;
 }
 
+// namedSeats is the server's text (a result's detail) with each "seat N" named as the panel
+// names it: "seat 2 (house-greedy)".
+export function namedSeats(text, names) {
+  return String(text || '').replace(/\bseat (\d+)\b/g, (_, n) => seatLabel(Number(n), names));
+}
+
 // resultText is who won a finished match and why.
 export function resultText(m) {
   const r = m.result;
+  if (r && r.reason === 'END_REASON_ABORTED') return r.detail || 'aborted';
   if (!r || !r.ranks || !r.ranks.length) return '';
   const names = (m.seat_info || []).map((si) => si.name || `seat ${si.seat}`);
   const won = r.ranks.map((rk, i) => (rk === 1 ? names[i] || `seat ${i}` : null)).filter(Boolean);

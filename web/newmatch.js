@@ -1,9 +1,11 @@
 // The New match form: a game, who sits in each seat (you, a link to hand to a friend or to a
 // bot of your own, or one of the server's built-in bots), the game's options, and for a
 // real-time game whether it runs on the wall clock. On a server with an admin key it says so,
-// and takes the key for this tab only (sessionStorage, gone when the tab closes).
+// and takes the key for this tab only (sessionStorage, gone when the tab closes). The match's
+// creator token stays in this browser (creator.js), for its pages' Abort.
 import { post } from './api.js';
 import { h, seatColor, swatch } from './common.js';
+import { keepCreator } from './creator.js';
 
 const adminKey = 'orrery-admin-key';
 
@@ -56,6 +58,7 @@ export function newMatch(all) {
     out.replaceChildren('creating…');
     try {
       const r = await post('/v1/matches', req);
+      keepCreator(r.match_id, r.creator_token); // this browser may abort it: creator.js
       const mine = r.seats.filter((st) => who[st.seat] === 'you');
       const links = r.seats.filter((st) => who[st.seat] === 'link');
       out.replaceChildren(h('div', {}, 'match ', h('a', { href: `#/match/${r.match_id}` }, r.match_id), ' · keep these links secret: each plays its seat'),

@@ -5,7 +5,7 @@
 // Views come from ViewService, which keeps checkpoints of each match (service/view), and are
 // cached here: stepping back shows a view already seen at once.
 import { get } from './api.js';
-import { h, seatLabel, observationOf, resultText, enumName } from './common.js';
+import { h, seatLabel, observationOf, resultText, enumName, namedSeats } from './common.js';
 import { makeBoard } from './boards.js';
 import { logView } from './log.js';
 import { moveLab, moveDetail, timingStrips } from './timing.js';
@@ -71,7 +71,10 @@ export async function replay(m, catalog, signal, onCleanup, { names, layout }) {
     rows.replaceChildren(...out);
   };
   moveList.addEventListener('scroll', drawRows);
-  side.prepend(h('div', { class: 'panel', id: 'result' }, resultText(m), h('div', { class: 'dim' }, `seed ${rep.seed} · ${plies} plies`)),
+  const aborted = m.result && m.result.reason === 'END_REASON_ABORTED';
+  side.prepend(h('div', { class: 'panel', id: 'result' }, resultText(m),
+    !aborted && m.result && m.result.detail ? h('div', { id: 'resultdetail' }, namedSeats(m.result.detail, names)) : null,
+    h('div', { class: 'dim' }, `seed ${rep.seed} · ${plies} plies`)),
     h('div', { class: 'panel' }, h('h2', {}, 'Moves'), moveList));
   const detail = h('div', { class: 'movelab', id: 'movelab' });
   side.prepend(h('div', { class: 'panel' }, h('h2', {}, 'This move'), detail));

@@ -3,10 +3,11 @@
 // board, the clock, the server's reasons for a rejected move, and the log. The token stays in
 // the URL's fragment, which browsers never send to a server.
 import { get, play } from './api.js';
-import { h, seatColor, swatch, observationOf } from './common.js';
+import { h, seatColor, swatch, observationOf, namedSeats } from './common.js';
 import { makeBoard, gameModule, gameCatalog } from './boards.js';
 import { chooser } from './choose.js';
 import { logView } from './log.js';
+import { abortControl, forgetCreator } from './creator.js';
 
 export async function seat(token, signal, onCleanup, { app, games }) {
   const boardEl = h('div', { class: 'board', id: 'board' });
@@ -127,6 +128,7 @@ export async function seat(token, signal, onCleanup, { app, games }) {
         lost = true;
         boardEl.dataset.lost = 'true';
         document.getElementById('resign')?.remove();
+        document.getElementById('abort')?.remove();
         info.append(h('div', { id: 'lostseat', class: 'error' }, 'This seat was opened in another tab or window, which plays it now. This page no longer does.'));
         turnPanel.remove();
       } else {
@@ -147,15 +149,17 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       if (!names.length) names = Array.from({ length: joined.seats }, (_, i) => `seat ${i}`);
       const mine = names[joined.seat];
       names[joined.seat] = mine === 'you' || mine === `seat ${joined.seat}` ? 'you' : `${mine} (you)`;
-      // Resigning asks twice: a click, then a click on "really resign?".
+      // Resigning asks twice: a click, then a click on "really resign?" (until the pointer
+      // leaves the button).
       const resign = h('button', { id: 'resign', onclick: () => {
         if (resign.dataset.armed) { conn.resign(); resign.disabled = true; return; }
         resign.dataset.armed = 'true';
         resign.textContent = 'really resign?';
-        setTimeout(() => { if (!resign.disabled) { delete resign.dataset.armed; resign.textContent = 'resign'; } }, 4000);
-      } }, 'resign');
+      }, onmouseleave: () => { if (!resign.disabled) { delete resign.dataset.armed; resign.textContent = 'resign'; } } }, 'resign');
+      // The match's creator, in the browser that made it, may also end it for everyone.
+      const abort = abortControl(joined.match_id, (text) => { rejected.textContent = text; });
       info.replaceChildren(swatch(seatColor(joined.seat)), `you play seat ${joined.seat} of ${joined.seats} · ${joined.game} · `,
-        h('a', { href: `#/match/${joined.match_id}` }, 'spectate'), ' ', resign);
+        h('a', { href: `#/match/${joined.match_id}` }, 'spectate'), ' ', resign, abort && ' ', abort);
       cat = all[joined.game].catalog;
       mod = await gameModule(joined.game);
       board = await makeBoard(joined.game, boardEl, cat, { seats: joined.seats, names, me: joined.seat, onKey: (k) => click(k) });
@@ -192,6 +196,8 @@ export async function seat(token, signal, onCleanup, { app, games }) {
     if (msg.events) log.append(msg.events.events);
     if (msg.ended) {
       document.getElementById('resign')?.remove();
+      document.getElementById('abort')?.remove();
+      forgetCreator(msg.ended.match_id);
       decision = null;
       choice = null;
       live && live.destroy();
@@ -199,8 +205,10 @@ export async function seat(token, signal, onCleanup, { app, games }) {
       clearInterval(tick);
       clock.textContent = '';
       const r = msg.ended.result;
-      turnPanel.replaceChildren(h('h2', {}, 'The match is over'), h('div', { id: 'result' },
-        `you ranked ${r.ranks[msg.ended.seat]} of ${r.ranks.length}${r.detail ? ` · ${r.detail}` : ''}`),
+      const aborted = r.reason === 'END_REASON_ABORTED';
+      boardEl.dataset.reason = r.reason;
+      turnPanel.replaceChildren(h('h2', {}, aborted ? 'The match was aborted' : 'The match is over'), h('div', { id: 'result' },
+        aborted ? `no one won: ${r.detail || 'aborted'}` : `you ranked ${r.ranks[msg.ended.seat]} of ${r.ranks.length}${r.detail ? ` · ${namedSeats(r.detail, names)}` : ''}`),
         h('a', { href: `#/match/${msg.ended.match_id}` }, 'open the replay'));
       // The final board: the last position as this seat saw it.
       const id = encodeURIComponent(msg.ended.match_id);

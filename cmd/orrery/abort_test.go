@@ -16,8 +16,8 @@ import (
 )
 
 // TestMatches_Abort: `orrery matches --abort ID` ends a running match as aborted, with the
-// server's admin key or, for its creator, the seat tokens file that create printed; without
-// either it is a usage error.
+// server's admin key or, for its creator, the seat tokens file that create printed or its
+// creator token; without either it is a usage error.
 func TestMatches_Abort(t *testing.T) {
 	ctx := context.Background()
 	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: filepath.Join(t.TempDir(), "o.db"), adminKey: "sesame-admin-key"})
@@ -80,5 +80,18 @@ func TestMatches_Abort(t *testing.T) {
 	got, err := client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: second.GetMatchId()})
 	if err != nil || got.GetMatch().GetResult().GetReason() != orreryv1.EndReason_END_REASON_ABORTED {
 		t.Errorf("GetMatch after the abort: %v %v", got.GetMatch().GetResult(), err)
+	}
+
+	// The creator token alone is proof enough: a match with built-in bots has seats whose
+	// tokens its creator never held.
+	third := create()
+	os.WriteFile(file, []byte(fmt.Sprintf("match %s\ncreator %s\n", third.GetMatchId(), third.GetCreatorToken())), 0o600)
+	out.Reset()
+	if err := runCmd(ctx, "matches", &out, []string{"--abort", third.GetMatchId(), "--tokens", file, "--server", addr}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: third.GetMatchId()}); err != nil ||
+		got.GetMatch().GetResult().GetDetail() != "aborted by its creator" {
+		t.Errorf("GetMatch after the creator token's abort: %v %v", got.GetMatch().GetResult(), err)
 	}
 }

@@ -32,7 +32,7 @@ func newMatchesCmd() *cobra.Command {
 		Example: `  orrery matches --game planet --status live
   orrery matches --bot house-greedy --limit 5
   ORRERY_ADMIN_KEY=... orrery matches --abort MATCH_ID --reason "stuck"
-  orrery matches --abort MATCH_ID --tokens match.txt   # the creator: every seat's token`,
+  orrery matches --abort MATCH_ID --tokens match.txt   # the creator: every seat's token, or its creator token`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.abort != "" {
@@ -51,7 +51,7 @@ func newMatchesCmd() *cobra.Command {
 	f.StringVar(&o.abort, "abort", "", "end the running match `ID` as aborted: with the server's admin key (--key), or as its creator (--tokens)")
 	f.StringVar(&o.reason, "reason", "", "with --abort: why, as the result's detail (`TEXT`)")
 	f.StringVar(&o.key, "key", "", "with --abort: the server's admin `KEY` (default: env ORRERY_ADMIN_KEY)")
-	f.StringVar(&o.tokens, "tokens", "", "with --abort, without the admin key: a `FILE` of every seat's token, as 'seat N TOKEN' lines (what create prints) or one a line")
+	f.StringVar(&o.tokens, "tokens", "", "with --abort, without the admin key: a `FILE` of every seat's token, as 'seat N TOKEN' lines (what create prints) or one a line, or a 'creator TOKEN' line (CreateMatch's creator_token)")
 	return cmd
 }
 

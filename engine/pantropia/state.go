@@ -241,7 +241,7 @@ func (s *state) Result() engine.Result {
 		best := 0.0
 		for i, rank := range r.Ranks {
 			if rank == 1 {
-				win = append(win, "p"+itoa(i))
+				win = append(win, "seat "+itoa(i)) // as every game's result names seats
 				best = r.Scores[i]
 			}
 		}

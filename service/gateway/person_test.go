@@ -206,6 +206,11 @@ func TestBrowser_HumanPlaysPanTropiaToTheEnd(t *testing.T) {
 	if c.offers == 0 {
 		t.Error("the person never built a trade offer")
 	}
+	// The result names the winners as the panel does: "seat 1 (greedy) wins", never "p1".
+	res := eval[string](b, `document.querySelector('#result').textContent`)
+	if !regexp.MustCompile(`seat \d \((you|greedy)\) (wins|and)`).MatchString(res) || regexp.MustCompile(`\bp\d\b`).MatchString(res) {
+		t.Errorf("the result says %q: want its winners named as the panel names them", res)
+	}
 	b.screenshot("seat-pantropia")
 }
 

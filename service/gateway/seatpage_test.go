@@ -234,7 +234,7 @@ func TestBrowser_PersonResigns(t *testing.T) {
 	b.until(`document.querySelector('#resign').textContent === 'really resign?'`)
 	b.do(chromedp.Click(`#resign`))
 	b.until(`document.querySelector('#result') !== null`)
-	if got := eval[string](b, `document.querySelector('#result').textContent`); !strings.Contains(got, "ranked 2 of 2") || !strings.Contains(got, "seat 0 resigned") {
+	if got := eval[string](b, `document.querySelector('#result').textContent`); !strings.Contains(got, "ranked 2 of 2") || !strings.Contains(got, "seat 0 (you) resigned") {
 		t.Errorf("after resigning the page says %q", got)
 	}
 	sum, err := a.client.GetMatch(context.Background(), &orreryv1.GetMatchRequest{MatchId: m.GetMatchId()})

@@ -1,7 +1,8 @@
 // Package houseseats plays built-in bots in the seats of new matches, so that a person can
 // play against them from the web page (CreateMatchRequest.bots). Each bot plays through the
-// same seat logic as a bot on a Play stream (ladder.PlayInProcess), in process. A bot's seat
-// is not resumed after a restart: the match's timeout policy then acts for it.
+// same seat logic as a bot on a Play stream (ladder.PlayInProcess), in process. After a
+// restart the server seats each match's bots again (service's resume), before Start: those
+// seats wait for it.
 package houseseats
 
 import (
@@ -28,8 +29,15 @@ type Seats struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu    sync.Mutex // guards arena
-	arena ladder.Seats
+	mu      sync.Mutex // guards arena and waiting
+	arena   ladder.Seats
+	waiting []seated // seated before Start: the matches a restarted server resumes
+}
+
+// seated is a bot given its seat's token.
+type seated struct {
+	game, bot, token string
+	p                ladder.Player
 }
 
 // New seats the bots newBot makes; names lists each game's.
@@ -41,24 +49,24 @@ func New(newBot NewBot, names func(game string) []string, logger *slog.Logger) *
 	return &Seats{newBot: newBot, names: names, log: logger, ctx: ctx, cancel: cancel}
 }
 
-// Start gives the seats the arena whose matches they play (the server, once it exists).
+// Start gives the seats the arena whose matches they play (the server, once it exists), and
+// plays the seats given before.
 func (s *Seats) Start(arena ladder.Seats) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.arena = arena
+	for _, w := range s.waiting {
+		s.play(arena, w)
+	}
+	s.waiting = nil
 }
 
 // Bots are the built-in bots of game.
 func (s *Seats) Bots(game string) []string { return s.names(game) }
 
-// Seat has bot play the seat that token names, from now until the match ends.
+// Seat has bot play the seat that token names, from now (or from Start) until the match
+// ends.
 func (s *Seats) Seat(game, bot, token string) error {
-	s.mu.Lock()
-	arena := s.arena
-	s.mu.Unlock()
-	if arena == nil {
-		return fmt.Errorf("houseseats: not started")
-	}
 	if s.ctx.Err() != nil {
 		return fmt.Errorf("houseseats: closed")
 	}
@@ -69,14 +77,26 @@ func (s *Seats) Seat(game, bot, token string) error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := seated{game: game, bot: bot, token: token, p: p}
+	if s.arena == nil {
+		s.waiting = append(s.waiting, w)
+		return nil
+	}
+	s.play(s.arena, w)
+	return nil
+}
+
+// play plays w's seat until its match ends or Close.
+func (s *Seats) play(arena ladder.Seats, w seated) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := ladder.PlayInProcess(s.ctx, arena, token, p, 0); err != nil && s.ctx.Err() == nil {
-			s.log.Warn("houseseats: bot seat stopped", "game", game, "bot", bot, "err", err)
+		if err := ladder.PlayInProcess(s.ctx, arena, w.token, w.p, 0); err != nil && s.ctx.Err() == nil {
+			s.log.Warn("houseseats: bot seat stopped", "game", w.game, "bot", w.bot, "err", err)
 		}
 	}()
-	return nil
 }
 
 // Close stops every bot and waits for them.

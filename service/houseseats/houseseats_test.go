@@ -120,10 +120,16 @@ func TestCreateMatch_RefusesBadBotSeats(t *testing.T) {
 		{"seat twice", client, []*orreryv1.SeatBot{{Seat: 1, Bot: "greedy"}, {Seat: 1, Bot: "random"}}, codes.InvalidArgument},
 		{"every seat a bot", client, []*orreryv1.SeatBot{{Seat: 0, Bot: "greedy"}, {Seat: 1, Bot: "random"}}, codes.InvalidArgument},
 		{"a server without bots", bare, []*orreryv1.SeatBot{{Seat: 1, Bot: "greedy"}}, codes.FailedPrecondition},
+		// A billion seats cost nothing before Create refuses them.
+		{"a billion seats", client, []*orreryv1.SeatBot{{Seat: 1, Bot: "greedy"}}, codes.InvalidArgument},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := c.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: "icetraders", Seats: 2, Bots: c.bots})
+			seats := int32(2)
+			if c.name == "a billion seats" {
+				seats = 1 << 30
+			}
+			_, err := c.client.CreateMatch(context.Background(), &orreryv1.CreateMatchRequest{Game: "icetraders", Seats: seats, Bots: c.bots})
 			if status.Code(err) != c.code {
 				t.Errorf("got %v, want %v", err, c.code)
 			}

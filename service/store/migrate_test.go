@@ -16,7 +16,7 @@ import (
 )
 
 // latestSchema is the version of the newest migration.
-const latestSchema = 10
+const latestSchema = 11
 
 // atSchema opens the database at target (a SQLite file, sqlite:-prefixed, or a PostgreSQL
 // URL) as the migrations up to version left it, with the dialect's own placeholders.

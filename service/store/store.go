@@ -34,6 +34,17 @@ func botsText(bots []int64) []string {
 	return out
 }
 
+// houseBotsText is the house_bots column of a match of n seats: every seat's bot, "" for
+// none, or no seat at all when no seat has one.
+func houseBotsText(bots []string, n int) []string {
+	if !slices.ContainsFunc(bots, func(b string) bool { return b != "" }) {
+		return []string{}
+	}
+	out := make([]string, n)
+	copy(out, bots)
+	return out
+}
+
 // botsOf reads a stored bots column back; nil when no seat has a bot.
 func botsOf(text string) ([]int64, error) {
 	var ids []string
@@ -74,7 +85,14 @@ type Match struct {
 	TokenHashes []string // hex SHA-256 of each seat token; the tokens themselves are never stored
 	// Bots is the id of the registered or house bot the ladder seated in each seat, 0 for a
 	// seat that anyone with its token plays; nil for a match with none.
-	Bots          []int64
+	Bots []int64
+	// HouseBots names the built-in bot (CreateMatchRequest.bots) that plays each seat, ""
+	// for a seat a client plays; nil for a match with none. A restarted server seats them.
+	HouseBots []string
+	// CreatorHash is the hex SHA-256 of the creator token CreateMatch returned, which
+	// AbortMatch takes; "" for a match made in process (the ladder's), which only the admin
+	// aborts.
+	CreatorHash   string
 	PerMove       time.Duration
 	Increment     time.Duration
 	TimeBank      time.Duration
@@ -423,8 +441,8 @@ func FromUnixNano(ns int64) time.Time {
 
 const (
 	createQuery = `INSERT INTO matches (id, game, seats, options, seed, seed_salt, seed_hash, names,
-		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING rowid_`
+		token_hashes, per_move_ns, increment_ns, time_bank_ns, wall_clock, timeout_policy, created_ns, bots, creator_hash, house_bots)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING rowid_`
 	// runningQuery counts a new match among the running ones (migration 00008).
 	runningQuery = `INSERT INTO running (rowid_) VALUES (?)`
 )
@@ -508,7 +526,7 @@ func (d *DB) createTx(ctx context.Context, queued []*creation) error {
 		err = insert.QueryRowContext(ctx,
 			m.ID, m.Game, m.Seats, JSON(m.Options), fmt.Sprint(m.Seed), m.SeedSalt, m.SeedHash, JSON(m.Names),
 			JSON(m.TokenHashes), int64(m.PerMove), int64(m.Increment), int64(m.TimeBank), m.WallClock, m.TimeoutPolicy,
-			m.Created.UnixNano(), JSON(botsText(m.Bots))).Scan(&rowids[i])
+			m.Created.UnixNano(), JSON(botsText(m.Bots)), m.CreatorHash, JSON(houseBotsText(m.HouseBots, m.Seats))).Scan(&rowids[i])
 		if err != nil {
 			return err
 		}
@@ -666,7 +684,7 @@ var unleaseQuery = `DELETE FROM leases WHERE match_id IN (?` + strings.Repeat(`,
 // matchColumns are a match's columns in scanMatch's order, selected from WithResults.
 const matchColumns = `m.id, m.game, m.seats, m.options, m.seed, m.seed_salt, m.seed_hash, m.names, m.token_hashes,
 	m.per_move_ns, m.increment_ns, m.time_bank_ns, m.wall_clock, m.timeout_policy, m.created_ns, COALESCE(r.ended_ns, 0),
-	r.result, m.bots, m.rowid_`
+	r.result, m.bots, m.creator_hash, m.house_bots, m.rowid_`
 
 // The state of the matches in SQL, for this package and those that keep tables beside the
 // matches (the ladder): a match has ended once it has a row in results (migration 00008);
@@ -689,14 +707,14 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 	var (
 		m                            Match
 		options, seed, names, tokens string
-		bots                         string
+		bots, houseBots              string
 		perMove, increment, bank, cr int64
 		ended                        int64
 		result                       sql.NullString
 		rowid                        int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &m.Seats, &options, &seed, &m.SeedSalt, &m.SeedHash, &names, &tokens, &perMove,
-		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &bots, &rowid); err != nil {
+		&increment, &bank, &m.WallClock, &m.TimeoutPolicy, &cr, &ended, &result, &bots, &m.CreatorHash, &houseBots, &rowid); err != nil {
 		return nil, 0, err
 	}
 	if err := json.Unmarshal([]byte(options), &m.Options); err != nil {
@@ -711,6 +729,12 @@ func scanMatch(row interface{ Scan(...any) error }) (*Match, int64, error) {
 	var err error
 	if m.Bots, err = botsOf(bots); err != nil {
 		return nil, 0, err
+	}
+	if err := json.Unmarshal([]byte(houseBots), &m.HouseBots); err != nil {
+		return nil, 0, err
+	}
+	if !slices.ContainsFunc(m.HouseBots, func(b string) bool { return b != "" }) {
+		m.HouseBots = nil
 	}
 	if _, err := fmt.Sscan(seed, &m.Seed); err != nil {
 		return nil, 0, err

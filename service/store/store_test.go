@@ -436,3 +436,56 @@ func TestStore_TwoResultsOfAMatchInABatchKeepTheLast(t *testing.T) {
 		}
 	})
 }
+
+// A match's creator hash and the built-in bots of its seats are stored with it and read back
+// by every query that reads matches (Match, Unfinished): a restarted server seats the bots
+// again and still knows the creator.
+func TestStore_CreatorAndHouseBotsKept(t *testing.T) {
+	eachBackend(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		db, err := Open(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, m := range []*Match{
+			{ID: "form", Seats: 3, HouseBots: []string{"", "greedy", "random"}, CreatorHash: "c0ffee"},
+			{ID: "ladder", Seats: 2},
+		} {
+			m.Game, m.Options, m.Created = "g", map[string]string{}, time.Unix(1, 0)
+			m.TokenHashes = make([]string, m.Seats)
+			for i := range m.TokenHashes {
+				m.TokenHashes[i] = fmt.Sprint(m.ID, i)
+			}
+			if err := db.CreateMatch(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check := func(how string, m *Match) {
+			switch m.ID {
+			case "form":
+				if !slices.Equal(m.HouseBots, []string{"", "greedy", "random"}) || m.CreatorHash != "c0ffee" {
+					t.Errorf("%s(form): house bots %q, creator %q", how, m.HouseBots, m.CreatorHash)
+				}
+			case "ladder":
+				if m.HouseBots != nil || m.CreatorHash != "" {
+					t.Errorf("%s(ladder): house bots %q, creator %q; want none", how, m.HouseBots, m.CreatorHash)
+				}
+			}
+		}
+		for _, id := range []string{"form", "ladder"} {
+			m, err := db.Match(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("Match", m)
+		}
+		un, err := db.Unfinished(ctx)
+		if err != nil || len(un) != 2 {
+			t.Fatalf("Unfinished: %d matches, %v", len(un), err)
+		}
+		for _, m := range un {
+			check("Unfinished", m)
+		}
+	})
+}

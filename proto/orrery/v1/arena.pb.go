@@ -1285,7 +1285,11 @@ type CreateMatchResponse struct {
 	Seats   []*SeatToken           `protobuf:"bytes,2,rep,name=seats,proto3" json:"seats,omitempty"`
 	// The commitment to the seed: hex SHA-256 of the seed's 8 big-endian bytes followed by a
 	// secret 16-byte salt. The seed and the salt are revealed when the match ends.
-	SeedHash      string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
+	SeedHash string `protobuf:"bytes,3,opt,name=seed_hash,json=seedHash,proto3" json:"seed_hash,omitempty"`
+	// The creator's proof: AbortMatch takes it in place of every seat's token (a match with
+	// built-in bots has seats whose tokens only the server holds). It plays no seat; keep it
+	// with the creator, never hand it to a seat or a spectator.
+	CreatorToken  string `protobuf:"bytes,4,opt,name=creator_token,json=creatorToken,proto3" json:"creator_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1337,6 +1341,13 @@ func (x *CreateMatchResponse) GetSeats() []*SeatToken {
 func (x *CreateMatchResponse) GetSeedHash() string {
 	if x != nil {
 		return x.SeedHash
+	}
+	return ""
+}
+
+func (x *CreateMatchResponse) GetCreatorToken() string {
+	if x != nil {
+		return x.CreatorToken
 	}
 	return ""
 }
@@ -3218,7 +3229,6 @@ func (x *MatchSummary) GetTimeoutPolicy() TimeoutPolicy {
 	return TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED
 }
 
-// GetMatchRequest names a match.
 // AbortMatchRequest names the match to abort and why.
 type AbortMatchRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -3226,7 +3236,9 @@ type AbortMatchRequest struct {
 	// Why, as the result's detail (at most 200 characters).
 	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
 	// Every seat's token, in seat order: the creator's proof, without the admin key.
-	SeatTokens    []string `protobuf:"bytes,3,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
+	SeatTokens []string `protobuf:"bytes,3,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
+	// Or the creator_token CreateMatch returned: the creator's proof on its own.
+	CreatorToken  string `protobuf:"bytes,4,opt,name=creator_token,json=creatorToken,proto3" json:"creator_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3282,6 +3294,13 @@ func (x *AbortMatchRequest) GetSeatTokens() []string {
 	return nil
 }
 
+func (x *AbortMatchRequest) GetCreatorToken() string {
+	if x != nil {
+		return x.CreatorToken
+	}
+	return ""
+}
+
 // AbortMatchResponse is the match once aborted.
 type AbortMatchResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -3327,6 +3346,7 @@ func (x *AbortMatchResponse) GetMatch() *MatchSummary {
 	return nil
 }
 
+// GetMatchRequest names a match.
 type GetMatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
@@ -4107,11 +4127,12 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x03bot\x18\x02 \x01(\tR\x03bot\"5\n" +
 	"\tSeatToken\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
-	"\x05token\x18\x02 \x01(\tR\x05token\"y\n" +
+	"\x05token\x18\x02 \x01(\tR\x05token\"\x9e\x01\n" +
 	"\x13CreateMatchResponse\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12*\n" +
 	"\x05seats\x18\x02 \x03(\v2\x14.orrery.v1.SeatTokenR\x05seats\x12\x1b\n" +
-	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\"\xc6\x01\n" +
+	"\tseed_hash\x18\x03 \x01(\tR\bseedHash\x12#\n" +
+	"\rcreator_token\x18\x04 \x01(\tR\fcreatorToken\"\xc6\x01\n" +
 	"\vPlayRequest\x12%\n" +
 	"\x04join\x18\x01 \x01(\v2\x0f.orrery.v1.JoinH\x00R\x04join\x12+\n" +
 	"\x06answer\x18\x02 \x01(\v2\x11.orrery.v1.AnswerH\x00R\x06answer\x12/\n" +
@@ -4263,12 +4284,13 @@ const file_orrery_v1_arena_proto_rawDesc = "" +
 	"\x0etimeout_policy\x18\r \x01(\x0e2\x18.orrery.v1.TimeoutPolicyR\rtimeoutPolicy\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"g\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8c\x01\n" +
 	"\x11AbortMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1f\n" +
 	"\vseat_tokens\x18\x03 \x03(\tR\n" +
-	"seatTokens\"C\n" +
+	"seatTokens\x12#\n" +
+	"\rcreator_token\x18\x04 \x01(\tR\fcreatorToken\"C\n" +
 	"\x12AbortMatchResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.orrery.v1.MatchSummaryR\x05match\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +

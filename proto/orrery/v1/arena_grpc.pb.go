@@ -52,7 +52,7 @@ type ArenaServiceClient interface {
 	GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*GetMatchResponse, error)
 	// AbortMatch ends a running match at once as aborted (END_REASON_ABORTED): a match stuck,
 	// or no longer wanted. It takes the server's admin key (authorization: bearer), or, from
-	// the match's creator, every seat's token as CreateMatch returned them.
+	// the match's creator, its creator_token or every seat's token as CreateMatch returned them.
 	AbortMatch(ctx context.Context, in *AbortMatchRequest, opts ...grpc.CallOption) (*AbortMatchResponse, error)
 	// ListMatches lists matches, newest first.
 	ListMatches(ctx context.Context, in *ListMatchesRequest, opts ...grpc.CallOption) (*ListMatchesResponse, error)
@@ -195,7 +195,7 @@ type ArenaServiceServer interface {
 	GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error)
 	// AbortMatch ends a running match at once as aborted (END_REASON_ABORTED): a match stuck,
 	// or no longer wanted. It takes the server's admin key (authorization: bearer), or, from
-	// the match's creator, every seat's token as CreateMatch returned them.
+	// the match's creator, its creator_token or every seat's token as CreateMatch returned them.
 	AbortMatch(context.Context, *AbortMatchRequest) (*AbortMatchResponse, error)
 	// ListMatches lists matches, newest first.
 	ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error)

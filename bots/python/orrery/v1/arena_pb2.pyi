@@ -33,14 +33,16 @@ TIMEOUT_POLICY_RANDOM: TimeoutPolicy
 TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
 
 class AbortMatchRequest(_message.Message):
-    __slots__ = ["match_id", "reason", "seat_tokens"]
+    __slots__ = ["creator_token", "match_id", "reason", "seat_tokens"]
+    CREATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    creator_token: str
     match_id: str
     reason: str
     seat_tokens: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, match_id: _Optional[str] = ..., reason: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., reason: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ..., creator_token: _Optional[str] = ...) -> None: ...
 
 class AbortMatchResponse(_message.Message):
     __slots__ = ["match"]
@@ -152,14 +154,16 @@ class CreateMatchRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seat_names: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[_Union[SeatBot, _Mapping]]] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
-    __slots__ = ["match_id", "seats", "seed_hash"]
+    __slots__ = ["creator_token", "match_id", "seats", "seed_hash"]
+    CREATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEED_HASH_FIELD_NUMBER: _ClassVar[int]
+    creator_token: str
     match_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
     seed_hash: str
-    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., seed_hash: _Optional[str] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., seed_hash: _Optional[str] = ..., creator_token: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ["deadline", "decision_id", "events", "last_round_trip", "legal", "legal_count", "legal_notation", "match_id", "observation", "ply", "seat", "text", "time_bank"]

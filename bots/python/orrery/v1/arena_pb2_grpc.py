@@ -105,7 +105,7 @@ class ArenaServiceServicer(object):
     def AbortMatch(self, request, context):
         """AbortMatch ends a running match at once as aborted (END_REASON_ABORTED): a match stuck,
         or no longer wanted. It takes the server's admin key (authorization: bearer), or, from
-        the match's creator, every seat's token as CreateMatch returned them.
+        the match's creator, its creator_token or every seat's token as CreateMatch returned them.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
