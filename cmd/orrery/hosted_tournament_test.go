@@ -305,13 +305,21 @@ func TestHosted_TournamentSurvivesKill9(t *testing.T) {
 	sameTournament(t, "killed -9 and restarted", alone, killed, aloneGames, tournamentGames(t, ctx, conn, killed))
 	// The cut match's hosted seats were taken again by fresh instances, and recorded (the
 	// instances killed recorded nothing). A bot already out of the game decides nothing.
+	// A seat is recorded once its player has stopped, which may come just after the
+	// tournament is seen to end (when the cut match was its last): wait for it a while.
 	for _, name := range []string{"wasm-random", "wasm-greedy"} {
-		bot, err := orreryv1.NewLadderServiceClient(conn).GetBot(ctx, &orreryv1.GetBotRequest{Name: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.ContainsFunc(bot.GetHostedSeats(), func(s *orreryv1.HostedSeat) bool { return s.GetMatchId() == cut }) {
-			t.Errorf("%s has no seat of the cut match %s recorded: %v", name, cut, bot.GetHostedSeats())
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+			bot, err := orreryv1.NewLadderServiceClient(conn).GetBot(ctx, &orreryv1.GetBotRequest{Name: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(bot.GetHostedSeats(), func(s *orreryv1.HostedSeat) bool { return s.GetMatchId() == cut }) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("%s has no seat of the cut match %s recorded: %v", name, cut, bot.GetHostedSeats())
+				break
+			}
 		}
 	}
 }
