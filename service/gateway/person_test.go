@@ -182,8 +182,24 @@ func TestBrowser_HumanPlaysPlanetToTheEnd(t *testing.T) {
 	c := b.playByClicks(200)
 	b.until(`document.querySelector('#board').dataset.ended === 'true'`)
 	t.Logf("the person clicked %d tiles and faces, %d controls, confirmed %d", c.board, c.controls, c.confirms)
-	if c.confirms < 6 || c.paths < 6 {
-		t.Errorf("the person placed %d tiles by a tile then a face (%d confirmed), want one a turn", c.paths, c.confirms)
+	// The server says who placed each tile: the person, every turn, none by the timeout
+	// policy. (The click counts can miss a click that went through as the page redrew.)
+	rep, err := a.client.GetReplay(context.Background(), &orreryv1.GetReplayRequest{MatchId: m.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := 0
+	for _, st := range rep.GetSteps() {
+		if st.GetSeat() != 0 {
+			continue
+		}
+		if st.GetTimedOut() != orreryv1.TimeoutPolicy_TIMEOUT_POLICY_UNSPECIFIED {
+			t.Errorf("the person's tile %s was placed by the timeout policy", st.GetNotation())
+		}
+		placed++
+	}
+	if placed < 6 || c.paths == 0 || c.confirms == 0 {
+		t.Errorf("the person placed %d tiles (want one a turn, 6), %d of them seen as a tile then a face, %d confirmed", placed, c.paths, c.confirms)
 	}
 	b.screenshot("seat-planet")
 }
@@ -245,8 +261,18 @@ func TestBrowser_HumanPlaysFCCatanToTheEnd(t *testing.T) {
 	}
 	defer a.openSeat(b, "fccatan", "greedy", m, 0)()
 	var handles, fieldClicks, keys, choices int
+	// A wall-clock match moves on by itself: the page may offer the person nothing for a
+	// while (others' choices, a market's clock). Stuck is the board not redrawn for 3 minutes.
+	drawn, since := "", time.Now()
 	for n := 1; n < 2000; n++ {
-		b.until(`document.querySelector('#result') || document.querySelector('#controls .selectavatar') || (document.querySelector('#controls')?.dataset.decision && (document.querySelector('#board .overlay .dot[data-key]') || document.querySelector('#controls > button')))`)
+		if !b.within(20*time.Second, `document.querySelector('#result') || document.querySelector('#controls .selectavatar') || (document.querySelector('#controls')?.dataset.decision && (document.querySelector('#board .overlay .dot[data-key]') || document.querySelector('#controls > button')))`) {
+			if d := eval[string](b, `document.querySelector('#board')?.dataset.draws || ''`); d != drawn {
+				drawn, since = d, time.Now()
+			} else if time.Since(since) > 3*time.Minute {
+				t.Fatalf("the page offered the person nothing and did not redraw for 3 minutes: %s", eval[string](b, `(document.querySelector('#yourmove')?.innerText || '') + ' / ' + (document.querySelector('#controls')?.innerText || '')`))
+			}
+			continue
+		}
 		if eval[bool](b, `document.querySelector('#result') !== null`) {
 			break
 		}
