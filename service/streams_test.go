@@ -28,7 +28,9 @@ import (
 // A bot that sends and never reads fills its stream's queue: the server closes the stream
 // with ResourceExhausted naming the limit, and keeps the seat, which rejoins and plays on.
 func TestStreamQueue_BotThatDoesNotReadIsDisconnectedSeatKept(t *testing.T) {
-	h := newHarness(t, Config{Limits: limits.Config{StreamQueue: 16}})
+	// The rejected-answer budget is raised out of the way: this is the queue's limit, and
+	// which of the two a slow run meets first is a race.
+	h := newHarness(t, Config{Limits: limits.Config{StreamQueue: 16, RejectsPerSecond: 1 << 20, RejectBurst: 1 << 20}})
 	created := h.create(&orreryv1.CreateMatchRequest{Seats: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

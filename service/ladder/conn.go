@@ -173,6 +173,12 @@ func (l *Ladder) ServeLadder(stream service.PlayStream, join *orreryv1.LadderJoi
 
 	go c.recv()
 	c.sendLoop()
+	// c is stopped, but a seat given it under l.mu (SeatTournament, matchmaking) between a
+	// check of c.alive() and the cancel is counted in c.wg only once that holder lets go of
+	// l.mu; after, no one gives c a seat. So wait for the lock before waiting for the seats.
+	l.mu.Lock()
+	//lint:ignore SA2001 the empty section is the barrier described above
+	l.mu.Unlock()
 	c.wg.Wait()
 	l.mu.Lock()
 	last := l.conns[b.id] == c
