@@ -81,8 +81,13 @@ func TestHosted_BotPageShowsVersionsVerdictsAndStderr(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The ladder may seat v1 before v2 is uploaded: wait for a seat of v2 to be the newest.
 	var info *orreryv1.GetBotResponse
-	for deadline := time.Now().Add(2 * time.Minute); info.GetVerdicts()["BAD_ANSWER"] == 0; time.Sleep(50 * time.Millisecond) {
+	v2Newest := func() bool {
+		seats := info.GetHostedSeats()
+		return len(seats) > 0 && seats[0].GetVersion() == 2 && seats[0].GetVerdict() == "BAD_ANSWER"
+	}
+	for deadline := time.Now().Add(2 * time.Minute); info.GetVerdicts()["BAD_ANSWER"] == 0 || !v2Newest(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hosted bot earned no verdict within 2 minutes: %v", info)
 		}
