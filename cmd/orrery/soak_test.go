@@ -30,6 +30,7 @@ import (
 	"github.com/orrery/orrery/bots/random"
 	"github.com/orrery/orrery/bots/sdk"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
+	"github.com/orrery/orrery/service/store"
 )
 
 // soakChildEnv, set, makes the test binary run `orrery` with these arguments separated by US (0x1f)
@@ -490,8 +491,11 @@ func TestChaos_SoakKillRestart(t *testing.T) {
 	// they have held (the store writer's) move it more than 10%; and SQLite (modernc) keeps
 	// its page cache and in-memory temporary tables outside the Go heap, at the high-water
 	// mark of its biggest query so far (CI saw the resident set rise 8 MiB with the heap
-	// flat). Each gets a floor, which a full run's 10% passes.
-	if heap > warmHeap+max(warmHeap/10, 1<<20) || rss > warmRSS+max(warmRSS/10, 16<<10) {
+	// flat); the store's compaction buffers (store.KeptBytes, 3.3 MiB) are not kept
+	// after a compaction larger than they are and made again by the next, so a round can
+	// read as megabytes gained with nothing leaked (CI saw 1.7 MiB, in the writer's). Each gets a floor, which a full
+	// run's 10% passes.
+	if heap > warmHeap+max(warmHeap/10, 1<<20+int64(store.KeptBytes)) || rss > warmRSS+max(warmRSS/10, 16<<10) {
 		t.Errorf("%d more matches left the server at %d KiB of heap and %d KiB resident, from %d and %d",
 			n, heap>>10, rss, warmHeap>>10, warmRSS)
 	}

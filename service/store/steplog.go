@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // The step log (migration 00005): the writer's steps go to step_log, one row per
@@ -254,6 +255,12 @@ const (
 	keptSteps    = compactAfter + compactAfter/4
 	maxKeptRuns  = 256 << 10
 )
+
+// KeptBytes is the most the buffers kept between compactions hold: memory a server may
+// gain or give back from one compaction to the next (none are kept before the first, a
+// compaction larger than they are lets them go, and the next makes them again), which a
+// test of a server's memory must not read as a leak.
+const KeptBytes = keptLogBytes + keptSteps*int(unsafe.Sizeof(logged{})+unsafe.Sizeof(packedStep{})) + maxKeptRuns
 
 // takeCompaction returns the kept buffers, emptied, or new ones; the caller holds
 // compactMu.
