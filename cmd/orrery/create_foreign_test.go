@@ -18,18 +18,7 @@ import (
 // aborts the match with `orrery matches --abort --tokens` on that line alone.
 func TestForeignCreate_CreatorTokenAborts(t *testing.T) {
 	root, node := foreignEnv(t)
-	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: filepath.Join(t.TempDir(), "o.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.stop()
-	addr := a.lis.Addr().String()
-	conn, err := a.dial()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	client := orreryv1.NewArenaServiceClient(conn)
+	addr, client, _ := testArena(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
