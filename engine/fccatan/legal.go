@@ -126,18 +126,15 @@ func (s *State) avatarOptions(t, i int, o *orders) {
 	o.in[0] = Intent{Flags: tag} // stay
 	n := 1
 	if av.carry == noRes && !av.collected {
-		piles := s.c.field.Piles
-	pile:
+		f := s.c.field
 		for _, p := range s.nearestPiles(av.pos) {
 			if p < 0 {
 				continue
 			}
-			in := to(piles[p].Pos).PickUp()
+			in := to(f.Piles[p].Pos).PickUp()
 			in.Flags |= tag
-			for _, x := range o.in[1:n] {
-				if x == in {
-					continue pile
-				}
+			if f.stacked && slices.Contains(o.in[1:n], in) {
+				continue
 			}
 			o.in[n] = in
 			n++
@@ -165,9 +162,9 @@ func (s *State) avatarOptions(t, i int, o *orders) {
 		}
 	}
 	if av.knight {
-		target, any := s.nearestOpponents(av.pos, t)
+		target := s.nearestOpponent(av.pos, t, true)
 		if target < 0 {
-			target = any
+			target = s.nearestOpponent(av.pos, t, false)
 		}
 		if target >= 0 {
 			in := to(s.at(target).pos)

@@ -1,5 +1,7 @@
 package fccatan
 
+import "math"
+
 // --- Distance queries: the nearest pile, hoop or opponent.
 
 // nearestPile is the nearest pile of r with a ball, or -1.
@@ -27,13 +29,23 @@ func (s *State) nearestHoop(p Vec, owner int, b int8) int {
 	return best
 }
 
-// nearestOpponent is the nearest free opponent of team t (a carrier if carriers), or -1.
+// nearestOpponent is the nearest free opponent of team t (a carrier if carriers), the lowest
+// ref on ties, or -1. Every knight's options ask for the nearest carrier on every tick, and
+// for the nearest opponent only when no opponent carries a ball: a player passed over costs a
+// look at two bytes, a player measured several times that.
 func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
-	best, bestD := ref(-1), int64(0)
-	for u := 0; u < s.c.teams; u++ {
-		for j := 0; j < int(s.teams[u].size) && u != t; j++ {
-			v := &s.teams[u].av[j]
-			if d := dist2(p, v.pos); !v.frozen && (!carriers || v.carry != noRes) && (best < 0 || d < bestD) {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			v := &tm.av[j]
+			if v.frozen || carriers && v.carry == noRes {
+				continue
+			}
+			if d := dist2(p, v.pos); d < bestD {
 				best, bestD = ref(u*maxAvatars+j), d
 			}
 		}
@@ -41,10 +53,37 @@ func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 	return best
 }
 
-// nearestPiles is nearestPile of every resource, in one pass over the piles: every free
-// player's options ask for the four on every tick, and four passes were a quarter of a random
-// game's work.
+// nearestPiles is nearestPile of every resource: every free player's options ask for the four
+// on every tick. Each resource's piles are measured in the order of p's grid cell, stopping
+// at the first that cannot be nearer (see pileOrder); off the grid, every pile is.
 func (s *State) nearestPiles(p Vec) [numRes]int {
+	run, ok := s.c.field.order.cell(p)
+	if !ok {
+		return s.scanPiles(p)
+	}
+	best := [numRes]int{-1, -1, -1, -1}
+	from := &s.c.field.order.from
+	for r := range best {
+		b, bestD := -1, int64(math.MaxInt64)
+		for k := from[r]; k < from[r+1]; k++ {
+			pb := &run[k]
+			if pb.least > bestD {
+				break
+			}
+			if s.piles[pb.id] <= 0 {
+				continue
+			}
+			if d := dist2(p, pb.pos); d < bestD || d == bestD && pb.id < b {
+				b, bestD = pb.id, d
+			}
+		}
+		best[r] = b
+	}
+	return best
+}
+
+// scanPiles is nearestPiles in one pass over every pile.
+func (s *State) scanPiles(p Vec) [numRes]int {
 	best := [numRes]int{-1, -1, -1, -1}
 	var bestD [numRes]int64
 	piles := s.c.field.Piles
@@ -58,33 +97,6 @@ func (s *State) nearestPiles(p Vec) [numRes]int {
 		}
 	}
 	return best
-}
-
-// nearestOpponents is nearestOpponent(p, t, true) and nearestOpponent(p, t, false) in one
-// pass over the players: a knight's options ask for both on every tick.
-func (s *State) nearestOpponents(p Vec, t int) (carrier, any ref) {
-	carrier, any = -1, -1
-	var carrierD, anyD int64
-	for u := range s.teams[:s.c.teams] {
-		tm := &s.teams[u]
-		if u == t {
-			continue
-		}
-		for j := range tm.av[:tm.size] {
-			v := &tm.av[j]
-			if v.frozen {
-				continue
-			}
-			d, r := dist2(p, v.pos), ref(u*maxAvatars+j)
-			if any < 0 || d < anyD {
-				any, anyD = r, d
-			}
-			if v.carry != noRes && (carrier < 0 || d < carrierD) {
-				carrier, carrierD = r, d
-			}
-		}
-	}
-	return carrier, any
 }
 
 // freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags:
