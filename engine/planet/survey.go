@@ -146,7 +146,12 @@ func (q Requirement) qualifies(r Region) bool {
 // habitat. The rest are filled one area of the frontier at a time from the one-area table,
 // which visits each area once and counts the region's size as it goes. A region touches Y
 // when it holds an area next to a Y area.
-func (q Requirement) judge(p *core) (value, qualifying int) {
+//
+// Only a value of at least floor must be exact, since a planet below the best so far can
+// neither win the card nor tie for it: judge stops once the areas left cannot reach floor or
+// beat the value found, and returns a value below floor for a planet below it. qualifying is
+// then a lower bound; floor 0 asks for both exactly.
+func (q Requirement) judge(p *core, floor int) (value, qualifying int) {
 	x, y := q.X%(Habitats+1), q.Y%(Habitats+1)
 	mask := p.sets[x]
 	alone := mask &^ p.near[x]
@@ -161,6 +166,13 @@ func (q Requirement) judge(p *core) (value, qualifying int) {
 	}
 	value = min(qualifying, 1)
 	for left := mask &^ alone; left != 0; {
+		if floor > 0 {
+			// Each region left has at least two areas, and at most all of them.
+			n := bits.OnesCount64(left)
+			if q.Kind == MostRegions && qualifying+n/2 < floor || q.Kind != MostRegions && (n <= value || n < floor) {
+				break
+			}
+		}
 		region := left & -left
 		left &^= region
 		size := 0

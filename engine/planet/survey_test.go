@@ -8,8 +8,8 @@ import (
 )
 
 // TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (each card judged without
-// listing regions, the habitat sets and the areas next to them kept as tiles are laid, Legal
-// from a table) give what the plain definitions give, on every planet at every step of seeded
+// listing regions, and only as far as the best planet so far needs, the habitat sets and the
+// areas next to them kept as tiles are laid, Legal from a table and a kept list of free faces) give what the plain definitions give, on every planet at every step of seeded
 // random games, for every card of the deck.
 func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -35,10 +35,17 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 				var sv Survey
 				sv.Measure(&p.surface)
 				for _, a := range s.d.Animals {
-					v, q := a.Req.judge(p)
+					v, q := a.Req.judge(p, 0)
 					if v != sv.Value(a.Req) || q != sv.Qualifying(a.Req) {
 						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying; the survey says %d, %d",
 							seed, s.turn, seat, a.Req, v, q, sv.Value(a.Req), sv.Qualifying(a.Req))
+					}
+					for floor := 1; floor <= 12; floor++ {
+						// Above a floor the value is exact; below it, it stays below.
+						if v, _ := a.Req.judge(p, floor); v != sv.Value(a.Req) && (v >= floor || sv.Value(a.Req) >= floor) {
+							t.Fatalf("seed %d turn %d seat %d, %s, floor %d: judged value %d; the survey says %d",
+								seed, s.turn, seat, a.Req, floor, v, sv.Value(a.Req))
+						}
 					}
 				}
 			}
