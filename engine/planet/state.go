@@ -42,6 +42,9 @@ type state struct {
 	// turn t in slice order, and a carried card moves to the end of the slice.
 	cards []card
 	won   int16 // cards won so far, to order each planet's animals
+	// faceDown is how many cards are face down, so that a game without mystery animals
+	// skips looking for them each turn.
+	faceDown int8
 
 	over   bool
 	result engine.Result
@@ -245,19 +248,15 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 	if a.Kind != kindPlace {
 		return 0, fmt.Errorf("%w: unknown action kind %d", engine.ErrIllegalAction, a.Kind)
 	}
-	if [12]int16(a.Arg[3:]) != [12]int16{} {
+	// Three words at a time: a comparison of all 12 at once calls memequal.
+	if [4]int16(a.Arg[3:]) != [4]int16{} || [4]int16(a.Arg[7:]) != [4]int16{} || [4]int16(a.Arg[11:]) != [4]int16{} {
 		return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
 	}
 	tile, face, rot := int(a.Arg[0]), int(a.Arg[1]), int(a.Arg[2])
 	if tile < 0 || tile >= len(s.d.Tiles) {
 		return 0, fmt.Errorf("%w: there is no tile %d", engine.ErrIllegalAction, tile)
 	}
-	slot := -1
-	for i := 0; i < int(s.displayN); i++ {
-		if int(s.display[i]) == tile {
-			slot = i
-		}
-	}
+	slot := slices.Index(s.display[:s.displayN], int16(tile))
 	if slot < 0 {
 		return 0, fmt.Errorf("%w: tile %d is not on display", engine.ErrIllegalAction, tile)
 	}
@@ -277,7 +276,10 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 func (s *state) place(seat engine.Seat, slot int, a engine.Action) {
 	tile, face, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
 	s.planets[seat].put(face, tile, s.d.Tiles[tile], rot)
-	copy(s.display[slot:], s.display[slot+1:s.displayN])
+	d := s.display[:s.displayN]
+	for i := slot + 1; i < len(d); i++ { // a copy here calls memmove for at most 4 tiles
+		d[i-1] = d[i]
+	}
 	s.displayN--
 	s.log(event{kind: evPlace, seat: int8(seat), a: tile, x: int8(face), b: int16(rot)})
 	s.picks++
@@ -337,10 +339,14 @@ func (s *state) endTurn() {
 // revealMystery turns up the face-down animals due at the end of turn t: the card for turn k
 // at the end of turn k-ahead, those due at or before setup (t = 0) at setup [rule: Variants, 2].
 func (s *state) revealMystery(t int8) {
+	if s.faceDown == 0 {
+		return
+	}
 	for i := range s.cards {
 		c := &s.cards[i]
 		if c.faceDown && c.turn-s.opt.ahead <= t {
 			c.faceDown = false
+			s.faceDown--
 			s.log(event{kind: evMystery, turn: c.turn, a: c.id})
 		}
 	}

@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	}
 }
 
-// TestRegions_HabitatSetsOfEverySurface: the habitat sets are the areas of
+// TestRegions_HabitatSetsOfEverySurface: the habitat sets, and the counts, are the areas of
 // each habitat, on random surfaces of every mix.
 func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
@@ -91,6 +92,11 @@ func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
 		}
 		if got := s.sets(); got != want {
 			t.Fatalf("surface %v: sets %x, want %x", s, got, want)
+		}
+		for h := None; h <= Glacier; h++ {
+			if got, want := s.Count(h), bits.OnesCount64(want[h]); got != want {
+				t.Fatalf("surface %v: %d areas of %v, want %d", s, got, h, want)
+			}
 		}
 	}
 }
