@@ -120,39 +120,39 @@ func (s *state) pantropyLegal(p int8, buf []engine.Action) []engine.Action {
 
 func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
-	for c := Color(0); c < NumColors; c++ {
-		if me.chips[c] >= s.earthRate(p, c) {
-			buf = append(buf, earthRun[c][:]...)
-		}
+	chips, pr := chipBytes(&me.chips), s.prices(p)
+	// The colors p holds enough of to give to Earth, a byte's top bit each, as covers finds.
+	for m := ((chips | byteTops) - s.earthRates(p)) & byteTops; m != 0; m &= m - 1 {
+		buf = append(buf, earthRun[bits.TrailingZeros64(m)>>3%NumColors][:]...)
 	}
 	if int(s.offersMade) < s.cfg.offersPerTurn {
 		buf = s.offerLegal(p, buf)
 	}
-	if me.rings < supplyRings && s.canPay(p, s.cost(p, ItemAtmosphere)) {
+	if me.rings < supplyRings && covers(chips, pr[ItemAtmosphere]) {
 		buf = appendRings(buf, s.ringTargets(p))
 	}
-	if me.habitats < supplyHabitats && s.canPay(p, s.cost(p, ItemHabitat)) {
+	if me.habitats < supplyHabitats && covers(chips, pr[ItemHabitat]) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.habitatSite(p, x) {
 				buf = append(buf, habitatAt[x])
 			}
 		}
 	}
-	if me.arcologies < supplyArcologies && s.canPay(p, s.cost(p, ItemArcology)) {
+	if me.arcologies < supplyArcologies && covers(chips, pr[ItemArcology]) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.site[x] == p && !s.arco[x] {
 				buf = append(buf, arcologyAt[x])
 			}
 		}
 	}
-	if me.shuttle < 0 && s.canPay(p, s.cost(p, ItemShuttle)) {
+	if me.shuttle < 0 && covers(chips, pr[ItemShuttle]) {
 		for x := 0; x < NumIntersections; x++ {
 			if s.site[x] >= 0 {
 				buf = append(buf, shuttleAt[x])
 			}
 		}
 	}
-	if s.deckN > 0 && s.canPay(p, s.cost(p, ItemCard)) {
+	if s.deckN > 0 && covers(chips, pr[ItemCard]) {
 		buf = append(buf, buyAction)
 	}
 	if !s.cardPlayed {
@@ -162,6 +162,9 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 }
 
 var buyAction, endAction = Buy(), End()
+
+// elevatorPrice is the Space Elevator's price, one chip of each color, as price gives one.
+const elevatorPrice = 0x010101010101
 
 // offerRun[q][x] are the listed offers to seat q giving x, for each other color y in order:
 // 1 x for 1 y, 2 x for 1 y, 1 x for 2 y. pairRun[q][x] are those of them that give one x
@@ -310,7 +313,7 @@ func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {
 		case OrbitalMirror, SolarShade:
 			buf = append(buf, Play(k))
 		case SpaceElevator:
-			if s.canPay(p, [NumColors]int32{1, 1, 1, 1, 1, 1}) {
+			if covers(chipBytes(&me.chips), elevatorPrice) {
 				buf = append(buf, Play(k))
 			}
 		case ShuttleCard:
