@@ -132,25 +132,14 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 		buf = appendRings(buf, s.ringTargets(p))
 	}
 	if me.habitats < supplyHabitats && covers(chips, pr[ItemHabitat]) {
-		for x := 0; x < NumIntersections; x++ {
-			if s.habitatSite(p, x) {
-				buf = append(buf, habitatAt[x])
-			}
-		}
+		buf = appendSites(buf, s.habitatSites(p), &habitatAt)
 	}
 	if me.arcologies < supplyArcologies && covers(chips, pr[ItemArcology]) {
-		for x := 0; x < NumIntersections; x++ {
-			if s.site[x] == p && !s.arco[x] {
-				buf = append(buf, arcologyAt[x])
-			}
-		}
+		m := s.sites()
+		buf = appendSites(buf, m.own[p]&^m.arcos, &arcologyAt) // p's habitats
 	}
 	if me.shuttle < 0 && covers(chips, pr[ItemShuttle]) {
-		for x := 0; x < NumIntersections; x++ {
-			if s.site[x] >= 0 {
-				buf = append(buf, shuttleAt[x])
-			}
-		}
+		buf = appendSites(buf, s.sites().taken, &shuttleAt)
 	}
 	if s.deckN > 0 && covers(chips, pr[ItemCard]) {
 		buf = append(buf, buyAction)

@@ -39,9 +39,10 @@ func offersByRule(s *state, p int8) []engine.Action {
 	return out
 }
 
-// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets and the kept answers of
-// reach are what the plain rule gives, at every decision of seeded random games, with chip
-// counts varied so that every mix of "none, one, two or more" comes up.
+// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets, the kept answers of
+// reach and the habitat sites found from site sets are what the plain rule gives, at every
+// decision of seeded random games, with chip counts varied so that every mix of "none, one,
+// two or more" comes up.
 func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		st, err := engine.New("pantropia", engine.Config{Seats: 3 + int(seed%2), Seed: seed})
@@ -63,6 +64,15 @@ func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 				}
 				if got, want := s.reach(p), s.reachFrom(p, own, closed); got != want {
 					t.Fatalf("seed %d step %d: seat %d's kept reach %x, computed %x", seed, i, p, got, want)
+				}
+				var sites uint32
+				for x := 0; x < NumIntersections; x++ {
+					if s.habitatSite(p, x) {
+						sites |= 1 << x
+					}
+				}
+				if got := s.habitatSites(p); got != sites {
+					t.Fatalf("seed %d step %d: seat %d's habitat sites %x, habitatSite gives %x", seed, i, p, got, sites)
 				}
 			}
 			p := s.decider()

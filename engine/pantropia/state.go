@@ -147,8 +147,10 @@ type state struct {
 	// reachMemo is each seat's last reach, derived from the fields above and kept with the
 	// inputs it came from (see reach); not part of the state's identity (MarshalBinary).
 	reachMemo [maxSeats]reachMemo
-	// priceMemo is the item prices of the last menu asked (see prices), kept likewise.
+	// priceMemo is the item prices of the last menu asked (see prices), and siteSets who
+	// holds each intersection as sets (see sites), kept likewise.
 	priceMemo priceMemo
+	siteSets  siteSets
 
 	events eventLog
 }
