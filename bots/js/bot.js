@@ -34,7 +34,7 @@ commands:
           [--seed N] [--index-only] [--trace FILE|-] [--reconnects N]
           play a registered bot's ladder and tournament matches on one stream
   create  --game G --seats N [--option name=value ...] [--per-move SECONDS] [--seed N]
-          create a match and print its seat tokens
+          create a match and print its seat tokens and its creator token
   games   list the games
 `;
 
@@ -187,6 +187,9 @@ async function create(server, argv) {
     const resp = await unary(client, 'CreateMatch', req);
     process.stdout.write(`match ${resp.match_id}\n`);
     for (const s of resp.seats) process.stdout.write(`seat ${s.seat} ${s.token}\n`);
+    // The creator's own proof: `orrery matches --abort ID --tokens FILE` takes this line
+    // alone; keep it, never give it to a seat.
+    if (resp.creator_token) process.stdout.write(`creator ${resp.creator_token}\n`);
     return 0;
   } catch (err) {
     log(`CreateMatch: ${err.details || err.message}`);

@@ -114,62 +114,75 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // each resource and pick up, run home to a city with a ball (and in the published ruleset,
 // throw it to the teammate nearest a city who may catch it), run to a free hoop to place a
 // marker, and for a knight chase the nearest carrier (or opponent) to tag it. Knights keep
-// tagging whatever they do.
+// tagging whatever they do. Each order is listed once: only two piles on one spot, or an
+// opponent standing on the home hoop's centre, could give the same order twice, and only
+// those are compared.
 func (s *State) avatarOptions(t, i int, o *orders) {
 	av := &s.teams[t].av[i]
-	*o = orders{}
+	tag := int16(0)
 	if av.knight {
-		o.tag = flagTag
+		tag = flagTag
 	}
-	o.add(Stay())
+	o.in[0] = Intent{Flags: tag} // stay
+	n := 1
 	if av.carry == noRes && !av.collected {
+		f := s.c.field
 		for _, p := range s.nearestPiles(av.pos) {
-			if p >= 0 {
-				o.add(to(s.c.field.Piles[p].Pos).PickUp())
+			if p < 0 {
+				continue
 			}
+			in := to(f.Piles[p].Pos).PickUp()
+			in.Flags |= tag
+			if f.stacked && slices.Contains(o.in[1:n], in) {
+				continue
+			}
+			o.in[n] = in
+			n++
 		}
 	}
+	home := -1 // where the run home is listed
 	if av.carry != noRes {
 		if h := s.nearestHoop(av.pos, t, city); h >= 0 {
-			home := to(s.c.field.Hoops[h].Center)
-			o.add(home)
+			in := to(s.c.field.Hoops[h].Center)
+			in.Flags |= tag
+			o.in[n], home = in, n
+			n++
 			if j := s.catcher(t, i); j >= 0 {
-				o.add(home.Throw(j))
+				o.in[n] = in.Throw(j)
+				n++
 			}
 		}
 	}
 	if av.markers > 0 {
 		if h := s.nearestHoop(av.pos, -1, noBuilding); h >= 0 {
-			o.add(to(s.c.field.Hoops[h].Center).Place())
+			in := to(s.c.field.Hoops[h].Center).Place()
+			in.Flags |= tag
+			o.in[n] = in
+			n++
 		}
 	}
 	if av.knight {
-		if carrier, any := s.nearestOpponents(av.pos, t); carrier >= 0 {
-			o.add(to(s.at(carrier).pos))
-		} else if any >= 0 {
-			o.add(to(s.at(any).pos))
+		target := s.nearestOpponent(av.pos, t, true)
+		if target < 0 {
+			target = s.nearestOpponent(av.pos, t, false)
+		}
+		if target >= 0 {
+			in := to(s.at(target).pos)
+			in.Flags |= tag
+			if home < 0 || o.in[home] != in {
+				o.in[n] = in
+				n++
+			}
 		}
 	}
+	o.n = n
 }
 
 // orders is a player's distinct options, kept in an array rather than a slice grown by a
 // closure: a list is drawn up for every free player on every tick.
 type orders struct {
-	in  [8]Intent // at most stay, a pile of each resource, a hoop and an opponent
-	n   int
-	tag int16 // flags every order carries: a knight keeps tagging
-}
-
-// add appends in with o's flags, unless it is already listed.
-func (o *orders) add(in Intent) {
-	in.Flags |= o.tag
-	for _, x := range o.in[:o.n] {
-		if x == in {
-			return
-		}
-	}
-	o.in[o.n] = in
-	o.n++
+	in [8]Intent // at most stay, a pile of each resource, a hoop and an opponent
+	n  int
 }
 
 // catcher is the teammate of team t's carrier i best placed to catch its ball (published
@@ -200,91 +213,6 @@ func (s *State) catcher(t, i int) int {
 		}
 	}
 	return best
-}
-
-// nearestPile is the nearest pile of r with a ball, or -1.
-func (s *State) nearestPile(p Vec, r Resource) int {
-	best, bestD := -1, int64(0)
-	for k, spot := range s.c.field.Piles {
-		if d := dist2(p, spot.Pos); spot.Resource == r && s.piles[k] > 0 && (best < 0 || d < bestD) {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// nearestPiles is nearestPile of every resource, in one pass over the piles: every free
-// player's options ask for the four on every tick, and four passes were a quarter of a random
-// game's work.
-func (s *State) nearestPiles(p Vec) [numRes]int {
-	best := [numRes]int{-1, -1, -1, -1}
-	var bestD [numRes]int64
-	piles := s.c.field.Piles
-	for k := range piles {
-		if s.piles[k] <= 0 {
-			continue
-		}
-		spot := &piles[k]
-		if d, r := dist2(p, spot.Pos), spot.Resource; best[r] < 0 || d < bestD[r] {
-			best[r], bestD[r] = k, d
-		}
-	}
-	return best
-}
-
-// nearestHoop is the nearest hoop owned by owner (-1: free) holding building b, or -1.
-func (s *State) nearestHoop(p Vec, owner int, b int8) int {
-	best, bestD := -1, int64(0)
-	for h := range s.c.field.Hoops {
-		if int(s.owner[h]) != owner || s.building[h] != b {
-			continue
-		}
-		if d := dist2(p, s.c.field.Hoops[h].Center); best < 0 || d < bestD {
-			best, bestD = h, d
-		}
-	}
-	return best
-}
-
-// nearestOpponent is the nearest free opponent of team t (a carrier if carriers), or -1.
-func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
-	best, bestD := ref(-1), int64(0)
-	for u := 0; u < s.c.teams; u++ {
-		for j := 0; j < int(s.teams[u].size) && u != t; j++ {
-			v := &s.teams[u].av[j]
-			if d := dist2(p, v.pos); !v.frozen && (!carriers || v.carry != noRes) && (best < 0 || d < bestD) {
-				best, bestD = ref(u*maxAvatars+j), d
-			}
-		}
-	}
-	return best
-}
-
-// nearestOpponents is nearestOpponent(p, t, true) and nearestOpponent(p, t, false) in one
-// pass over the players: a knight's options ask for both on every tick.
-func (s *State) nearestOpponents(p Vec, t int) (carrier, any ref) {
-	carrier, any = -1, -1
-	var carrierD, anyD int64
-	for u := range s.teams[:s.c.teams] {
-		tm := &s.teams[u]
-		if u == t {
-			continue
-		}
-		for j := range tm.av[:tm.size] {
-			v := &tm.av[j]
-			if v.frozen {
-				continue
-			}
-			d, r := dist2(p, v.pos), ref(u*maxAvatars+j)
-			if any < 0 || d < anyD {
-				any, anyD = r, d
-			}
-			if v.carry != noRes && (carrier < 0 || d < carrierD) {
-				carrier, carrierD = r, d
-			}
-		}
-	}
-	return carrier, any
 }
 
 // legalIntents lists "keep every standing intent" first, then every change of one free player's

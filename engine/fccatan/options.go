@@ -102,6 +102,7 @@ type config struct {
 	costs          costs
 	citySheepOrOre bool
 	wall           bool     // clock=wall: only Advance resolves a tick
+	spots          spots    // the grids of piles in reach and hoops, for the tick
 	pileLabels     []string // static text for Render
 	hoopLabels     []string
 }
@@ -217,6 +218,7 @@ func newConfig(cfg engine.Config) (*config, error) {
 	if err := c.checkReach(); err != nil {
 		return nil, err
 	}
+	c.spots = newSpots(c.field, c.reach)
 	c.labels()
 	return c, nil
 }

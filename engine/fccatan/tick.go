@@ -62,8 +62,19 @@ func (s *State) move() {
 	}
 }
 
-// hoopAt is the hoop p stands in (the nearest centre when hoops overlap), or -1.
-func (s *State) hoopAt(p Vec) int { return s.c.field.hoopAt(p) }
+// hoopAt is the hoop p stands in (the nearest centre when hoops overlap), or -1: Field.hoopAt
+// measuring only the hoops the grid gives for p's cell.
+func (s *State) hoopAt(p Vec) int {
+	hoops := s.c.field.Hoops
+	best, bestD := -1, int64(-1)
+	for m := s.c.spots.hoops.near(p); m != 0; {
+		h := next(&m)
+		if d := dist2(p, hoops[h].Center); d <= int64(hoops[h].Radius)*int64(hoops[h].Radius) && (best < 0 || d < bestD) {
+			best, bestD = h, d
+		}
+	}
+	return best
+}
 
 // deliver: a carried ball counts as collected the moment its carrier is in a hoop holding its
 // team's city (cities only, never settlements).
@@ -86,11 +97,11 @@ func (s *State) deliver() {
 
 // inOwnCity reports whether p lies in a hoop holding one of team t's cities: the check a
 // carrier needs before asking which hoop it stands in (the nearest centre, when hoops
-// overlap), which costs a look at every hoop on every tick.
+// overlap). Only the hoops the grid gives for p's cell are looked at.
 func (s *State) inOwnCity(p Vec, t int) bool {
 	hoops := s.c.field.Hoops
-	for h := range hoops {
-		if int(s.owner[h]) == t && s.building[h] == city && within(p, hoops[h].Center, hoops[h].Radius) {
+	for m := s.c.spots.hoops.near(p); m != 0; {
+		if h := next(&m); int(s.owner[h]) == t && s.building[h] == city && within(p, hoops[h].Center, hoops[h].Radius) {
 			return true
 		}
 	}
@@ -115,6 +126,8 @@ func (s *State) tags() {
 		n                int
 	)
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
+	var free freePlayers // gathered for the first knight tagging the nearest
+	gathered := false
 	for t := 0; t < s.c.teams; t++ {
 		for i := 0; i < int(s.teams[t].size); i++ {
 			k := &s.teams[t].av[i]
@@ -127,22 +140,11 @@ func (s *State) tags() {
 					target = ref(ts*maxAvatars + ta)
 				}
 			} else {
-				bestD := int64(-1)
-				for u := range s.teams[:s.c.teams] {
-					if u == t {
-						continue
-					}
-					tm := &s.teams[u]
-					for j := range tm.av[:tm.size] {
-						v := &tm.av[j]
-						if v.frozen {
-							continue
-						}
-						if d := dist2(k.pos, v.pos); d <= reach2 && (target < 0 || d < bestD) {
-							target, bestD = ref(u*maxAvatars+j), d
-						}
-					}
+				if !gathered {
+					free.gather(s)
+					gathered = true
 				}
+				target = free.nearestWithin(k.pos, t, s.c.reach)
 			}
 			if target >= 0 {
 				taggers[n], targets[n] = ref(t*maxAvatars+i), target
@@ -283,7 +285,8 @@ func (s *State) pickups() {
 				continue
 			}
 			best, bestD := -1, int64(0)
-			for p := range piles {
+			for m := s.c.spots.piles.near(av.pos); m != 0; {
+				p := next(&m)
 				if d := dist2(av.pos, piles[p].Pos); s.piles[p] > 0 && d <= reach2 && (best < 0 || d < bestD) {
 					best, bestD = p, d
 				}

@@ -230,7 +230,7 @@ func (s *state) validate(p int8, a engine.Action) error {
 }
 
 func (s *state) affords(p int8, item int) error {
-	if !s.canPay(p, s.cost(p, item)) {
+	if !covers(chipBytes(&s.pl[p].chips), s.prices(p)[item]) {
 		return illegal("you cannot pay for %s", itemNames[item])
 	}
 	return nil

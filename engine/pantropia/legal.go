@@ -120,39 +120,28 @@ func (s *state) pantropyLegal(p int8, buf []engine.Action) []engine.Action {
 
 func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
-	for c := Color(0); c < NumColors; c++ {
-		if me.chips[c] >= s.earthRate(p, c) {
-			buf = append(buf, earthRun[c][:]...)
-		}
+	chips, pr := chipBytes(&me.chips), s.prices(p)
+	// The colors p holds enough of to give to Earth, a byte's top bit each, as covers finds.
+	for m := ((chips | byteTops) - s.earthRates(p)) & byteTops; m != 0; m &= m - 1 {
+		buf = append(buf, earthRun[bits.TrailingZeros64(m)>>3%NumColors][:]...)
 	}
 	if int(s.offersMade) < s.cfg.offersPerTurn {
 		buf = s.offerLegal(p, buf)
 	}
-	if me.rings < supplyRings && s.canPay(p, s.cost(p, ItemAtmosphere)) {
+	if me.rings < supplyRings && covers(chips, pr[ItemAtmosphere]) {
 		buf = appendRings(buf, s.ringTargets(p))
 	}
-	if me.habitats < supplyHabitats && s.canPay(p, s.cost(p, ItemHabitat)) {
-		for x := 0; x < NumIntersections; x++ {
-			if s.habitatSite(p, x) {
-				buf = append(buf, habitatAt[x])
-			}
-		}
+	if me.habitats < supplyHabitats && covers(chips, pr[ItemHabitat]) {
+		buf = appendSites(buf, s.habitatSites(p), &habitatAt)
 	}
-	if me.arcologies < supplyArcologies && s.canPay(p, s.cost(p, ItemArcology)) {
-		for x := 0; x < NumIntersections; x++ {
-			if s.site[x] == p && !s.arco[x] {
-				buf = append(buf, arcologyAt[x])
-			}
-		}
+	if me.arcologies < supplyArcologies && covers(chips, pr[ItemArcology]) {
+		m := s.sites()
+		buf = appendSites(buf, m.own[p]&^m.arcos, &arcologyAt) // p's habitats
 	}
-	if me.shuttle < 0 && s.canPay(p, s.cost(p, ItemShuttle)) {
-		for x := 0; x < NumIntersections; x++ {
-			if s.site[x] >= 0 {
-				buf = append(buf, shuttleAt[x])
-			}
-		}
+	if me.shuttle < 0 && covers(chips, pr[ItemShuttle]) {
+		buf = appendSites(buf, s.sites().taken, &shuttleAt)
 	}
-	if s.deckN > 0 && s.canPay(p, s.cost(p, ItemCard)) {
+	if s.deckN > 0 && covers(chips, pr[ItemCard]) {
 		buf = append(buf, buyAction)
 	}
 	if !s.cardPlayed {
@@ -163,28 +152,27 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 
 var buyAction, endAction = Buy(), End()
 
-// offersPerColor is how many listed offers give one color: three for each other color.
-const offersPerColor = 3 * (NumColors - 1)
+// elevatorPrice is the Space Elevator's price, one chip of each color, as price gives one.
+const elevatorPrice = 0x010101010101
 
-// offerRun[q] is the listed offers to seat q: for each color x given and each other color y
-// in order, 1 x for 1 y, 2 x for 1 y, and 1 x for 2 y. Offers are most of a main-phase list,
-// so they are built once and copied, a whole run at a time when both sides hold enough.
-var offerRun = func() (r [maxSeats][NumColors * offersPerColor]engine.Action) {
+// offerRun[q][x] are the listed offers to seat q giving x, for each other color y in order:
+// 1 x for 1 y, 2 x for 1 y, 1 x for 2 y. pairRun[q][x] are those of them that give one x
+// only: 1 x for 1 y, 1 x for 2 y. Offers are most of a main-phase list, so they are built
+// once and copied.
+var offerRun, pairRun = func() (r [maxSeats][NumColors][NumColors - 1][3]engine.Action, u [maxSeats][NumColors][NumColors - 1][2]engine.Action) {
 	for q := range r {
-		k := 0
 		for x := Color(0); x < NumColors; x++ {
+			k := 0
 			for y := Color(0); y < NumColors; y++ {
-				if y == x {
-					continue
+				if y != x {
+					r[q][x][k] = [3]engine.Action{Offer(q, one16(x, 1), one16(y, 1)), Offer(q, one16(x, 2), one16(y, 1)), Offer(q, one16(x, 1), one16(y, 2))}
+					u[q][x][k] = [2]engine.Action{r[q][x][k][0], r[q][x][k][2]}
+					k++
 				}
-				r[q][k] = Offer(q, one16(x, 1), one16(y, 1))
-				r[q][k+1] = Offer(q, one16(x, 2), one16(y, 1))
-				r[q][k+2] = Offer(q, one16(x, 1), one16(y, 2))
-				k += 3
 			}
 		}
 	}
-	return r
+	return r, u
 }()
 
 // earthRun[c] is the Earth trades giving c, for each other color in order.
@@ -210,84 +198,84 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 // for two, of single colors each side, with every other seat that holds what is asked.
 // Apply accepts any other valid offer too.
 func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
-	const all = 1<<NumColors - 1
-	var one, two [maxSeats]uint8 // the colors each seat holds at least one and two of
-	for q := range s.pl[:s.seats] {
-		one[q], two[q] = atLeast(&s.pl[q].chips, 1), atLeast(&s.pl[q].chips, 2)
-	}
-	// giveOne[x] and giveTwo[x] are all ones when p holds at least one, two x.
-	var giveOne, giveTwo [NumColors]uint64
-	for x := range giveOne {
-		giveOne[x] = -uint64(one[p] >> x & 1)
-		giveTwo[x] = -uint64(two[p] >> x & 1)
-	}
-	// The list is written in place: buf grows once to the most it can take.
+	one, two := atLeast(&s.pl[p].chips, 1), atLeast(&s.pl[p].chips, 2)
+	// The list is written in place: buf grows once to the most it can take, with room past
+	// the last seat's offers for a whole offerSpan.
 	n := len(buf)
-	buf = slices.Grow(buf, int(s.seats-1)*len(offerRun[0]))
+	buf = slices.Grow(buf, int(s.seats-2)*NumColors*offersPerColor+len(offerSpan{}))
 	out := buf[:cap(buf)]
 	for q := int8(0); q < s.seats; q++ {
 		if q == p {
 			continue
 		}
-		has, hasTwo := one[q], two[q]
-		if two[p] == all && hasTwo == all {
-			n += copy(out[n:], offerRun[q][:])
-			continue
-		}
-		// Which offers of the run q can answer, as one set of bits over the whole run (each
-		// color x given has 15 offers, three per other color y, in the run's order): 1 x for
-		// 1 y when p has an x and q a y, 2 x for 1 y when p has two x, 1 x for 2 y when q has
-		// two y. A set without branches, listed in one loop.
-		var listed [2]uint64
-		for x := range NumColors {
-			hasY, twoY := uint64(spreadOthers[x][has&all]), uint64(spreadOthers[x][hasTwo&all])
-			give := (hasY | twoY<<2 | hasY<<1&giveTwo[x]) & giveOne[x]
-			at := uint(x) * offersPerColor
-			listed[at/64] |= give << (at % 64)
-			if at%64 > 64-offersPerColor {
-				listed[at/64+1] |= give >> (64 - at%64)
+		// How many offers each color y makes listed, one a byte: giving two x, 2 when q
+		// holds one y and 3 when two; giving one x, 1 and 2.
+		has, hasTwo := byteSpread[atLeast(&s.pl[q].chips, 1)], byteSpread[atLeast(&s.pl[q].chips, 2)]
+		lenTwo, lenOne := 2*has+hasTwo, has+hasTwo
+		m := 0
+		span := (*offerSpan)(out[n:])
+		for xs := one; xs != 0; xs &= xs - 1 {
+			x := bits.TrailingZeros8(xs)
+			below := uint64(1)<<(8*x) - 1 // the colors before x; those after it move down a byte
+			if two>>x&1 != 0 {
+				m = copyRun(span, m, &offerRun[q][x], lenTwo&below|lenTwo>>8&^below)
+			} else {
+				m = copyPairs(span, m, &pairRun[q][x], lenOne&below|lenOne>>8&^below)
 			}
 		}
-		n = gather(out, n, &offerRun[q], listed)
+		n += m
 	}
 	return out[:n]
 }
 
-// gather writes the offers of run that listed has a bit for at out[n:], in order, and returns
-// the new length. It is a function of its own, not inlined, so that its loop keeps everything
-// in registers: inlined, the loop spilled its count to the stack at every offer.
-//
-//go:noinline
-func gather(out []engine.Action, n int, run *[NumColors * offersPerColor]engine.Action, listed [2]uint64) int {
-	for w, m := range listed {
-		at := run[w*64:]
-		for ; m != 0; m &= m - 1 {
-			out[n] = at[bits.TrailingZeros64(m)]
-			n++
-		}
-	}
-	return n
-}
+// offerSpan is where one seat's listed offers are written: room for all of them, and for
+// whole triples copied past the last.
+type offerSpan [128 + 3]engine.Action
 
-// spreadOthers[x][set] is the colors of set other than x, in order, one bit every three: the
-// first offer of each color's three in an offer run giving x.
-var spreadOthers = func() (t [NumColors][1 << NumColors]uint16) {
-	for x := range t {
-		for set := range t[x] {
-			j := 0
-			for y := 0; y < NumColors; y++ {
-				if y == x {
-					continue
-				}
-				if set&(1<<y) != 0 {
-					t[x][set] |= 1 << (3 * j)
-				}
-				j++
-			}
+// byteSpread[set] has a byte 1 for each color in set.
+var byteSpread = func() (t [1 << NumColors]uint64) {
+	for set := range t {
+		for c := 0; c < NumColors; c++ {
+			t[set] |= uint64(set>>c&1) << (8 * c)
 		}
 	}
 	return t
 }()
+
+// copyRun writes the offers of run listed at out[n:], in order, and returns the new count.
+// Each triple is copied whole, without a branch, and the count moves past as many of it as
+// its byte of listed says (the lowest byte first): an offer not listed is written over by
+// the next triple, or left past the end.
+func copyRun(out *offerSpan, n int, run *[NumColors - 1][3]engine.Action, listed uint64) int {
+	_ = [1]struct{}{}[NumColors-6] // written out for five other colors
+	*(*[3]engine.Action)(out[n&127:]) = run[0]
+	n += int(listed & 0xff)
+	*(*[3]engine.Action)(out[n&127:]) = run[1]
+	n += int(listed >> 8 & 0xff)
+	*(*[3]engine.Action)(out[n&127:]) = run[2]
+	n += int(listed >> 16 & 0xff)
+	*(*[3]engine.Action)(out[n&127:]) = run[3]
+	n += int(listed >> 24 & 0xff)
+	*(*[3]engine.Action)(out[n&127:]) = run[4]
+	return n + int(listed>>32&0xff)
+}
+
+// copyPairs is copyRun for a giver holding one x, who cannot give two.
+func copyPairs(out *offerSpan, n int, run *[NumColors - 1][2]engine.Action, listed uint64) int {
+	*(*[2]engine.Action)(out[n&127:]) = run[0]
+	n += int(listed & 0xff)
+	*(*[2]engine.Action)(out[n&127:]) = run[1]
+	n += int(listed >> 8 & 0xff)
+	*(*[2]engine.Action)(out[n&127:]) = run[2]
+	n += int(listed >> 16 & 0xff)
+	*(*[2]engine.Action)(out[n&127:]) = run[3]
+	n += int(listed >> 24 & 0xff)
+	*(*[2]engine.Action)(out[n&127:]) = run[4]
+	return n + int(listed>>32&0xff)
+}
+
+// offersPerColor is how many listed offers give one color: three for each other color.
+const offersPerColor = 3 * (NumColors - 1)
 
 // atLeast is the set of colors of which chips holds at least n, written out color by color:
 // a loop's variable shifts cost more than the comparisons.
@@ -314,7 +302,7 @@ func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {
 		case OrbitalMirror, SolarShade:
 			buf = append(buf, Play(k))
 		case SpaceElevator:
-			if s.canPay(p, [NumColors]int32{1, 1, 1, 1, 1, 1}) {
+			if covers(chipBytes(&me.chips), elevatorPrice) {
 				buf = append(buf, Play(k))
 			}
 		case ShuttleCard:

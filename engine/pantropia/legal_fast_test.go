@@ -1,6 +1,7 @@
 package pantropia
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -38,9 +39,10 @@ func offersByRule(s *state, p int8) []engine.Action {
 	return out
 }
 
-// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets and the kept answers of
-// reach are what the plain rule gives, at every decision of seeded random games, with chip
-// counts varied so that every mix of "none, one, two or more" comes up.
+// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets, the kept answers of
+// reach and the habitat sites found from site sets are what the plain rule gives, at every
+// decision of seeded random games, with chip counts varied so that every mix of "none, one,
+// two or more" comes up.
 func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		st, err := engine.New("pantropia", engine.Config{Seats: 3 + int(seed%2), Seed: seed})
@@ -62,6 +64,15 @@ func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 				}
 				if got, want := s.reach(p), s.reachFrom(p, own, closed); got != want {
 					t.Fatalf("seed %d step %d: seat %d's kept reach %x, computed %x", seed, i, p, got, want)
+				}
+				var sites uint32
+				for x := 0; x < NumIntersections; x++ {
+					if s.habitatSite(p, x) {
+						sites |= 1 << x
+					}
+				}
+				if got := s.habitatSites(p); got != sites {
+					t.Fatalf("seed %d step %d: seat %d's habitat sites %x, habitatSite gives %x", seed, i, p, got, sites)
 				}
 			}
 			p := s.decider()
@@ -101,5 +112,47 @@ func TestReach_FollowsDirectChanges(t *testing.T) {
 	s.site[x] = -1 // the habitat removed directly
 	if got := s.reach(0); got == before || !got.isEmpty() {
 		t.Errorf("reach %x after the habitat went, want empty (was %x)", got, before)
+	}
+}
+
+// TestPrices_AgreeWithCost: an item is listed as payable by its price a byte a color (prices,
+// chipBytes, covers) just when canPay says it is, and Earth trades are listed for just the
+// colors whose earthRate the seat holds, over random menus, chips, elevators and shuttles;
+// the kept prices follow a menu edited directly.
+func TestPrices_AgreeWithCost(t *testing.T) {
+	s := blank(t, 4)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		p := int8(r.IntN(4))
+		me := &s.pl[p]
+		if r.IntN(3) == 0 { // edited directly, as the rule tests do
+			me.menu[r.IntN(s.cfg.slots)] = Color(r.IntN(NumColors))
+		}
+		for c := range me.chips {
+			me.chips[c] = int32(r.IntN(8))
+			if r.IntN(20) == 0 {
+				me.chips[c] = int32(r.IntN(1000))
+			}
+		}
+		s.elevator = int8(r.IntN(6) - 2)
+		me.shuttle = int8(r.IntN(NumIntersections+1) - 1)
+		chips := chipBytes(&me.chips)
+		for it := 0; it < numItems; it++ {
+			if got, want := covers(chips, s.prices(p)[it]), s.canPay(p, s.cost(p, it)); got != want {
+				t.Fatalf("step %d: %s payable %v by price, %v by cost (chips %v, cost %v)", i, itemNames[it], got, want, me.chips, s.cost(p, it))
+			}
+		}
+		var got, want []Color
+		for m := ((chips | byteTops) - s.earthRates(p)) & byteTops; m != 0; m &= m - 1 {
+			got = append(got, Color(bits.TrailingZeros64(m)>>3))
+		}
+		for c := Color(0); c < NumColors; c++ {
+			if me.chips[c] >= s.earthRate(p, c) {
+				want = append(want, c)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: Earth trades giving %v listed, the rates allow %v", i, got, want)
+		}
 	}
 }

@@ -147,6 +147,10 @@ type state struct {
 	// reachMemo is each seat's last reach, derived from the fields above and kept with the
 	// inputs it came from (see reach); not part of the state's identity (MarshalBinary).
 	reachMemo [maxSeats]reachMemo
+	// priceMemo is the item prices of the last menu asked (see prices), and siteSets who
+	// holds each intersection as sets (see sites), kept likewise.
+	priceMemo priceMemo
+	siteSets  siteSets
 
 	events eventLog
 }
@@ -303,6 +307,54 @@ func (s *state) cost(seat int8, item int) (c [NumColors]int32) {
 	return c
 }
 
+// prices is what each item costs seat, as cost, one color a byte (red the lowest): an item
+// has at most maxItemSlots slots, so a byte holds any color's count. With chipBytes and
+// covers it answers "can seat pay for it?" in a few instructions, as a list asks of every
+// item. Menus change seldom, so the last answer is kept with the menu it came from.
+func (s *state) prices(seat int8) *[numItems]uint64 {
+	m, menu := &s.priceMemo, &s.pl[seat].menu
+	if !m.known || m.menu != *menu {
+		*m = priceMemo{known: true, menu: *menu}
+		for it := range m.price {
+			m.price[it] = s.price(seat, it)
+		}
+	}
+	return &m.price
+}
+
+// priceMemo is the last answer of prices and the menu it came from.
+type priceMemo struct {
+	known bool
+	menu  [maxSlots]Color
+	price [numItems]uint64
+}
+
+// price is what item costs seat, as prices gives it.
+func (s *state) price(seat int8, item int) uint64 {
+	f, n := int(s.cfg.itemFirst[item]), int(s.cfg.itemSlots[item])
+	var c uint64
+	for _, col := range s.pl[seat].menu[f : f+n] {
+		c += 1 << (8 * (uint(col) & 7))
+	}
+	return c
+}
+
+// chipBytes is chips one color a byte, as price is, each count held to 0..127: more than
+// any price asks.
+func chipBytes(chips *[NumColors]int32) uint64 {
+	_ = [1]struct{}{}[NumColors-6] // written out for six colors
+	b := func(n int32) uint64 { return uint64(min(max(n, 0), 127)) }
+	return b(chips[0]) | b(chips[1])<<8 | b(chips[2])<<16 | b(chips[3])<<24 | b(chips[4])<<32 | b(chips[5])<<40
+}
+
+// byteTops has the top bit of each color's byte.
+const byteTops = 0x808080808080
+
+// covers reports whether chips pays price (both one color a byte, each byte below 128):
+// with every byte's top bit set, subtracting price leaves it set where chips holds enough,
+// and no byte borrows from the next.
+func covers(chips, price uint64) bool { return ((chips|byteTops)-price)&byteTops == byteTops }
+
 func (s *state) canPay(seat int8, c [NumColors]int32) bool {
 	for i, n := range c {
 		if s.pl[seat].chips[i] < n {
@@ -328,6 +380,20 @@ func (s *state) earthRate(seat int8, c Color) int32 {
 		return betterRate
 	}
 	return earthRate
+}
+
+// earthRates is seat's earthRate for each color, one color a byte, as chipBytes.
+func (s *state) earthRates(seat int8) uint64 {
+	const each = 0x010101010101
+	if s.elevator == seat {
+		return betterRate * each
+	}
+	r := uint64(earthRate * each)
+	if at := s.pl[seat].shuttle; at >= 0 {
+		cs := Geo.Intersections[at].Colors
+		r -= (earthRate - betterRate) * (1<<(8*(uint(cs[0])&7)) | 1<<(8*(uint(cs[1])&7)))
+	}
+	return r
 }
 
 // Budget gives a seat asked in a Luddite window the window's short deadline (rule: "asked in

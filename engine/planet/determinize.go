@@ -140,6 +140,7 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 			faceDown++
 		}
 	}
+	s.faceDown = int8(faceDown)
 	hiddenTiles := 0
 	for _, st := range o.GetStacks() {
 		i := int(st.GetNumber()) - 1

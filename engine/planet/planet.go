@@ -134,8 +134,10 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 
 	// Tiles: shuffled into 10 face-down stacks of 5; stacks 11 and 12 start empty.
 	tiles := perm(r, scratch[:0], len(d.Tiles))
-	for i, t := range tiles {
-		s.stacks[i/StackSize][i%StackSize] = int16(t)
+	for i := range s.stacks[:TileStacks] {
+		for k, t := range tiles[i*StackSize : (i+1)*StackSize] {
+			s.stacks[i][k] = int16(t)
+		}
 	}
 	for i := 0; i < TileStacks; i++ {
 		s.stackN[i] = StackSize
@@ -154,6 +156,7 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 				card{id: int16(deck[k]), turn: turn, owner: -1},
 				card{id: int16(deck[columns+k]), turn: turn, owner: -1, faceDown: true})
 		}
+		s.faceDown = int8(columns)
 	} else {
 		s.cards = slices.Grow(b.cards[:0], d.layoutCards())
 		next := 0

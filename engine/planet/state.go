@@ -2,9 +2,11 @@ package planet
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/orrery/orrery/engine"
 )
@@ -40,6 +42,9 @@ type state struct {
 	// turn t in slice order, and a carried card moves to the end of the slice.
 	cards []card
 	won   int16 // cards won so far, to order each planet's animals
+	// faceDown is how many cards are face down, so that a game without mystery animals
+	// skips looking for them each turn.
+	faceDown int8
 
 	over   bool
 	result engine.Result
@@ -52,8 +57,11 @@ type state struct {
 
 // core is one seat's planet.
 type core struct {
-	tile    [Faces]int16 // tile id on each face, -1 where free
-	rot     [Faces]int8
+	tile [Faces]int16 // tile id on each face, -1 where free
+	rot  [Faces]int8
+	// free is the faces without a tile in order, one in each 4 bits from the lowest, the
+	// first Faces-placed of them: Legal lists them for every pick, and put keeps them.
+	free    uint64
 	surface Surface
 	// sets is the surface's areas by habitat, near the areas next to each habitat's areas;
 	// put keeps both for the origin of life.
@@ -74,32 +82,73 @@ type card struct {
 
 // clear empties the planet.
 func (p *core) clear() {
-	*p = core{sets: habitatSets{None: 1<<Areas - 1}}
+	*p = core{sets: habitatSets{None: 1<<Areas - 1}, free: allFaces}
 	for f := range p.tile {
 		p.tile[f] = -1
 	}
 }
 
+// allFaces is every face in order, 4 bits each: core.free before the first tile.
+const allFaces = 0xba9876543210
+
+// firstAreas has the bit of each face's area 0: in a set of areas, one bit per face.
+const firstAreas = 0x084210842108421
+
 // put lays tile id (t) on a free face with the given rotation.
 func (p *core) put(face int, id int16, t Tile, rot int) {
 	p.tile[face], p.rot[face] = id, int8(rot)
 	p.placed++
-	var laid habitatSets // the tile's areas by habitat
-	for i, h := range t {
-		e := i + rot
-		if e >= 5 {
-			e -= 5
-		}
-		a := AreaOf(face, e)
-		p.surface[a] = h
-		laid[h&7] |= 1 << a
-		p.near[h&7] |= areaNeighbours[a&63]
-	}
-	p.sets[None] &^= 0x1f << AreaOf(face, 0)
-	for h := Ocean; h <= Glacier; h++ {
-		p.sets[h] |= laid[h]
+	// The face leaves the free list: it is the i-th free face, i the free faces before it.
+	base := AreaOf(face, 0)
+	i := 4 * bits.OnesCount64(p.sets[None]&firstAreas&(1<<base-1))
+	before := uint64(1)<<i - 1
+	p.free = p.free&before | p.free>>4&^before
+	p.sets[None] &^= 0x1f << base
+	// Tile area i lies at edge (i+rot) mod 5: the face reads the tile twice over from 5-rot.
+	var twice [10]Habitat
+	*(*Tile)(twice[:5]), *(*Tile)(twice[5:]) = t, t
+	*(*Tile)(p.surface[base:]) = Tile(twice[5-rot:])
+	var laid [8]uint8 // the tile's areas by habitat, a bit for each of its areas
+	laid[t[0]&7] |= 1
+	laid[t[1]&7] |= 2
+	laid[t[2]&7] |= 4
+	laid[t[3]&7] |= 8
+	laid[t[4]&7] |= 16
+	edges, near := &rotated[rot], &faceNear[face]
+	for h := Ocean; h <= Glacier; h++ { // tiles hold real habitats only (ParseHabitat)
+		m := edges[laid[h]&31] // a bit for each edge of the face; none is none
+		p.sets[h] |= uint64(m) << base
+		p.near[h] |= near[m&31]
 	}
 }
+
+// rotated[r][m] is the edges of the face that tile areas m cover at rotation r.
+var rotated = func() (t [5][32]uint8) {
+	for r := range t {
+		for m := range t[r] {
+			for i := 0; i < 5; i++ {
+				if m&(1<<i) != 0 {
+					t[r][m] |= 1 << ((i + r) % 5)
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// faceNear[f][m] is the areas next to the areas of face f whose edges are set in m.
+var faceNear = func() (t [Faces][32]uint64) {
+	for f := range t {
+		for m := range t[f] {
+			for e := 0; e < 5; e++ {
+				if m&(1<<e) != 0 {
+					t[f][m] |= neighbourSet[AreaOf(f, e)]
+				}
+			}
+		}
+	}
+	return t
+}()
 
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
 
@@ -134,34 +183,42 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 		return buf
 	}
 	p := &s.planets[seat]
-	var free [Faces]int8
-	nf := 0
-	for f := 0; f < Faces; f++ {
-		if p.tile[f] < 0 {
-			free[nf] = int8(f)
-			nf++
-		}
-	}
-	// Legal is most of a playout: buf grows once, and each tile's placements on a face are
-	// one inline copy of a block of 5 from a table.
+	nf := Faces - int(p.placed)
 	n := len(buf)
 	size := int(s.displayN) * nf * 5
 	buf = slices.Grow(buf, size)[:n+size]
-	out := buf[n:]
-	for _, tile := range s.display[:s.displayN] {
-		t := &placeByTile[tile]
-		for _, f := range free[:nf] {
-			*(*[5]engine.Action)(out) = t[f]
-			out = out[5:]
-		}
-	}
+	placements(buf[n:], s.display[:s.displayN], p.free, nf)
 	return buf
 }
 
-// placeByTile is every placement of each tile, face by face, rotations 0-4.
-var placeByTile = func() (t [TileCount][Faces][5]engine.Action) {
+// placements fills out with each displayed tile's placements on the first nf faces of the
+// free list, in order. Legal is most of a playout: a placement on a face is one inline copy
+// of a block of 5 from a table, written through a pointer that walks out (a slice walk
+// spilled its bounds to the stack), so out must be exactly long enough.
+func placements(out []engine.Action, display []int16, free uint64, nf int) {
+	if len(out) != len(display)*nf*5 {
+		panic("planet: placements: wrong room")
+	}
+	if len(out) == 0 {
+		return
+	}
+	dst, at := unsafe.Pointer(&out[0]), uintptr(0) // a pointer is made only to a block in out
+	for _, tile := range display {
+		t := &placeByTile[tile]
+		for x, k := free, nf; k > 0; k-- {
+			*(*[5]engine.Action)(unsafe.Add(dst, at)) = t[x&15]
+			at += unsafe.Sizeof(t[0])
+			x >>= 4
+		}
+	}
+}
+
+// placeByTile is every placement of each tile, face by face, rotations 0-4. Its 4 faces past
+// the last are never listed: they let placements index it by 4 bits of the free list with
+// no bounds check.
+var placeByTile = func() (t [TileCount][16][5]engine.Action) {
 	for tile := range t {
-		for f := range t[tile] {
+		for f := 0; f < Faces; f++ {
 			for r := range t[tile][f] {
 				t[tile][f][r] = PlaceAction(tile, f, r)
 			}
@@ -191,19 +248,15 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 	if a.Kind != kindPlace {
 		return 0, fmt.Errorf("%w: unknown action kind %d", engine.ErrIllegalAction, a.Kind)
 	}
-	if [12]int16(a.Arg[3:]) != [12]int16{} {
+	// Three words at a time: a comparison of all 12 at once calls memequal.
+	if [4]int16(a.Arg[3:]) != [4]int16{} || [4]int16(a.Arg[7:]) != [4]int16{} || [4]int16(a.Arg[11:]) != [4]int16{} {
 		return 0, fmt.Errorf("%w: a placement has three arguments", engine.ErrIllegalAction)
 	}
 	tile, face, rot := int(a.Arg[0]), int(a.Arg[1]), int(a.Arg[2])
 	if tile < 0 || tile >= len(s.d.Tiles) {
 		return 0, fmt.Errorf("%w: there is no tile %d", engine.ErrIllegalAction, tile)
 	}
-	slot := -1
-	for i := 0; i < int(s.displayN); i++ {
-		if int(s.display[i]) == tile {
-			slot = i
-		}
-	}
+	slot := slices.Index(s.display[:s.displayN], int16(tile))
 	if slot < 0 {
 		return 0, fmt.Errorf("%w: tile %d is not on display", engine.ErrIllegalAction, tile)
 	}
@@ -223,7 +276,10 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 func (s *state) place(seat engine.Seat, slot int, a engine.Action) {
 	tile, face, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
 	s.planets[seat].put(face, tile, s.d.Tiles[tile], rot)
-	copy(s.display[slot:], s.display[slot+1:s.displayN])
+	d := s.display[:s.displayN]
+	for i := slot + 1; i < len(d); i++ { // a copy here calls memmove for at most 4 tiles
+		d[i-1] = d[i]
+	}
 	s.displayN--
 	s.log(event{kind: evPlace, seat: int8(seat), a: tile, x: int8(face), b: int16(rot)})
 	s.picks++
@@ -283,10 +339,14 @@ func (s *state) endTurn() {
 // revealMystery turns up the face-down animals due at the end of turn t: the card for turn k
 // at the end of turn k-ahead, those due at or before setup (t = 0) at setup [rule: Variants, 2].
 func (s *state) revealMystery(t int8) {
+	if s.faceDown == 0 {
+		return
+	}
 	for i := range s.cards {
 		c := &s.cards[i]
 		if c.faceDown && c.turn-s.opt.ahead <= t {
 			c.faceDown = false
+			s.faceDown--
 			s.log(event{kind: evMystery, turn: c.turn, a: c.id})
 		}
 	}
@@ -307,7 +367,11 @@ func (s *state) originOfLife(t int8) {
 		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
 		for seat := 0; seat < int(s.seats); seat++ {
-			v, q := req.judge(&s.planets[seat])
+			floor := best // a planet below the best so far neither wins nor ties
+			if last {
+				floor = 0 // the last turn's tie-break counts the tied planets' regions
+			}
+			v, q := req.judge(&s.planets[seat], floor)
 			value[seat], qualifying[seat] = v, q
 			switch {
 			case v > best:

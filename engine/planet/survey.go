@@ -13,10 +13,21 @@ func (s *Surface) Place(face int, t Tile, rotation int) {
 	}
 }
 
-// Count is the number of areas of habitat h.
+// Count is the number of areas of habitat h, 8 areas at a time: the scoring of each planet
+// asks it. An area of h is a zero byte of the surface XOR h in every byte; a byte is zero when
+// adding 0x7f to its low 7 bits carries nothing into its top bit and its top bit is clear.
 func (s *Surface) Count(h Habitat) int {
+	const low7, top = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	every := uint64(h) * 0x0101010101010101
 	n := 0
-	for _, x := range s {
+	for i := 0; i+8 <= len(s); i += 8 {
+		w := s[i : i+8 : i+8] // one load: the compiler joins the 8 bytes
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		x ^= every
+		n += bits.OnesCount64(^((x&low7 + low7) | x) & top)
+	}
+	for _, x := range s[len(s)/8*8:] {
 		if x == h {
 			n++
 		}
@@ -54,8 +65,9 @@ func (sv *Survey) Measure(s *Surface) {
 	}
 }
 
-// habitatSets is each habitat's areas as a set of areas (index None: the empty areas).
-type habitatSets [Habitats + 1]uint64
+// habitatSets is each habitat's areas as a set of areas (index None: the empty areas). It has
+// room for every 3-bit habitat, so that a habitat masked to 3 bits needs no bounds check.
+type habitatSets [8]uint64
 
 func (s *Surface) sets() (of habitatSets) {
 	for a, h := range s {
@@ -144,10 +156,15 @@ func (q Requirement) qualifies(r Region) bool {
 // regions: the origin of life asks this of every planet for every card. Two in five regions
 // are one area, so those are counted at once: an area is alone when no neighbour shares its
 // habitat. The rest are filled one area of the frontier at a time from the one-area table,
-// which visits each area once and counts the region's size as it goes. A region touches Y
+// which visits each area once; a region is what the fill took from the areas left. A region touches Y
 // when it holds an area next to a Y area.
-func (q Requirement) judge(p *core) (value, qualifying int) {
-	x, y := q.X%(Habitats+1), q.Y%(Habitats+1)
+//
+// Only a value of at least floor must be exact, since a planet below the best so far can
+// neither win the card nor tie for it: judge stops once the areas left cannot reach floor or
+// beat the value found, and returns a value below floor for a planet below it. qualifying is
+// then a lower bound; floor 0 asks for both exactly.
+func (q Requirement) judge(p *core, floor int) (value, qualifying int) {
+	x, y := q.X&7, q.Y&7
 	mask := p.sets[x]
 	alone := mask &^ p.near[x]
 	nearY := p.near[y]
@@ -161,15 +178,22 @@ func (q Requirement) judge(p *core) (value, qualifying int) {
 	}
 	value = min(qualifying, 1)
 	for left := mask &^ alone; left != 0; {
-		region := left & -left
-		left &^= region
-		size := 0
-		for frontier := region; frontier != 0; size++ {
+		if floor > 0 {
+			// Each region left has at least two areas, and at most all of them.
+			n := bits.OnesCount64(left)
+			if q.Kind == MostRegions && qualifying+n/2 < floor || q.Kind != MostRegions && (n <= value || n < floor) {
+				break
+			}
+		}
+		start := left
+		left &^= left & -left
+		for frontier := start &^ left; frontier != 0; {
 			grow := areaNeighbours[bits.TrailingZeros64(frontier)&63] & left
 			frontier = frontier&(frontier-1) | grow
 			left &^= grow
-			region |= grow
 		}
+		region := start &^ left
+		size := bits.OnesCount64(region)
 		if q.Kind != MostRegions && (region&nearY != 0) != (q.Kind == LargestTouching) {
 			continue
 		}

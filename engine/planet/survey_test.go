@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -8,8 +9,8 @@ import (
 )
 
 // TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (each card judged without
-// listing regions, the habitat sets and the areas next to them kept as tiles are laid, Legal
-// from a table) give what the plain definitions give, on every planet at every step of seeded
+// listing regions, and only as far as the best planet so far needs, the habitat sets and the
+// areas next to them kept as tiles are laid, Legal from a table and a kept list of free faces) give what the plain definitions give, on every planet at every step of seeded
 // random games, for every card of the deck.
 func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -35,10 +36,17 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 				var sv Survey
 				sv.Measure(&p.surface)
 				for _, a := range s.d.Animals {
-					v, q := a.Req.judge(p)
+					v, q := a.Req.judge(p, 0)
 					if v != sv.Value(a.Req) || q != sv.Qualifying(a.Req) {
 						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying; the survey says %d, %d",
 							seed, s.turn, seat, a.Req, v, q, sv.Value(a.Req), sv.Qualifying(a.Req))
+					}
+					for floor := 1; floor <= 12; floor++ {
+						// Above a floor the value is exact; below it, it stays below.
+						if v, _ := a.Req.judge(p, floor); v != sv.Value(a.Req) && (v >= floor || sv.Value(a.Req) >= floor) {
+							t.Fatalf("seed %d turn %d seat %d, %s, floor %d: judged value %d; the survey says %d",
+								seed, s.turn, seat, a.Req, floor, v, sv.Value(a.Req))
+						}
 					}
 				}
 			}
@@ -69,7 +77,7 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	}
 }
 
-// TestRegions_HabitatSetsOfEverySurface: the habitat sets are the areas of
+// TestRegions_HabitatSetsOfEverySurface: the habitat sets, and the counts, are the areas of
 // each habitat, on random surfaces of every mix.
 func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
@@ -84,6 +92,11 @@ func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
 		}
 		if got := s.sets(); got != want {
 			t.Fatalf("surface %v: sets %x, want %x", s, got, want)
+		}
+		for h := None; h <= Glacier; h++ {
+			if got, want := s.Count(h), bits.OnesCount64(want[h]); got != want {
+				t.Fatalf("surface %v: %d areas of %v, want %d", s, got, h, want)
+			}
 		}
 	}
 }

@@ -113,6 +113,10 @@ def cmd_create(args):
     print(f"match {resp.match_id}")
     for s in resp.seats:
         print(f"seat {s.seat} {s.token}")
+    # The creator's own proof: `orrery matches --abort ID --tokens FILE` takes this line
+    # alone; keep it, never give it to a seat.
+    if resp.creator_token:
+        print(f"creator {resp.creator_token}")
     return 0
 
 
@@ -168,7 +172,7 @@ def parser():
     lad.add_argument("--reconnects", type=int, default=20, help="consecutive failed rejoins before giving up (negative: never)")
     lad.set_defaults(fn=cmd_ladder)
 
-    create = command("create", help="create a match and print its seat tokens")
+    create = command("create", help="create a match and print its seat tokens and its creator token")
     create.add_argument("--game", required=True)
     create.add_argument("--seats", type=int, required=True)
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")

@@ -1,0 +1,141 @@
+package fccatan
+
+import "math"
+
+// --- Distance queries: the nearest pile, hoop or opponent.
+
+// nearestPile is the nearest pile of r with a ball, or -1.
+func (s *State) nearestPile(p Vec, r Resource) int {
+	best, bestD := -1, int64(0)
+	for k, spot := range s.c.field.Piles {
+		if d := dist2(p, spot.Pos); spot.Resource == r && s.piles[k] > 0 && (best < 0 || d < bestD) {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// nearestHoop is the nearest hoop owned by owner (-1: free) holding building b, or -1.
+func (s *State) nearestHoop(p Vec, owner int, b int8) int {
+	best, bestD := -1, int64(0)
+	for h := range s.c.field.Hoops {
+		if int(s.owner[h]) != owner || s.building[h] != b {
+			continue
+		}
+		if d := dist2(p, s.c.field.Hoops[h].Center); best < 0 || d < bestD {
+			best, bestD = h, d
+		}
+	}
+	return best
+}
+
+// nearestOpponent is the nearest free opponent of team t (a carrier if carriers), the lowest
+// ref on ties, or -1. Every knight's options ask for the nearest carrier on every tick, and
+// for the nearest opponent only when no opponent carries a ball: a player passed over costs a
+// look at two bytes, a player measured several times that.
+func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			v := &tm.av[j]
+			if v.frozen || carriers && v.carry == noRes {
+				continue
+			}
+			if d := dist2(p, v.pos); d < bestD {
+				best, bestD = ref(u*maxAvatars+j), d
+			}
+		}
+	}
+	return best
+}
+
+// nearestPiles is nearestPile of every resource: every free player's options ask for the four
+// on every tick. Each resource's piles are measured in the order of p's grid cell, stopping
+// at the first that cannot be nearer (see pileOrder); off the grid, every pile is.
+func (s *State) nearestPiles(p Vec) [numRes]int {
+	run, ok := s.c.field.order.cell(p)
+	if !ok {
+		return s.scanPiles(p)
+	}
+	best := [numRes]int{-1, -1, -1, -1}
+	from := &s.c.field.order.from
+	for r := range best {
+		b, bestD := -1, int64(math.MaxInt64)
+		for k := from[r]; k < from[r+1]; k++ {
+			pb := &run[k]
+			if pb.least > bestD {
+				break
+			}
+			if s.piles[pb.id] <= 0 {
+				continue
+			}
+			if d := dist2(p, pb.pos); d < bestD || d == bestD && pb.id < b {
+				b, bestD = pb.id, d
+			}
+		}
+		best[r] = b
+	}
+	return best
+}
+
+// scanPiles is nearestPiles in one pass over every pile.
+func (s *State) scanPiles(p Vec) [numRes]int {
+	best := [numRes]int{-1, -1, -1, -1}
+	var bestD [numRes]int64
+	piles := s.c.field.Piles
+	for k := range piles {
+		if s.piles[k] <= 0 {
+			continue
+		}
+		spot := &piles[k]
+		if d, r := dist2(p, spot.Pos), spot.Resource; best[r] < 0 || d < bestD[r] {
+			best[r], bestD[r] = k, d
+		}
+	}
+	return best
+}
+
+// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags:
+// a compact list is scanned several times faster than the teams, and most opponents are
+// passed over on their x alone.
+type freePlayers struct {
+	pos [maxTeams * maxAvatars]Vec
+	who [maxTeams * maxAvatars]ref
+	n   int
+}
+
+func (l *freePlayers) gather(s *State) {
+	l.n = 0
+	for u := range s.teams[:s.c.teams] {
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			if v := &tm.av[j]; !v.frozen {
+				l.pos[l.n&(len(l.pos)-1)], l.who[l.n&(len(l.who)-1)] = v.pos, ref(u*maxAvatars+j)
+				l.n++
+			}
+		}
+	}
+}
+
+// nearestWithin is the nearest free opponent of team t at most reach from p, the lowest ref on
+// ties, or -1.
+func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
+	r := int64(reach)
+	best, bestD := ref(-1), r*r+1
+	for k := range l.pos[:l.n] {
+		q := l.pos[k]
+		dx := int64(q.X) - int64(p.X)
+		if uint64(dx+r) > uint64(2*r) || uint(int(l.who[k])-t*maxAvatars) < maxAvatars {
+			continue
+		}
+		dy := int64(q.Y) - int64(p.Y)
+		if d := dx*dx + dy*dy; d < bestD {
+			best, bestD = l.who[k], d
+		}
+	}
+	return best
+}

@@ -1,0 +1,64 @@
+package fccatan
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestGrid_NearHoldsEverySpotInRange: on every map, at every point of a fine lattice over the
+// field (and off it), the grid's candidates hold every pile within reach and every hoop the
+// point stands in, so a tick that measures only the candidates finds what a scan of all finds.
+func TestGrid_NearHoldsEverySpotInRange(t *testing.T) {
+	for name, f := range fields {
+		for _, reach := range []int32{1, 100, 257, 1000} {
+			t.Run(fmt.Sprintf("%s/reach=%d", name, reach), func(t *testing.T) {
+				sp := newSpots(f, reach)
+				missed := 0
+				for x := int32(-300); x <= f.Width+300 && missed < 5; x += 7 {
+					for y := int32(-300); y <= f.Height+300 && missed < 5; y += 7 {
+						p := Vec{x, y}
+						piles, hoops := sp.piles.near(p), sp.hoops.near(p)
+						for k, pile := range f.Piles {
+							if within(p, pile.Pos, reach) && piles&(1<<k) == 0 {
+								t.Errorf("%v: pile %d is within reach, not a candidate", p, k)
+								missed++
+							}
+						}
+						for h, hp := range f.Hoops {
+							if within(p, hp.Center, hp.Radius) && hoops&(1<<h) == 0 {
+								t.Errorf("%v: stands in hoop %d, not a candidate", p, h)
+								missed++
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestNearestPiles_AsAScanOfEveryPile: with every map and many sets of emptied piles, the
+// nearest pile of each resource measured in a cell's order is the one a scan of every pile
+// finds, on and off the field, ties (the maps are symmetric about their middle) included.
+func TestNearestPiles_AsAScanOfEveryPile(t *testing.T) {
+	for _, ruleset := range []string{RulesetSeed, RulesetPublished} {
+		s := newMatch(t, 4, map[string]string{"ruleset": ruleset})
+		f := s.c.field
+		for empty := 0; empty < 64; empty++ {
+			for k := range f.Piles {
+				s.piles[k] = int8(f.Piles[k].Balls)
+				if (k*7+empty*13)%5 < empty%4 {
+					s.piles[k] = 0
+				}
+			}
+			for x := int32(-100); x <= f.Width+100; x += 50 {
+				for y := int32(-100); y <= f.Height+100; y += 50 {
+					p := Vec{x, y}
+					if got, want := s.nearestPiles(p), s.scanPiles(p); got != want {
+						t.Fatalf("%s, empty set %d, at %v: nearest piles %v, a scan finds %v", ruleset, empty, p, got, want)
+					}
+				}
+			}
+		}
+	}
+}
