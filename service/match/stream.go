@@ -146,15 +146,15 @@ func (st *Seat) flush() (then *Seat) {
 		}
 		if l := o.local; l != nil && l.answer != nil {
 			woke, err := st.answerLocal(l)
+			if woke != nil {
+				if then != nil {
+					st.m.env.Pools.sendFor(then)
+				}
+				then = woke // sent even if this seat's stream ends: it is marked running
+			}
 			if err != nil {
 				st.end(err)
 				return then
-			}
-			if woke != nil && then != nil {
-				st.m.env.Pools.sendFor(then)
-			}
-			if woke != nil {
-				then = woke
 			}
 		}
 	}
