@@ -117,7 +117,7 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
 // those are compared.
-func (s *State) avatarOptions(t, i int, o *orders) {
+func (s *State) avatarOptions(t, i int, sets *[numRes]int, o *orders) {
 	av := &s.teams[t].av[i]
 	tag := int16(0)
 	if av.knight {
@@ -127,7 +127,10 @@ func (s *State) avatarOptions(t, i int, o *orders) {
 	n := 1
 	if av.carry == noRes && !av.collected {
 		f := s.c.field
-		for _, p := range s.nearestPiles(av.pos) {
+		if sets[0] < 0 {
+			*sets = s.pileSets()
+		}
+		for _, p := range s.nearestPiles(av.pos, sets) {
 			if p < 0 {
 				continue
 			}
@@ -227,12 +230,13 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	out = out[:cap(out)]
 	out[n] = keep
 	n++
+	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
 	for i := 0; i < int(tm.size); i++ {
 		if tm.av[i].frozen {
 			continue
 		}
 		cur := s.order(t, i)
-		s.avatarOptions(t, i, &opts)
+		s.avatarOptions(t, i, &sets, &opts)
 		for _, in := range opts.in[:opts.n] {
 			if in == cur {
 				continue
