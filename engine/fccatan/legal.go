@@ -117,7 +117,7 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
 // those are compared.
-func (s *State) avatarOptions(t, i int, sets *[numRes]int, o *orders) {
+func (s *State) avatarOptions(t, i int, sets *[numRes]int, rivals *carriers, o *orders) {
 	av := &s.teams[t].av[i]
 	tag := int16(0)
 	if av.knight {
@@ -165,7 +165,10 @@ func (s *State) avatarOptions(t, i int, sets *[numRes]int, o *orders) {
 		}
 	}
 	if av.knight {
-		target := s.nearestOpponent(av.pos, t, true)
+		if !rivals.gathered {
+			rivals.gather(s, t)
+		}
+		target := rivals.nearest(av.pos)
 		if target < 0 {
 			target = s.nearestOpponent(av.pos, t, false)
 		}
@@ -231,12 +234,13 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	out[n] = keep
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
+	var rivals carriers
 	for i := 0; i < int(tm.size); i++ {
 		if tm.av[i].frozen {
 			continue
 		}
 		cur := s.order(t, i)
-		s.avatarOptions(t, i, &sets, &opts)
+		s.avatarOptions(t, i, &sets, &rivals, &opts)
 		for _, in := range opts.in[:opts.n] {
 			if in == cur {
 				continue
