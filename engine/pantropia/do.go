@@ -116,7 +116,7 @@ func (s *state) do(p int8, a engine.Action) {
 	case KindPlay:
 		me.hand[a.Arg[0]]--
 		s.cardPlayed = true
-		s.log(event{kind: evPlay, seat: p, act: a})
+		s.log(playEvent(evPlay, p, a))
 		s.openWindow(p, false, a)
 	case KindRemove:
 		if j := a.Arg[0]; j >= 0 {

@@ -54,7 +54,7 @@ func (s *state) playLuddite(p int8) {
 	s.log(event{kind: evLuddite, seat: p, other: s.windowBy, b: b2i16(s.pendBlack)})
 	if !s.pendBlack {
 		s.lost++
-		s.log(event{kind: evCancelled, seat: s.windowBy, act: s.pending})
+		s.log(playEvent(evCancelled, s.windowBy, s.pending))
 	}
 	s.pendBlack = false
 	s.pending = engine.Action{}
