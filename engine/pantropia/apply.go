@@ -243,10 +243,15 @@ func (s *state) validateOffer(p int8, a engine.Action) error {
 	if int(s.offersMade) >= s.cfg.offersPerTurn {
 		return illegal("no offers left this turn")
 	}
-	to, give, take := OfferParts(a)
+	to := int(a.Arg[0])
 	if to < 0 || to >= int(s.seats) || to == int(p) {
 		return illegal("an offer names another player")
 	}
+	if offerFits(&a, &s.pl[p].chips, &s.pl[to].chips) {
+		return nil
+	}
+	// Which check fails, for its message.
+	_, give, take := OfferParts(a)
 	var gave, took bool
 	for c := 0; c < NumColors; c++ {
 		if give[c] < 0 || take[c] < 0 {
@@ -268,6 +273,22 @@ func (s *state) validateOffer(p int8, a engine.Action) error {
 		return illegal("an offer gives and takes at least one chip")
 	}
 	return nil
+}
+
+// offerFits reports whether offer a passes every check of validateOffer's loop, in one pass
+// without a branch: no count is negative, no color is both given and taken, the giver
+// (mine) and the taker (theirs) hold what is asked of them, and each side gives a chip. (A
+// holding below zero fails the loop too, and keeps the subtractions from overflowing.)
+func offerFits(a *engine.Action, mine, theirs *[NumColors]int32) bool {
+	var sign, both, gave, took int32 // sign: below zero when a count or what is left is
+	for c := 0; c < NumColors; c++ {
+		give, take := int32(a.Arg[1+c]), int32(a.Arg[1+NumColors+c])
+		sign |= give | take | mine[c] | theirs[c] | (mine[c] - give) | (theirs[c] - take)
+		both |= min(give, take) // above zero when both are, once none is negative
+		gave |= give
+		took |= take
+	}
+	return sign >= 0 && both <= 0 && gave > 0 && took > 0
 }
 
 func (s *state) validatePlay(p int8, a engine.Action) error {
