@@ -130,8 +130,11 @@ func TestPrices_AgreeWithCost(t *testing.T) {
 		}
 		for c := range me.chips {
 			me.chips[c] = int32(r.IntN(8))
-			if r.IntN(20) == 0 {
+			switch r.IntN(20) {
+			case 0:
 				me.chips[c] = int32(r.IntN(1000))
+			case 1:
+				me.chips[c] = -int32(r.IntN(3)) // never in play, but canPay has an answer
 			}
 		}
 		s.elevator = int8(r.IntN(6) - 2)
