@@ -92,7 +92,7 @@ func (s *State) packOrders(t int) engine.Action {
 	}
 	a := engine.Action{Kind: kindIntents}
 	tm := &s.teams[t]
-	for i := 0; i < int(tm.size); i++ {
+	for i := range tm.av[:tm.size] {
 		o := tm.av[i].order
 		a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = o.X, o.Y, o.Flags
 	}
@@ -235,7 +235,7 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
 	var rivals carriers
-	for i := 0; i < int(tm.size); i++ {
+	for i := range tm.av[:tm.size] {
 		if tm.av[i].frozen {
 			continue
 		}
@@ -245,9 +245,9 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 			if in == cur {
 				continue
 			}
-			a := &out[n]
-			*a = keep
-			a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = in.X, in.Y, in.Flags
+			out[n] = keep
+			slot := (*[3]int16)(out[n].Arg[3*i:])
+			slot[0], slot[1], slot[2] = in.X, in.Y, in.Flags
 			n++
 		}
 	}
