@@ -357,16 +357,16 @@ func (s *state) originOfLife(t int8) {
 	// Each card is judged on each planet's habitat sets directly: its value and how many
 	// regions meet it, without listing the regions.
 	last := t == s.opt.lastTurn
-	for i := 0; i < len(s.cards); {
-		c := &s.cards[i]
+	cards := s.cards // judging moves cards within the slice, never the slice
+	for i := 0; i < len(cards); i++ {
+		c := &cards[i]
 		if c.turn != t || !c.open() {
-			i++
 			continue
 		}
 		req := s.d.Animals[c.id].Req
 		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
-		for seat := 0; seat < int(s.seats); seat++ {
+		for seat := range s.planets[:s.seats] {
 			floor := best // a planet below the best so far neither wins nor ties
 			if last {
 				floor = 0 // the last turn's tie-break counts the tied planets' regions
@@ -386,16 +386,15 @@ func (s *state) originOfLife(t int8) {
 		case !last: // a tie or nobody qualifying: the card waits at the end of the next column
 			c.turn = t + 1
 			moved := *c
-			copy(s.cards[i:], s.cards[i+1:])
-			s.cards[len(s.cards)-1] = moved
+			copy(cards[i:], cards[i+1:])
+			cards[len(cards)-1] = moved
 			s.log(event{kind: evCarried, turn: t, a: moved.id})
-			continue
+			i-- // the next card is now in slot i
 		case best == 0 || req.Kind == MostRegions: // the last turn: nobody, or a tied "most regions"
 			s.giveBack(c, t)
 		default:
 			s.lastTurnTieBreak(c, t, best, &value, &qualifying)
 		}
-		i++
 	}
 }
 
