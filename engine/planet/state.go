@@ -108,47 +108,12 @@ func (p *core) put(face int, id int16, t Tile, rot int) {
 	var twice [10]Habitat
 	*(*Tile)(twice[:5]), *(*Tile)(twice[5:]) = t, t
 	*(*Tile)(p.surface[base:]) = Tile(twice[5-rot:])
-	var laid [8]uint8 // the tile's areas by habitat, a bit for each of its areas
-	laid[t[0]&7] |= 1
-	laid[t[1]&7] |= 2
-	laid[t[2]&7] |= 4
-	laid[t[3]&7] |= 8
-	laid[t[4]&7] |= 16
-	edges, near := &rotated[rot], &faceNear[face]
-	for h := Ocean; h <= Glacier; h++ { // tiles hold real habitats only (ParseHabitat)
-		m := edges[laid[h]&31] // a bit for each edge of the face; none is none
-		p.sets[h] |= uint64(m) << base
-		p.near[h] |= near[m&31]
+	for e, h := range (*Tile)(p.surface[base:]) { // tiles hold real habitats only (ParseHabitat)
+		a := base + e
+		p.sets[h&7] |= 1 << a
+		p.near[h&7] |= areaNeighbours[a&63]
 	}
 }
-
-// rotated[r][m] is the edges of the face that tile areas m cover at rotation r.
-var rotated = func() (t [5][32]uint8) {
-	for r := range t {
-		for m := range t[r] {
-			for i := 0; i < 5; i++ {
-				if m&(1<<i) != 0 {
-					t[r][m] |= 1 << ((i + r) % 5)
-				}
-			}
-		}
-	}
-	return t
-}()
-
-// faceNear[f][m] is the areas next to the areas of face f whose edges are set in m.
-var faceNear = func() (t [Faces][32]uint64) {
-	for f := range t {
-		for m := range t[f] {
-			for e := 0; e < 5; e++ {
-				if m&(1<<e) != 0 {
-					t[f][m] |= neighbourSet[AreaOf(f, e)]
-				}
-			}
-		}
-	}
-	return t
-}()
 
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
 
