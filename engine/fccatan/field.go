@@ -78,6 +78,8 @@ type Field struct {
 	BallsPerResource int
 	Hoops            []Hoop
 	Piles            []PileSpot
+	nearest          pileTable // the piles that can be nearest from each grid cell
+	stacked          bool      // two piles stand on one spot, so two fetches can be one order
 }
 
 type fieldFile struct {
@@ -157,6 +159,12 @@ func parseField(b []byte) (*Field, error) {
 	for r, n := range total {
 		if n != f.BallsPerResource {
 			return nil, fmt.Errorf("%s: %d balls in piles, want %d", Resource(r), n, f.BallsPerResource)
+		}
+	}
+	f.nearest = newPileTable(f)
+	for k, p := range f.Piles {
+		for _, q := range f.Piles[:k] {
+			f.stacked = f.stacked || p.Pos == q.Pos
 		}
 	}
 	return f, nil

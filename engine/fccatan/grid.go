@@ -21,18 +21,17 @@ type grid struct {
 func newGrid(w, h int32, at []Vec, r []int32) grid {
 	g := grid{cols: w>>cellShift + 1, rows: h>>cellShift + 1, all: uint16(1<<len(at) - 1)}
 	g.cells = make([]uint16, g.cols*g.rows)
-	for y := int32(0); y < g.rows; y++ {
-		for x := int32(0); x < g.cols; x++ {
-			x0, y0 := x<<cellShift, y<<cellShift
-			var m uint16
-			for i, c := range at {
+	for i, c := range at {
+		// Only the cells that the spot's bounding square touches can be within its radius.
+		for y := max((c.Y-r[i])>>cellShift, 0); y <= min((c.Y+r[i])>>cellShift, g.rows-1); y++ {
+			for x := max((c.X-r[i])>>cellShift, 0); x <= min((c.X+r[i])>>cellShift, g.cols-1); x++ {
 				// The point of the cell nearest the spot's centre.
+				x0, y0 := x<<cellShift, y<<cellShift
 				near := Vec{min(max(c.X, x0), x0+1<<cellShift-1), min(max(c.Y, y0), y0+1<<cellShift-1)}
 				if within(near, c, r[i]) {
-					m |= 1 << i
+					g.cells[y*g.cols+x] |= 1 << i
 				}
 			}
-			g.cells[y*g.cols+x] = m
 		}
 	}
 	return g
@@ -71,4 +70,75 @@ func next(m *uint16) int {
 	k := bits.TrailingZeros16(*m)
 	*m &= *m - 1
 	return k
+}
+
+// maxPilesOfRes is the most piles of one resource that pileTable serves: it keeps an entry for
+// every set of a resource's piles that have balls.
+const maxPilesOfRes = 4
+
+// pileTable answers "the nearest pile of resource r with a ball" for every grid cell and every
+// set of r's piles that have balls: it holds the piles of the set that can be nearest from some
+// point of the cell, leaving out a pile when another pile of the set is nearer from every point
+// of the cell. Most entries hold one pile, the answer without measuring a distance; the rest are
+// measured in id order, the lowest id winning ties, as a scan of every pile does. Every free
+// player's options ask for the nearest pile of each resource on every tick.
+type pileTable struct {
+	cols, rows int32
+	of         [numRes][]int  // the piles of each resource, in id order
+	first      [numRes]uint8  // of[r] are the ids first[r] onward
+	sets       [numRes]uint16 // the mask of a set of n piles of r: 1<<n - 1
+	cands      []uint16       // at (cell*numRes+r)<<maxPilesOfRes | set: the candidates, by pile id
+}
+
+// newPileTable is f's table, or an empty one (every pile is scanned) if a resource has more
+// than maxPilesOfRes piles or its piles are not listed one after another.
+func newPileTable(f *Field) pileTable {
+	t := pileTable{cols: f.Width>>cellShift + 1, rows: f.Height>>cellShift + 1}
+	for k, p := range f.Piles {
+		t.of[p.Resource] = append(t.of[p.Resource], k)
+	}
+	for r, ids := range t.of {
+		if len(ids) > maxPilesOfRes || len(ids) > 0 && ids[len(ids)-1]-ids[0] != len(ids)-1 {
+			return pileTable{}
+		}
+		if len(ids) > 0 {
+			t.first[r], t.sets[r] = uint8(ids[0]), 1<<len(ids)-1
+		}
+	}
+	t.cands = make([]uint16, int(t.cols*t.rows)*numRes<<maxPilesOfRes)
+	const side = 1 << cellShift
+	for c := range int(t.cols * t.rows) {
+		x0, y0 := int32(c)%t.cols*side, int32(c)/t.cols*side
+		for r, ids := range t.of {
+			// The least and the most squared distance from a point of the cell to each pile.
+			var least, most [maxPilesOfRes]int64
+			for j, k := range ids {
+				p := f.Piles[k].Pos
+				least[j] = dist2(Vec{min(max(p.X, x0), x0+side-1), min(max(p.Y, y0), y0+side-1)}, p)
+				far := Vec{x0, y0}
+				if p.X-x0 < x0+side-1-p.X {
+					far.X = x0 + side - 1
+				}
+				if p.Y-y0 < y0+side-1-p.Y {
+					far.Y = y0 + side - 1
+				}
+				most[j] = dist2(far, p)
+			}
+			base := (c*numRes + r) << maxPilesOfRes
+			for set := 0; set < 1<<len(ids); set++ {
+				var m uint16
+				for j, k := range ids {
+					beaten := set&(1<<j) == 0
+					for i := range ids {
+						beaten = beaten || set&(1<<i) != 0 && most[i] < least[j]
+					}
+					if !beaten {
+						m |= 1 << k
+					}
+				}
+				t.cands[base+set] = m
+			}
+		}
+	}
+	return t
 }

@@ -117,7 +117,7 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
 // those are compared.
-func (s *State) avatarOptions(t, i int, o *orders) {
+func (s *State) avatarOptions(t, i int, sets *[numRes]int, rivals *carriers, o *orders) {
 	av := &s.teams[t].av[i]
 	tag := int16(0)
 	if av.knight {
@@ -126,18 +126,18 @@ func (s *State) avatarOptions(t, i int, o *orders) {
 	o.in[0] = Intent{Flags: tag} // stay
 	n := 1
 	if av.carry == noRes && !av.collected {
-		piles := s.c.field.Piles
-	pile:
-		for _, p := range s.nearestPiles(av.pos) {
+		f := s.c.field
+		if sets[0] < 0 {
+			*sets = s.pileSets()
+		}
+		for _, p := range s.nearestPiles(av.pos, sets) {
 			if p < 0 {
 				continue
 			}
-			in := to(piles[p].Pos).PickUp()
+			in := to(f.Piles[p].Pos).PickUp()
 			in.Flags |= tag
-			for _, x := range o.in[1:n] {
-				if x == in {
-					continue pile
-				}
+			if f.stacked && slices.Contains(o.in[1:n], in) {
+				continue
 			}
 			o.in[n] = in
 			n++
@@ -165,9 +165,12 @@ func (s *State) avatarOptions(t, i int, o *orders) {
 		}
 	}
 	if av.knight {
-		target, any := s.nearestOpponents(av.pos, t)
+		if !rivals.gathered {
+			rivals.gather(s, t)
+		}
+		target := rivals.nearest(av.pos)
 		if target < 0 {
-			target = any
+			target = s.nearestOpponent(av.pos, t, false)
 		}
 		if target >= 0 {
 			in := to(s.at(target).pos)
@@ -230,12 +233,14 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	out = out[:cap(out)]
 	out[n] = keep
 	n++
+	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
+	var rivals carriers
 	for i := 0; i < int(tm.size); i++ {
 		if tm.av[i].frozen {
 			continue
 		}
 		cur := s.order(t, i)
-		s.avatarOptions(t, i, &opts)
+		s.avatarOptions(t, i, &sets, &rivals, &opts)
 		for _, in := range opts.in[:opts.n] {
 			if in == cur {
 				continue

@@ -1,5 +1,10 @@
 package fccatan
 
+import (
+	"math"
+	"math/bits"
+)
+
 // --- Distance queries: the nearest pile, hoop or opponent.
 
 // nearestPile is the nearest pile of r with a ball, or -1.
@@ -27,13 +32,23 @@ func (s *State) nearestHoop(p Vec, owner int, b int8) int {
 	return best
 }
 
-// nearestOpponent is the nearest free opponent of team t (a carrier if carriers), or -1.
+// nearestOpponent is the nearest free opponent of team t (a carrier if carriers), the lowest
+// ref on ties, or -1. Every knight's options ask for the nearest carrier on every tick, and
+// for the nearest opponent only when no opponent carries a ball: a player passed over costs a
+// look at two bytes, a player measured several times that.
 func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
-	best, bestD := ref(-1), int64(0)
-	for u := 0; u < s.c.teams; u++ {
-		for j := 0; j < int(s.teams[u].size) && u != t; j++ {
-			v := &s.teams[u].av[j]
-			if d := dist2(p, v.pos); !v.frozen && (!carriers || v.carry != noRes) && (best < 0 || d < bestD) {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			v := &tm.av[j]
+			if v.frozen || carriers && v.carry == noRes {
+				continue
+			}
+			if d := dist2(p, v.pos); d < bestD {
 				best, bestD = ref(u*maxAvatars+j), d
 			}
 		}
@@ -41,10 +56,56 @@ func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 	return best
 }
 
-// nearestPiles is nearestPile of every resource, in one pass over the piles: every free
-// player's options ask for the four on every tick, and four passes were a quarter of a random
-// game's work.
-func (s *State) nearestPiles(p Vec) [numRes]int {
+// nearestPiles is nearestPile of every resource, given which piles have balls (State.pileSets):
+// every free player's options ask for the four on every tick. The table gives the piles that
+// can be nearest from p's grid cell, most often one; off the grid (or on a map the table does
+// not serve), every pile is scanned.
+func (s *State) nearestPiles(p Vec, sets *[numRes]int) [numRes]int {
+	tb := &s.c.field.nearest
+	x, y := p.X>>cellShift, p.Y>>cellShift
+	if tb.cands == nil || p.X < 0 || p.Y < 0 || x >= tb.cols || y >= tb.rows {
+		return s.scanPiles(p)
+	}
+	cands := tb.cands[int(y*tb.cols+x)*numRes<<maxPilesOfRes:][:numRes<<maxPilesOfRes]
+	best := [numRes]int{-1, -1, -1, -1}
+	for r, set := range sets {
+		m := cands[set&(numRes<<maxPilesOfRes-1)]
+		if m&(m-1) == 0 { // one pile or none
+			if m != 0 {
+				best[r] = bits.TrailingZeros16(m)
+			}
+			continue
+		}
+		bestD := int64(math.MaxInt64)
+		for m != 0 {
+			k := next(&m)
+			if d := dist2(p, s.c.field.Piles[k].Pos); d < bestD {
+				best[r], bestD = k, d
+			}
+		}
+	}
+	return best
+}
+
+// pileSets is, for each resource, where in a cell's entries of the pile table the set of its
+// piles with a ball is.
+func (s *State) pileSets() [numRes]int {
+	var m uint16
+	for k, n := range s.piles[:len(s.c.field.Piles)] {
+		if n > 0 {
+			m |= 1 << (k & (maxPiles - 1))
+		}
+	}
+	tb := &s.c.field.nearest
+	var sets [numRes]int
+	for r := range sets {
+		sets[r] = r<<maxPilesOfRes | int(m>>tb.first[r]&tb.sets[r])
+	}
+	return sets
+}
+
+// scanPiles is nearestPiles in one pass over every pile.
+func (s *State) scanPiles(p Vec) [numRes]int {
 	best := [numRes]int{-1, -1, -1, -1}
 	var bestD [numRes]int64
 	piles := s.c.field.Piles
@@ -58,33 +119,6 @@ func (s *State) nearestPiles(p Vec) [numRes]int {
 		}
 	}
 	return best
-}
-
-// nearestOpponents is nearestOpponent(p, t, true) and nearestOpponent(p, t, false) in one
-// pass over the players: a knight's options ask for both on every tick.
-func (s *State) nearestOpponents(p Vec, t int) (carrier, any ref) {
-	carrier, any = -1, -1
-	var carrierD, anyD int64
-	for u := range s.teams[:s.c.teams] {
-		tm := &s.teams[u]
-		if u == t {
-			continue
-		}
-		for j := range tm.av[:tm.size] {
-			v := &tm.av[j]
-			if v.frozen {
-				continue
-			}
-			d, r := dist2(p, v.pos), ref(u*maxAvatars+j)
-			if any < 0 || d < anyD {
-				any, anyD = r, d
-			}
-			if v.carry != noRes && (carrier < 0 || d < carrierD) {
-				carrier, carrierD = r, d
-			}
-		}
-	}
-	return carrier, any
 }
 
 // freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags:
@@ -123,6 +157,44 @@ func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
 		dy := int64(q.Y) - int64(p.Y)
 		if d := dx*dx + dy*dy; d < bestD {
 			best, bestD = l.who[k], d
+		}
+	}
+	return best
+}
+
+// carriers is the free opponents of one team carrying a ball, in ref order, gathered at the
+// team's first free knight: every knight's options ask for the nearest carrier on every tick,
+// and a list of the few carriers is measured faster than every opponent once a knight.
+type carriers struct {
+	pos      [maxTeams * maxAvatars]Vec
+	who      [maxTeams * maxAvatars]ref
+	n        int
+	gathered bool
+}
+
+func (c *carriers) gather(s *State, t int) {
+	c.n, c.gathered = 0, true
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			if v := &tm.av[j]; !v.frozen && v.carry != noRes {
+				k := c.n & (len(c.pos) - 1)
+				c.pos[k], c.who[k] = v.pos, ref(u*maxAvatars+j)
+				c.n++
+			}
+		}
+	}
+}
+
+// nearest is nearestOpponent(p, t, true) for the team c was gathered for.
+func (c *carriers) nearest(p Vec) ref {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for k := range c.pos[:c.n] {
+		if d := dist2(p, c.pos[k]); d < bestD {
+			best, bestD = c.who[k], d
 		}
 	}
 	return best

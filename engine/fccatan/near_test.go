@@ -36,3 +36,30 @@ func TestGrid_NearHoldsEverySpotInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestPiles_AsAScanOfEveryPile: with every map and many sets of emptied piles, the
+// nearest pile of each resource measured in a cell's order is the one a scan of every pile
+// finds, on and off the field, ties (the maps are symmetric about their middle) included.
+func TestNearestPiles_AsAScanOfEveryPile(t *testing.T) {
+	for _, ruleset := range []string{RulesetSeed, RulesetPublished} {
+		s := newMatch(t, 4, map[string]string{"ruleset": ruleset})
+		f := s.c.field
+		for empty := 0; empty < 64; empty++ {
+			for k := range f.Piles {
+				s.piles[k] = int8(f.Piles[k].Balls)
+				if (k*7+empty*13)%5 < empty%4 {
+					s.piles[k] = 0
+				}
+			}
+			sets := s.pileSets()
+			for x := int32(-100); x <= f.Width+100; x += 50 {
+				for y := int32(-100); y <= f.Height+100; y += 50 {
+					p := Vec{x, y}
+					if got, want := s.nearestPiles(p, &sets), s.scanPiles(p); got != want {
+						t.Fatalf("%s, empty set %d, at %v: nearest piles %v, a scan finds %v", ruleset, empty, p, got, want)
+					}
+				}
+			}
+		}
+	}
+}

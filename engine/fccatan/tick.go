@@ -32,9 +32,9 @@ func (s *State) resolveTick() {
 // speed, clamped to the field. Players pass through each other.
 func (s *State) move() {
 	step := int64(s.c.step)
-	for t := 0; t < s.c.teams; t++ {
+	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
-		for i := 0; i < int(tm.size); i++ {
+		for i := range tm.av[:tm.size] {
 			av := &tm.av[i]
 			if av.frozen {
 				av.vel = Vec{}
@@ -79,9 +79,9 @@ func (s *State) hoopAt(p Vec) int {
 // deliver: a carried ball counts as collected the moment its carrier is in a hoop holding its
 // team's city (cities only, never settlements).
 func (s *State) deliver() {
-	for t := 0; t < s.c.teams; t++ {
+	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
-		for i := 0; i < int(tm.size); i++ {
+		for i := range tm.av[:tm.size] {
 			av := &tm.av[i]
 			if av.carry == noRes || av.frozen || !s.inOwnCity(av.pos, t) {
 				continue
@@ -128,9 +128,10 @@ func (s *State) tags() {
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
 	var free freePlayers // gathered for the first knight tagging the nearest
 	gathered := false
-	for t := 0; t < s.c.teams; t++ {
-		for i := 0; i < int(s.teams[t].size); i++ {
-			k := &s.teams[t].av[i]
+	for t := range s.teams[:s.c.teams] {
+		tm := &s.teams[t]
+		for i := range tm.av[:tm.size] {
+			k := &tm.av[i]
 			if !k.knight || k.frozen || !k.order.has(flagTag) {
 				continue
 			}
@@ -278,9 +279,10 @@ func (s *State) pickups() {
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
 	piles := s.c.field.Piles
 	any := false
-	for t := 0; t < s.c.teams; t++ {
-		for i := 0; i < int(s.teams[t].size); i++ {
-			av := &s.teams[t].av[i]
+	for t := range s.teams[:s.c.teams] {
+		tm := &s.teams[t]
+		for i := range tm.av[:tm.size] {
+			av := &tm.av[i]
 			if av.frozen || av.carry != noRes || av.collected || !av.order.has(flagPick) {
 				continue
 			}
@@ -351,9 +353,10 @@ func (s *State) placements() {
 	var cand [maxHoops][maxTeams * maxAvatars]ref
 	var count [maxHoops]int8
 	any := false
-	for t := 0; t < s.c.teams; t++ {
-		for i := 0; i < int(s.teams[t].size); i++ {
-			av := &s.teams[t].av[i]
+	for t := range s.teams[:s.c.teams] {
+		tm := &s.teams[t]
+		for i := range tm.av[:tm.size] {
+			av := &tm.av[i]
 			if av.frozen || av.markers == 0 || !av.order.has(flagPlace) {
 				continue
 			}

@@ -39,9 +39,10 @@ func offersByRule(s *state, p int8) []engine.Action {
 	return out
 }
 
-// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets and the kept answers of
-// reach are what the plain rule gives, at every decision of seeded random games, with chip
-// counts varied so that every mix of "none, one, two or more" comes up.
+// TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets, the kept answers of
+// reach and the habitat sites found from site sets are what the plain rule gives, at every
+// decision of seeded random games, with chip counts varied so that every mix of "none, one,
+// two or more" comes up.
 func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		st, err := engine.New("pantropia", engine.Config{Seats: 3 + int(seed%2), Seed: seed})
@@ -63,6 +64,15 @@ func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 				}
 				if got, want := s.reach(p), s.reachFrom(p, own, closed); got != want {
 					t.Fatalf("seed %d step %d: seat %d's kept reach %x, computed %x", seed, i, p, got, want)
+				}
+				var sites uint32
+				for x := 0; x < NumIntersections; x++ {
+					if s.habitatSite(p, x) {
+						sites |= 1 << x
+					}
+				}
+				if got := s.habitatSites(p); got != sites {
+					t.Fatalf("seed %d step %d: seat %d's habitat sites %x, habitatSite gives %x", seed, i, p, got, sites)
 				}
 			}
 			p := s.decider()
@@ -120,8 +130,11 @@ func TestPrices_AgreeWithCost(t *testing.T) {
 		}
 		for c := range me.chips {
 			me.chips[c] = int32(r.IntN(8))
-			if r.IntN(20) == 0 {
+			switch r.IntN(20) {
+			case 0:
 				me.chips[c] = int32(r.IntN(1000))
+			case 1:
+				me.chips[c] = -int32(r.IntN(3)) // never in play, but canPay has an answer
 			}
 		}
 		s.elevator = int8(r.IntN(6) - 2)
@@ -143,6 +156,33 @@ func TestPrices_AgreeWithCost(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("step %d: Earth trades giving %v listed, the rates allow %v", i, got, want)
+		}
+	}
+}
+
+// TestOfferFits_AgreesWithTheChecks: offerFits passes just the offers that validateOffer's
+// loop of checks passes, over random counts (negative ones too) and holdings.
+func TestOfferFits_AgreesWithTheChecks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 100000; i++ {
+		var give, take [NumColors]int16
+		var mine, theirs [NumColors]int32
+		for c := 0; c < NumColors; c++ {
+			give[c], take[c] = int16(r.IntN(5)-1)*int16(r.IntN(2)), int16(r.IntN(5)-1)*int16(r.IntN(2))
+			mine[c], theirs[c] = int32(r.IntN(5)), int32(r.IntN(5))
+			if r.IntN(50) == 0 {
+				mine[c] = -int32(r.Uint32() >> 1)
+			}
+		}
+		a := Offer(1, give, take)
+		want, gave, took := true, false, false
+		for c := 0; c < NumColors; c++ {
+			want = want && give[c] >= 0 && take[c] >= 0 && !(give[c] > 0 && take[c] > 0) &&
+				int32(give[c]) <= mine[c] && int32(take[c]) <= theirs[c]
+			gave, took = gave || give[c] > 0, took || take[c] > 0
+		}
+		if got := offerFits(&a, &mine, &theirs); got != (want && gave && took) {
+			t.Fatalf("give %v take %v, holding %v and %v: offerFits %v, the checks %v", give, take, mine, theirs, got, want && gave && took)
 		}
 	}
 }

@@ -15,11 +15,9 @@ import (
 // actions change none of them: the last answer is kept per seat with those inputs, and given
 // again while they are unchanged.
 func (s *state) reach(p int8) jointSet {
-	var own, closed uint32 // intersections with p's structures; with another player's arcology
-	for x, o := range s.site {
-		own |= b2u32(o == p) << x
-		closed |= b2u32(o >= 0 && o != p && s.arco[x]) << x
-	}
+	sm := s.sites()
+	// The intersections with p's structures; with another player's arcology.
+	own, closed := sm.own[p], sm.arcos&^sm.own[p]
 	m := &s.reachMemo[p]
 	if m.known && m.own == own && m.closed == closed && m.rings == s.ringOf[p] {
 		return m.out
@@ -75,13 +73,6 @@ func (s *state) reachFrom(p int8, own, closed uint32) jointSet {
 		out[w] &^= mine[w]
 	}
 	return out
-}
-
-func b2u32(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // emptySet is the set of joints without a ring.
