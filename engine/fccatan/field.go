@@ -78,7 +78,7 @@ type Field struct {
 	BallsPerResource int
 	Hoops            []Hoop
 	Piles            []PileSpot
-	order            pileOrder // each grid cell's piles, nearest first, for the nearest pile
+	nearest          pileTable // the piles that can be nearest from each grid cell
 	stacked          bool      // two piles stand on one spot, so two fetches can be one order
 }
 
@@ -161,7 +161,7 @@ func parseField(b []byte) (*Field, error) {
 			return nil, fmt.Errorf("%s: %d balls in piles, want %d", Resource(r), n, f.BallsPerResource)
 		}
 	}
-	f.order = newPileOrder(f)
+	f.nearest = newPileTable(f)
 	for k, p := range f.Piles {
 		for _, q := range f.Piles[:k] {
 			f.stacked = f.stacked || p.Pos == q.Pos

@@ -1,10 +1,6 @@
 package fccatan
 
-import (
-	"cmp"
-	"math/bits"
-	"slices"
-)
+import "math/bits"
 
 // cellShift sets a grid cell's side, 2^cellShift cm: a cell should be about a reach or a hoop
 // across, so most cells are near nothing.
@@ -76,61 +72,73 @@ func next(m *uint16) int {
 	return k
 }
 
-// pileOrder is, for each cell of the grid, the piles of each resource in the order a point of
-// the cell measures them: by the least distance from any point of the cell, nearest first. A
-// point looking for the nearest pile of a resource with a ball stops at the first pile that no
-// point of the cell is near enough to beat or tie, so it measures one or two of a resource's
-// piles instead of all, and finds what a scan of every pile finds, the lowest id on ties.
-// Every free player's options ask for the nearest pile of each resource on every tick.
-type pileOrder struct {
+// maxPilesOfRes is the most piles of one resource that pileTable serves: it keeps an entry for
+// every set of a resource's piles that have balls.
+const maxPilesOfRes = 4
+
+// pileTable answers "the nearest pile of resource r with a ball" for every grid cell and every
+// set of r's piles that have balls: it holds the piles of the set that can be nearest from some
+// point of the cell, leaving out a pile when another pile of the set is nearer from every point
+// of the cell. Most entries hold one pile, the answer without measuring a distance; the rest are
+// measured in id order, the lowest id winning ties, as a scan of every pile does. Every free
+// player's options ask for the nearest pile of each resource on every tick.
+type pileTable struct {
 	cols, rows int32
-	n          int             // piles on the map
-	from       [numRes + 1]int // a cell's piles of resource r are at from[r]:from[r+1] of its run
-	runs       []pileBound     // cell c's run is runs[c*n : c*n+n]
+	of         [numRes][]int  // the piles of each resource, in id order
+	first      [numRes]uint8  // of[r] are the ids first[r] onward
+	sets       [numRes]uint16 // the mask of a set of n piles of r: 1<<n - 1
+	cands      []uint16       // at (cell*numRes+r)<<maxPilesOfRes | set: the candidates, by pile id
 }
 
-// pileBound is a pile, and the least squared distance to it from a point of one cell.
-type pileBound struct {
-	pos   Vec
-	least int64
-	id    int
-}
-
-func newPileOrder(f *Field) pileOrder {
-	o := pileOrder{cols: f.Width>>cellShift + 1, rows: f.Height>>cellShift + 1, n: len(f.Piles)}
-	for _, p := range f.Piles {
-		o.from[p.Resource+1]++
+// newPileTable is f's table, or an empty one (every pile is scanned) if a resource has more
+// than maxPilesOfRes piles or its piles are not listed one after another.
+func newPileTable(f *Field) pileTable {
+	t := pileTable{cols: f.Width>>cellShift + 1, rows: f.Height>>cellShift + 1}
+	for k, p := range f.Piles {
+		t.of[p.Resource] = append(t.of[p.Resource], k)
 	}
-	for r := 0; r < numRes; r++ {
-		o.from[r+1] += o.from[r]
+	for r, ids := range t.of {
+		if len(ids) > maxPilesOfRes || len(ids) > 0 && ids[len(ids)-1]-ids[0] != len(ids)-1 {
+			return pileTable{}
+		}
+		if len(ids) > 0 {
+			t.first[r], t.sets[r] = uint8(ids[0]), 1<<len(ids)-1
+		}
 	}
-	o.runs = make([]pileBound, int(o.cols*o.rows)*o.n)
-	for y := int32(0); y < o.rows; y++ {
-		for x := int32(0); x < o.cols; x++ {
-			x0, y0 := x<<cellShift, y<<cellShift
-			c := int(y*o.cols+x) * o.n
-			run, fill := o.runs[c:c+o.n], o.from
-			for k, p := range f.Piles {
-				near := Vec{min(max(p.Pos.X, x0), x0+1<<cellShift-1), min(max(p.Pos.Y, y0), y0+1<<cellShift-1)}
-				run[fill[p.Resource]] = pileBound{pos: p.Pos, least: dist2(near, p.Pos), id: k}
-				fill[p.Resource]++
+	t.cands = make([]uint16, int(t.cols*t.rows)*numRes<<maxPilesOfRes)
+	const side = 1 << cellShift
+	for c := range int(t.cols * t.rows) {
+		x0, y0 := int32(c)%t.cols*side, int32(c)/t.cols*side
+		for r, ids := range t.of {
+			// The least and the most squared distance from a point of the cell to each pile.
+			var least, most [maxPilesOfRes]int64
+			for j, k := range ids {
+				p := f.Piles[k].Pos
+				least[j] = dist2(Vec{min(max(p.X, x0), x0+side-1), min(max(p.Y, y0), y0+side-1)}, p)
+				far := Vec{x0, y0}
+				if p.X-x0 < x0+side-1-p.X {
+					far.X = x0 + side - 1
+				}
+				if p.Y-y0 < y0+side-1-p.Y {
+					far.Y = y0 + side - 1
+				}
+				most[j] = dist2(far, p)
 			}
-			for r := 0; r < numRes; r++ {
-				slices.SortFunc(run[o.from[r]:o.from[r+1]], func(a, b pileBound) int {
-					return cmp.Or(cmp.Compare(a.least, b.least), cmp.Compare(a.id, b.id))
-				})
+			base := (c*numRes + r) << maxPilesOfRes
+			for set := 0; set < 1<<len(ids); set++ {
+				var m uint16
+				for j, k := range ids {
+					beaten := set&(1<<j) == 0
+					for i := range ids {
+						beaten = beaten || set&(1<<i) != 0 && most[i] < least[j]
+					}
+					if !beaten {
+						m |= 1 << k
+					}
+				}
+				t.cands[base+set] = m
 			}
 		}
 	}
-	return o
-}
-
-// cell is p's run of piles, ok false off the grid.
-func (o *pileOrder) cell(p Vec) (run []pileBound, ok bool) {
-	x, y := p.X>>cellShift, p.Y>>cellShift
-	if p.X < 0 || p.Y < 0 || x >= o.cols || y >= o.rows {
-		return nil, false
-	}
-	c := int(y*o.cols+x) * o.n
-	return o.runs[c : c+o.n], true
+	return t
 }

@@ -1,6 +1,9 @@
 package fccatan
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // --- Distance queries: the nearest pile, hoop or opponent.
 
@@ -53,33 +56,52 @@ func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 	return best
 }
 
-// nearestPiles is nearestPile of every resource: every free player's options ask for the four
-// on every tick. Each resource's piles are measured in the order of p's grid cell, stopping
-// at the first that cannot be nearer (see pileOrder); off the grid, every pile is.
-func (s *State) nearestPiles(p Vec) [numRes]int {
-	run, ok := s.c.field.order.cell(p)
-	if !ok {
+// nearestPiles is nearestPile of every resource, given which piles have balls (State.pileSets):
+// every free player's options ask for the four on every tick. The table gives the piles that
+// can be nearest from p's grid cell, most often one; off the grid (or on a map the table does
+// not serve), every pile is scanned.
+func (s *State) nearestPiles(p Vec, sets *[numRes]int) [numRes]int {
+	tb := &s.c.field.nearest
+	x, y := p.X>>cellShift, p.Y>>cellShift
+	if tb.cands == nil || p.X < 0 || p.Y < 0 || x >= tb.cols || y >= tb.rows {
 		return s.scanPiles(p)
 	}
+	cands := tb.cands[int(y*tb.cols+x)*numRes<<maxPilesOfRes:][:numRes<<maxPilesOfRes]
 	best := [numRes]int{-1, -1, -1, -1}
-	from := &s.c.field.order.from
-	for r := range best {
-		b, bestD := -1, int64(math.MaxInt64)
-		for k := from[r]; k < from[r+1]; k++ {
-			pb := &run[k]
-			if pb.least > bestD {
-				break
+	for r, set := range sets {
+		m := cands[set&(numRes<<maxPilesOfRes-1)]
+		if m&(m-1) == 0 { // one pile or none
+			if m != 0 {
+				best[r] = bits.TrailingZeros16(m)
 			}
-			if s.piles[pb.id] <= 0 {
-				continue
-			}
-			if d := dist2(p, pb.pos); d < bestD || d == bestD && pb.id < b {
-				b, bestD = pb.id, d
+			continue
+		}
+		bestD := int64(math.MaxInt64)
+		for m != 0 {
+			k := next(&m)
+			if d := dist2(p, s.c.field.Piles[k].Pos); d < bestD {
+				best[r], bestD = k, d
 			}
 		}
-		best[r] = b
 	}
 	return best
+}
+
+// pileSets is, for each resource, where in a cell's entries of the pile table the set of its
+// piles with a ball is.
+func (s *State) pileSets() [numRes]int {
+	var m uint16
+	for k, n := range s.piles[:len(s.c.field.Piles)] {
+		if n > 0 {
+			m |= 1 << (k & (maxPiles - 1))
+		}
+	}
+	tb := &s.c.field.nearest
+	var sets [numRes]int
+	for r := range sets {
+		sets[r] = r<<maxPilesOfRes | int(m>>tb.first[r]&tb.sets[r])
+	}
+	return sets
 }
 
 // scanPiles is nearestPiles in one pass over every pile.
@@ -135,6 +157,44 @@ func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
 		dy := int64(q.Y) - int64(p.Y)
 		if d := dx*dx + dy*dy; d < bestD {
 			best, bestD = l.who[k], d
+		}
+	}
+	return best
+}
+
+// carriers is the free opponents of one team carrying a ball, in ref order, gathered at the
+// team's first free knight: every knight's options ask for the nearest carrier on every tick,
+// and a list of the few carriers is measured faster than every opponent once a knight.
+type carriers struct {
+	pos      [maxTeams * maxAvatars]Vec
+	who      [maxTeams * maxAvatars]ref
+	n        int
+	gathered bool
+}
+
+func (c *carriers) gather(s *State, t int) {
+	c.n, c.gathered = 0, true
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			if v := &tm.av[j]; !v.frozen && v.carry != noRes {
+				k := c.n & (len(c.pos) - 1)
+				c.pos[k], c.who[k] = v.pos, ref(u*maxAvatars+j)
+				c.n++
+			}
+		}
+	}
+}
+
+// nearest is nearestOpponent(p, t, true) for the team c was gathered for.
+func (c *carriers) nearest(p Vec) ref {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for k := range c.pos[:c.n] {
+		if d := dist2(p, c.pos[k]); d < bestD {
+			best, bestD = c.who[k], d
 		}
 	}
 	return best

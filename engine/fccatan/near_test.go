@@ -51,10 +51,11 @@ func TestNearestPiles_AsAScanOfEveryPile(t *testing.T) {
 					s.piles[k] = 0
 				}
 			}
+			sets := s.pileSets()
 			for x := int32(-100); x <= f.Width+100; x += 50 {
 				for y := int32(-100); y <= f.Height+100; y += 50 {
 					p := Vec{x, y}
-					if got, want := s.nearestPiles(p), s.scanPiles(p); got != want {
+					if got, want := s.nearestPiles(p, &sets), s.scanPiles(p); got != want {
 						t.Fatalf("%s, empty set %d, at %v: nearest piles %v, a scan finds %v", ruleset, empty, p, got, want)
 					}
 				}

@@ -53,7 +53,23 @@ type event struct {
 	c      int16
 	chips  [NumColors]int16
 	chips2 [NumColors]int16
-	act    engine.Action
+	// The card play of an evPlay or evCancelled event, whose arguments are three at most:
+	// the log keeps these rather than a whole action, as an event is copied at every append
+	// and most events are not card plays (see played).
+	playKind uint16
+	playArgs [3]int16
+}
+
+// playEvent is an event of kind recording seat's card play a.
+func playEvent(kind uint8, seat int8, a engine.Action) event {
+	return event{kind: kind, seat: seat, playKind: a.Kind, playArgs: [3]int16(a.Arg[:3])}
+}
+
+// played is the card play e records, the zero action for an event that records none.
+func (e *event) played() engine.Action {
+	a := engine.Action{Kind: e.playKind}
+	copy(a.Arg[:], e.playArgs[:])
+	return a
 }
 
 func (e *event) setChips(c [NumColors]int32) {

@@ -198,7 +198,8 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 // for two, of single colors each side, with every other seat that holds what is asked.
 // Apply accepts any other valid offer too.
 func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
-	one, two := atLeast(&s.pl[p].chips, 1), atLeast(&s.pl[p].chips, 2)
+	mine := chipBytes(&s.pl[p].chips)
+	one, two := holdsBytes(mine, 1), holdsBytes(mine, 2)
 	// The list is written in place: buf grows once to the most it can take, with room past
 	// the last seat's offers for a whole offerSpan.
 	n := len(buf)
@@ -210,14 +211,16 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 		}
 		// How many offers each color y makes listed, one a byte: giving two x, 2 when q
 		// holds one y and 3 when two; giving one x, 1 and 2.
-		has, hasTwo := byteSpread[atLeast(&s.pl[q].chips, 1)], byteSpread[atLeast(&s.pl[q].chips, 2)]
+		theirs := chipBytes(&s.pl[q].chips)
+		has, hasTwo := holdsBytes(theirs, 1), holdsBytes(theirs, 2)
 		lenTwo, lenOne := 2*has+hasTwo, has+hasTwo
 		m := 0
 		span := (*offerSpan)(out[n:])
 		for xs := one; xs != 0; xs &= xs - 1 {
-			x := bits.TrailingZeros8(xs)
-			below := uint64(1)<<(8*x) - 1 // the colors before x; those after it move down a byte
-			if two>>x&1 != 0 {
+			low := xs & -xs // x's byte, the lowest left
+			x := bits.TrailingZeros64(low) >> 3
+			below := low - 1 // the colors before x; those after it move down a byte
+			if two&low != 0 {
 				m = copyRun(span, m, &offerRun[q][x], lenTwo&below|lenTwo>>8&^below)
 			} else {
 				m = copyPairs(span, m, &pairRun[q][x], lenOne&below|lenOne>>8&^below)
@@ -228,19 +231,15 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 	return out[:n]
 }
 
+// holdsBytes has a byte 1 for each color of which chips (chipBytes) holds at least n, 0 for
+// the others, as covers finds.
+func holdsBytes(chips, n uint64) uint64 {
+	return ((chips | byteTops) - n*0x010101010101) & byteTops >> 7
+}
+
 // offerSpan is where one seat's listed offers are written: room for all of them, and for
 // whole triples copied past the last.
 type offerSpan [128 + 3]engine.Action
-
-// byteSpread[set] has a byte 1 for each color in set.
-var byteSpread = func() (t [1 << NumColors]uint64) {
-	for set := range t {
-		for c := 0; c < NumColors; c++ {
-			t[set] |= uint64(set>>c&1) << (8 * c)
-		}
-	}
-	return t
-}()
 
 // copyRun writes the offers of run listed at out[n:], in order, and returns the new count.
 // Each triple is copied whole, without a branch, and the count moves past as many of it as
@@ -276,21 +275,6 @@ func copyPairs(out *offerSpan, n int, run *[NumColors - 1][2]engine.Action, list
 
 // offersPerColor is how many listed offers give one color: three for each other color.
 const offersPerColor = 3 * (NumColors - 1)
-
-// atLeast is the set of colors of which chips holds at least n, written out color by color:
-// a loop's variable shifts cost more than the comparisons.
-func atLeast(chips *[NumColors]int32, n int32) uint8 {
-	_ = [1]struct{}{}[NumColors-6] // written for six colors
-	return b2u8(chips[0] >= n) | b2u8(chips[1] >= n)<<1 | b2u8(chips[2] >= n)<<2 |
-		b2u8(chips[3] >= n)<<3 | b2u8(chips[4] >= n)<<4 | b2u8(chips[5] >= n)<<5
-}
-
-func b2u8(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]

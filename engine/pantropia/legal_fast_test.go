@@ -130,8 +130,11 @@ func TestPrices_AgreeWithCost(t *testing.T) {
 		}
 		for c := range me.chips {
 			me.chips[c] = int32(r.IntN(8))
-			if r.IntN(20) == 0 {
+			switch r.IntN(20) {
+			case 0:
 				me.chips[c] = int32(r.IntN(1000))
+			case 1:
+				me.chips[c] = -int32(r.IntN(3)) // never in play, but canPay has an answer
 			}
 		}
 		s.elevator = int8(r.IntN(6) - 2)
@@ -153,6 +156,33 @@ func TestPrices_AgreeWithCost(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("step %d: Earth trades giving %v listed, the rates allow %v", i, got, want)
+		}
+	}
+}
+
+// TestOfferFits_AgreesWithTheChecks: offerFits passes just the offers that validateOffer's
+// loop of checks passes, over random counts (negative ones too) and holdings.
+func TestOfferFits_AgreesWithTheChecks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 100000; i++ {
+		var give, take [NumColors]int16
+		var mine, theirs [NumColors]int32
+		for c := 0; c < NumColors; c++ {
+			give[c], take[c] = int16(r.IntN(5)-1)*int16(r.IntN(2)), int16(r.IntN(5)-1)*int16(r.IntN(2))
+			mine[c], theirs[c] = int32(r.IntN(5)), int32(r.IntN(5))
+			if r.IntN(50) == 0 {
+				mine[c] = -int32(r.Uint32() >> 1)
+			}
+		}
+		a := Offer(1, give, take)
+		want, gave, took := true, false, false
+		for c := 0; c < NumColors; c++ {
+			want = want && give[c] >= 0 && take[c] >= 0 && !(give[c] > 0 && take[c] > 0) &&
+				int32(give[c]) <= mine[c] && int32(take[c]) <= theirs[c]
+			gave, took = gave || give[c] > 0, took || take[c] > 0
+		}
+		if got := offerFits(&a, &mine, &theirs); got != (want && gave && took) {
+			t.Fatalf("give %v take %v, holding %v and %v: offerFits %v, the checks %v", give, take, mine, theirs, got, want && gave && took)
 		}
 	}
 }

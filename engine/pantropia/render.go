@@ -122,12 +122,13 @@ func (s *state) eventProto(seat engine.Seat, e *event) *pb.Event {
 		m.Card, m.Count = pb.CardKind_CARD_KIND_TECHNOCALYPSE, int32(e.a)
 		m.Text = fmt.Sprintf("%s drew a Technocalypse: the countdown is at %d", p, e.a)
 	case evPlay, evCancelled:
-		m.Card = pb.CardKind(e.act.Arg[0])
-		m.Action = s.ActionProto(e.act).(*pb.Action)
+		a := e.played()
+		m.Card = pb.CardKind(a.Arg[0])
+		m.Action = s.ActionProto(a).(*pb.Action)
 		if e.kind == evPlay {
-			m.Text = fmt.Sprintf("%s played: %s", p, s.FormatAction(e.act))
+			m.Text = fmt.Sprintf("%s played: %s", p, s.FormatAction(a))
 		} else {
-			m.Text = fmt.Sprintf("%s's %s was cancelled and leaves the game", p, cardTitles[e.act.Arg[0]])
+			m.Text = fmt.Sprintf("%s's %s was cancelled and leaves the game", p, cardTitles[a.Arg[0]])
 		}
 	case evRemove:
 		m.Joint = int32(e.a)
@@ -363,8 +364,9 @@ func (s *state) MarshalBinary() ([]byte, error) {
 		for c := 0; c < NumColors; c++ {
 			put(int64(e.chips[c]), int64(e.chips2[c]))
 		}
-		put(int64(e.act.Kind))
-		for _, a := range e.act.Arg {
+		played := e.played()
+		put(int64(played.Kind))
+		for _, a := range played.Arg {
 			put(int64(a))
 		}
 	}

@@ -340,11 +340,16 @@ func (s *state) price(seat int8, item int) uint64 {
 }
 
 // chipBytes is chips one color a byte, as price is, each count held to 0..127: more than
-// any price asks.
+// any price asks. A count below zero, which pays for nothing (canPay), sets the top bit.
 func chipBytes(chips *[NumColors]int32) uint64 {
 	_ = [1]struct{}{}[NumColors-6] // written out for six colors
+	c := chips
+	if uint32(c[0]|c[1]|c[2]|c[3]|c[4]|c[5]) < 128 { // as in play: each fits its byte
+		return uint64(c[0]) | uint64(c[1])<<8 | uint64(c[2])<<16 | uint64(c[3])<<24 | uint64(c[4])<<32 | uint64(c[5])<<40
+	}
 	b := func(n int32) uint64 { return uint64(min(max(n, 0), 127)) }
-	return b(chips[0]) | b(chips[1])<<8 | b(chips[2])<<16 | b(chips[3])<<24 | b(chips[4])<<32 | b(chips[5])<<40
+	owes := uint64(uint32(c[0]|c[1]|c[2]|c[3]|c[4]|c[5])>>31) << 63
+	return b(c[0]) | b(c[1])<<8 | b(c[2])<<16 | b(c[3])<<24 | b(c[4])<<32 | b(c[5])<<40 | owes
 }
 
 // byteTops has the top bit of each color's byte.
@@ -352,8 +357,10 @@ const byteTops = 0x808080808080
 
 // covers reports whether chips pays price (both one color a byte, each byte below 128):
 // with every byte's top bit set, subtracting price leaves it set where chips holds enough,
-// and no byte borrows from the next.
-func covers(chips, price uint64) bool { return ((chips|byteTops)-price)&byteTops == byteTops }
+// and no byte borrows from the next. Chips below zero (the top bit of chips) pay nothing.
+func covers(chips, price uint64) bool {
+	return ((chips|byteTops)-price)&(byteTops|1<<63) == byteTops
+}
 
 func (s *state) canPay(seat int8, c [NumColors]int32) bool {
 	for i, n := range c {
