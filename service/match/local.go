@@ -16,6 +16,7 @@ type local struct {
 	arm    orreryv1.PlayRequest_Answer
 	// stopped is closed when the seat's sender stops after Play has returned (stop).
 	stopped chan struct{}
+	chain   chained // Match.chain while the answer applies: in the block, not one a decision
 }
 
 // chained is the stream a local seat's answer woke first (Match.chain), sent next on the
@@ -72,16 +73,17 @@ func (st *Seat) answerLocal(l *local) (*Seat, error) {
 	m := st.m
 	l.arm.Answer, l.answer = l.answer, nil
 	l.req.Msg = &l.arm
-	var c chained
 	m.mu.Lock()
-	m.chain = &c
+	m.chain = &l.chain
 	m.mu.Unlock()
 	err := st.Answer(&l.req)
 	m.mu.Lock()
 	m.chain = nil
+	woke := l.chain.seat
+	l.chain.seat = nil
 	m.mu.Unlock()
 	l.arm.Answer = nil
-	return c.seat, err
+	return woke, err
 }
 
 // stop stops the seat's sender, and waits for a reply running to return.
