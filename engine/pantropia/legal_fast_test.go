@@ -186,3 +186,23 @@ func TestOfferFits_AgreesWithTheChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsZeroFrom_AgreesWithALoop: argsZeroFrom finds a nonzero argument at or past n
+// wherever a plain loop does, for every n and each argument set alone.
+func TestArgsZeroFrom_AgreesWithALoop(t *testing.T) {
+	for n := 0; n <= 15; n++ {
+		for set := -1; set < 15; set++ {
+			var a engine.Action
+			if set >= 0 {
+				a.Arg[set] = -7
+			}
+			want := true
+			for i := n; i < len(a.Arg); i++ {
+				want = want && a.Arg[i] == 0
+			}
+			if got := argsZeroFrom(&a, n); got != want {
+				t.Errorf("argument %d set, from %d: argsZeroFrom %v, the loop %v", set, n, got, want)
+			}
+		}
+	}
+}

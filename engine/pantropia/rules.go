@@ -77,11 +77,11 @@ func (s *state) reachFrom(p int8, own, closed uint32) jointSet {
 
 // emptySet is the set of joints without a ring.
 func (s *state) emptySet() jointSet {
-	e := allJoints
-	for p := range s.ringOf {
-		for w := range e {
-			e[w] &^= s.ringOf[p][w]
-		}
+	_ = [1]struct{}{}[maxSeats-4] // written out for four seats
+	r := &s.ringOf
+	var e jointSet
+	for w := range e {
+		e[w] = allJoints[w] &^ (r[0][w] | r[1][w] | r[2][w] | r[3][w])
 	}
 	return e
 }
