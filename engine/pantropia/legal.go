@@ -214,21 +214,52 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 		theirs := chipBytes(&s.pl[q].chips)
 		has, hasTwo := holdsBytes(theirs, 1), holdsBytes(theirs, 2)
 		lenTwo, lenOne := 2*has+hasTwo, has+hasTwo
-		m := 0
-		span := (*offerSpan)(out[n:])
-		for xs := one; xs != 0; xs &= xs - 1 {
-			low := xs & -xs // x's byte, the lowest left
-			x := bits.TrailingZeros64(low) >> 3
-			below := low - 1 // the colors before x; those after it move down a byte
-			if two&low != 0 {
-				m = copyRun(span, m, &offerRun[q][x], lenTwo&below|lenTwo>>8&^below)
-			} else {
-				m = copyPairs(span, m, &pairRun[q][x], lenOne&below|lenOne>>8&^below)
-			}
-		}
-		n += m
+		n += offersTo((*offerSpan)(out[n:]), &offerRun[q], &pairRun[q], one, two, lenTwo, lenOne)
 	}
 	return out[:n]
+}
+
+// offersTo writes the offers to one seat at the start of out, from its runs, and returns how
+// many it listed. one and two have a byte 1 for each color the giver holds one and two of;
+// lenTwo and lenOne a byte for each color, how many offers it makes listed (offerLegal).
+// For each color x given, each triple (or pair) of the run is copied whole, without a
+// branch, and the count moves past as many of it as the color's byte says: an offer not
+// listed is written over by the next, or left past the end. The copies are written out
+// here, not called, so that the loop keeps its values in registers.
+func offersTo(out *offerSpan, run *[NumColors][NumColors - 1][3]engine.Action, pairs *[NumColors][NumColors - 1][2]engine.Action, one, two, lenTwo, lenOne uint64) int {
+	_ = [1]struct{}{}[NumColors-6] // written out for five other colors
+	n := 0
+	for xs := one; xs != 0; xs &= xs - 1 {
+		low := xs & -xs // x's byte, the lowest left
+		x := bits.TrailingZeros64(low) >> 3
+		below := low - 1 // the colors before x; those after it move down a byte
+		if two&low != 0 {
+			r, l := &run[x], lenTwo&below|lenTwo>>8&^below
+			*(*[3]engine.Action)(out[n&127:]) = r[0]
+			n += int(l & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[1]
+			n += int(l >> 8 & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[2]
+			n += int(l >> 16 & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[3]
+			n += int(l >> 24 & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[4]
+			n += int(l >> 32 & 0xff)
+		} else {
+			r, l := &pairs[x], lenOne&below|lenOne>>8&^below
+			*(*[2]engine.Action)(out[n&127:]) = r[0]
+			n += int(l & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[1]
+			n += int(l >> 8 & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[2]
+			n += int(l >> 16 & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[3]
+			n += int(l >> 24 & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[4]
+			n += int(l >> 32 & 0xff)
+		}
+	}
+	return n
 }
 
 // holdsBytes has a byte 1 for each color of which chips (chipBytes) holds at least n, 0 for
@@ -240,38 +271,6 @@ func holdsBytes(chips, n uint64) uint64 {
 // offerSpan is where one seat's listed offers are written: room for all of them, and for
 // whole triples copied past the last.
 type offerSpan [128 + 3]engine.Action
-
-// copyRun writes the offers of run listed at out[n:], in order, and returns the new count.
-// Each triple is copied whole, without a branch, and the count moves past as many of it as
-// its byte of listed says (the lowest byte first): an offer not listed is written over by
-// the next triple, or left past the end.
-func copyRun(out *offerSpan, n int, run *[NumColors - 1][3]engine.Action, listed uint64) int {
-	_ = [1]struct{}{}[NumColors-6] // written out for five other colors
-	*(*[3]engine.Action)(out[n&127:]) = run[0]
-	n += int(listed & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[1]
-	n += int(listed >> 8 & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[2]
-	n += int(listed >> 16 & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[3]
-	n += int(listed >> 24 & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[4]
-	return n + int(listed>>32&0xff)
-}
-
-// copyPairs is copyRun for a giver holding one x, who cannot give two.
-func copyPairs(out *offerSpan, n int, run *[NumColors - 1][2]engine.Action, listed uint64) int {
-	*(*[2]engine.Action)(out[n&127:]) = run[0]
-	n += int(listed & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[1]
-	n += int(listed >> 8 & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[2]
-	n += int(listed >> 16 & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[3]
-	n += int(listed >> 24 & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[4]
-	return n + int(listed>>32&0xff)
-}
 
 // offersPerColor is how many listed offers give one color: three for each other color.
 const offersPerColor = 3 * (NumColors - 1)
