@@ -126,7 +126,7 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 		buf = append(buf, earthRun[bits.TrailingZeros64(m)>>3%NumColors][:]...)
 	}
 	if int(s.offersMade) < s.cfg.offersPerTurn {
-		buf = s.offerLegal(p, buf)
+		buf = s.offerLegal(p, chips, buf)
 	}
 	if me.rings < supplyRings && covers(chips, pr[ItemAtmosphere]) {
 		buf = appendRings(buf, s.ringTargets(p))
@@ -196,9 +196,8 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 
 // offerLegal lists a bounded, useful family of offers: one chip for one, two for one and one
 // for two, of single colors each side, with every other seat that holds what is asked.
-// Apply accepts any other valid offer too.
-func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
-	mine := chipBytes(&s.pl[p].chips)
+// Apply accepts any other valid offer too. mine is p's chipBytes.
+func (s *state) offerLegal(p int8, mine uint64, buf []engine.Action) []engine.Action {
 	one, two := holdsBytes(mine, 1), holdsBytes(mine, 2)
 	// The list is written in place: buf grows once to the most it can take, with room past
 	// the last seat's offers for a whole offerSpan.

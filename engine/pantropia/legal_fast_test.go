@@ -83,7 +83,7 @@ func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 						s.pl[q].chips[c] = int32(r.IntN(4))
 					}
 				}
-				got := s.offerLegal(p, nil)
+				got := s.offerLegal(p, chipBytes(&s.pl[p].chips), nil)
 				if want := offersByRule(s, p); !slices.Equal(got, want) {
 					t.Fatalf("seed %d step %d: %d offers listed, the rule gives %d", seed, i, len(got), len(want))
 				}
