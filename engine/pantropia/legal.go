@@ -70,12 +70,18 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 
 // appendRings lists a ring on each joint of t, in joint order.
 func appendRings(buf []engine.Action, t jointSet) []engine.Action {
+	n, k := len(buf), 0
+	for _, w := range t {
+		k += bits.OnesCount64(w)
+	}
+	out := slices.Grow(buf, k)[:n+k]
 	for w := range t {
 		for m := t[w]; m != 0; m &= m - 1 {
-			buf = append(buf, ringAt[w<<6+bits.TrailingZeros64(m)])
+			out[n] = ringAt[w<<6+bits.TrailingZeros64(m)]
+			n++
 		}
 	}
-	return buf
+	return out[:n]
 }
 
 // The actions that name one joint or one intersection, made once: a list copies them whole
@@ -276,6 +282,10 @@ const offersPerColor = 3 * (NumColors - 1)
 
 func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
+	_ = [1]struct{}{}[Luddite-7] // written out for the six cards played in the main phase
+	if h := &me.hand; h[1]|h[2]|h[3]|h[4]|h[5]|h[6] == 0 {
+		return buf // most hands hold none
+	}
 	for k := OrbitalMirror; k < Luddite; k++ {
 		if me.hand[k] == 0 {
 			continue
