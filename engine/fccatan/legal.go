@@ -92,7 +92,7 @@ func (s *State) packOrders(t int) engine.Action {
 	}
 	a := engine.Action{Kind: kindIntents}
 	tm := &s.teams[t]
-	for i := 0; i < int(tm.size); i++ {
+	for i := range tm.av[:tm.size] {
 		o := tm.av[i].order
 		a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = o.X, o.Y, o.Flags
 	}
@@ -117,7 +117,7 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
 // those are compared.
-func (s *State) avatarOptions(t, i int, sets *[numRes]int, o *orders) {
+func (s *State) avatarOptions(t, i int, sets *[numRes]int, rivals *carriers, o *orders) {
 	av := &s.teams[t].av[i]
 	tag := int16(0)
 	if av.knight {
@@ -165,7 +165,10 @@ func (s *State) avatarOptions(t, i int, sets *[numRes]int, o *orders) {
 		}
 	}
 	if av.knight {
-		target := s.nearestOpponent(av.pos, t, true)
+		if !rivals.gathered {
+			rivals.gather(s, t)
+		}
+		target := rivals.nearest(av.pos)
 		if target < 0 {
 			target = s.nearestOpponent(av.pos, t, false)
 		}
@@ -231,19 +234,20 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	out[n] = keep
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
-	for i := 0; i < int(tm.size); i++ {
+	var rivals carriers
+	for i := range tm.av[:tm.size] {
 		if tm.av[i].frozen {
 			continue
 		}
 		cur := s.order(t, i)
-		s.avatarOptions(t, i, &sets, &opts)
+		s.avatarOptions(t, i, &sets, &rivals, &opts)
 		for _, in := range opts.in[:opts.n] {
 			if in == cur {
 				continue
 			}
-			a := &out[n]
-			*a = keep
-			a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = in.X, in.Y, in.Flags
+			out[n] = keep
+			slot := (*[3]int16)(out[n].Arg[3*i:])
+			slot[0], slot[1], slot[2] = in.X, in.Y, in.Flags
 			n++
 		}
 	}

@@ -161,3 +161,41 @@ func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
 	}
 	return best
 }
+
+// carriers is the free opponents of one team carrying a ball, in ref order, gathered at the
+// team's first free knight: every knight's options ask for the nearest carrier on every tick,
+// and a list of the few carriers is measured faster than every opponent once a knight.
+type carriers struct {
+	pos      [maxTeams * maxAvatars]Vec
+	who      [maxTeams * maxAvatars]ref
+	n        int
+	gathered bool
+}
+
+func (c *carriers) gather(s *State, t int) {
+	c.n, c.gathered = 0, true
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			if v := &tm.av[j]; !v.frozen && v.carry != noRes {
+				k := c.n & (len(c.pos) - 1)
+				c.pos[k], c.who[k] = v.pos, ref(u*maxAvatars+j)
+				c.n++
+			}
+		}
+	}
+}
+
+// nearest is nearestOpponent(p, t, true) for the team c was gathered for.
+func (c *carriers) nearest(p Vec) ref {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for k := range c.pos[:c.n] {
+		if d := dist2(p, c.pos[k]); d < bestD {
+			best, bestD = c.who[k], d
+		}
+	}
+	return best
+}

@@ -145,6 +145,9 @@ func (s *State) validIntents(t int, a engine.Action) error {
 			}
 			continue
 		}
+		if s.plainIntent(t, i, in) {
+			continue
+		}
 		if err := s.validIntent(t, i, in); err != nil {
 			return err
 		}
@@ -153,6 +156,22 @@ func (s *State) validIntents(t int, a engine.Action) error {
 		return illegal("intents take three numbers per player")
 	}
 	return nil
+}
+
+// plainIntent reports whether in is a run to a point on the field or standing still, picking
+// up, placing and tagging the nearest (a knight's): the intents nearly every tick sends, all of
+// which validIntent accepts, checked at once.
+func (s *State) plainIntent(t, i int, in Intent) bool {
+	f := in.Flags
+	switch {
+	case f&^(flagTo|flagPick|flagPlace|flagTag) != 0:
+		return false
+	case f&flagTag != 0 && !s.teams[t].av[i].knight:
+		return false
+	case f&flagTo == 0:
+		return in.X == 0 && in.Y == 0
+	}
+	return in.X >= 0 && int32(in.X) <= s.c.field.Width && in.Y >= 0 && int32(in.Y) <= s.c.field.Height
 }
 
 func (s *State) validIntent(t, i int, in Intent) error {

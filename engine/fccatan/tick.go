@@ -5,10 +5,10 @@ package fccatan
 // resolveTick resolves one tick, in the order of rules/full-contact-catan.md's precise
 // resolution 2: movement, delivery, tags, (throws), pickups, placements.
 func (s *State) resolveTick() {
-	for t := 0; t < s.c.teams; t++ {
+	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
 		if tm.done { // a team that sent nothing keeps its last intents
-			for i := 0; i < int(tm.size); i++ {
+			for i := range tm.av[:tm.size] {
 				tm.av[i].order = intentOf(tm.pending, i)
 			}
 		}
@@ -32,9 +32,10 @@ func (s *State) resolveTick() {
 // speed, clamped to the field. Players pass through each other.
 func (s *State) move() {
 	step := int64(s.c.step)
-	for t := 0; t < s.c.teams; t++ {
+	w, h, ms := int64(s.c.field.Width), int64(s.c.field.Height), int32(s.c.tickMS)
+	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
-		for i := 0; i < int(tm.size); i++ {
+		for i := range tm.av[:tm.size] {
 			av := &tm.av[i]
 			if av.frozen {
 				av.vel = Vec{}
@@ -54,9 +55,13 @@ func (s *State) move() {
 				dx, dy = vx*ms/1000, vy*ms/1000
 			}
 			from := av.pos
-			av.pos.X = int32(min(max(int64(av.pos.X)+dx, 0), int64(s.c.field.Width)))
-			av.pos.Y = int32(min(max(int64(av.pos.Y)+dy, 0), int64(s.c.field.Height)))
-			ms := int32(s.c.tickMS)
+			x, y := int64(from.X), int64(from.Y)
+			if dx == 0 && dy == 0 && x >= 0 && x <= w && y >= 0 && y <= h { // standing, on the field
+				av.vel = Vec{}
+				continue
+			}
+			av.pos.X = int32(min(max(x+dx, 0), w))
+			av.pos.Y = int32(min(max(y+dy, 0), h))
 			av.vel = Vec{(av.pos.X - from.X) * 1000 / ms, (av.pos.Y - from.Y) * 1000 / ms}
 		}
 	}
@@ -79,9 +84,9 @@ func (s *State) hoopAt(p Vec) int {
 // deliver: a carried ball counts as collected the moment its carrier is in a hoop holding its
 // team's city (cities only, never settlements).
 func (s *State) deliver() {
-	for t := 0; t < s.c.teams; t++ {
+	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
-		for i := 0; i < int(tm.size); i++ {
+		for i := range tm.av[:tm.size] {
 			av := &tm.av[i]
 			if av.carry == noRes || av.frozen || !s.inOwnCity(av.pos, t) {
 				continue
@@ -128,9 +133,10 @@ func (s *State) tags() {
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
 	var free freePlayers // gathered for the first knight tagging the nearest
 	gathered := false
-	for t := 0; t < s.c.teams; t++ {
-		for i := 0; i < int(s.teams[t].size); i++ {
-			k := &s.teams[t].av[i]
+	for t := range s.teams[:s.c.teams] {
+		tm := &s.teams[t]
+		for i := range tm.av[:tm.size] {
+			k := &tm.av[i]
 			if !k.knight || k.frozen || !k.order.has(flagTag) {
 				continue
 			}
@@ -278,9 +284,10 @@ func (s *State) pickups() {
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
 	piles := s.c.field.Piles
 	any := false
-	for t := 0; t < s.c.teams; t++ {
-		for i := 0; i < int(s.teams[t].size); i++ {
-			av := &s.teams[t].av[i]
+	for t := range s.teams[:s.c.teams] {
+		tm := &s.teams[t]
+		for i := range tm.av[:tm.size] {
+			av := &tm.av[i]
 			if av.frozen || av.carry != noRes || av.collected || !av.order.has(flagPick) {
 				continue
 			}
@@ -351,9 +358,10 @@ func (s *State) placements() {
 	var cand [maxHoops][maxTeams * maxAvatars]ref
 	var count [maxHoops]int8
 	any := false
-	for t := 0; t < s.c.teams; t++ {
-		for i := 0; i < int(s.teams[t].size); i++ {
-			av := &s.teams[t].av[i]
+	for t := range s.teams[:s.c.teams] {
+		tm := &s.teams[t]
+		for i := range tm.av[:tm.size] {
+			av := &tm.av[i]
 			if av.frozen || av.markers == 0 || !av.order.has(flagPlace) {
 				continue
 			}

@@ -5,6 +5,7 @@ package planet
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -127,9 +128,9 @@ func (game) New(cfg engine.Config) (engine.State, error) {
 // newState deals a match [rule: Setup].
 func newState(d *Data, o options, seats int, seed uint64) *state {
 	b := &stateBlock{}
-	s := &b.state
-	*s = state{d: d, opt: o, seats: int8(seats), rng: *engine.NewRand(seed), events: b.events[:0]}
-	r := rand.New(&s.rng)
+	s := &b.state // zero: fields set one by one, not by copying a whole state over it
+	s.d, s.opt, s.seats, s.rng, s.events = d, o, int8(seats), *engine.NewRand(seed), b.events[:0]
+	r := &s.rng
 	var scratch [permScratch]int
 
 	// Tiles: shuffled into 10 face-down stacks of 5; stacks 11 and 12 start empty.
@@ -202,16 +203,30 @@ type stateBlock struct {
 // the built-in set); larger data sets take the heap.
 const permScratch = 64
 
-// perm is r.Perm(n) drawn into buf: the same numbers from the same draws (Perm is a
-// Fisher-Yates shuffle of 0..n-1, as rand.Shuffle draws it), without an allocation when n
-// fits buf.
-func perm(r *rand.Rand, buf []int, n int) []int {
+// perm is rand.New(src).Perm(n) drawn into buf: the same numbers from the same draws (Perm is
+// a Fisher-Yates shuffle of 0..n-1, as rand.Shuffle draws it), without an allocation when n
+// fits buf, and from src directly rather than through rand.Rand's interface.
+func perm(src *rand.PCG, buf []int, n int) []int {
 	p := slices.Grow(buf[:0], n)[:n]
 	for i := range p {
 		p[i] = i
 	}
 	for i := n - 1; i > 0; i-- { // rand.Shuffle's loop, without a call per swap
-		j := r.IntN(i + 1)
+		// j is IntN(i+1) as math/rand/v2 draws it: a power of two takes the low bits, else
+		// an unbiased multiply-and-reject (Lemire's), which its 32-bit form also follows.
+		m := uint64(i + 1)
+		var j uint64
+		if m&(m-1) == 0 {
+			j = src.Uint64() & (m - 1)
+		} else {
+			hi, lo := bits.Mul64(src.Uint64(), m)
+			if lo < m {
+				for thresh := -m % m; lo < thresh; {
+					hi, lo = bits.Mul64(src.Uint64(), m)
+				}
+			}
+			j = hi
+		}
 		p[i], p[j] = p[j], p[i]
 	}
 	return p

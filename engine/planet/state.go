@@ -108,47 +108,12 @@ func (p *core) put(face int, id int16, t Tile, rot int) {
 	var twice [10]Habitat
 	*(*Tile)(twice[:5]), *(*Tile)(twice[5:]) = t, t
 	*(*Tile)(p.surface[base:]) = Tile(twice[5-rot:])
-	var laid [8]uint8 // the tile's areas by habitat, a bit for each of its areas
-	laid[t[0]&7] |= 1
-	laid[t[1]&7] |= 2
-	laid[t[2]&7] |= 4
-	laid[t[3]&7] |= 8
-	laid[t[4]&7] |= 16
-	edges, near := &rotated[rot], &faceNear[face]
-	for h := Ocean; h <= Glacier; h++ { // tiles hold real habitats only (ParseHabitat)
-		m := edges[laid[h]&31] // a bit for each edge of the face; none is none
-		p.sets[h] |= uint64(m) << base
-		p.near[h] |= near[m&31]
+	for e, h := range (*Tile)(p.surface[base:]) { // tiles hold real habitats only (ParseHabitat)
+		a := base + e
+		p.sets[h&7] |= 1 << a
+		p.near[h&7] |= areaNeighbours[a&63]
 	}
 }
-
-// rotated[r][m] is the edges of the face that tile areas m cover at rotation r.
-var rotated = func() (t [5][32]uint8) {
-	for r := range t {
-		for m := range t[r] {
-			for i := 0; i < 5; i++ {
-				if m&(1<<i) != 0 {
-					t[r][m] |= 1 << ((i + r) % 5)
-				}
-			}
-		}
-	}
-	return t
-}()
-
-// faceNear[f][m] is the areas next to the areas of face f whose edges are set in m.
-var faceNear = func() (t [Faces][32]uint64) {
-	for f := range t {
-		for m := range t[f] {
-			for e := 0; e < 5; e++ {
-				if m&(1<<e) != 0 {
-					t[f][m] |= neighbourSet[AreaOf(f, e)]
-				}
-			}
-		}
-	}
-	return t
-}()
 
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
 
@@ -357,16 +322,16 @@ func (s *state) originOfLife(t int8) {
 	// Each card is judged on each planet's habitat sets directly: its value and how many
 	// regions meet it, without listing the regions.
 	last := t == s.opt.lastTurn
-	for i := 0; i < len(s.cards); {
-		c := &s.cards[i]
+	cards := s.cards // judging moves cards within the slice, never the slice
+	for i := 0; i < len(cards); i++ {
+		c := &cards[i]
 		if c.turn != t || !c.open() {
-			i++
 			continue
 		}
 		req := s.d.Animals[c.id].Req
 		var value, qualifying [maxSeats]int
 		best, nbest, who := 0, 0, -1
-		for seat := 0; seat < int(s.seats); seat++ {
+		for seat := range s.planets[:s.seats] {
 			floor := best // a planet below the best so far neither wins nor ties
 			if last {
 				floor = 0 // the last turn's tie-break counts the tied planets' regions
@@ -386,16 +351,15 @@ func (s *state) originOfLife(t int8) {
 		case !last: // a tie or nobody qualifying: the card waits at the end of the next column
 			c.turn = t + 1
 			moved := *c
-			copy(s.cards[i:], s.cards[i+1:])
-			s.cards[len(s.cards)-1] = moved
+			copy(cards[i:], cards[i+1:])
+			cards[len(cards)-1] = moved
 			s.log(event{kind: evCarried, turn: t, a: moved.id})
-			continue
+			i-- // the next card is now in slot i
 		case best == 0 || req.Kind == MostRegions: // the last turn: nobody, or a tied "most regions"
 			s.giveBack(c, t)
 		default:
 			s.lastTurnTieBreak(c, t, best, &value, &qualifying)
 		}
-		i++
 	}
 }
 

@@ -156,8 +156,7 @@ func (q Requirement) qualifies(r Region) bool {
 // regions: the origin of life asks this of every planet for every card. Two in five regions
 // are one area, so those are counted at once: an area is alone when no neighbour shares its
 // habitat. The rest are filled one area of the frontier at a time from the one-area table,
-// which visits each area once; a region is what the fill took from the areas left. A region touches Y
-// when it holds an area next to a Y area.
+// which visits each area once; a region is what the fill took from the areas left.
 //
 // Only a value of at least floor must be exact, since a planet below the best so far can
 // neither win the card nor tie for it: judge stops once the areas left cannot reach floor or
@@ -167,21 +166,23 @@ func (q Requirement) judge(p *core, floor int) (value, qualifying int) {
 	x, y := q.X&7, q.Y&7
 	mask := p.sets[x]
 	alone := mask &^ p.near[x]
-	nearY := p.near[y]
-	switch q.Kind {
-	case MostRegions:
-		qualifying = bits.OnesCount64(alone)
-	case LargestTouching:
-		qualifying = bits.OnesCount64(alone & nearY)
-	default:
-		qualifying = bits.OnesCount64(alone &^ nearY)
-	}
+	// A region counts when whether it touches Y (holds an area next to a Y area) is what the
+	// kind wants; "most regions" looks at no Y, so that every region counts. The kind is
+	// applied by masks rather than branches: cards come in no order a branch could learn.
+	most, want := q.Kind == MostRegions, q.Kind == LargestTouching
+	nearY := p.near[y] &^ -uint64(b2i(most))
+	qualifying = bits.OnesCount64(alone & (nearY ^ -uint64(b2i(!want))))
 	value = min(qualifying, 1)
 	for left := mask &^ alone; left != 0; {
 		if floor > 0 {
-			// Each region left has at least two areas, and at most all of them.
+			// Each region left has at least two areas, and at most all of them: the most
+			// the planet can reach is below floor, or no more than a largest region found.
 			n := bits.OnesCount64(left)
-			if q.Kind == MostRegions && qualifying+n/2 < floor || q.Kind != MostRegions && (n <= value || n < floor) {
+			reach, enough := n, max(value, floor-1)
+			if most {
+				reach, enough = qualifying+n/2, floor-1
+			}
+			if reach <= enough {
 				break
 			}
 		}
@@ -193,17 +194,22 @@ func (q Requirement) judge(p *core, floor int) (value, qualifying int) {
 			left &^= grow
 		}
 		region := start &^ left
-		size := bits.OnesCount64(region)
-		if q.Kind != MostRegions && (region&nearY != 0) != (q.Kind == LargestTouching) {
-			continue
-		}
-		qualifying++
-		value = max(value, size)
+		counts := b2i((region&nearY != 0) == want)
+		qualifying += counts
+		value = max(value, bits.OnesCount64(region)&-counts)
 	}
-	if q.Kind == MostRegions {
+	if most {
 		value = qualifying
 	}
 	return value, qualifying
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // areaNeighbours is neighbourSet padded to 64 entries, so that an index masked to 6 bits
