@@ -229,25 +229,24 @@ func (a *arenaTrips) join() []*joinedMatch {
 }
 
 // playHouse plays the seat token names in process, with r, as the ladder's house bots play
-// (Seat.Lend), once jm starts.
+// (Seat.Play), once jm starts.
 func (a *arenaTrips) playHouse(token string, r bots.Bot, jm *joinedMatch) {
 	house, err := a.srv.Attach(token, nil)
 	if err != nil {
 		a.tb.Fatal(err)
 	}
-	house.Lend()
 	house.SetReceive(random.New(0).(bots.Receiver).Receive())
-	answers := make(chan *orreryv1.PlayRequest, 1)
 	jm.done.Add(1)
 	go func() {
 		defer jm.done.Done()
 		defer house.Detach()
-		err := house.Run(context.Background(), answers, func(resp *orreryv1.PlayResponse) error {
-			if d := resp.GetDecision(); d != nil {
-				<-jm.start
-				answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
+		err := house.Play(context.Background(), func(resp *orreryv1.PlayResponse) (*orreryv1.Answer, error) {
+			d := resp.GetDecision()
+			if d == nil {
+				return nil, nil
 			}
-			return nil
+			<-jm.start
+			return r.Act(d), nil
 		})
 		if err != nil {
 			a.tb.Error(err)
@@ -558,8 +557,8 @@ func TestConcurrency_ThousandMatches(t *testing.T) {
 }
 
 // BenchmarkDecisionInProcess is the server's own cost per decision, without the network:
-// two seats driven through Seat.Run with in-process senders that answer at once (as the
-// ladder's house bots play). Set beside BenchmarkDecisionRoundTrip, it splits the round trip
+// two seats played through Seat.Play by bots that answer at once (as the ladder's house bots
+// play). Set beside BenchmarkDecisionRoundTrip, it splits the round trip
 // into the arena's work and gRPC's. Matches are created in batches with the timer stopped
 // (their CPU not counted either): a 2-seat match of testGame is about nine decisions, so
 // creating one (seeding, hashing tokens) was a tenth of the figure, and it is no decision's
@@ -604,21 +603,20 @@ func BenchmarkDecisionInProcess(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				seat.Lend() // as the ladder's PlayInProcess does: send keeps nothing it is given
 				r := random.New(n*7 + uint64(i))
-				answers := make(chan *orreryv1.PlayRequest, 1)
-				send := func(resp *orreryv1.PlayResponse) error {
-					if d := resp.GetDecision(); d != nil {
-						decisions.Add(1)
-						answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
+				reply := func(resp *orreryv1.PlayResponse) (*orreryv1.Answer, error) {
+					d := resp.GetDecision()
+					if d == nil {
+						return nil, nil
 					}
-					return nil
+					decisions.Add(1)
+					return r.Act(d), nil
 				}
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					defer seat.Detach()
-					if err := seat.Run(ctx, answers, send); err != nil {
+					if err := seat.Play(ctx, reply); err != nil { // as the ladder's PlayInProcess does
 						b.Error(err)
 					}
 				}()

@@ -17,7 +17,7 @@ import (
 )
 
 // playInProcess plays every seat of a new 2-seat match of testGame with random bots through
-// Seat.Run, lending each decision back as the ladder's house seats do, to its end; check, if
+// Seat.Play, as the ladder's house seats are, to its end; check, if
 // set, sees every decision first.
 func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match.Match, engine.Seat, *orreryv1.Decision)) {
 	t.Helper()
@@ -33,21 +33,20 @@ func playInProcess(t *testing.T, srv *Server, n uint64, check func(*match.Match,
 		if err != nil {
 			t.Fatal(err)
 		}
-		seat.Lend()
 		r := random.New(n*7 + uint64(i))
-		answers := make(chan *orreryv1.PlayRequest, 1)
-		send := func(resp *orreryv1.PlayResponse) error {
-			if d := resp.GetDecision(); d != nil {
-				if check != nil {
-					check(srv.reg.lookup(id), engine.Seat(i), d)
-				}
-				answers <- &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: r.Act(d)}}
+		reply := func(resp *orreryv1.PlayResponse) (*orreryv1.Answer, error) {
+			d := resp.GetDecision()
+			if d == nil {
+				return nil, nil
 			}
-			return nil
+			if check != nil {
+				check(srv.reg.lookup(id), engine.Seat(i), d)
+			}
+			return r.Act(d), nil
 		}
 		wg.Go(func() {
 			defer seat.Detach()
-			if err := seat.Run(ctx, answers, send); err != nil {
+			if err := seat.Play(ctx, reply); err != nil {
 				t.Error(err)
 			}
 		})

@@ -92,9 +92,9 @@ func (s *State) packOrders(t int) engine.Action {
 	}
 	a := engine.Action{Kind: kindIntents}
 	tm := &s.teams[t]
-	for i := 0; i < int(tm.size); i++ {
-		o := tm.av[i].order
-		a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = o.X, o.Y, o.Flags
+	for i := range tm.av[:tm.size] {
+		o, slot := tm.av[i].order, (*[3]int16)(a.Arg[3*i:])
+		slot[0], slot[1], slot[2] = o.X, o.Y, o.Flags
 	}
 	return a
 }
@@ -117,8 +117,7 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
 // those are compared.
-func (s *State) avatarOptions(t, i int, sets *[numRes]int, rivals *carriers, o *orders) {
-	av := &s.teams[t].av[i]
+func (s *State) avatarOptions(t, i int, av *avatar, sets *[numRes]int, rivals *carriers, o *orders) {
 	tag := int16(0)
 	if av.knight {
 		tag = flagTag
@@ -235,19 +234,19 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
 	var rivals carriers
-	for i := 0; i < int(tm.size); i++ {
+	for i := range tm.av[:tm.size] {
 		if tm.av[i].frozen {
 			continue
 		}
 		cur := s.order(t, i)
-		s.avatarOptions(t, i, &sets, &rivals, &opts)
+		s.avatarOptions(t, i, &tm.av[i], &sets, &rivals, &opts)
 		for _, in := range opts.in[:opts.n] {
 			if in == cur {
 				continue
 			}
-			a := &out[n]
-			*a = keep
-			a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = in.X, in.Y, in.Flags
+			out[n] = keep
+			slot := (*[3]int16)(out[n].Arg[3*i:])
+			slot[0], slot[1], slot[2] = in.X, in.Y, in.Flags
 			n++
 		}
 	}

@@ -254,11 +254,11 @@ func (s *State) ToAct(buf []engine.Seat) []engine.Seat {
 	case s.phase == PhaseCardChoice:
 		return append(buf, engine.Seat(s.pendingSeat))
 	case s.wallTick():
-		for t := 0; t < s.c.teams; t++ {
+		for t := range s.teams[:s.c.teams] {
 			buf = append(buf, engine.Seat(t))
 		}
 	case s.simultaneous():
-		for t := 0; t < s.c.teams; t++ {
+		for t := range s.teams[:s.c.teams] {
 			if !s.teams[t].done {
 				buf = append(buf, engine.Seat(t))
 			}
@@ -353,7 +353,7 @@ func (s *State) apply(t int, a engine.Action) {
 	if s.wallTick() {
 		return // recorded for this tick; only Advance resolves it
 	}
-	for u := 0; u < s.c.teams; u++ {
+	for u := range s.teams[:s.c.teams] {
 		if !s.teams[u].done {
 			return
 		}
@@ -411,7 +411,7 @@ func (s *State) Advance() error {
 
 // resetStep makes every team owe an answer to a new simultaneous step.
 func (s *State) resetStep() {
-	for t := 0; t < s.c.teams; t++ {
+	for t := range s.teams[:s.c.teams] {
 		s.teams[t].done, s.teams[t].pending = false, engine.Action{}
 	}
 }

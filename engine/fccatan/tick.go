@@ -5,10 +5,10 @@ package fccatan
 // resolveTick resolves one tick, in the order of rules/full-contact-catan.md's precise
 // resolution 2: movement, delivery, tags, (throws), pickups, placements.
 func (s *State) resolveTick() {
-	for t := 0; t < s.c.teams; t++ {
+	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
 		if tm.done { // a team that sent nothing keeps its last intents
-			for i := 0; i < int(tm.size); i++ {
+			for i := range tm.av[:tm.size] {
 				tm.av[i].order = intentOf(tm.pending, i)
 			}
 		}
@@ -32,6 +32,7 @@ func (s *State) resolveTick() {
 // speed, clamped to the field. Players pass through each other.
 func (s *State) move() {
 	step := int64(s.c.step)
+	w, h, ms := int64(s.c.field.Width), int64(s.c.field.Height), int32(s.c.tickMS)
 	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
 		for i := range tm.av[:tm.size] {
@@ -54,9 +55,13 @@ func (s *State) move() {
 				dx, dy = vx*ms/1000, vy*ms/1000
 			}
 			from := av.pos
-			av.pos.X = int32(min(max(int64(av.pos.X)+dx, 0), int64(s.c.field.Width)))
-			av.pos.Y = int32(min(max(int64(av.pos.Y)+dy, 0), int64(s.c.field.Height)))
-			ms := int32(s.c.tickMS)
+			x, y := int64(from.X), int64(from.Y)
+			if dx == 0 && dy == 0 && x >= 0 && x <= w && y >= 0 && y <= h { // standing, on the field
+				av.vel = Vec{}
+				continue
+			}
+			av.pos.X = int32(min(max(x+dx, 0), w))
+			av.pos.Y = int32(min(max(y+dy, 0), h))
 			av.vel = Vec{(av.pos.X - from.X) * 1000 / ms, (av.pos.Y - from.Y) * 1000 / ms}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // Seat is the server's side of one seat, as an in-process player drives it (service.Seat:
-// Attach a token, then Run). The interface is the hosted bot's, so that this package needs
+// Attach a token, then Play). The interface is the hosted bot's, so that this package needs
 // nothing else of the server.
 type Seat interface {
 	MatchID() string
@@ -20,8 +20,9 @@ type Seat interface {
 	// Measured keeps the CPU the bot spent on a decision with the step its answer makes.
 	Measured(decisionID string, cpu time.Duration)
 	SetReceive(*orreryv1.Receive)
-	Lend()
-	Run(ctx context.Context, answers <-chan *orreryv1.PlayRequest, send func(*orreryv1.PlayResponse) error) error
+	// Play gives reply each message of the seat in turn, and applies the answer it returns;
+	// reply keeps nothing it is given (match.Seat.Play).
+	Play(ctx context.Context, reply func(*orreryv1.PlayResponse) (*orreryv1.Answer, error)) error
 }
 
 // Step is what the host measured of one decision of a hosted seat, for the match's log.
@@ -51,43 +52,29 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 		now = time.Now
 	}
 	pick := rand.New(rand.NewPCG(cfg.Seed, 0x7069636b)) // "pick"
-	id := st.MatchID()
-	answers := make(chan *orreryv1.PlayRequest, 1)
-	push := func(a *orreryv1.Answer) {
-		a.MatchId = id
-		req := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: a}}
-		for {
-			select {
-			case answers <- req:
-				return
-			default:
-				<-answers // an answer Run has not read is stale by now
-			}
-		}
-	}
+	match := st.MatchID()
 	// playOn answers a decision without a deadline after a verdict.
-	playOn := func(id string, count int) {
-		a := &orreryv1.Answer{DecisionId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: int32(pick.IntN(max(count, 1)))}}
-		push(a)
+	playOn := func(id string, count int) *orreryv1.Answer {
+		return &orreryv1.Answer{DecisionId: id, MatchId: match, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: int32(pick.IntN(max(count, 1)))}}
 	}
 	// The decision last answered, until its reply. Only these are kept of it: the seat lends
-	// its messages back (Lend), and builds its next decision in the memory of this one.
+	// its messages back (Play), and builds its next decision in the memory of this one.
 	var current struct {
 		id    string
 		ply   int64
 		timed bool
 		count int
 	}
-	send := func(resp *orreryv1.PlayResponse) error {
+	reply := func(resp *orreryv1.PlayResponse) (*orreryv1.Answer, error) {
 		switch m := resp.GetMsg().(type) {
 		case *orreryv1.PlayResponse_Decision:
 			d := m.Decision
 			current.id = ""
 			if b.Verdict() != nil {
 				if d.GetDeadline() == nil {
-					playOn(d.GetDecisionId(), bots.Count(d))
+					return playOn(d.GetDecisionId(), bots.Count(d)), nil
 				}
-				return nil
+				return nil, nil
 			}
 			limit := b.limits.Untimed
 			if dl := d.GetDeadline(); dl != nil {
@@ -99,22 +86,23 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 			if errors.As(err, &v) {
 				step.Verdict = v
 			} else if err != nil {
-				return err
+				return nil, err
 			}
 			if cfg.OnStep != nil {
 				cfg.OnStep(step)
 			}
 			if v != nil {
 				if d.GetDeadline() == nil {
-					playOn(d.GetDecisionId(), bots.Count(d))
+					return playOn(d.GetDecisionId(), bots.Count(d)), nil
 				}
-				return nil
+				return nil, nil
 			}
 			current.id, current.ply, current.timed, current.count = d.GetDecisionId(), d.GetPly(), d.GetDeadline() != nil, bots.Count(d)
 			// The note and the CPU go with the step into the match's log (its replay).
 			mv.Answer.Note = mv.Debug
 			st.Measured(current.id, mv.CPU)
-			push(mv.Answer)
+			mv.Answer.MatchId = match
+			return mv.Answer, nil
 		case *orreryv1.PlayResponse_Rejected:
 			rej := m.Rejected
 			if current.id != "" && rej.GetDecisionId() == current.id && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION {
@@ -122,13 +110,15 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 				if cfg.OnStep != nil {
 					cfg.OnStep(Step{DecisionID: current.id, Ply: current.ply, Verdict: v})
 				}
+				var a *orreryv1.Answer
 				if !current.timed {
-					playOn(current.id, current.count)
+					a = playOn(current.id, current.count)
 				}
 				current.id = ""
+				return a, nil
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	r := b.Receive()
 	if r == nil {
@@ -139,8 +129,7 @@ func Play(ctx context.Context, st Seat, b *Bot, cfg PlayConfig) error {
 	// and they are left out of its line if it asked so.
 	recv := &orreryv1.Receive{OmitLegal: r.GetOmitLegal(), OmitText: r.GetOmitText(), OmitObservation: r.GetOmitObservation(), OmitEvents: r.GetOmitEvents(), Quiet: true}
 	st.SetReceive(recv)
-	st.Lend()
-	err := st.Run(ctx, answers, send)
+	err := st.Play(ctx, reply)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -34,7 +34,7 @@ import (
 // Player answers the decisions of one seat: bots.Bot is one. The ladder takes its house
 // players as values so that the service imports no bots.
 // Act must keep no part of d once it returns: the arena builds the seat's next decision in
-// its memory (match.Seat.Lend).
+// its memory (match.Seat.Play).
 type Player interface {
 	Act(d *orreryv1.Decision) *orreryv1.Answer
 }
@@ -432,22 +432,10 @@ func PlayInProcess(ctx context.Context, arena Seats, token string, p Player, pac
 	}
 	defer st.Detach()
 	id := st.MatchID()
-	answers := make(chan *orreryv1.PlayRequest, 4)
-	push := func(a *orreryv1.Answer) {
-		req := &orreryv1.PlayRequest{Msg: &orreryv1.PlayRequest_Answer{Answer: a}}
-		for {
-			select {
-			case answers <- req:
-				return
-			default:
-				<-answers // an answer Run has not read is stale by now
-			}
-		}
-	}
 	// Only the decision's id is kept once it is answered: the seat lends its messages back
-	// (Seat.Lend), and its next decision is built in the memory of this one.
+	// (match.Seat.Play), and its next decision is built in the memory of this one.
 	var current string
-	send := func(resp *orreryv1.PlayResponse) error {
+	err = st.Play(ctx, func(resp *orreryv1.PlayResponse) (*orreryv1.Answer, error) {
 		switch m := resp.GetMsg().(type) {
 		case *orreryv1.PlayResponse_Decision:
 			current = m.Decision.GetDecisionId()
@@ -459,18 +447,17 @@ func PlayInProcess(ctx context.Context, arena Seats, token string, p Player, pac
 			}
 			a := act(p, m.Decision)
 			a.DecisionId, a.MatchId = current, id
-			push(a)
+			return a, nil
 		case *orreryv1.PlayResponse_Rejected:
 			rej := m.Rejected
 			if current != "" && rej.GetDecisionId() == current && rej.GetCode() != orreryv1.RejectCode_REJECT_CODE_STALE_DECISION {
-				push(&orreryv1.Answer{DecisionId: current, MatchId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}})
+				a := &orreryv1.Answer{DecisionId: current, MatchId: id, Choice: &orreryv1.Answer_LegalIndex{LegalIndex: 0}}
 				current = ""
+				return a, nil
 			}
 		}
-		return nil
-	}
-	st.Lend()
-	err = st.Run(ctx, answers, send)
+		return nil, nil
+	})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -82,6 +82,9 @@ type Match struct {
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
 	latency prometheus.Observer
+	// chain, while a seat the server plays answers (Seat.Play), takes the first stream it
+	// wakes, to be sent on the answering goroutine once that seat has nothing more to do.
+	chain *chained
 }
 
 // logged is one applied step with its notation.

@@ -28,13 +28,12 @@ type Seat struct {
 	// sending is the list next last returned, reused by the next call: only the seat's one
 	// sender (Run, or the stream's flush) calls next, and it clears the list once sent.
 	sending []*orreryv1.PlayResponse
-	out     *sender // a Play stream's sender; nil for Run
+	out     *sender // a Play stream's sender, or Play's; nil for Run
 	// built is the decision a stream's sender took last; sent by the time it takes more, it
 	// becomes spare, in which the seat's next decision is built, view and all: gRPC has
-	// encoded a message once Send returns, and nothing else holds it. Run's send may keep
-	// what it is given, unless it lends it back (Lend).
+	// encoded a message once Send returns, and nothing else holds it; Play's bot keeps
+	// nothing either. Run's send may keep what it is given.
 	built, spare *decisionMsg
-	lend         bool
 	// ack is the seat's acknowledgement block, reused while its messages are lent back (as
 	// the decision's are): queued with the replies, handed to the sender with them by next,
 	// and free again once the sender calls next again, everything sent.
@@ -56,6 +55,7 @@ type sender struct {
 	closing bool         // the bot closed its side: send the replies, then end
 	done    bool         // the stream has ended: start no more
 	end     chan<- error // the stream's end, once: nil when the match ended
+	local   *local       // the bot the server plays in the seat (Seat.Play); nil for a stream
 }
 
 // ackState is where a seat's own acknowledgement block is.
@@ -69,11 +69,6 @@ const (
 
 // SetReceive sets what the seat's stream carries (nil: everything). Call it before Run.
 func (st *Seat) SetReceive(r *orreryv1.Receive) { st.recv = r }
-
-// Lend says that Run's send keeps nothing it is given, no part of it, once it returns: the
-// seat's next decision is then built in the memory of its last, as a Play stream's is.
-// Call it before Run.
-func (st *Seat) Lend() { st.lend = true }
 
 // Connect connects to seat, replacing any older connection of it, from eventsSeen (how many
 // events the bot has seen) if set, or else from what the seat was last sent.
@@ -224,10 +219,10 @@ func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
 }
 
 // ackLocked is an acknowledgement block to fill: the seat's own if its messages are lent
-// back (Seat.Lend, or a Play stream) and it is free, else a new one, which a send that keeps
+// back (a Play stream, or Seat.Play) and it is free, else a new one, which a send that keeps
 // what it is given may keep.
 func (st *Seat) ackLocked() *acceptedMsg {
-	if st.out == nil && !st.lend || st.ackState != ackFree {
+	if st.out == nil || st.ackState != ackFree {
 		return new(acceptedMsg)
 	}
 	if st.ack == nil {

@@ -16,7 +16,7 @@ type Pools struct {
 	// pendings holds the decisions of ended matches, with their legal lists, for the seats of
 	// new ones: a seat's first decisions otherwise grew a list from nothing in every match.
 	pendings sync.Pool // *pending
-	// decisions holds the decision messages of seats whose streams (or lending Runs) ended,
+	// decisions holds the decision messages of seats whose streams (or Plays) ended,
 	// view memory and all, for the seats of new matches (decisionLocked).
 	decisions sync.Pool // *decisionMsg
 	// senders are the sender goroutines waiting for a seat with something to send (sendFor).
@@ -46,7 +46,8 @@ func (s *Pools) sender(st *Seat, done <-chan struct{}) {
 	idle := time.NewTimer(senderIdle)
 	defer idle.Stop()
 	for {
-		st.flush()
+		for then := st.flush(); then != nil; then = then.flush() {
+		}
 		s.senders.push(next)
 		idle.Reset(senderIdle)
 		select {

@@ -96,6 +96,10 @@ func (st *Seat) wakeLocked() {
 		return
 	}
 	o.running = true
+	if c := st.m.chain; c != nil && c.seat == nil {
+		c.seat = st // sent by the goroutine of the seat that answers (Seat.Play)
+		return
+	}
 	st.m.env.Pools.sendFor(st)
 }
 
@@ -114,24 +118,44 @@ func (st *Seat) hasNewsLocked() bool {
 }
 
 // flush sends what the seat has new, until it has nothing (the goroutine ends) or the stream
-// ends.
-func (st *Seat) flush() {
+// ends; a seat the server plays (Seat.Play) answers on the way. It returns a seat of the
+// match that the answers woke, for the goroutine to send next: in a seat's match against the
+// house, the house's decision and its answer cost no further hand-off to another goroutine.
+func (st *Seat) flush() (then *Seat) {
 	o := st.out
 	for {
 		msgs, final, err := st.next(true)
+		if then != nil && hasDecision(msgs) {
+			// This seat's bot thinks again: the other seat does not wait for it.
+			st.m.env.Pools.sendFor(then)
+			then = nil
+		}
 		for _, r := range msgs {
 			if err := o.send(r); err != nil {
 				st.end(err)
-				return
+				return then
 			}
 		}
 		clear(msgs) // sent: the list is reused, and must not keep them alive
 		switch {
 		case err != nil || final:
 			st.end(err)
-			return
+			return then
 		case len(msgs) == 0:
-			return // next stopped the sender, under the lock
+			return then // next stopped the sender, under the lock
+		}
+		if l := o.local; l != nil && l.answer != nil {
+			woke, err := st.answerLocal(l)
+			if woke != nil {
+				if then != nil {
+					st.m.env.Pools.sendFor(then)
+				}
+				then = woke // sent even if this seat's stream ends: it is marked running
+			}
+			if err != nil {
+				st.end(err)
+				return then
+			}
 		}
 	}
 }
@@ -140,6 +164,7 @@ func (st *Seat) flush() {
 func (st *Seat) end(err error) {
 	st.m.mu.Lock()
 	st.out.done, st.out.running = true, false
+	st.out.stoppedLocked()
 	st.m.mu.Unlock()
 	st.out.end <- err
 }
@@ -160,12 +185,16 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		// take for a newer stream's join.
 		return st.takeRepliesLocked(), true, ErrStreamClosed
 	}
+	if stream && st.out.local != nil && st.out.done {
+		st.out.running = false // Play has returned: its bot is given nothing more
+		st.out.stoppedLocked()
+		return nil, false, nil
+	}
 	if m.seats[st.seat].stream != st.gen {
 		return nil, false, ErrReplaced
 	}
 	msgs = st.takeRepliesLocked()
-	reuse := stream || st.lend
-	if reuse && st.built != nil {
+	if stream && st.built != nil {
 		// The sender calls again only once it has sent everything it took.
 		st.spare, st.built = st.built, nil
 	}
@@ -178,7 +207,7 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		msgs = append(msgs, newEventsMsg(v.events, m.id))
 	}
 	if v.ended != nil {
-		if reuse && st.spare != nil {
+		if stream && st.spare != nil {
 			// Sent, and the seat is sent nothing more: another seat's decisions are built in it.
 			m.env.Pools.decisions.Put(st.spare)
 			st.spare = nil
@@ -191,11 +220,11 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 		d.Events = v.events
 		msgs = append(msgs, &v.decision.resp)
 		st.sent = d.GetDecisionId()
-		if reuse {
+		if stream {
 			st.built = v.decision
 		}
 	}
-	if reuse && len(msgs) == 0 && st.spare != nil {
+	if stream && len(msgs) == 0 && st.spare != nil {
 		// Nothing new: the seat waits, maybe long (a bot thinking, its rivals' turns). Its
 		// sent decision goes to the server's pool, for whichever seat decides next, rather
 		// than wait here: a server of waiting seats holds no decisions it has sent, and the
@@ -205,6 +234,7 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 	}
 	if stream && len(msgs) == 0 {
 		st.out.running = false
+		st.out.stoppedLocked()
 	}
 	st.sending = msgs[:0]
 	return msgs, false, nil
