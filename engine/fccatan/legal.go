@@ -116,7 +116,8 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // marker, and for a knight chase the nearest carrier (or opponent) to tag it. Knights keep
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
-// those are compared.
+// those are compared. sets and rivals are what the team's list reads once, at the first player
+// who needs them: which piles have balls, and the opponents carrying one.
 func (s *State) avatarOptions(t, i int, av *avatar, sets *[numRes]int, rivals *carriers, o *orders) {
 	tag := int16(0)
 	if av.knight {
@@ -233,7 +234,7 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	out[n] = keep
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
-	var rivals carriers
+	var rivals carriers     // the opposing carriers, gathered at the first free knight
 	for i := range tm.av[:tm.size] {
 		if tm.av[i].frozen {
 			continue
