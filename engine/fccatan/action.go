@@ -100,7 +100,8 @@ func IntentsAction(in ...Intent) engine.Action {
 }
 
 func intentOf(a engine.Action, k int) Intent {
-	return Intent{X: a.Arg[3*k], Y: a.Arg[3*k+1], Flags: a.Arg[3*k+2]}
+	in := (*[3]int16)(a.Arg[3*k:]) // one bounds check for the three
+	return Intent{X: in[0], Y: in[1], Flags: in[2]}
 }
 
 // PassAction makes no offer, accepts nothing, buys nothing.

@@ -52,17 +52,16 @@ type spots struct {
 }
 
 func newSpots(f *Field, reach int32) spots {
-	var at []Vec
-	var r []int32
-	for _, p := range f.Piles {
-		at, r = append(at, p.Pos), append(r, reach)
+	var at [max(maxPiles, maxHoops)]Vec // on the stack: a match is made for every game
+	var r [len(at)]int32
+	for k, p := range f.Piles {
+		at[k], r[k] = p.Pos, reach
 	}
-	piles := newGrid(f.Width, f.Height, at, r)
-	at, r = at[:0], r[:0]
-	for _, h := range f.Hoops {
-		at, r = append(at, h.Center), append(r, h.Radius)
+	piles := newGrid(f.Width, f.Height, at[:len(f.Piles)], r[:len(f.Piles)])
+	for h, hp := range f.Hoops {
+		at[h], r[h] = hp.Center, hp.Radius
 	}
-	return spots{piles: piles, hoops: newGrid(f.Width, f.Height, at, r)}
+	return spots{piles: piles, hoops: newGrid(f.Width, f.Height, at[:len(f.Hoops)], r[:len(f.Hoops)])}
 }
 
 // next takes the lowest id from mask m.

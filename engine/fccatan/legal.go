@@ -93,8 +93,8 @@ func (s *State) packOrders(t int) engine.Action {
 	a := engine.Action{Kind: kindIntents}
 	tm := &s.teams[t]
 	for i := range tm.av[:tm.size] {
-		o := tm.av[i].order
-		a.Arg[3*i], a.Arg[3*i+1], a.Arg[3*i+2] = o.X, o.Y, o.Flags
+		o, slot := tm.av[i].order, (*[3]int16)(a.Arg[3*i:])
+		slot[0], slot[1], slot[2] = o.X, o.Y, o.Flags
 	}
 	return a
 }
@@ -116,9 +116,9 @@ func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
 // marker, and for a knight chase the nearest carrier (or opponent) to tag it. Knights keep
 // tagging whatever they do. Each order is listed once: only two piles on one spot, or an
 // opponent standing on the home hoop's centre, could give the same order twice, and only
-// those are compared.
-func (s *State) avatarOptions(t, i int, sets *[numRes]int, rivals *carriers, o *orders) {
-	av := &s.teams[t].av[i]
+// those are compared. sets and rivals are what the team's list reads once, at the first player
+// who needs them: which piles have balls, and the opponents carrying one.
+func (s *State) avatarOptions(t, i int, av *avatar, sets *[numRes]int, rivals *carriers, o *orders) {
 	tag := int16(0)
 	if av.knight {
 		tag = flagTag
@@ -234,13 +234,13 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 	out[n] = keep
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
-	var rivals carriers
+	var rivals carriers     // the opposing carriers, gathered at the first free knight
 	for i := range tm.av[:tm.size] {
 		if tm.av[i].frozen {
 			continue
 		}
 		cur := s.order(t, i)
-		s.avatarOptions(t, i, &sets, &rivals, &opts)
+		s.avatarOptions(t, i, &tm.av[i], &sets, &rivals, &opts)
 		for _, in := range opts.in[:opts.n] {
 			if in == cur {
 				continue

@@ -33,9 +33,8 @@ func (s *State) nearestHoop(p Vec, owner int, b int8) int {
 }
 
 // nearestOpponent is the nearest free opponent of team t (a carrier if carriers), the lowest
-// ref on ties, or -1. Every knight's options ask for the nearest carrier on every tick, and
-// for the nearest opponent only when no opponent carries a ball: a player passed over costs a
-// look at two bytes, a player measured several times that.
+// ref on ties, or -1. A knight's options ask for the nearest opponent only when no opponent
+// carries a ball (the nearest carrier is measured among the carriers, gathered once a list).
 func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 	best, bestD := ref(-1), int64(math.MaxInt64)
 	for u := range s.teams[:s.c.teams] {

@@ -58,15 +58,34 @@ func phaseTakes(ph Phase, kind uint16) bool {
 
 var errMalformed = illegal("malformed action")
 
+// argsZeroFrom reports whether a's arguments from n on are all zero. Most kinds use three
+// at most, so the twelve after those are or-ed together, written out, before a loop looks
+// at the rest.
+func argsZeroFrom(a *engine.Action, n int) bool {
+	_ = [1]struct{}{}[len(a.Arg)-15] // written out for fifteen arguments
+	g := &a.Arg
+	if n <= 3 {
+		rest := g[3] | g[4] | g[5] | g[6] | g[7] | g[8] | g[9] | g[10] | g[11] | g[12] | g[13] | g[14]
+		for i := n; i < 3; i++ {
+			rest |= g[i]
+		}
+		return rest == 0
+	}
+	for _, v := range g[min(n, len(g)):] {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // validate checks a for seat p, who owes the decision, without changing anything.
 func (s *state) validate(p int8, a engine.Action) error {
 	if a.Kind == kindNone || a.Kind >= numKinds {
 		return errMalformed
 	}
-	for i := argsUsed(a); i < len(a.Arg); i++ {
-		if a.Arg[i] != 0 {
-			return errMalformed
-		}
+	if !argsZeroFrom(&a, argsUsed(a)) {
+		return errMalformed
 	}
 	if !phaseTakes(s.phase, a.Kind) {
 		return illegal("a %s action does not answer the %s decision", kindNames[a.Kind], phaseNames[s.phase])

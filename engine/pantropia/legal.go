@@ -70,12 +70,18 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 
 // appendRings lists a ring on each joint of t, in joint order.
 func appendRings(buf []engine.Action, t jointSet) []engine.Action {
+	n, k := len(buf), 0
+	for _, w := range t {
+		k += bits.OnesCount64(w)
+	}
+	out := slices.Grow(buf, k)[:n+k]
 	for w := range t {
 		for m := t[w]; m != 0; m &= m - 1 {
-			buf = append(buf, ringAt[w<<6+bits.TrailingZeros64(m)])
+			out[n] = ringAt[w<<6+bits.TrailingZeros64(m)]
+			n++
 		}
 	}
-	return buf
+	return out[:n]
 }
 
 // The actions that name one joint or one intersection, made once: a list copies them whole
@@ -126,7 +132,7 @@ func (s *state) mainLegal(p int8, buf []engine.Action) []engine.Action {
 		buf = append(buf, earthRun[bits.TrailingZeros64(m)>>3%NumColors][:]...)
 	}
 	if int(s.offersMade) < s.cfg.offersPerTurn {
-		buf = s.offerLegal(p, buf)
+		buf = s.offerLegal(p, chips, buf)
 	}
 	if me.rings < supplyRings && covers(chips, pr[ItemAtmosphere]) {
 		buf = appendRings(buf, s.ringTargets(p))
@@ -196,9 +202,8 @@ func one16(c Color, n int16) (v [NumColors]int16) {
 
 // offerLegal lists a bounded, useful family of offers: one chip for one, two for one and one
 // for two, of single colors each side, with every other seat that holds what is asked.
-// Apply accepts any other valid offer too.
-func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
-	mine := chipBytes(&s.pl[p].chips)
+// Apply accepts any other valid offer too. mine is p's chipBytes.
+func (s *state) offerLegal(p int8, mine uint64, buf []engine.Action) []engine.Action {
 	one, two := holdsBytes(mine, 1), holdsBytes(mine, 2)
 	// The list is written in place: buf grows once to the most it can take, with room past
 	// the last seat's offers for a whole offerSpan.
@@ -214,21 +219,52 @@ func (s *state) offerLegal(p int8, buf []engine.Action) []engine.Action {
 		theirs := chipBytes(&s.pl[q].chips)
 		has, hasTwo := holdsBytes(theirs, 1), holdsBytes(theirs, 2)
 		lenTwo, lenOne := 2*has+hasTwo, has+hasTwo
-		m := 0
-		span := (*offerSpan)(out[n:])
-		for xs := one; xs != 0; xs &= xs - 1 {
-			low := xs & -xs // x's byte, the lowest left
-			x := bits.TrailingZeros64(low) >> 3
-			below := low - 1 // the colors before x; those after it move down a byte
-			if two&low != 0 {
-				m = copyRun(span, m, &offerRun[q][x], lenTwo&below|lenTwo>>8&^below)
-			} else {
-				m = copyPairs(span, m, &pairRun[q][x], lenOne&below|lenOne>>8&^below)
-			}
-		}
-		n += m
+		n += offersTo((*offerSpan)(out[n:]), &offerRun[q], &pairRun[q], one, two, lenTwo, lenOne)
 	}
 	return out[:n]
+}
+
+// offersTo writes the offers to one seat at the start of out, from its runs, and returns how
+// many it listed. one and two have a byte 1 for each color the giver holds one and two of;
+// lenTwo and lenOne a byte for each color, how many offers it makes listed (offerLegal).
+// For each color x given, each triple (or pair) of the run is copied whole, without a
+// branch, and the count moves past as many of it as the color's byte says: an offer not
+// listed is written over by the next, or left past the end. The copies are written out
+// here, not called, so that the loop keeps its values in registers.
+func offersTo(out *offerSpan, run *[NumColors][NumColors - 1][3]engine.Action, pairs *[NumColors][NumColors - 1][2]engine.Action, one, two, lenTwo, lenOne uint64) int {
+	_ = [1]struct{}{}[NumColors-6] // written out for five other colors
+	n := 0
+	for xs := one; xs != 0; xs &= xs - 1 {
+		low := xs & -xs // x's byte, the lowest left
+		x := bits.TrailingZeros64(low) >> 3
+		below := low - 1 // the colors before x; those after it move down a byte
+		if two&low != 0 {
+			r, l := &run[x], lenTwo&below|lenTwo>>8&^below
+			*(*[3]engine.Action)(out[n&127:]) = r[0]
+			n += int(l & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[1]
+			n += int(l >> 8 & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[2]
+			n += int(l >> 16 & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[3]
+			n += int(l >> 24 & 0xff)
+			*(*[3]engine.Action)(out[n&127:]) = r[4]
+			n += int(l >> 32 & 0xff)
+		} else {
+			r, l := &pairs[x], lenOne&below|lenOne>>8&^below
+			*(*[2]engine.Action)(out[n&127:]) = r[0]
+			n += int(l & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[1]
+			n += int(l >> 8 & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[2]
+			n += int(l >> 16 & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[3]
+			n += int(l >> 24 & 0xff)
+			*(*[2]engine.Action)(out[n&127:]) = r[4]
+			n += int(l >> 32 & 0xff)
+		}
+	}
+	return n
 }
 
 // holdsBytes has a byte 1 for each color of which chips (chipBytes) holds at least n, 0 for
@@ -241,43 +277,15 @@ func holdsBytes(chips, n uint64) uint64 {
 // whole triples copied past the last.
 type offerSpan [128 + 3]engine.Action
 
-// copyRun writes the offers of run listed at out[n:], in order, and returns the new count.
-// Each triple is copied whole, without a branch, and the count moves past as many of it as
-// its byte of listed says (the lowest byte first): an offer not listed is written over by
-// the next triple, or left past the end.
-func copyRun(out *offerSpan, n int, run *[NumColors - 1][3]engine.Action, listed uint64) int {
-	_ = [1]struct{}{}[NumColors-6] // written out for five other colors
-	*(*[3]engine.Action)(out[n&127:]) = run[0]
-	n += int(listed & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[1]
-	n += int(listed >> 8 & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[2]
-	n += int(listed >> 16 & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[3]
-	n += int(listed >> 24 & 0xff)
-	*(*[3]engine.Action)(out[n&127:]) = run[4]
-	return n + int(listed>>32&0xff)
-}
-
-// copyPairs is copyRun for a giver holding one x, who cannot give two.
-func copyPairs(out *offerSpan, n int, run *[NumColors - 1][2]engine.Action, listed uint64) int {
-	*(*[2]engine.Action)(out[n&127:]) = run[0]
-	n += int(listed & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[1]
-	n += int(listed >> 8 & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[2]
-	n += int(listed >> 16 & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[3]
-	n += int(listed >> 24 & 0xff)
-	*(*[2]engine.Action)(out[n&127:]) = run[4]
-	return n + int(listed>>32&0xff)
-}
-
 // offersPerColor is how many listed offers give one color: three for each other color.
 const offersPerColor = 3 * (NumColors - 1)
 
 func (s *state) playLegal(p int8, buf []engine.Action) []engine.Action {
 	me := &s.pl[p]
+	_ = [1]struct{}{}[Luddite-7] // written out for the six cards played in the main phase
+	if h := &me.hand; h[1]|h[2]|h[3]|h[4]|h[5]|h[6] == 0 {
+		return buf // most hands hold none
+	}
 	for k := OrbitalMirror; k < Luddite; k++ {
 		if me.hand[k] == 0 {
 			continue

@@ -39,6 +39,47 @@ func offersByRule(s *state, p int8) []engine.Action {
 	return out
 }
 
+// reachByRule is reach as a search, one ring at a time: from the rings at p's own structures
+// (own), along p's adjacent rings, not through the intersections in closed.
+func reachByRule(s *state, p int8, own, closed uint32) jointSet {
+	var home jointSet
+	mine := &s.ringOf[p]
+	for m := own; m != 0; m &= m - 1 {
+		home.or(&endsAt[bits.TrailingZeros32(m)])
+	}
+	var conn jointSet
+	out := home
+	var queue [NumJoints]int16
+	n := 0
+	for w := range home {
+		for m := home[w] & mine[w]; m != 0; m &= m - 1 {
+			j := int16(w<<6 + bits.TrailingZeros64(m))
+			conn.add(j)
+			queue[n] = j
+			n++
+		}
+	}
+	for i := 0; i < n; i++ {
+		j := queue[i]
+		nb := &aroundSet[j]
+		if at := jointAt[j]; at >= 0 && closed&(1<<at) != 0 {
+			nb = &alongSet[j]
+		}
+		for w := range nb {
+			out[w] |= nb[w]
+			for m := nb[w] & mine[w] &^ conn[w]; m != 0; m &= m - 1 {
+				conn[w] |= m & -m
+				queue[n] = int16(w<<6 + bits.TrailingZeros64(m))
+				n++
+			}
+		}
+	}
+	for w := range out {
+		out[w] &^= mine[w]
+	}
+	return out
+}
+
 // TestLegal_FastPathsAgreeWithRules: the offers listed from bit sets, the kept answers of
 // reach and the habitat sites found from site sets are what the plain rule gives, at every
 // decision of seeded random games, with chip counts varied so that every mix of "none, one,
@@ -62,7 +103,7 @@ func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 						closed |= 1 << x
 					}
 				}
-				if got, want := s.reach(p), s.reachFrom(p, own, closed); got != want {
+				if got, want := s.reach(p), reachByRule(s, p, own, closed); got != want {
 					t.Fatalf("seed %d step %d: seat %d's kept reach %x, computed %x", seed, i, p, got, want)
 				}
 				var sites uint32
@@ -83,7 +124,7 @@ func TestLegal_FastPathsAgreeWithRules(t *testing.T) {
 						s.pl[q].chips[c] = int32(r.IntN(4))
 					}
 				}
-				got := s.offerLegal(p, nil)
+				got := s.offerLegal(p, chipBytes(&s.pl[p].chips), nil)
 				if want := offersByRule(s, p); !slices.Equal(got, want) {
 					t.Fatalf("seed %d step %d: %d offers listed, the rule gives %d", seed, i, len(got), len(want))
 				}
@@ -183,6 +224,26 @@ func TestOfferFits_AgreesWithTheChecks(t *testing.T) {
 		}
 		if got := offerFits(&a, &mine, &theirs); got != (want && gave && took) {
 			t.Fatalf("give %v take %v, holding %v and %v: offerFits %v, the checks %v", give, take, mine, theirs, got, want && gave && took)
+		}
+	}
+}
+
+// TestArgsZeroFrom_AgreesWithALoop: argsZeroFrom finds a nonzero argument at or past n
+// wherever a plain loop does, for every n and each argument set alone.
+func TestArgsZeroFrom_AgreesWithALoop(t *testing.T) {
+	for n := 0; n <= 15; n++ {
+		for set := -1; set < 15; set++ {
+			var a engine.Action
+			if set >= 0 {
+				a.Arg[set] = -7
+			}
+			want := true
+			for i := n; i < len(a.Arg); i++ {
+				want = want && a.Arg[i] == 0
+			}
+			if got := argsZeroFrom(&a, n); got != want {
+				t.Errorf("argument %d set, from %d: argsZeroFrom %v, the loop %v", set, n, got, want)
+			}
 		}
 	}
 }

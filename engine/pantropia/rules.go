@@ -35,38 +35,33 @@ type reachMemo struct {
 }
 
 // reachFrom is reach computed: from the rings at p's own structures (own), along p's
-// adjacent rings, not through the intersections in closed.
+// adjacent rings, not through the intersections in closed. It spreads a round at a time:
+// the joints next to the rings reached so far are added to the reach, and p's rings among
+// them not yet reached are the next round's.
 func (s *state) reachFrom(p int8, own, closed uint32) jointSet {
-	var home jointSet
 	mine := &s.ringOf[p]
+	var out jointSet
 	for m := own; m != 0; m &= m - 1 {
-		home.or(&endsAt[bits.TrailingZeros32(m)])
+		out.or(&endsAt[bits.TrailingZeros32(m)])
 	}
-	var conn jointSet
-	out := home
-	var queue [NumJoints]int16
-	n := 0
-	for w := range home {
-		for m := home[w] & mine[w]; m != 0; m &= m - 1 {
-			j := int16(w<<6 + bits.TrailingZeros64(m))
-			conn.add(j)
-			queue[n] = j
-			n++
-		}
+	var conn, front jointSet // p's rings reached; those reached in the last round
+	for w := range out {
+		front[w] = out[w] & mine[w]
 	}
-	for i := 0; i < n; i++ {
-		j := queue[i]
-		nb := &aroundSet[j]
-		if at := jointAt[j]; at >= 0 && closed&(1<<at) != 0 {
-			nb = &alongSet[j]
-		}
-		for w := range nb {
-			out[w] |= nb[w]
-			for m := nb[w] & mine[w] &^ conn[w]; m != 0; m &= m - 1 {
-				conn[w] |= m & -m
-				queue[n] = int16(w<<6 + bits.TrailingZeros64(m))
-				n++
+	for !front.isEmpty() {
+		for w := range front {
+			for m := front[w]; m != 0; m &= m - 1 {
+				j := w<<6 + bits.TrailingZeros64(m)
+				nb := &aroundSet[j]
+				if at := jointAt[j]; at >= 0 && closed&(1<<at) != 0 {
+					nb = &alongSet[j]
+				}
+				out.or(nb)
 			}
+			conn[w] |= front[w]
+		}
+		for w := range front {
+			front[w] = out[w] & mine[w] &^ conn[w]
 		}
 	}
 	for w := range out {
@@ -77,11 +72,11 @@ func (s *state) reachFrom(p int8, own, closed uint32) jointSet {
 
 // emptySet is the set of joints without a ring.
 func (s *state) emptySet() jointSet {
-	e := allJoints
-	for p := range s.ringOf {
-		for w := range e {
-			e[w] &^= s.ringOf[p][w]
-		}
+	_ = [1]struct{}{}[maxSeats-4] // written out for four seats
+	r := &s.ringOf
+	var e jointSet
+	for w := range e {
+		e[w] = allJoints[w] &^ (r[0][w] | r[1][w] | r[2][w] | r[3][w])
 	}
 	return e
 }
