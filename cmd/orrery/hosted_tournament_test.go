@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,10 +223,9 @@ func TestHosted_TournamentRerunsExactlyFromItsSeed(t *testing.T) {
 func TestHosted_TournamentSurvivesKill9(t *testing.T) {
 	mods := buildHostedEntrants(t)
 	ctx := context.Background()
-	games := int32(6)
-	if os.Getenv("CI") == "true" {
-		games = 4
-	}
+	// An IceTraders match of these bots is a few dozen moves, over in milliseconds: enough
+	// games that one is surely caught mid-game by the poll below, after the first has ended.
+	games := int32(12)
 
 	a, err := startArena(arenaConfig{addr: "127.0.0.1:0", dbPath: filepath.Join(t.TempDir(), "alone.db"), ladder: &ladderOptions{}})
 	if err != nil {
@@ -267,7 +265,16 @@ func TestHosted_TournamentSurvivesKill9(t *testing.T) {
 	cut := ""
 	for deadline := time.Now().Add(2 * time.Minute); cut == ""; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("no match of the tournament was mid-game within 2 minutes")
+			var b strings.Builder
+			if r, err := tours.GetTournament(ctx, &orreryv1.GetTournamentRequest{TournamentId: id}); err == nil {
+				for _, m := range r.GetTournament().GetMatchIds() {
+					if got, err := arena.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: m}); err == nil {
+						fmt.Fprintf(&b, "match %s: %v ply %d\n", m, got.GetMatch().GetStatus(), got.GetMatch().GetPly())
+					}
+				}
+			}
+			_, stacks := srv.goroutines()
+			t.Fatalf("no match of the tournament was mid-game within 2 minutes:\n%s\nthe server's goroutines:\n%s", b.String(), stacks)
 		}
 		r, err := tours.GetTournament(ctx, &orreryv1.GetTournamentRequest{TournamentId: id})
 		if err != nil {
