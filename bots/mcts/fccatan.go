@@ -112,7 +112,7 @@ func (p *fccatanPlanner) Planned(d *orreryv1.Decision, prior, answer *orreryv1.A
 	p.override = [4]*fccatanv1.AvatarIntent{}
 	for k, c := range chosen {
 		if k < len(keep) && k < len(greedy) && k < len(p.override) && !proto.Equal(c, keep[k]) && !sameMotion(c, greedy[k]) {
-			// A copy: the decision's memory is the server's once Act returns (Seat.Lend).
+			// A copy: the decision's memory is the server's once Act returns (match.Seat.Play).
 			p.override[k] = proto.CloneOf(c)
 		}
 	}
