@@ -2,63 +2,29 @@ package houseseats
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"github.com/orrery/orrery/bots/builtin"
 	"github.com/orrery/orrery/bots/sdk"
 	_ "github.com/orrery/orrery/engine/games"
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
-	"github.com/orrery/orrery/service"
-	"github.com/orrery/orrery/service/ladder"
 )
 
 // TestMain checks that the bots' goroutines end with their seats.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// arena is a server with built-in bots for CreateMatch's bot seats (seats nil: none), and a
-// client of it over loopback.
+// arena is a server without a store, with built-in bots for CreateMatch's bot seats if
+// withBots, and a client of it over loopback.
 func arena(t *testing.T, withBots bool) (orreryv1.ArenaServiceClient, *grpc.ClientConn) {
 	t.Helper()
-	var hs *Seats
-	cfg := service.Config{}
-	if withBots {
-		hs = New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) }, builtin.Names, nil)
-		cfg.HouseSeats = hs
-	}
-	srv, err := service.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if hs != nil {
-		hs.Start(srv)
-	}
-	gs := service.NewGRPCServer(srv, service.GRPCOptions{})
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go gs.Serve(lis)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if hs != nil {
-			hs.Close()
-		}
-		srv.Close()
-		gs.Stop()
-		conn.Close()
-	})
-	return orreryv1.NewArenaServiceClient(conn), conn
+	s := serve(t, nil, withBots)
+	return s.client, s.conn
 }
 
 func TestCreateMatch_BotsPlayTheirSeatsToTheEnd(t *testing.T) {

@@ -18,22 +18,30 @@ import (
 	"github.com/orrery/orrery/service/store"
 )
 
-// serving is one run of a server on db, with built-in bots, and a client of it.
+// serving is one run of a server, and a client of it.
 type serving struct {
 	client orreryv1.ArenaServiceClient
+	conn   *grpc.ClientConn
 	stop   func()
 }
 
-// serve starts a server on db as `orrery serve` does: the server resumes what db holds,
-// then the bots start.
-func serve(t *testing.T, db *store.DB) serving {
+// serve starts a server on db (nil: none) as `orrery serve` does: the server resumes what
+// db holds, then the built-in bots start, if withBots.
+func serve(t *testing.T, db *store.DB, withBots bool) serving {
 	t.Helper()
-	hs := New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) }, builtin.Names, nil)
-	srv, err := service.New(service.Config{Store: db, HouseSeats: hs})
+	cfg := service.Config{Store: db}
+	var hs *Seats
+	if withBots {
+		hs = New(func(game, name string, seed uint64) (ladder.Player, error) { return builtin.New(game, name, seed) }, builtin.Names, nil)
+		cfg.HouseSeats = hs
+	}
+	srv, err := service.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs.Start(srv)
+	if hs != nil {
+		hs.Start(srv)
+	}
 	gs := service.NewGRPCServer(srv, service.GRPCOptions{})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -52,11 +60,13 @@ func serve(t *testing.T, db *store.DB) serving {
 		stopped = true
 		conn.Close()
 		gs.Stop()
-		hs.Close()
+		if hs != nil {
+			hs.Close()
+		}
 		srv.Close()
 	}
 	t.Cleanup(stop)
-	return serving{client: orreryv1.NewArenaServiceClient(conn), stop: stop}
+	return serving{client: orreryv1.NewArenaServiceClient(conn), conn: conn, stop: stop}
 }
 
 // playMoves joins token's seat and answers its decisions with their first legal action:
@@ -108,7 +118,7 @@ func TestCreateMatch_BotsReseatedAfterRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
-	first := serve(t, db)
+	first := serve(t, db, true)
 	// A game the bots' luck ends within a few moves tests no restart: another is made.
 	var created *orreryv1.CreateMatchResponse
 	var token string
@@ -134,7 +144,7 @@ func TestCreateMatch_BotsReseatedAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	second := serve(t, db)
+	second := serve(t, db, true)
 	for {
 		m, err := second.client.GetMatch(ctx, &orreryv1.GetMatchRequest{MatchId: created.GetMatchId()})
 		if err != nil {
