@@ -19,13 +19,7 @@ func TestBrowser_PersonAbortsTheMatch(t *testing.T) {
 	b := newBrowser(t)
 	var got frames
 	got.listen(t, b.ctx)
-	b.do(chromedp.Navigate(a.web.url + "/#/"))
-	b.until(`document.querySelector('#newgame') !== null`)
-	b.do(chromedp.SetValue(`#newgame`, "icetraders"))
-	eval[bool](b, `document.querySelector('#newgame').dispatchEvent(new Event('change'))`)
-	b.do(chromedp.SetValue(`#newseats`, "3"))
-	eval[bool](b, `document.querySelector('#newseats').dispatchEvent(new Event('change'))`)
-	b.until(`document.querySelectorAll('#seatrows select.seatwho').length === 3`)
+	b.openNewMatchForm(a.web.url, "icetraders", 3)
 	if got := eval[string](b, `[...document.querySelectorAll('#seatrows select.seatwho')].map((s) => s.value).join(',')`); got != "you,greedy,greedy" {
 		t.Fatalf("the seats are %q", got)
 	}

@@ -327,17 +327,24 @@ func TestBrowser_HumanPlaysFCCatanToTheEnd(t *testing.T) {
 	b.screenshot("seat-fccatan")
 }
 
+// openNewMatchForm opens the home page at url and chooses game and seats in its New match
+// form, as a person does, until the form lists a row for each seat.
+func (b *browser) openNewMatchForm(url, game string, seats int) {
+	b.t.Helper()
+	b.do(chromedp.Navigate(url + "/#/"))
+	b.until(`document.querySelector('#newgame') !== null`)
+	b.do(chromedp.SetValue(`#newgame`, game))
+	eval[bool](b, `document.querySelector('#newgame').dispatchEvent(new Event('change'))`)
+	b.do(chromedp.SetValue(`#newseats`, fmt.Sprint(seats)))
+	eval[bool](b, `document.querySelector('#newseats').dispatchEvent(new Event('change'))`)
+	b.until(fmt.Sprintf(`document.querySelectorAll('#seatrows select.seatwho').length === %d`, seats))
+}
+
 // A person makes a match on the home page against the server's bots, and plays it out.
 func TestBrowser_NewMatchFormSeatsBotsAndThePerson(t *testing.T) {
 	a := newArena(t, arenaOptions{authorize: service.AdminKey("s3cret")})
 	b := newBrowser(t)
-	b.do(chromedp.Navigate(a.web.url + "/#/"))
-	b.until(`document.querySelector('#newgame') !== null`)
-	b.do(chromedp.SetValue(`#newgame`, "icetraders"))
-	eval[bool](b, `document.querySelector('#newgame').dispatchEvent(new Event('change'))`)
-	b.do(chromedp.SetValue(`#newseats`, "3"))
-	eval[bool](b, `document.querySelector('#newseats').dispatchEvent(new Event('change'))`)
-	b.until(`document.querySelectorAll('#seatrows select.seatwho').length === 3`)
+	b.openNewMatchForm(a.web.url, "icetraders", 3)
 	// Seat 0 is the person's, seats 1 and 2 bots: greedy, then random.
 	b.do(chromedp.SetValue(`#seatrows select[data-seat="2"]`, "random"))
 	eval[bool](b, `document.querySelector('#seatrows select[data-seat="2"]').dispatchEvent(new Event('change'))`)
