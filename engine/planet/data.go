@@ -163,6 +163,8 @@ type Data struct {
 	Objectives []Objective
 	// Layout is the number of animal cards laid out for each of turns 3..12.
 	Layout [TurnsPerGame - 2]int
+	// runs is each tile's runs in each rotation, which put lays.
+	runs [][5]tileRuns
 	// hash identifies the data set in MarshalBinary.
 	hash uint64
 	// msg is the data set's shared protobuf messages.
@@ -282,6 +284,10 @@ func parseData(b []byte, base *Data) (*Data, error) {
 				}
 				d.Tiles[i][k] = h
 			}
+		}
+		d.runs = make([][5]tileRuns, len(d.Tiles))
+		for i, t := range d.Tiles {
+			d.runs[i] = runsOf(t)
 		}
 	}
 

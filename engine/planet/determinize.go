@@ -108,7 +108,7 @@ func NewDeterminizer(o *planetv1.Observation, seat int) (*Determinizer, error) {
 			if f < 0 || f >= Faces || rot < 0 || rot >= 5 || c.tile[f] >= 0 {
 				return nil, fmt.Errorf("planet: seat %d has a bad placement on face %d", i, f)
 			}
-			c.put(f, id, d.Tiles[id], rot)
+			c.put(f, id, d, rot)
 		}
 		for _, a := range p.GetAnimals() {
 			id, err := animal(a)

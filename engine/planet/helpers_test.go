@@ -2,6 +2,8 @@ package planet
 
 import (
 	"errors"
+	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,6 +66,56 @@ func setSurface(p *core, sf Surface) {
 	p.sets = sf.sets()
 	for h := range p.near {
 		p.near[h] = neighbours(p.sets[h])
+	}
+	regions, n := floodRegions(&p.sets)
+	for h := Ocean; h <= Glacier; h++ {
+		rs := &p.regions[h-1]
+		rs.n = n[h-1]
+		for i, r := range regions[h-1][:n[h-1]] {
+			rs.area[i], rs.size[i] = r, int8(bits.OnesCount64(r))
+		}
+	}
+}
+
+// floodRegions is each habitat's regions of the habitat sets by their definition: from each
+// area not yet taken, every area of its habitat reached step by step. They come by their
+// lowest area.
+func floodRegions(of *habitatSets) (regions [Habitats][maxRegions]uint64, n [Habitats]int8) {
+	for h := Ocean; h <= Glacier; h++ {
+		for left := of[h]; left != 0; {
+			region := left & -left
+			for {
+				grown := region | neighbours(region)&of[h]
+				if grown == region {
+					break
+				}
+				region = grown
+			}
+			regions[h-1][n[h-1]] = region
+			n[h-1]++
+			left &^= region
+		}
+	}
+	return regions, n
+}
+
+// checkKeptRegions fails t unless p's kept regions and their sizes are its habitat sets'
+// regions as floodRegions finds them, in any order; where says where, when it fails.
+func checkKeptRegions(t *testing.T, p *core, where func() string) {
+	t.Helper()
+	regions, n := floodRegions(&p.sets)
+	for h := Ocean; h <= Glacier; h++ {
+		rs := &p.regions[h-1]
+		kept := slices.Clone(rs.area[:rs.n])
+		for i, r := range kept {
+			if int(rs.size[i]) != bits.OnesCount64(r) {
+				t.Fatalf("%s: kept %v region %x has size %d", where(), h, r, rs.size[i])
+			}
+		}
+		slices.SortFunc(kept, func(a, b uint64) int { return bits.TrailingZeros64(a) - bits.TrailingZeros64(b) })
+		if want := regions[h-1][:n[h-1]]; !slices.Equal(kept, want) {
+			t.Fatalf("%s: kept %v regions %x, want %x", where(), h, kept, want)
+		}
 	}
 }
 

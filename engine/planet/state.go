@@ -33,7 +33,6 @@ type state struct {
 	box      [TileCount]int16 // leftovers put back in the box
 	boxN     int8
 
-	planets [maxSeats]core
 	// objDeal is the shuffled objective cards: seat i holds objDeal[i]; the rest are unused.
 	objDeal [Habitats]int8
 	objN    int8
@@ -53,6 +52,10 @@ type state struct {
 	// known is, in a search's sample, the turn the searching seat saw: later turns' displays
 	// are the sample's draw. 0 in a match.
 	known int8
+
+	// planets come last: they hold no pointers, and the garbage collector reads a state only
+	// as far as its last pointer.
+	planets [maxSeats]core
 }
 
 // core is one seat's planet.
@@ -66,8 +69,11 @@ type core struct {
 	// sets is the surface's areas by habitat, near the areas next to each habitat's areas;
 	// put keeps both for the origin of life.
 	sets, near habitatSets
-	objective  int8 // index into Data.Objectives; -1 in beginners' games
-	placed     int8
+	// regions is each habitat's regions (index habitat-1), which put keeps (see lay), so
+	// that judging a card reads them instead of finding them.
+	regions   [Habitats]regionList
+	objective int8 // index into Data.Objectives; -1 in beginners' games
+	placed    int8
 }
 
 // card is a laid-out animal card.
@@ -82,10 +88,16 @@ type card struct {
 
 // clear empties the planet.
 func (p *core) clear() {
-	*p = core{sets: habitatSets{None: 1<<Areas - 1}, free: allFaces}
 	for f := range p.tile {
 		p.tile[f] = -1
 	}
+	// Field by field: the regions past each list's end are never read, and are most of a core.
+	p.rot, p.free, p.surface = [Faces]int8{}, allFaces, Surface{}
+	p.sets, p.near = habitatSets{None: 1<<Areas - 1}, habitatSets{}
+	for h := range p.regions {
+		p.regions[h].n = 0
+	}
+	p.objective, p.placed = 0, 0
 }
 
 // allFaces is every face in order, 4 bits each: core.free before the first tile.
@@ -94,8 +106,8 @@ const allFaces = 0xba9876543210
 // firstAreas has the bit of each face's area 0: in a set of areas, one bit per face.
 const firstAreas = 0x084210842108421
 
-// put lays tile id (t) on a free face with the given rotation.
-func (p *core) put(face int, id int16, t Tile, rot int) {
+// put lays tile id on a free face with the given rotation.
+func (p *core) put(face int, id int16, d *Data, rot int) {
 	p.tile[face], p.rot[face] = id, int8(rot)
 	p.placed++
 	// The face leaves the free list: it is the i-th free face, i the free faces before it.
@@ -105,14 +117,11 @@ func (p *core) put(face int, id int16, t Tile, rot int) {
 	p.free = p.free&before | p.free>>4&^before
 	p.sets[None] &^= 0x1f << base
 	// Tile area i lies at edge (i+rot) mod 5: the face reads the tile twice over from 5-rot.
+	t := d.Tiles[id]
 	var twice [10]Habitat
 	*(*Tile)(twice[:5]), *(*Tile)(twice[5:]) = t, t
 	*(*Tile)(p.surface[base:]) = Tile(twice[5-rot:])
-	for e, h := range (*Tile)(p.surface[base:]) { // tiles hold real habitats only (ParseHabitat)
-		a := base + e
-		p.sets[h&7] |= 1 << a
-		p.near[h&7] |= areaNeighbours[a&63]
-	}
+	p.lay(face, &d.runs[id][rot])
 }
 
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
@@ -247,7 +256,7 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 // place puts the tile on the seat's core; once every seat has placed, the turn ends.
 func (s *state) place(seat engine.Seat, slot int, a engine.Action) {
 	tile, face, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
-	s.planets[seat].put(face, tile, s.d.Tiles[tile], rot)
+	s.planets[seat].put(face, tile, s.d, rot)
 	d := s.display[:s.displayN]
 	for i := slot + 1; i < len(d); i++ { // a copy here calls memmove for at most 4 tiles
 		d[i-1] = d[i]
@@ -326,8 +335,7 @@ func (s *state) revealMystery(t int8) {
 
 // originOfLife awards this turn's column [rule: The origin of life].
 func (s *state) originOfLife(t int8) {
-	// Each card is judged on each planet's habitat sets directly: its value and how many
-	// regions meet it, without listing the regions.
+	// Each card is judged on each planet's kept regions: its value and how many meet it.
 	last := t == s.opt.lastTurn
 	cards := s.cards // judging moves cards within the slice, never the slice
 	for i := 0; i < len(cards); i++ {
@@ -337,21 +345,7 @@ func (s *state) originOfLife(t int8) {
 		}
 		req := s.d.Animals[c.id].Req
 		var value, qualifying [maxSeats]int
-		best, nbest, who := 0, 0, -1
-		for seat := range s.planets[:s.seats] {
-			floor := best // a planet below the best so far neither wins nor ties
-			if last {
-				floor = 0 // the last turn's tie-break counts the tied planets' regions
-			}
-			v, q := req.judge(&s.planets[seat], floor)
-			value[seat], qualifying[seat] = v, q
-			switch {
-			case v > best:
-				best, nbest, who = v, 1, seat
-			case v == best:
-				nbest++
-			}
-		}
+		best, nbest, who := req.judge(s.planets[:s.seats], &value, &qualifying)
 		switch {
 		case best > 0 && nbest == 1: // a strict best wins
 			s.win(c, who, best, 0)

@@ -152,66 +152,6 @@ func (q Requirement) qualifies(r Region) bool {
 	return true
 }
 
-// judge is Value and Qualifying for planet p from its kept habitat sets, without listing the
-// regions: the origin of life asks this of every planet for every card. Two in five regions
-// are one area, so those are counted at once: an area is alone when no neighbour shares its
-// habitat. The rest are filled one area of the frontier at a time from the one-area table,
-// which visits each area once; a region is what the fill took from the areas left.
-//
-// Only a value of at least floor must be exact, since a planet below the best so far can
-// neither win the card nor tie for it: judge stops once the areas left cannot reach floor or
-// beat the value found, and returns a value below floor for a planet below it. qualifying is
-// then a lower bound; floor 0 asks for both exactly.
-func (q Requirement) judge(p *core, floor int) (value, qualifying int) {
-	x, y := q.X&7, q.Y&7
-	mask := p.sets[x]
-	alone := mask &^ p.near[x]
-	// A region counts when whether it touches Y (holds an area next to a Y area) is what the
-	// kind wants; "most regions" looks at no Y, so that every region counts. The kind is
-	// applied by masks rather than branches: cards come in no order a branch could learn.
-	most, want := q.Kind == MostRegions, q.Kind == LargestTouching
-	nearY := p.near[y] &^ -uint64(b2i(most))
-	qualifying = bits.OnesCount64(alone & (nearY ^ -uint64(b2i(!want))))
-	value = min(qualifying, 1)
-	for left := mask &^ alone; left != 0; {
-		if floor > 0 {
-			// Each region left has at least two areas, and at most all of them: the most
-			// the planet can reach is below floor, or no more than a largest region found.
-			n := bits.OnesCount64(left)
-			reach, enough := n, max(value, floor-1)
-			if most {
-				reach, enough = qualifying+n/2, floor-1
-			}
-			if reach <= enough {
-				break
-			}
-		}
-		start := left
-		left &^= left & -left
-		for frontier := start &^ left; frontier != 0; {
-			grow := areaNeighbours[bits.TrailingZeros64(frontier)&63] & left
-			frontier = frontier&(frontier-1) | grow
-			left &^= grow
-		}
-		region := start &^ left
-		counts := b2i((region&nearY != 0) == want)
-		qualifying += counts
-		value = max(value, bits.OnesCount64(region)&-counts)
-	}
-	if most {
-		value = qualifying
-	}
-	return value, qualifying
-}
-
-// b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // areaNeighbours is neighbourSet padded to 64 entries, so that an index masked to 6 bits
 // needs no bounds check.
 var areaNeighbours = func() (t [64]uint64) {

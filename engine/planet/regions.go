@@ -1,0 +1,155 @@
+package planet
+
+import "math/bits"
+
+// Each planet keeps its regions as tiles are laid. Areas are only ever added, so a region only
+// grows or joins others: each run of a tile (areas next to each other around its face, of one
+// habitat) takes in the regions of its habitat that it borders, and is one region. Most runs
+// border none. Two runs of one habitat on a face do not border each other, so that any order
+// gives the same regions.
+
+// maxRegions bounds one habitat's regions on a planet: two regions never border each other,
+// so their lowest areas are apart, and a face's 5 areas (a ring) hold at most 2 areas apart.
+const maxRegions = 2 * Faces
+
+// tileRuns is a tile's runs in one rotation: each one's habitat, its edges as 5 bits and
+// their number.
+type tileRuns struct {
+	n   uint8
+	run [5]struct {
+		h     Habitat
+		edges uint8
+		size  int8
+	}
+}
+
+// runsOf is tile t's runs in each rotation: a run starts at each edge whose habitat is not
+// the one before it around the face, or is the whole face.
+func runsOf(t Tile) (rs [5]tileRuns) {
+	for rot := range rs {
+		var face Tile // tile area i lies at edge (i+rot) mod 5
+		for i, h := range t {
+			face[(i+rot)%5] = h
+		}
+		r := &rs[rot]
+		for e := range 5 {
+			if face[e] == face[(e+4)%5] {
+				continue
+			}
+			run := uint8(1) << e
+			for k := (e + 1) % 5; face[k] == face[e]; k = (k + 1) % 5 {
+				run |= 1 << k
+			}
+			r.run[r.n].h, r.run[r.n].edges, r.run[r.n].size = face[e], run, int8(bits.OnesCount8(run))
+			r.n++
+		}
+		if r.n == 0 {
+			r.run[0].h, r.run[0].edges, r.run[0].size, r.n = face[0], 31, 5, 1
+		}
+	}
+	return rs
+}
+
+// regionList is one habitat's regions on a planet: each one's areas and their number.
+type regionList struct {
+	n    int8
+	size [maxRegions]int8
+	area [maxRegions]uint64
+}
+
+// lay adds the runs of a tile just laid on face to the habitat sets, the areas next to them
+// and the regions.
+func (p *core) lay(face int, runs *tileRuns) {
+	unit := uint64(1) << AreaOf(face, 0) // a multiply by it places a face's 5 bits
+	next := &runNeighbours[face]
+	for _, run := range runs.run[:runs.n&7] {
+		h, region, near := run.h&7, uint64(run.edges)*unit, &next[run.edges&31]
+		p.sets[h] |= region
+		p.near[h] |= near.all
+		rs := &p.regions[h-1]
+		n, size := int(rs.n), run.size
+		if near.across&p.sets[h] != 0 {
+			// The regions the run borders leave the list, OR-ed into it.
+			k := 0
+			for i, r := range rs.area[:n] {
+				borders := b2i(r&near.across != 0)
+				region |= r & -uint64(borders)
+				rs.area[k], rs.size[k] = r, rs.size[i]
+				k += 1 - borders
+			}
+			n, size = k, int8(bits.OnesCount64(region))
+		}
+		rs.area[n], rs.size[n] = region, size
+		rs.n = int8(n + 1)
+	}
+}
+
+// runNeighbours is, for each face and each set of its edges as 5 bits, the areas next to
+// those areas: all, and those across the face's edges.
+var runNeighbours = func() (t [Faces][32]struct{ all, across uint64 }) {
+	for f := range t {
+		for m := range t[f] {
+			for e := 0; e < 5; e++ {
+				if m&(1<<e) != 0 {
+					t[f][m].all |= neighbourSet[AreaOf(f, e)]
+				}
+			}
+			t[f][m].across = t[f][m].all &^ (0x1f << AreaOf(f, 0))
+		}
+	}
+	return t
+}()
+
+// judge is Value and Qualifying of q on each planet, from its kept regions, and the best value,
+// how many planets have it and the last of them: the origin of life asks it for every card.
+func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (best, nbest, who int) {
+	planets = planets[:min(len(planets), maxSeats)]
+	x := q.X - 1
+	if q.Kind == MostRegions {
+		for seat := range planets {
+			n := int(planets[seat].regions[x].n)
+			value[seat], qualifying[seat] = n, n
+		}
+	} else {
+		// A region counts when whether it touches Y (holds an area next to a Y area) is
+		// what the kind wants.
+		y, not := q.Y&7, uint64(b2i(q.Kind != LargestTouching))
+		for seat := range planets {
+			p := &planets[seat]
+			value[seat], qualifying[seat] = p.regions[x].largest(p.near[y], not)
+		}
+	}
+	who = -1
+	for seat := range planets {
+		switch v := value[seat]; {
+		case v > best:
+			best, nbest, who = v, 1, seat
+		case v == best:
+			nbest++
+		}
+	}
+	return best, nbest, who
+}
+
+// largest is the size of the largest region that touches an area of near (not 0) or touches
+// none (not 1), and how many regions do. It is not inlined: inside judge's loop over the
+// planets, its loop kept its sums on the stack (a call costs less than those spills).
+//
+//go:noinline
+func (rs *regionList) largest(near, not uint64) (size, n int) {
+	for i, r := range rs.area[:rs.n] {
+		t := r & near
+		counts := int((t|-t)>>63 ^ not) // (t|-t)>>63 is 1 when t is not 0
+		n += counts
+		size = max(size, int(rs.size[i])&-counts)
+	}
+	return size, n
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
