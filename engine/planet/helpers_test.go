@@ -72,7 +72,7 @@ func setSurface(p *core, sf Surface) {
 		rs := &p.regions[h-1]
 		rs.n = n[h-1]
 		for i, r := range regions[h-1][:n[h-1]] {
-			rs.area[i], rs.size[i] = r, int8(bits.OnesCount64(r))
+			rs.area[i], rs.size[i] = r, uint8(bits.OnesCount64(r))
 		}
 	}
 }

@@ -12,14 +12,15 @@ import "math/bits"
 // so their lowest areas are apart, and a face's 5 areas (a ring) hold at most 2 areas apart.
 const maxRegions = 2 * Faces
 
-// tileRuns is a tile's runs in one rotation: each one's habitat, its edges as 5 bits and
-// their number.
+// tileRuns is a tile in one rotation: its habitat at each edge of the face, and its runs,
+// each one's habitat, edges as 5 bits and their number.
 type tileRuns struct {
-	n   uint8
-	run [5]struct {
+	face Tile
+	n    uint8
+	run  [5]struct {
 		h     Habitat
 		edges uint8
-		size  int8
+		size  uint8
 	}
 }
 
@@ -32,6 +33,7 @@ func runsOf(t Tile) (rs [5]tileRuns) {
 			face[(i+rot)%5] = h
 		}
 		r := &rs[rot]
+		r.face = face
 		for e := range 5 {
 			if face[e] == face[(e+4)%5] {
 				continue
@@ -40,7 +42,7 @@ func runsOf(t Tile) (rs [5]tileRuns) {
 			for k := (e + 1) % 5; face[k] == face[e]; k = (k + 1) % 5 {
 				run |= 1 << k
 			}
-			r.run[r.n].h, r.run[r.n].edges, r.run[r.n].size = face[e], run, int8(bits.OnesCount8(run))
+			r.run[r.n].h, r.run[r.n].edges, r.run[r.n].size = face[e], run, uint8(bits.OnesCount8(run))
 			r.n++
 		}
 		if r.n == 0 {
@@ -53,7 +55,7 @@ func runsOf(t Tile) (rs [5]tileRuns) {
 // regionList is one habitat's regions on a planet: each one's areas and their number.
 type regionList struct {
 	n    int8
-	size [maxRegions]int8
+	size [maxRegions]uint8
 	area [maxRegions]uint64
 }
 
@@ -64,11 +66,12 @@ func (p *core) lay(face int, runs *tileRuns) {
 	next := &runNeighbours[face]
 	for _, run := range runs.run[:runs.n&7] {
 		h, region, near := run.h&7, uint64(run.edges)*unit, &next[run.edges&31]
+		borders := near.across&p.sets[h] != 0 // the areas across are on other faces
 		p.sets[h] |= region
 		p.near[h] |= near.all
 		rs := &p.regions[h-1]
 		n, size := int(rs.n), run.size
-		if near.across&p.sets[h] != 0 {
+		if borders {
 			// The regions the run borders leave the list, OR-ed into it.
 			k := 0
 			for i, r := range rs.area[:n] {
@@ -77,7 +80,7 @@ func (p *core) lay(face int, runs *tileRuns) {
 				rs.area[k], rs.size[k] = r, rs.size[i]
 				k += 1 - borders
 			}
-			n, size = k, int8(bits.OnesCount64(region))
+			n, size = k, uint8(bits.OnesCount64(region))
 		}
 		rs.area[n], rs.size[n] = region, size
 		rs.n = int8(n + 1)

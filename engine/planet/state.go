@@ -40,7 +40,10 @@ type state struct {
 	// cards are the laid-out animal cards in resolution order: column t is the cards with
 	// turn t in slice order, and a carried card moves to the end of the slice.
 	cards []card
-	won   int16 // cards won so far, to order each planet's animals
+	// settled is how many cards at the front are won or back in the box: a column's judging
+	// starts after them (a card only ever leaves the list's open part for its end).
+	settled int8
+	won     int16 // cards won so far, to order each planet's animals
 	// faceDown is how many cards are face down, so that a game without mystery animals
 	// skips looking for them each turn.
 	faceDown int8
@@ -116,12 +119,9 @@ func (p *core) put(face int, id int16, d *Data, rot int) {
 	before := uint64(1)<<i - 1
 	p.free = p.free&before | p.free>>4&^before
 	p.sets[None] &^= 0x1f << base
-	// Tile area i lies at edge (i+rot) mod 5: the face reads the tile twice over from 5-rot.
-	t := d.Tiles[id]
-	var twice [10]Habitat
-	*(*Tile)(twice[:5]), *(*Tile)(twice[5:]) = t, t
-	*(*Tile)(p.surface[base:]) = Tile(twice[5-rot:])
-	p.lay(face, &d.runs[id][rot])
+	runs := &d.runs[id][rot]
+	*(*Tile)(p.surface[base:]) = runs.face
+	p.lay(face, runs)
 }
 
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
@@ -338,7 +338,7 @@ func (s *state) originOfLife(t int8) {
 	// Each card is judged on each planet's kept regions: its value and how many meet it.
 	last := t == s.opt.lastTurn
 	cards := s.cards // judging moves cards within the slice, never the slice
-	for i := 0; i < len(cards); i++ {
+	for i := int(s.settled); i < len(cards); i++ {
 		c := &cards[i]
 		if c.turn != t || !c.open() {
 			continue
@@ -361,6 +361,9 @@ func (s *state) originOfLife(t int8) {
 		default:
 			s.lastTurnTieBreak(c, t, best, &value, &qualifying)
 		}
+	}
+	for int(s.settled) < len(cards) && !cards[s.settled].open() {
+		s.settled++
 	}
 }
 

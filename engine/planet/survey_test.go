@@ -106,12 +106,17 @@ func TestRegions_KeptOnTilesOfEveryMix(t *testing.T) {
 		var p core
 		p.clear()
 		d := &Data{Tiles: make([]Tile, 1), runs: make([][5]tileRuns, 1)}
+		var want Surface
 		for _, f := range r.Perm(Faces) {
 			for i := range d.Tiles[0] {
 				d.Tiles[0][i] = Ocean + Habitat(r.IntN(1+n%int(Habitats)))
 			}
 			d.runs[0] = runsOf(d.Tiles[0])
-			p.put(f, 0, d, r.IntN(5))
+			rot := r.IntN(5)
+			p.put(f, 0, d, rot)
+			if want.Place(f, d.Tiles[0], rot); p.surface != want {
+				t.Fatalf("tile %v on face %d, rotation %d: surface %v, want %v", d.Tiles[0], f, rot, p.surface, want)
+			}
 			if of := p.surface.sets(); p.sets != of {
 				t.Fatalf("surface %v: kept habitat sets %x, want %x", p.surface, p.sets, of)
 			}
