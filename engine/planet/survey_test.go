@@ -11,8 +11,9 @@ import (
 
 // TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (the habitat sets, the areas
 // next to them and the regions kept as tiles are laid, each card judged on the kept regions,
-// Legal from a table and a kept list of free faces) give what the plain definitions give, on
-// every planet at every step of seeded random games, for every card of the deck.
+// the settled cards skipped, Legal from a table and a kept list of free faces) give what the
+// plain definitions give, on every planet at every step of seeded random games, for every
+// card of the deck.
 func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		opts := map[string]string{}
@@ -44,6 +45,11 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying; the survey says %d, %d",
 							seed, s.turn, seat, a.Req, v, q, sv.Value(a.Req), sv.Qualifying(a.Req))
 					}
+				}
+			}
+			for i, c := range s.cards[:s.settled] {
+				if c.open() {
+					t.Fatalf("seed %d turn %d: card %d of %d is open, before the %d settled", seed, s.turn, i, len(s.cards), s.settled)
 				}
 			}
 			seat := s.toAct()
