@@ -185,6 +185,7 @@ func newState(d *Data, o options, seats int, seed uint64) *state {
 			s.log(event{kind: evObjective, seat: int8(seat)})
 		}
 	}
+	s.laid = int8(len(s.cards)) // laid out in column order
 	s.revealMystery(0)
 	s.turn = 1
 	s.startTurn()

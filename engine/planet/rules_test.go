@@ -586,8 +586,10 @@ func TestAnimals_OneOrTwoPointsByHabitat(t *testing.T) {
 	if sc.Objective != 0 || sc.Animals != 1+1+2 || sc.Cards != 3 {
 		t.Errorf("score %+v, want objective 0 (no forest), animals 4 from 3 cards", sc)
 	}
-	faceText(&s.planets[0].surface, 0, "FFFFF")
-	faceText(&s.planets[0].surface, 1, "FFFFF")
+	sf := s.planets[0].surface
+	faceText(&sf, 0, "FFFFF")
+	faceText(&sf, 1, "FFFFF")
+	setSurface(&s.planets[0], sf)
 	if sc := s.score(0); sc.Objective != 1 || sc.Total() != 5 {
 		t.Errorf("10 forest areas: score %+v, want objective 1 and total 5", sc)
 	}

@@ -41,9 +41,11 @@ type state struct {
 	// turn t in slice order, and a carried card moves to the end of the slice.
 	cards []card
 	// settled is how many cards at the front are won or back in the box: a column's judging
-	// starts after them (a card only ever leaves the list's open part for its end).
-	settled int8
-	won     int16 // cards won so far, to order each planet's animals
+	// starts after them (a card only ever leaves the list's open part for its end). The cards
+	// before laid are in column order, as laid out, and the carried ones follow: judging leaves
+	// the laid-out part at its first later column. laid is 0 where the order is not known.
+	settled, laid int8
+	won           int16 // cards won so far, to order each planet's animals
 	// faceDown is how many cards are face down, so that a game without mystery animals
 	// skips looking for them each turn.
 	faceDown int8
@@ -338,9 +340,13 @@ func (s *state) originOfLife(t int8) {
 	// Each card is judged on each planet's kept regions: its value and how many meet it.
 	last := t == s.opt.lastTurn
 	cards := s.cards // judging moves cards within the slice, never the slice
+	laid := int(s.laid)
 	for i := int(s.settled); i < len(cards); i++ {
 		c := &cards[i]
 		if c.turn != t || !c.open() {
+			if c.turn > t && i < laid {
+				i = laid - 1 // the laid-out cards left wait for later columns
+			}
 			continue
 		}
 		req := s.d.Animals[c.id].Req
@@ -352,6 +358,9 @@ func (s *state) originOfLife(t int8) {
 		case !last: // a tie or nobody qualifying: the card waits at the end of the next column
 			c.turn = t + 1
 			moved := *c
+			if i < laid {
+				laid--
+			}
 			copy(cards[i:], cards[i+1:])
 			cards[len(cards)-1] = moved
 			s.log(event{kind: evCarried, turn: t, a: moved.id})
@@ -362,6 +371,7 @@ func (s *state) originOfLife(t int8) {
 			s.lastTurnTieBreak(c, t, best, &value, &qualifying)
 		}
 	}
+	s.laid = int8(laid)
 	for int(s.settled) < len(cards) && !cards[s.settled].open() {
 		s.settled++
 	}
@@ -427,7 +437,7 @@ func (s *state) score(seat int) Score {
 	if p.objective >= 0 {
 		o := &s.d.Objectives[p.objective]
 		objective = o.Habitat
-		sc.Objective = o.Score(p.surface.Count(o.Habitat))
+		sc.Objective = o.Score(bits.OnesCount64(p.sets[o.Habitat&7])) // the kept sets count the areas
 	}
 	for i := range s.cards {
 		c := &s.cards[i]

@@ -11,9 +11,9 @@ import (
 
 // TestRegions_FastPathsAgreeWithSurvey: the playout's shortcuts (the habitat sets, the areas
 // next to them and the regions kept as tiles are laid, each card judged on the kept regions,
-// the settled cards skipped, Legal from a table and a kept list of free faces) give what the
-// plain definitions give, on every planet at every step of seeded random games, for every
-// card of the deck.
+// the settled cards and the later columns skipped, Legal from a table and a kept list of free
+// faces) give what the plain definitions give, on every planet at every step of seeded random
+// games, for every card of the deck.
 func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		opts := map[string]string{}
@@ -50,6 +50,11 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 			for i, c := range s.cards[:s.settled] {
 				if c.open() {
 					t.Fatalf("seed %d turn %d: card %d of %d is open, before the %d settled", seed, s.turn, i, len(s.cards), s.settled)
+				}
+			}
+			for i := 1; i < int(s.laid); i++ {
+				if s.cards[i].turn < s.cards[i-1].turn {
+					t.Fatalf("seed %d turn %d: laid-out card %d is of column %d, after one of column %d", seed, s.turn, i, s.cards[i].turn, s.cards[i-1].turn)
 				}
 			}
 			seat := s.toAct()
