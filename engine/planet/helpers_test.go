@@ -71,8 +71,10 @@ func setSurface(p *core, sf Surface) {
 	for h := Ocean; h <= Glacier; h++ {
 		rs := &p.regions[h-1]
 		rs.n = n[h-1]
+		rs.max = 0
 		for i, r := range regions[h-1][:n[h-1]] {
 			rs.area[i], rs.size[i] = r, uint8(bits.OnesCount64(r))
+			rs.max = max(rs.max, int8(rs.size[i]))
 		}
 	}
 }
@@ -107,10 +109,15 @@ func checkKeptRegions(t *testing.T, p *core, where func() string) {
 	for h := Ocean; h <= Glacier; h++ {
 		rs := &p.regions[h-1]
 		kept := slices.Clone(rs.area[:rs.n])
+		largest := 0
 		for i, r := range kept {
 			if int(rs.size[i]) != bits.OnesCount64(r) {
 				t.Fatalf("%s: kept %v region %x has size %d", where(), h, r, rs.size[i])
 			}
+			largest = max(largest, int(rs.size[i]))
+		}
+		if int(rs.max) != largest {
+			t.Fatalf("%s: the largest kept %v region has %d areas, not the %d kept", where(), h, largest, rs.max)
 		}
 		slices.SortFunc(kept, func(a, b uint64) int { return bits.TrailingZeros64(a) - bits.TrailingZeros64(b) })
 		if want := regions[h-1][:n[h-1]]; !slices.Equal(kept, want) {

@@ -52,11 +52,12 @@ func runsOf(t Tile) (rs [5]tileRuns) {
 	return rs
 }
 
-// regionList is one habitat's regions on a planet: each one's areas and their number.
+// regionList is one habitat's regions on a planet: each one's areas and their number, and
+// the largest number.
 type regionList struct {
-	n    int8
-	size [maxRegions]uint8
-	area [maxRegions]uint64
+	n, max int8
+	size   [maxRegions]uint8
+	area   [maxRegions]uint64
 }
 
 // lay adds the runs of a tile just laid on face to the habitat sets, the areas next to them
@@ -83,7 +84,7 @@ func (p *core) lay(face int, runs *tileRuns) {
 			n, size = k, uint8(bits.OnesCount64(region))
 		}
 		rs.area[n], rs.size[n] = region, size
-		rs.n = int8(n + 1)
+		rs.n, rs.max = int8(n+1), max(rs.max, int8(size))
 	}
 }
 
@@ -105,29 +106,29 @@ var runNeighbours = func() (t [Faces][32]struct{ all, across uint64 }) {
 
 // judge is Value and Qualifying of q on each planet, from its kept regions, and the best value,
 // how many planets have it and the last of them: the origin of life asks it for every card.
+// A planet whose largest region of X is below the best value so far can neither win the card
+// nor tie for it: its value is 0, below the best, and so is its qualifying count.
 func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (best, nbest, who int) {
 	planets = planets[:min(len(planets), maxSeats)]
-	x := q.X - 1
-	if q.Kind == MostRegions {
-		for seat := range planets {
-			n := int(planets[seat].regions[x].n)
-			value[seat], qualifying[seat] = n, n
-		}
-	} else {
-		// A region counts when whether it touches Y (holds an area next to a Y area) is
-		// what the kind wants.
-		y, not := q.Y&7, uint64(b2i(q.Kind != LargestTouching))
-		for seat := range planets {
-			p := &planets[seat]
-			value[seat], qualifying[seat] = p.regions[x].largest(p.near[y], not)
-		}
-	}
+	x, y := q.X-1, q.Y&7
+	// A region counts when whether it touches Y (holds an area next to a Y area) is what the
+	// kind wants; "most regions" counts them all.
+	most, not := q.Kind == MostRegions, b2i(q.Kind != LargestTouching)
 	who = -1
 	for seat := range planets {
-		switch v := value[seat]; {
-		case v > best:
+		p := &planets[seat]
+		rs := &p.regions[x]
+		v, k := int(rs.n), int(rs.n)
+		if !most {
+			v, k = 0, 0
+			if int(rs.max) >= best {
+				v, k = rs.largest(p.near[y], not)
+			}
+		}
+		value[seat], qualifying[seat] = v, k
+		if v > best {
 			best, nbest, who = v, 1, seat
-		case v == best:
+		} else if v == best {
 			nbest++
 		}
 	}
@@ -139,10 +140,9 @@ func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (be
 // planets, its loop kept its sums on the stack (a call costs less than those spills).
 //
 //go:noinline
-func (rs *regionList) largest(near, not uint64) (size, n int) {
+func (rs *regionList) largest(near uint64, not int) (size, n int) {
 	for i, r := range rs.area[:rs.n] {
-		t := r & near
-		counts := int((t|-t)>>63 ^ not) // (t|-t)>>63 is 1 when t is not 0
+		counts := b2i(r&near != 0) ^ not
 		n += counts
 		size = max(size, int(rs.size[i])&-counts)
 	}

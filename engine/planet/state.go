@@ -100,7 +100,7 @@ func (p *core) clear() {
 	p.rot, p.free, p.surface = [Faces]int8{}, allFaces, Surface{}
 	p.sets, p.near = habitatSets{None: 1<<Areas - 1}, habitatSets{}
 	for h := range p.regions {
-		p.regions[h].n = 0
+		p.regions[h].n, p.regions[h].max = 0, 0
 	}
 	p.objective, p.placed = 0, 0
 }

@@ -47,6 +47,36 @@ func TestRegions_FastPathsAgreeWithSurvey(t *testing.T) {
 					}
 				}
 			}
+			// All planets at once: the best, how many have it and the last of them, as the
+			// survey has them, and the value and the regions meeting the card of those tied.
+			var sv [maxSeats]Survey
+			for seat := range s.planets[:s.seats] {
+				sv[seat].Measure(&s.planets[seat].surface)
+			}
+			for _, a := range s.d.Animals {
+				var value, qualifying [maxSeats]int
+				best, nbest, who := a.Req.judge(s.planets[:s.seats], &value, &qualifying)
+				wantBest, wantN, wantWho := 0, 0, -1
+				for seat := range s.planets[:s.seats] {
+					switch v := sv[seat].Value(a.Req); {
+					case v > wantBest:
+						wantBest, wantN, wantWho = v, 1, seat
+					case v == wantBest:
+						wantN++
+					}
+				}
+				if best != wantBest || nbest != wantN || who != wantWho {
+					t.Fatalf("seed %d turn %d, %s: judged best %d, %d planets, the last %d; the survey says %d, %d, %d",
+						seed, s.turn, a.Req, best, nbest, who, wantBest, wantN, wantWho)
+				}
+				for seat := range s.planets[:s.seats] {
+					v, q := sv[seat].Value(a.Req), sv[seat].Qualifying(a.Req)
+					if v == best && (value[seat] != v || qualifying[seat] != q) || v < best && value[seat] >= best {
+						t.Fatalf("seed %d turn %d seat %d, %s: judged value %d, %d qualifying, the best %d; the survey says %d, %d",
+							seed, s.turn, seat, a.Req, value[seat], qualifying[seat], best, v, q)
+					}
+				}
+			}
 			for i, c := range s.cards[:s.settled] {
 				if c.open() {
 					t.Fatalf("seed %d turn %d: card %d of %d is open, before the %d settled", seed, s.turn, i, len(s.cards), s.settled)
