@@ -43,10 +43,11 @@ func (s *state) evaluateWith(v *[maxSeats]float64, e Evaluation) {
 	var sv [maxSeats]Survey
 	var worth [maxSeats]float64
 	var objective [maxSeats]Habitat
+	scores := s.scores()
 	for i := 0; i < n; i++ {
 		p := &s.planets[i]
 		sv[i].Measure(&p.surface)
-		sc := s.score(i)
+		sc := scores[i]
 		worth[i] = float64(sc.Total())
 		if p.objective >= 0 {
 			objective[i] = s.d.Objectives[p.objective].Habitat

@@ -237,7 +237,7 @@ func (s *state) planetProto(k *blocks, viewer engine.Seat, seat int) *planetv1.P
 		out.Objective = s.d.msg.objectives[p.objective]
 	}
 	if s.over {
-		sc := s.score(seat)
+		sc := s.scores()[seat]
 		out.ObjectivePoints, out.AnimalPoints, out.Score = int32(sc.Objective), int32(sc.Animals), int32(sc.Total())
 	}
 	return out

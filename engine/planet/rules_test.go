@@ -582,7 +582,7 @@ func TestAnimals_OneOrTwoPointsByHabitat(t *testing.T) {
 	s.planets[0].objective = forest
 	layCards(t, s, 12, "Bear", "Panda", "Penguin")
 	s.cards[0].owner, s.cards[1].owner, s.cards[2].owner = 0, 0, 0
-	sc := s.score(0)
+	sc := s.scores()[0]
 	if sc.Objective != 0 || sc.Animals != 1+1+2 || sc.Cards != 3 {
 		t.Errorf("score %+v, want objective 0 (no forest), animals 4 from 3 cards", sc)
 	}
@@ -590,7 +590,7 @@ func TestAnimals_OneOrTwoPointsByHabitat(t *testing.T) {
 	faceText(&sf, 0, "FFFFF")
 	faceText(&sf, 1, "FFFFF")
 	setSurface(&s.planets[0], sf)
-	if sc := s.score(0); sc.Objective != 1 || sc.Total() != 5 {
+	if sc := s.scores()[0]; sc.Objective != 1 || sc.Total() != 5 {
 		t.Errorf("10 forest areas: score %+v, want objective 1 and total 5", sc)
 	}
 }
@@ -703,7 +703,7 @@ func TestVariant1_Beginners(t *testing.T) {
 	layCards(t, s, 12, "Bear", "Penguin")
 	s.cards[0].owner, s.cards[1].owner = 0, 0
 	faceText(&s.planets[0].surface, 0, "FFFFF")
-	if sc := s.score(0); sc.Total() != 2 || sc.Objective != 0 {
+	if sc := s.scores()[0]; sc.Total() != 2 || sc.Objective != 0 {
 		t.Errorf("beginners' score %+v, want 2 points from 2 animals", sc)
 	}
 }

@@ -437,41 +437,47 @@ type Score struct {
 // Total is the seat's points.
 func (sc Score) Total() int { return sc.Objective + sc.Animals }
 
-// score scores seat's planet: the objective's scale, then each animal 1 point if its habitat is
-// the objective's, else 2; in beginners' games every animal scores 1 [rule: End and scoring].
-func (s *state) score(seat int) Score {
-	var sc Score
-	p := &s.planets[seat]
-	var objective Habitat
-	if p.objective >= 0 {
-		o := &s.d.Objectives[p.objective]
-		objective = o.Habitat
-		sc.Objective = o.Score(bits.OnesCount64(p.sets[o.Habitat&7])) // the kept sets count the areas
+// scores is each seat's score: the objective's scale, then each animal 1 point if its habitat
+// is the objective's, else 2; in beginners' games every animal scores 1 [rule: End and
+// scoring]. The cards are read once for all seats.
+func (s *state) scores() (all [maxSeats]Score) {
+	var objective [maxSeats]Habitat
+	for seat := range s.planets[:s.seats] {
+		if p := &s.planets[seat]; p.objective >= 0 {
+			o := &s.d.Objectives[p.objective]
+			objective[seat] = o.Habitat
+			all[seat].Objective = o.Score(bits.OnesCount64(p.sets[o.Habitat&7])) // the kept sets count the areas
+		}
 	}
 	for i := range s.cards {
 		c := &s.cards[i]
-		if int(c.owner) != seat {
+		if c.owner < 0 {
 			continue
 		}
+		sc := &all[c.owner&(maxSeats-1)]
 		sc.Cards++
-		if s.opt.beginners || s.d.Animals[c.id].Req.X == objective {
+		if s.opt.beginners || s.d.Animals[c.id].Req.X == objective[c.owner&(maxSeats-1)] {
 			sc.Animals++
 		} else {
 			sc.Animals += 2
 		}
 	}
-	return sc
+	return all
 }
 
 // finish scores the game: most points wins, ties go to the most animal cards, then share.
 func (s *state) finish() {
 	s.over = true
 	n := int(s.seats)
-	var all [maxSeats]Score
+	all := s.scores()
 	scores := all[:n]
-	res := engine.Result{Ranks: make([]int, n), Scores: make([]float64, n), Reason: engine.EndNormal}
+	// The ranks and the scores in one allocation.
+	room := new(struct {
+		ranks  [maxSeats]int
+		scores [maxSeats]float64
+	})
+	res := engine.Result{Ranks: room.ranks[:n:n], Scores: room.scores[:n:n], Reason: engine.EndNormal}
 	for seat := range scores {
-		scores[seat] = s.score(seat)
 		res.Scores[seat] = float64(scores[seat].Total())
 	}
 	for i := range scores {
