@@ -146,3 +146,17 @@ func TestCatalog_GeometryForClients(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestGeometry_NoThreeAreasAllNeighbours: no area's two neighbours are next to each other, so
+// that the areas next to two neighbouring areas are 4 others (maxRegions rests on it).
+func TestGeometry_NoThreeAreasAllNeighbours(t *testing.T) {
+	for a, ns := range Geo.AreaNeighbour {
+		for i, b := range ns {
+			for _, c := range ns[i+1:] {
+				if neighbourSet[b]&(1<<c) != 0 {
+					t.Fatalf("areas %d, %d and %d are each next to the other two", a, b, c)
+				}
+			}
+		}
+	}
+}

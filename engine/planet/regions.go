@@ -4,13 +4,16 @@ import "math/bits"
 
 // Each planet keeps its regions as tiles are laid. Areas are only ever added, so a region only
 // grows or joins others: each run of a tile (areas next to each other around its face, of one
-// habitat) takes in the regions of its habitat that it borders, and is one region. Most runs
-// border none. Two runs of one habitat on a face do not border each other, so that any order
-// gives the same regions.
+// habitat) takes in the areas and regions of its habitat that it borders, and is one region.
+// Most runs border none. Two runs of one habitat on a face do not border each other, so that
+// any order gives the same regions. An area on its own (two in five regions) is in no list:
+// it is an area of its habitat not next to one, which the habitat sets tell at once.
 
-// maxRegions bounds one habitat's regions on a planet: two regions never border each other,
-// so their lowest areas are apart, and a face's 5 areas (a ring) hold at most 2 areas apart.
-const maxRegions = 2 * Faces
+// maxRegions bounds one habitat's regions of two areas or more on a planet. Take two areas
+// next to each other in each: their other 4 neighbours are 4 areas (no 3 areas are each next
+// to the other two, see TestGeometry_NoThreeAreasAllNeighbours) taken by no other region, and
+// each of the 60-2k areas not taken has 3 neighbours, so 4k <= 3(60-2k), and k <= 18.
+const maxRegions = 18
 
 // tileRuns is a tile in one rotation: its habitat at each edge of the face, and its runs,
 // each one's habitat, edges as 5 bits and their number.
@@ -52,8 +55,8 @@ func runsOf(t Tile) (rs [5]tileRuns) {
 	return rs
 }
 
-// regionList is one habitat's regions on a planet: each one's areas and their number, and
-// the largest number.
+// regionList is one habitat's regions of two areas or more on a planet: each one's areas and
+// their number, and the largest number.
 type regionList struct {
 	n, max int8
 	size   [maxRegions]uint8
@@ -67,16 +70,21 @@ func (p *core) lay(face int, runs *tileRuns) {
 	next := &runNeighbours[face]
 	for _, run := range runs.run[:runs.n&7] {
 		h, region, near := run.h&7, uint64(run.edges)*unit, &next[run.edges&31]
-		borders := near.across&p.sets[h] != 0 // the areas across are on other faces
+		bordered := near.across & p.sets[h] // its habitat's areas across the face's edges
 		p.sets[h] |= region
 		p.near[h] |= near.all
+		if bordered == 0 && run.size == 1 {
+			continue // an area on its own
+		}
 		rs := &p.regions[h-1]
 		n, size := int(rs.n), run.size
-		if borders {
-			// The regions the run borders leave the list, OR-ed into it.
+		if bordered != 0 {
+			// The run takes in the areas it borders, and the regions of the list they are
+			// in leave it.
+			region |= bordered
 			k := 0
 			for i, r := range rs.area[:n] {
-				borders := b2i(r&near.across != 0)
+				borders := b2i(r&bordered != 0)
 				region |= r & -uint64(borders)
 				rs.area[k], rs.size[k] = r, rs.size[i]
 				k += 1 - borders
@@ -110,21 +118,9 @@ var runNeighbours = func() (t [Faces][32]struct{ all, across uint64 }) {
 // nor tie for it: its value is 0, below the best, and so is its qualifying count.
 func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (best, nbest, who int) {
 	planets = planets[:min(len(planets), maxSeats)]
-	x, y := q.X-1, q.Y&7
-	// A region counts when whether it touches Y (holds an area next to a Y area) is what the
-	// kind wants; "most regions" counts them all.
-	most, not := q.Kind == MostRegions, b2i(q.Kind != LargestTouching)
 	who = -1
 	for seat := range planets {
-		p := &planets[seat]
-		rs := &p.regions[x]
-		v, k := int(rs.n), int(rs.n)
-		if !most {
-			v, k = 0, 0
-			if int(rs.max) >= best {
-				v, k = rs.largest(p.near[y], not)
-			}
-		}
+		v, k := planets[seat].meets(q, best)
 		value[seat], qualifying[seat] = v, k
 		if v > best {
 			best, nbest, who = v, 1, seat
@@ -135,18 +131,32 @@ func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (be
 	return best, nbest, who
 }
 
-// largest is the size of the largest region that touches an area of near (not 0) or touches
-// none (not 1), and how many regions do. It is not inlined: inside judge's loop over the
-// planets, its loop kept its sums on the stack (a call costs less than those spills).
+// meets is Value and Qualifying of q on p, or 0, 0 when p's largest region of X is below best.
+// It is not inlined: inside judge's loop over the planets, its loop kept its sums on the stack
+// (a call costs less than those spills).
 //
 //go:noinline
-func (rs *regionList) largest(near uint64, not int) (size, n int) {
-	for i, r := range rs.area[:rs.n] {
-		counts := b2i(r&near != 0) ^ not
-		n += counts
-		size = max(size, int(rs.size[i])&-counts)
+func (p *core) meets(q Requirement, best int) (value, qualifying int) {
+	x := q.X & 7
+	rs, alone := &p.regions[x-1], p.sets[x]&^p.near[x]
+	if q.Kind == MostRegions {
+		n := int(rs.n) + bits.OnesCount64(alone)
+		return n, n
 	}
-	return size, n
+	if int(rs.max) < best && (best > 1 || alone == 0) {
+		return 0, 0
+	}
+	// A region counts when whether it touches Y (holds an area next to a Y area) is what the
+	// kind wants.
+	nearY, not := p.near[q.Y&7], b2i(q.Kind != LargestTouching)
+	qualifying = bits.OnesCount64(alone & (nearY ^ -uint64(not)))
+	value = min(qualifying, 1)
+	for i, r := range rs.area[:rs.n] {
+		counts := b2i(r&nearY != 0) ^ not
+		qualifying += counts
+		value = max(value, int(rs.size[i])&-counts)
+	}
+	return value, qualifying
 }
 
 // b2i is 1 for true and 0 for false, without a branch.
