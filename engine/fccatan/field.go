@@ -78,8 +78,10 @@ type Field struct {
 	BallsPerResource int
 	Hoops            []Hoop
 	Piles            []PileSpot
-	nearest          pileTable // the piles that can be nearest from each grid cell
-	stacked          bool      // two piles stand on one spot, so two fetches can be one order
+	nearest          pileTable        // the piles that can be nearest from each grid cell
+	fetches          [maxPiles]packed // a run to each pile to pick up
+	runs             [maxHoops]packed // a run to each hoop's centre
+	stacked          bool             // two piles stand on one spot, so two fetches can be one order
 }
 
 type fieldFile struct {
@@ -162,6 +164,12 @@ func parseField(b []byte) (*Field, error) {
 		}
 	}
 	f.nearest = newPileTable(f)
+	for k, p := range f.Piles {
+		f.fetches[k] = packIntent(to(p.Pos).PickUp())
+	}
+	for h, hp := range f.Hoops {
+		f.runs[h] = packIntent(to(hp.Center))
+	}
 	for k, p := range f.Piles {
 		for _, q := range f.Piles[:k] {
 			f.stacked = f.stacked || p.Pos == q.Pos

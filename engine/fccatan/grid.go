@@ -87,7 +87,14 @@ type pileTable struct {
 	first      [numRes]uint8  // of[r] are the ids first[r] onward
 	sets       [numRes]uint16 // the mask of a set of n piles of r: 1<<n - 1
 	cands      []uint16       // at (cell*numRes+r)<<maxPilesOfRes | set: the candidates, by pile id
+	one        []int8         // at the same index: the one candidate, noPile or severalPiles
 }
+
+// A pile table's entry with no candidate or with several, to be measured.
+const (
+	noPile       = -1
+	severalPiles = -2
+)
 
 // newPileTable is f's table, or an empty one (every pile is scanned) if a resource has more
 // than maxPilesOfRes piles or its piles are not listed one after another.
@@ -105,6 +112,7 @@ func newPileTable(f *Field) pileTable {
 		}
 	}
 	t.cands = make([]uint16, int(t.cols*t.rows)*numRes<<maxPilesOfRes)
+	t.one = make([]int8, len(t.cands))
 	const side = 1 << cellShift
 	for c := range int(t.cols * t.rows) {
 		x0, y0 := int32(c)%t.cols*side, int32(c)/t.cols*side
@@ -135,7 +143,13 @@ func newPileTable(f *Field) pileTable {
 						m |= 1 << k
 					}
 				}
-				t.cands[base+set] = m
+				t.cands[base+set], t.one[base+set] = m, severalPiles
+				switch bits.OnesCount16(m) {
+				case 0:
+					t.one[base+set] = noPile
+				case 1:
+					t.one[base+set] = int8(bits.TrailingZeros16(m))
+				}
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package fccatan
 
 import (
 	"math"
-	"math/bits"
 )
 
 // --- Distance queries: the nearest pile, hoop or opponent.
@@ -60,27 +59,40 @@ func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 // can be nearest from p's grid cell, most often one; off the grid (or on a map the table does
 // not serve), every pile is scanned.
 func (s *State) nearestPiles(p Vec, sets *[numRes]int) [numRes]int {
+	cell := s.pileCell(p)
+	if cell < 0 {
+		return s.scanPiles(p)
+	}
+	var best [numRes]int
+	for r, set := range sets {
+		best[r] = s.nearestPileAt(p, cell|set)
+	}
+	return best
+}
+
+// pileCell is where p's cell's entries of the pile table begin (a set of pileSets is added to
+// it), or -1 off the grid or on a map the table does not serve.
+func (s *State) pileCell(p Vec) int {
 	tb := &s.c.field.nearest
 	x, y := p.X>>cellShift, p.Y>>cellShift
 	if tb.cands == nil || p.X < 0 || p.Y < 0 || x >= tb.cols || y >= tb.rows {
-		return s.scanPiles(p)
+		return -1
 	}
-	cands := tb.cands[int(y*tb.cols+x)*numRes<<maxPilesOfRes:][:numRes<<maxPilesOfRes]
-	best := [numRes]int{-1, -1, -1, -1}
-	for r, set := range sets {
-		m := cands[set&(numRes<<maxPilesOfRes-1)]
-		if m&(m-1) == 0 { // one pile or none
-			if m != 0 {
-				best[r] = bits.TrailingZeros16(m)
-			}
-			continue
-		}
-		bestD := int64(math.MaxInt64)
-		for m != 0 {
-			k := next(&m)
-			if d := dist2(p, s.c.field.Piles[k].Pos); d < bestD {
-				best[r], bestD = k, d
-			}
+	return int(y*tb.cols+x) * numRes << maxPilesOfRes
+}
+
+// nearestPileAt is the nearest pile from p among the candidates of the pile table's entry at,
+// the lowest id on ties, or -1. Most entries hold one pile or none, and nothing is measured.
+func (s *State) nearestPileAt(p Vec, at int) int {
+	tb := &s.c.field.nearest
+	if k := int(tb.one[at]); k != severalPiles {
+		return k
+	}
+	best, bestD := -1, int64(math.MaxInt64)
+	for m := tb.cands[at]; m != 0; {
+		k := next(&m)
+		if d := dist2(p, s.c.field.Piles[k].Pos); d < bestD {
+			best, bestD = k, d
 		}
 	}
 	return best
@@ -120,25 +132,30 @@ func (s *State) scanPiles(p Vec) [numRes]int {
 	return best
 }
 
-// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags:
-// a compact list is scanned several times faster than the teams, and most opponents are
-// passed over on their x alone.
+// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags,
+// team by team: a compact list is scanned several times faster than the teams, a knight skips
+// its own team's stretch of it, and most opponents are passed over on their x alone.
 type freePlayers struct {
-	pos [maxTeams * maxAvatars]Vec
-	who [maxTeams * maxAvatars]ref
-	n   int
+	x, y [maxTeams * maxAvatars]int32
+	who  [maxTeams * maxAvatars]ref
+	from [maxTeams + 1]int // team u's players are from[u]..from[u+1]-1
 }
 
 func (l *freePlayers) gather(s *State) {
-	l.n = 0
+	n := 0
 	for u := range s.teams[:s.c.teams] {
+		l.from[u] = n
 		tm := &s.teams[u]
 		for j := range tm.av[:tm.size] {
 			if v := &tm.av[j]; !v.frozen {
-				l.pos[l.n&(len(l.pos)-1)], l.who[l.n&(len(l.who)-1)] = v.pos, ref(u*maxAvatars+j)
-				l.n++
+				k := n & (len(l.x) - 1)
+				l.x[k], l.y[k], l.who[k] = v.pos.X, v.pos.Y, ref(u*maxAvatars+j)
+				n++
 			}
 		}
+	}
+	for u := s.c.teams; u < len(l.from); u++ {
+		l.from[u] = n
 	}
 }
 
@@ -147,53 +164,18 @@ func (l *freePlayers) gather(s *State) {
 func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
 	r := int64(reach)
 	best, bestD := ref(-1), r*r+1
-	for k := range l.pos[:l.n] {
-		q := l.pos[k]
-		dx := int64(q.X) - int64(p.X)
-		if uint64(dx+r) > uint64(2*r) || uint(int(l.who[k])-t*maxAvatars) < maxAvatars {
-			continue
-		}
-		dy := int64(q.Y) - int64(p.Y)
-		if d := dx*dx + dy*dy; d < bestD {
-			best, bestD = l.who[k], d
-		}
-	}
-	return best
-}
-
-// carriers is the free opponents of one team carrying a ball, in ref order, gathered at the
-// team's first free knight: every knight's options ask for the nearest carrier on every tick,
-// and a list of the few carriers is measured faster than every opponent once a knight.
-type carriers struct {
-	pos      [maxTeams * maxAvatars]Vec
-	who      [maxTeams * maxAvatars]ref
-	n        int
-	gathered bool
-}
-
-func (c *carriers) gather(s *State, t int) {
-	c.n, c.gathered = 0, true
-	for u := range s.teams[:s.c.teams] {
-		if u == t {
-			continue
-		}
-		tm := &s.teams[u]
-		for j := range tm.av[:tm.size] {
-			if v := &tm.av[j]; !v.frozen && v.carry != noRes {
-				k := c.n & (len(c.pos) - 1)
-				c.pos[k], c.who[k] = v.pos, ref(u*maxAvatars+j)
-				c.n++
+	// The opponents listed before team t's players, then those after.
+	for _, part := range [2][2]int{{0, l.from[t]}, {l.from[t+1], l.from[maxTeams]}} {
+		for k := part[0]; k < part[1]; k++ {
+			k &= len(l.x) - 1
+			dx := int64(l.x[k]) - int64(p.X)
+			if uint64(dx+r) > uint64(2*r) {
+				continue
 			}
-		}
-	}
-}
-
-// nearest is nearestOpponent(p, t, true) for the team c was gathered for.
-func (c *carriers) nearest(p Vec) ref {
-	best, bestD := ref(-1), int64(math.MaxInt64)
-	for k := range c.pos[:c.n] {
-		if d := dist2(p, c.pos[k]); d < bestD {
-			best, bestD = c.who[k], d
+			dy := int64(l.y[k]) - int64(p.Y)
+			if d := dx*dx + dy*dy; d < bestD {
+				best, bestD = l.who[k], d
+			}
 		}
 	}
 	return best

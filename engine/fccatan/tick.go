@@ -32,7 +32,10 @@ func (s *State) resolveTick() {
 // speed, clamped to the field. Players pass through each other.
 func (s *State) move() {
 	step := int64(s.c.step)
-	w, h, ms := int64(s.c.field.Width), int64(s.c.field.Height), int32(s.c.tickMS)
+	w, h := int64(s.c.field.Width), int64(s.c.field.Height)
+	// A tick is 1000/rate ms, so a run of d cm in a tick is d*rate cm/s: d*1000/ms without the
+	// division (two for every running player on every tick).
+	rate := int32(1000 / s.c.tickMS)
 	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
 		for i := range tm.av[:tm.size] {
@@ -62,7 +65,7 @@ func (s *State) move() {
 			}
 			av.pos.X = int32(min(max(x+dx, 0), w))
 			av.pos.Y = int32(min(max(y+dy, 0), h))
-			av.vel = Vec{(av.pos.X - from.X) * 1000 / ms, (av.pos.Y - from.Y) * 1000 / ms}
+			av.vel = Vec{(av.pos.X - from.X) * rate, (av.pos.Y - from.Y) * rate}
 		}
 	}
 }

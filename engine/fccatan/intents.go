@@ -1,0 +1,286 @@
+package fccatan
+
+import (
+	"math"
+	"slices"
+
+	"github.com/orrery/orrery/engine"
+)
+
+// --- A tick's list of intents.
+
+// packOrders is team t's current intents as an action: its standing intents, or in a
+// wall-clock tick the intents it already sent for this tick.
+func (s *State) packOrders(t int) engine.Action {
+	if tm := &s.teams[t]; s.wallTick() && tm.done {
+		return tm.pending
+	}
+	a := engine.Action{Kind: kindIntents}
+	tm := &s.teams[t]
+	for i := range tm.av[:tm.size] {
+		o, slot := tm.av[i].order, (*[3]int16)(a.Arg[3*i:])
+		slot[0], slot[1], slot[2] = o.X, o.Y, o.Flags
+	}
+	return a
+}
+
+// order is the current intent of team t's avatar i: its standing intent, or in a wall-clock
+// tick the one its team already sent for this tick.
+func (s *State) order(t, i int) Intent {
+	if tm := &s.teams[t]; s.wallTick() && tm.done {
+		return intentOf(tm.pending, i)
+	}
+	return s.teams[t].av[i].order
+}
+
+func to(p Vec) Intent { return To(int16(p.X), int16(p.Y)) }
+
+// packed is an intent in one word, x, y and the flags from the low bits: a list compares and
+// writes each player's options as words.
+type packed uint64
+
+func packIntent(in Intent) packed {
+	return packed(uint16(in.X)) | packed(uint16(in.Y))<<16 | packed(uint16(in.Flags))<<32
+}
+
+func (o packed) intent() Intent { return Intent{X: int16(o), Y: int16(o >> 16), Flags: int16(o >> 32)} }
+
+func packFlags(f int16) packed { return packed(uint16(f)) << 32 }
+
+// maxOptions is the most options a player has: stay, a pile of each resource (or home and a
+// throw), a hoop to place in and an opponent to chase.
+const maxOptions = 1 + numRes + 2
+
+// avatarOptions writes the useful orders for one free player to o and returns how many: stand,
+// run to the nearest pile of each resource and pick up, run home to a city with a ball (and in
+// the published ruleset, throw it to the teammate nearest a city who may catch it), run to a
+// free hoop to place a marker, and for a knight chase the nearest carrier (or opponent) to tag
+// it. Knights keep tagging whatever they do. Each order is listed once: only two piles on one
+// spot, or an opponent standing on the home hoop's centre, could give the same order twice,
+// and only those are compared. v is what the team's list reads once, at the first player who
+// needs it.
+func (s *State) avatarOptions(t, i int, av *avatar, v *listView, o *[maxOptions + 1]packed) int {
+	f := s.c.field
+	tag := packed(0)
+	if av.knight {
+		tag = packFlags(flagTag)
+	}
+	o[0] = tag // stay
+	n := 1
+	if av.carry == noRes && !av.collected {
+		if !v.pilesRead {
+			v.sets, v.pilesRead = s.pileSets(), true
+		}
+		cell := s.pileCell(av.pos)
+		var scanned [numRes]int
+		if cell < 0 {
+			scanned = s.scanPiles(av.pos)
+		}
+		for r, set := range v.sets {
+			p := scanned[r]
+			if cell >= 0 {
+				p = s.nearestPileAt(av.pos, cell|set)
+			}
+			if p < 0 {
+				continue
+			}
+			in := f.fetches[p&(maxPiles-1)] | tag
+			if f.stacked && slices.Contains(o[1:n], in) {
+				continue
+			}
+			o[n&maxOptions] = in
+			n++
+		}
+	}
+	if (av.carry != noRes || av.markers > 0) && !v.hoopsRead {
+		v.readHoops(s, t)
+	}
+	home := packed(0) // the run home, where listed
+	if av.carry != noRes {
+		if h := nearestOf(f.Hoops, av.pos, v.cities); h >= 0 {
+			home = f.runs[h&(maxHoops-1)] | tag
+			o[n&maxOptions] = home
+			n++
+			if j := s.catcher(t, i); j >= 0 {
+				o[n&maxOptions] = packIntent(home.intent().Throw(j))
+				n++
+			}
+		}
+	}
+	if av.markers > 0 {
+		if h := nearestOf(f.Hoops, av.pos, v.free); h >= 0 {
+			o[n&maxOptions] = f.runs[h&(maxHoops-1)] | packFlags(flagPlace) | tag
+			n++
+		}
+	}
+	if av.knight {
+		if !v.rivals.gathered {
+			v.rivals.gather(s, t)
+		}
+		if at, ok := v.rivals.target(av.pos); ok {
+			if in := packIntent(to(at)) | tag; in != home {
+				o[n&maxOptions] = in
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// listView is what a team's list of intents reads once, at the first player who needs each
+// part: which piles have a ball (pileSets), the hoops holding the team's cities and the free
+// hoops (by id, as bits), and the free opponents.
+type listView struct {
+	sets                 [numRes]int
+	cities, free         uint16
+	pilesRead, hoopsRead bool
+	rivals               rivals
+}
+
+func (v *listView) readHoops(s *State, t int) {
+	for h := range s.c.field.Hoops {
+		if int(s.owner[h]) == t && s.building[h] == city {
+			v.cities |= 1 << h
+		}
+		if s.owner[h] < 0 && s.building[h] == noBuilding {
+			v.free |= 1 << h
+		}
+	}
+	v.hoopsRead = true
+}
+
+// nearestOf is the hoop of mask m (bit h: hoop h) whose centre is nearest p, the lowest id on
+// ties, or -1.
+func nearestOf(hoops []Hoop, p Vec, m uint16) int {
+	best, bestD := -1, int64(math.MaxInt64)
+	for m != 0 {
+		h := next(&m)
+		if d := dist2(p, hoops[h].Center); d < bestD {
+			best, bestD = h, d
+		}
+	}
+	return best
+}
+
+// rivals is the free opponents of one team, in ref order, and those of them carrying a ball,
+// gathered at its first free knight: a knight chases the nearest carrier, or the nearest
+// opponent when none carries a ball. Both lists are written without a branch on who is free
+// or carries: the players' states follow no pattern a branch predictor could learn.
+type rivals struct {
+	free, carriers   [maxTeams * maxAvatars]Vec
+	nfree, ncarriers int
+	gathered         bool
+}
+
+func (r *rivals) gather(s *State, t int) {
+	nf, nc := 0, 0
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			v := &tm.av[j]
+			r.free[nf&(len(r.free)-1)] = v.pos
+			r.carriers[nc&(len(r.carriers)-1)] = v.pos
+			free := b2i(!v.frozen)
+			nf += free
+			nc += free & b2i(v.carry != noRes)
+		}
+	}
+	r.nfree, r.ncarriers, r.gathered = nf, nc, true
+}
+
+// target is where a knight at p chases: the nearest carrier, else the nearest opponent (the
+// lowest ref on ties); ok is false if every opponent is frozen.
+func (r *rivals) target(p Vec) (at Vec, ok bool) {
+	ps := r.carriers[:r.ncarriers]
+	if len(ps) == 0 {
+		ps = r.free[:r.nfree]
+	}
+	bestD := int64(math.MaxInt64)
+	for _, q := range ps {
+		if d := dist2(p, q); d < bestD {
+			at, bestD = q, d
+		}
+	}
+	return at, len(ps) > 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// catcher is the teammate of team t's carrier i best placed to catch its ball (published
+// ruleset): free, empty-handed, not yet collected this round, in throw range, and nearest one
+// of the team's cities; -1 if none is nearer a city than the carrier.
+func (s *State) catcher(t, i int) int {
+	if !s.c.throwing {
+		return -1
+	}
+	tm := &s.teams[t]
+	cityDist := func(p Vec) int64 {
+		best := int64(-1)
+		for h, hp := range s.c.field.Hoops {
+			if d := dist2(p, hp.Center); int(s.owner[h]) == t && s.building[h] == city && (best < 0 || d < best) {
+				best = d
+			}
+		}
+		return best
+	}
+	best, bestD := -1, cityDist(tm.av[i].pos)
+	for j := 0; j < int(tm.size); j++ {
+		c := &tm.av[j]
+		if j == i || c.frozen || c.carry != noRes || c.collected || !within(c.pos, tm.av[i].pos, s.c.throwRange) {
+			continue
+		}
+		if d := cityDist(c.pos); d < bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// legalIntents lists "keep every standing intent" first, then every change of one free player's
+// intent to one of its useful orders (avatarOptions), the others keeping theirs. A list is
+// drawn up for every team on every tick: it is written in place, and what the players' options
+// share is read once (listView).
+func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
+	keep := s.packOrders(t)
+	tm := &s.teams[t]
+	sent := s.wallTick() && tm.done // the intents already sent this tick are the current ones
+	// buf grows once to the most the list can take.
+	n := len(buf)
+	out := slices.Grow(buf, 1+int(tm.size)*maxOptions)
+	out = out[:cap(out)]
+	out[n] = keep
+	n++
+	var (
+		v    listView
+		opts [maxOptions + 1]packed
+	)
+	for i := range tm.av[:tm.size] {
+		av := &tm.av[i]
+		if av.frozen {
+			continue
+		}
+		k := s.avatarOptions(t, i, av, &v, &opts)
+		cur := packIntent(av.order)
+		if sent {
+			cur = packIntent(intentOf(tm.pending, i))
+		}
+		for _, o := range opts[:k&maxOptions] {
+			if o == cur {
+				continue
+			}
+			out[n] = keep
+			slot := (*[3]int16)(out[n].Arg[3*i:])
+			slot[0], slot[1], slot[2] = int16(o), int16(o>>16), int16(o>>32)
+			n++
+		}
+	}
+	return out[:n]
+}
