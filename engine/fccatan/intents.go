@@ -117,8 +117,12 @@ func (s *State) avatarOptions(t, i int, av *avatar, v *listView, o *[maxOptions 
 		if !v.rivals.gathered {
 			v.rivals.gather(s, t)
 		}
-		if at, ok := v.rivals.target(av.pos); ok {
-			if in := packIntent(to(at)) | tag; in != home {
+		target := v.rivals.nearest(av.pos)
+		if target < 0 {
+			target = s.nearestOpponent(av.pos, t, false)
+		}
+		if target >= 0 {
+			if in := packIntent(to(s.at(target).pos)) | tag; in != home {
 				o[n&maxOptions] = in
 				n++
 			}
@@ -129,12 +133,12 @@ func (s *State) avatarOptions(t, i int, av *avatar, v *listView, o *[maxOptions 
 
 // listView is what a team's list of intents reads once, at the first player who needs each
 // part: which piles have a ball (pileSets), the hoops holding the team's cities and the free
-// hoops (by id, as bits), and the free opponents.
+// hoops (by id, as bits), and the opponents carrying a ball.
 type listView struct {
 	sets                 [numRes]int
 	cities, free         uint16
 	pilesRead, hoopsRead bool
-	rivals               rivals
+	rivals               carriers
 }
 
 func (v *listView) readHoops(s *State, t int) {
@@ -160,58 +164,6 @@ func nearestOf(hoops []Hoop, p Vec, m uint16) int {
 		}
 	}
 	return best
-}
-
-// rivals is the free opponents of one team, in ref order, and those of them carrying a ball,
-// gathered at its first free knight: a knight chases the nearest carrier, or the nearest
-// opponent when none carries a ball. Both lists are written without a branch on who is free
-// or carries: the players' states follow no pattern a branch predictor could learn.
-type rivals struct {
-	free, carriers   [maxTeams * maxAvatars]Vec
-	nfree, ncarriers int
-	gathered         bool
-}
-
-func (r *rivals) gather(s *State, t int) {
-	nf, nc := 0, 0
-	for u := range s.teams[:s.c.teams] {
-		if u == t {
-			continue
-		}
-		tm := &s.teams[u]
-		for j := range tm.av[:tm.size] {
-			v := &tm.av[j]
-			r.free[nf&(len(r.free)-1)] = v.pos
-			r.carriers[nc&(len(r.carriers)-1)] = v.pos
-			free := b2i(!v.frozen)
-			nf += free
-			nc += free & b2i(v.carry != noRes)
-		}
-	}
-	r.nfree, r.ncarriers, r.gathered = nf, nc, true
-}
-
-// target is where a knight at p chases: the nearest carrier, else the nearest opponent (the
-// lowest ref on ties); ok is false if every opponent is frozen.
-func (r *rivals) target(p Vec) (at Vec, ok bool) {
-	ps := r.carriers[:r.ncarriers]
-	if len(ps) == 0 {
-		ps = r.free[:r.nfree]
-	}
-	bestD := int64(math.MaxInt64)
-	for _, q := range ps {
-		if d := dist2(p, q); d < bestD {
-			at, bestD = q, d
-		}
-	}
-	return at, len(ps) > 0
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // catcher is the teammate of team t's carrier i best placed to catch its ball (published

@@ -1,7 +1,6 @@
 package fccatan
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,7 +19,7 @@ import (
 // opponent standing on the home hoop's centre, could give the same order twice, and only
 // those are compared. sets and rivals are what the team's list reads once, at the first player
 // who needs them: which piles have balls, and the opponents carrying one.
-func (s *State) refAvatarOptions(t, i int, av *avatar, sets *[numRes]int, rivals *refCarriers, o *refOrders) {
+func (s *State) refAvatarOptions(t, i int, av *avatar, sets *[numRes]int, rivals *carriers, o *refOrders) {
 	tag := int16(0)
 	if av.knight {
 		tag = flagTag
@@ -106,7 +105,7 @@ func (s *State) refLegalIntents(t int, buf []engine.Action) []engine.Action {
 	out[n] = keep
 	n++
 	sets := [numRes]int{-1} // the piles with a ball, read at the first player who fetches
-	var rivals refCarriers  // the opposing carriers, gathered at the first free knight
+	var rivals carriers     // the opposing carriers, gathered at the first free knight
 	for i := range tm.av[:tm.size] {
 		if tm.av[i].frozen {
 			continue
@@ -124,44 +123,6 @@ func (s *State) refLegalIntents(t int, buf []engine.Action) []engine.Action {
 		}
 	}
 	return out[:n]
-}
-
-// refCarriers is the free opponents of one team carrying a ball, in ref order, gathered at the
-// team's first free knight: every knight's options ask for the nearest carrier on every tick,
-// and a list of the few refCarriers is measured faster than every opponent once a knight.
-type refCarriers struct {
-	pos      [maxTeams * maxAvatars]Vec
-	who      [maxTeams * maxAvatars]ref
-	n        int
-	gathered bool
-}
-
-func (c *refCarriers) gather(s *State, t int) {
-	c.n, c.gathered = 0, true
-	for u := range s.teams[:s.c.teams] {
-		if u == t {
-			continue
-		}
-		tm := &s.teams[u]
-		for j := range tm.av[:tm.size] {
-			if v := &tm.av[j]; !v.frozen && v.carry != noRes {
-				k := c.n & (len(c.pos) - 1)
-				c.pos[k], c.who[k] = v.pos, ref(u*maxAvatars+j)
-				c.n++
-			}
-		}
-	}
-}
-
-// nearest is nearestOpponent(p, t, true) for the team c was gathered for.
-func (c *refCarriers) nearest(p Vec) ref {
-	best, bestD := ref(-1), int64(math.MaxInt64)
-	for k := range c.pos[:c.n] {
-		if d := dist2(p, c.pos[k]); d < bestD {
-			best, bestD = c.who[k], d
-		}
-	}
-	return best
 }
 
 // TestLegalIntents_AsTheReference: in random games of every digest run, at every tick, every

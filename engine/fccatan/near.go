@@ -132,19 +132,17 @@ func (s *State) scanPiles(p Vec) [numRes]int {
 	return best
 }
 
-// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags,
-// team by team: a compact list is scanned several times faster than the teams, a knight skips
-// its own team's stretch of it, and most opponents are passed over on their x alone.
+// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags:
+// a compact list is scanned several times faster than the teams.
 type freePlayers struct {
 	x, y [maxTeams * maxAvatars]int32
 	who  [maxTeams * maxAvatars]ref
-	from [maxTeams + 1]int // team u's players are from[u]..from[u+1]-1
+	n    int
 }
 
 func (l *freePlayers) gather(s *State) {
 	n := 0
 	for u := range s.teams[:s.c.teams] {
-		l.from[u] = n
 		tm := &s.teams[u]
 		for j := range tm.av[:tm.size] {
 			if v := &tm.av[j]; !v.frozen {
@@ -154,28 +152,64 @@ func (l *freePlayers) gather(s *State) {
 			}
 		}
 	}
-	for u := s.c.teams; u < len(l.from); u++ {
-		l.from[u] = n
-	}
+	l.n = n
 }
 
 // nearestWithin is the nearest free opponent of team t at most reach from p, the lowest ref on
-// ties, or -1.
+// ties, or -1. Nearly every player is passed over on its x alone, in a loop kept to a handful
+// of instructions: a knight tagging asks on every tick.
 func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
 	r := int64(reach)
 	best, bestD := ref(-1), r*r+1
-	// The opponents listed before team t's players, then those after.
-	for _, part := range [2][2]int{{0, l.from[t]}, {l.from[t+1], l.from[maxTeams]}} {
-		for k := part[0]; k < part[1]; k++ {
-			k &= len(l.x) - 1
-			dx := int64(l.x[k]) - int64(p.X)
-			if uint64(dx+r) > uint64(2*r) {
-				continue
-			}
-			dy := int64(l.y[k]) - int64(p.Y)
+	x0, y0, span := int64(p.X)-r, int64(p.Y), uint64(2*r)
+	for k, x := range l.x[:l.n] {
+		if uint64(int64(x)-x0) > span {
+			continue
+		}
+		k &= len(l.y) - 1
+		if who := l.who[k]; uint(int(who)-t*maxAvatars) >= maxAvatars {
+			dx, dy := int64(x)-x0-r, int64(l.y[k])-y0
 			if d := dx*dx + dy*dy; d < bestD {
-				best, bestD = l.who[k], d
+				best, bestD = who, d
 			}
+		}
+	}
+	return best
+}
+
+// carriers is the free opponents of one team carrying a ball, in ref order, gathered at the
+// team's first free knight: every knight's options ask for the nearest carrier on every tick,
+// and a list of the few carriers is measured faster than every opponent once a knight.
+type carriers struct {
+	pos      [maxTeams * maxAvatars]Vec
+	who      [maxTeams * maxAvatars]ref
+	n        int
+	gathered bool
+}
+
+func (c *carriers) gather(s *State, t int) {
+	c.n, c.gathered = 0, true
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			if v := &tm.av[j]; !v.frozen && v.carry != noRes {
+				k := c.n & (len(c.pos) - 1)
+				c.pos[k], c.who[k] = v.pos, ref(u*maxAvatars+j)
+				c.n++
+			}
+		}
+	}
+}
+
+// nearest is nearestOpponent(p, t, true) for the team c was gathered for.
+func (c *carriers) nearest(p Vec) ref {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	for k := range c.pos[:c.n] {
+		if d := dist2(p, c.pos[k]); d < bestD {
+			best, bestD = c.who[k], d
 		}
 	}
 	return best
