@@ -193,11 +193,20 @@ func fieldNames() string {
 	return strings.Join(names, ", ")
 }
 
-// isqrt is the integer square root, floor(sqrt(n)), for n >= 0. Below 2^52, which holds every
-// distance on a field, the correctly rounded float square root is within one of it and two
-// checks make it exact: every running player takes one a tick, and Newton's loop of 64-bit
-// divisions was slower.
+// isqrt is the integer square root, floor(sqrt(n)), for n >= 0. Below 2^50, which holds every
+// distance on a field, it is the correctly rounded float square root truncated: with k the
+// floor, k < 2^25, sqrt(n) is at least k (a float) and more than 1/(2(k+1)) >= 2^-26 below k+1,
+// farther than the half unit in the last place (at most 2^-29) a rounding moves it, so the
+// truncation is k. Up to 2^52 the float root is within one of it and two checks make it exact:
+// every running player takes one a tick, and Newton's loop of 64-bit divisions was slower.
 func isqrt(n int64) int64 {
+	if uint64(n) < 1<<50 { // and n >= 0
+		return int64(math.Sqrt(float64(n)))
+	}
+	return isqrtLarge(n)
+}
+
+func isqrtLarge(n int64) int64 {
 	if n <= 0 {
 		return 0
 	}

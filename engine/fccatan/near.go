@@ -84,12 +84,16 @@ func (s *State) pileCell(p Vec) int {
 // nearestPileAt is the nearest pile from p among the candidates of the pile table's entry at,
 // the lowest id on ties, or -1. Most entries hold one pile or none, and nothing is measured.
 func (s *State) nearestPileAt(p Vec, at int) int {
-	tb := &s.c.field.nearest
-	if k := int(tb.one[at]); k != severalPiles {
+	if k := int(s.c.field.nearest.one[at]); k != severalPiles {
 		return k
 	}
+	return s.measurePiles(p, at)
+}
+
+// measurePiles is nearestPileAt for an entry of several candidates.
+func (s *State) measurePiles(p Vec, at int) int {
 	best, bestD := -1, int64(math.MaxInt64)
-	for m := tb.cands[at]; m != 0; {
+	for m := s.c.field.nearest.cands[at]; m != 0; {
 		k := next(&m)
 		if d := dist2(p, s.c.field.Piles[k].Pos); d < bestD {
 			best, bestD = k, d

@@ -11,7 +11,10 @@ import (
 // it. Movement and the reachability check share it, so the check runs exactly as players do.
 func towards(p, target Vec, step int64) (dx, dy int64) {
 	dx, dy = int64(target.X)-int64(p.X), int64(target.Y)-int64(p.Y)
-	if d := isqrt(dx*dx + dy*dy); d > step {
+	// The run stops on the target when it is within a step: isqrt(n) > step just when n >=
+	// (step+1)², and only a longer run needs the distance itself.
+	if n := dx*dx + dy*dy; n >= (step+1)*(step+1) {
+		d := isqrt(n)
 		// On a field (at most 32767 cm a side) at any allowed speed the products fit 32 bits,
 		// and a 32-bit division is several times faster than a 64-bit one, with the same
 		// quotient: every running player divides twice a tick.

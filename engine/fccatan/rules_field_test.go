@@ -314,8 +314,8 @@ func TestRound_PlayersStartInHoopsOfTheirBuildings(t *testing.T) {
 
 // TestMove_IsqrtIsTheFloorOfTheSquareRoot checks the integer square root every move takes,
 // whose float fast path must agree exactly with floor(sqrt(n)): on every small n, at and
-// beside every square a field's distances reach, around 2^52 where the fast path ends, and on
-// random large n.
+// beside every square a field's distances reach, around 2^50 and 2^52 where the fast paths end,
+// at and beside the squares below 2^50, and on random large n.
 func TestMove_IsqrtIsTheFloorOfTheSquareRoot(t *testing.T) {
 	check := func(n int64) {
 		x := isqrt(n)
@@ -331,8 +331,14 @@ func TestMove_IsqrtIsTheFloorOfTheSquareRoot(t *testing.T) {
 		check(x * x)
 		check(x*x + 1)
 	}
-	for n := int64(1<<52 - 1<<12); n < 1<<52+1<<12; n++ {
-		check(n)
+	for _, edge := range []int64{1 << 50, 1 << 52} {
+		for n := edge - 1<<12; n < edge+1<<12; n++ {
+			check(n)
+		}
+	}
+	for x := int64(1<<25 - 1<<16); x <= 1<<25; x++ { // the largest squares below 2^50
+		check(x*x - 1)
+		check(x * x)
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 100000 {
