@@ -71,25 +71,26 @@ func (s *State) avatarOptions(t, i int, av *avatar, v *listView, o *[maxOptions 
 		if !v.pilesRead {
 			v.sets, v.pilesRead = s.pileSets(), true
 		}
-		cell := s.pileCell(av.pos)
-		var scanned [numRes]int
-		if cell < 0 {
-			scanned = s.scanPiles(av.pos)
-		}
-		for r, set := range v.sets {
-			p := scanned[r]
-			if cell >= 0 {
-				p = s.nearestPileAt(av.pos, cell|set)
-			}
+		// fetch lists the run to pile p to pick up, unless another pile on its spot gave it.
+		fetch := func(p int) {
 			if p < 0 {
-				continue
+				return
 			}
 			in := f.fetches[p&(maxPiles-1)] | tag
 			if f.stacked && slices.Contains(o[1:n], in) {
-				continue
+				return
 			}
 			o[n&maxOptions] = in
 			n++
+		}
+		if cell := s.pileCell(av.pos); cell >= 0 {
+			for _, set := range v.sets {
+				fetch(s.nearestPileAt(av.pos, cell|set))
+			}
+		} else {
+			for _, p := range s.scanPiles(av.pos) {
+				fetch(p)
+			}
 		}
 	}
 	if (av.carry != noRes || av.markers > 0) && !v.hoopsRead {

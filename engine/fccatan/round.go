@@ -137,19 +137,17 @@ func (s *State) validIntents(t int, a engine.Action) error {
 		return illegal("a tick takes the team's intents")
 	}
 	tm := &s.teams[t]
-	for i := 0; i < maxAvatars; i++ {
-		in := intentOf(a, i)
-		if i >= int(tm.size) {
-			if in != (Intent{}) {
-				return illegal("team %d has %d players", t, tm.size)
+	w, h := s.c.field.Width, s.c.field.Height
+	for i := range tm.av[:tm.size] {
+		if in := intentOf(a, i); !plainIntent(in, tm.av[i].knight, w, h) {
+			if err := s.validIntent(t, i, in); err != nil {
+				return err
 			}
-			continue
 		}
-		if s.plainIntent(t, i, in) {
-			continue
-		}
-		if err := s.validIntent(t, i, in); err != nil {
-			return err
+	}
+	for i := int(tm.size); i < maxAvatars; i++ {
+		if intentOf(a, i) != (Intent{}) {
+			return illegal("team %d has %d players", t, tm.size)
 		}
 	}
 	if !argsZeroFrom(a, 3*maxAvatars) {
@@ -162,16 +160,23 @@ func (s *State) validIntents(t int, a engine.Action) error {
 // up, placing and tagging the nearest (a knight's): the intents nearly every tick sends, all of
 // which validIntent accepts, checked at once.
 func (s *State) plainIntent(t, i int, in Intent) bool {
-	f := in.Flags
-	switch {
-	case f&^(flagTo|flagPick|flagPlace|flagTag) != 0:
-		return false
-	case f&flagTag != 0 && !s.teams[t].av[i].knight:
+	return plainIntent(in, s.teams[t].av[i].knight, s.c.field.Width, s.c.field.Height)
+}
+
+// plainIntent is State.plainIntent for a player who is a knight or not, on a w x h cm field (w
+// and h at most 32767, so a coordinate is on it just when it is at most w or h as a uint16).
+func plainIntent(in Intent, knight bool, w, h int32) bool {
+	plain := int16(flagTo | flagPick | flagPlace)
+	if knight {
+		plain |= flagTag
+	}
+	switch f := in.Flags; {
+	case f&^plain != 0:
 		return false
 	case f&flagTo == 0:
 		return in.X == 0 && in.Y == 0
 	}
-	return in.X >= 0 && int32(in.X) <= s.c.field.Width && in.Y >= 0 && int32(in.Y) <= s.c.field.Height
+	return uint16(in.X) <= uint16(w) && uint16(in.Y) <= uint16(h)
 }
 
 func (s *State) validIntent(t, i int, in Intent) error {
