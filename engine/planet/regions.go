@@ -115,12 +115,19 @@ var runNeighbours = func() (t [Faces][32]struct{ all, across uint64 }) {
 // judge is Value and Qualifying of q on each planet, from its kept regions, and the best value,
 // how many planets have it and the last of them: the origin of life asks it for every card.
 // A planet whose largest region of X is below the best value so far can neither win the card
-// nor tie for it: its value is 0, below the best, and so is its qualifying count.
+// nor tie for it: it is not judged (more than half are not), and its value is 0, below the
+// best, and so is its qualifying count.
 func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (best, nbest, who int) {
 	planets = planets[:min(len(planets), maxSeats)]
+	x, most := q.X&7, q.Kind == MostRegions
 	who = -1
 	for seat := range planets {
-		v, k := planets[seat].meets(q, best)
+		p := &planets[seat]
+		v, k := 0, 0
+		// Its largest region: the largest in the list, or an area on its own.
+		if most || int(p.regions[x-1].max) >= best || best == 1 && p.sets[x]&^p.near[x] != 0 {
+			v, k = p.meets(q)
+		}
 		value[seat], qualifying[seat] = v, k
 		if v > best {
 			best, nbest, who = v, 1, seat
@@ -131,30 +138,27 @@ func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (be
 	return best, nbest, who
 }
 
-// meets is Value and Qualifying of q on p, or 0, 0 when p's largest region of X is below best.
-// It is not inlined: inside judge's loop over the planets, its loop kept its sums on the stack
-// (a call costs less than those spills).
+// meets is Value and Qualifying of q on p. It is not inlined: inside judge's loop over the
+// planets, its loop kept its sums on the stack (a call costs less than those spills).
 //
 //go:noinline
-func (p *core) meets(q Requirement, best int) (value, qualifying int) {
+func (p *core) meets(q Requirement) (value, qualifying int) {
 	x := q.X & 7
 	rs, alone := &p.regions[x-1], p.sets[x]&^p.near[x]
 	if q.Kind == MostRegions {
 		n := int(rs.n) + bits.OnesCount64(alone)
 		return n, n
 	}
-	if int(rs.max) < best && (best > 1 || alone == 0) {
-		return 0, 0
-	}
 	// A region counts when whether it touches Y (holds an area next to a Y area) is what the
 	// kind wants.
 	nearY, not := p.near[q.Y&7], b2i(q.Kind != LargestTouching)
 	qualifying = bits.OnesCount64(alone & (nearY ^ -uint64(not)))
 	value = min(qualifying, 1)
-	for i, r := range rs.area[:rs.n] {
+	areas, sizes := rs.area[:rs.n], rs.size[:rs.n]
+	for i, r := range areas {
 		counts := b2i(r&nearY != 0) ^ not
 		qualifying += counts
-		value = max(value, int(rs.size[i])&-counts)
+		value = max(value, int(sizes[i])&-counts)
 	}
 	return value, qualifying
 }
