@@ -227,11 +227,19 @@ func (s *state) Apply(seat engine.Seat, a engine.Action) error {
 	if seat != s.toAct() {
 		return fmt.Errorf("%w: seat %d is to act", engine.ErrNotYourTurn, s.toAct())
 	}
+	// A legal placement is told at once; anything else goes to check, which says what is wrong.
+	tile, face, rot := a.Arg[0], a.Arg[1], a.Arg[2]
+	if slot := slices.Index(s.display[:s.displayN], tile); slot >= 0 && a.Kind == kindPlace &&
+		[4]int16(a.Arg[3:]) == [4]int16{} && [4]int16(a.Arg[7:]) == [4]int16{} && [4]int16(a.Arg[11:]) == [4]int16{} &&
+		uint16(face) < Faces && uint16(rot) < 5 && s.planets[seat].tile[face] < 0 {
+		s.place(seat, slot, tile, int(face), int(rot))
+		return nil
+	}
 	slot, err := s.check(seat, a)
 	if err != nil {
 		return err
 	}
-	s.place(seat, slot, a)
+	s.place(seat, slot, tile, int(face), int(rot))
 	return nil
 }
 
@@ -265,8 +273,7 @@ func (s *state) check(seat engine.Seat, a engine.Action) (int, error) {
 }
 
 // place puts the tile on the seat's core; once every seat has placed, the turn ends.
-func (s *state) place(seat engine.Seat, slot int, a engine.Action) {
-	tile, face, rot := a.Arg[0], int(a.Arg[1]), int(a.Arg[2])
+func (s *state) place(seat engine.Seat, slot int, tile int16, face, rot int) {
 	s.planets[seat].put(face, tile, s.d, rot)
 	d := s.display[:s.displayN]
 	for i := slot + 1; i < len(d); i++ { // a copy here calls memmove for at most 4 tiles

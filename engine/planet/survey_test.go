@@ -1,6 +1,7 @@
 package planet
 
 import (
+	"bytes"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -169,4 +170,64 @@ func TestRegions_KeptOnTilesOfEveryMix(t *testing.T) {
 			checkKeptRegions(t, &p, func() string { return fmt.Sprintf("surface %v", p.surface) })
 		}
 	}
+}
+
+// TestApply_AtOnceAgreesWithCheck: the placements Apply takes at once are those check takes,
+// and play the same, for the legal actions of seeded random games and for actions a little
+// off them (another kind, a fourth argument, a tile not on display, a face taken or out of
+// range, a rotation out of range).
+func TestApply_AtOnceAgreesWithCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for seed := uint64(1); seed <= 4; seed++ {
+		s := newGame(t, 2+int(seed%3), seed, nil)
+		var legal []engine.Action
+		for !s.over {
+			seat := s.toAct()
+			legal = s.Legal(seat, legal[:0])
+			for n := 0; n < 20; n++ {
+				a := legal[r.IntN(len(legal))]
+				switch r.IntN(7) {
+				case 1:
+					a.Kind++
+				case 2:
+					a.Arg[3+r.IntN(12)] = int16(1 + r.IntN(3))
+				case 3:
+					a.Arg[0] = int16(r.IntN(TileCount + 2))
+				case 4:
+					a.Arg[1] = int16(r.IntN(Faces+4) - 2)
+				case 5:
+					a.Arg[2] = int16(r.IntN(9) - 2)
+				case 6:
+					a.Arg[0], a.Arg[1], a.Arg[2] = int16(r.IntN(1<<15)), int16(-r.IntN(1<<15)), int16(r.IntN(1<<15))
+				}
+				applied, checked := s.Clone().(*state), s.Clone().(*state)
+				err := applied.Apply(seat, a)
+				slot, want := checked.check(seat, a)
+				if (err == nil) != (want == nil) || err != nil && err.Error() != want.Error() {
+					t.Fatalf("seed %d turn %d, %v: Apply says %v, check %v", seed, s.turn, a, err, want)
+				}
+				if err != nil && !bytes.Equal(marshal(t, applied), marshal(t, s)) {
+					t.Fatalf("seed %d turn %d, %v: Apply refused it (%v) but changed the state", seed, s.turn, a, err)
+				}
+				if err == nil {
+					checked.place(seat, slot, a.Arg[0], int(a.Arg[1]), int(a.Arg[2]))
+					if x, y := marshal(t, applied), marshal(t, checked); !bytes.Equal(x, y) {
+						t.Fatalf("seed %d turn %d, %v: Apply played otherwise than check and place", seed, s.turn, a)
+					}
+				}
+			}
+			if err := s.Apply(seat, legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func marshal(t *testing.T, s *state) []byte {
+	t.Helper()
+	b, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
