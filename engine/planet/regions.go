@@ -63,10 +63,20 @@ type regionList struct {
 	area   [maxRegions]uint64
 }
 
-// lay adds the runs of a tile just laid on face to the habitat sets, the areas next to them
-// and the regions.
-func (p *core) lay(face int, runs *tileRuns) {
-	unit := uint64(1) << AreaOf(face, 0) // a multiply by it places a face's 5 bits
+// put lays tile id on a free face with the given rotation, and keeps the free list, the
+// habitat sets, the areas next to them and the regions.
+func (p *core) put(face int, id int16, d *Data, rot int) {
+	p.tile[face], p.rot[face] = id, int8(rot)
+	p.placed++
+	// The face leaves the free list: it is the i-th free face, i the free faces before it.
+	base := AreaOf(face, 0)
+	i := 4 * bits.OnesCount64(p.sets[None]&firstAreas&(1<<base-1))
+	before := uint64(1)<<i - 1
+	p.free = p.free&before | p.free>>4&^before
+	p.sets[None] &^= 0x1f << base
+	runs := &d.runs[id][rot]
+	*(*Tile)(p.surface[base:]) = runs.face
+	unit := uint64(1) << base // a multiply by it places a face's 5 bits
 	next := &runNeighbours[face]
 	for _, run := range runs.run[:runs.n&7] {
 		h, region, near := run.h&7, uint64(run.edges)*unit, &next[run.edges&31]

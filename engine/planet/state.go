@@ -74,7 +74,7 @@ type core struct {
 	// sets is the surface's areas by habitat, near the areas next to each habitat's areas;
 	// put keeps both for the origin of life.
 	sets, near habitatSets
-	// regions is each habitat's regions (index habitat-1), which put keeps (see lay), so
+	// regions is each habitat's regions (index habitat-1), which put keeps, so
 	// that judging a card reads them instead of finding them.
 	regions   [Habitats]regionList
 	objective int8 // index into Data.Objectives; -1 in beginners' games
@@ -111,21 +111,6 @@ const allFaces = 0xba9876543210
 // firstAreas has the bit of each face's area 0: in a set of areas, one bit per face.
 const firstAreas = 0x084210842108421
 
-// put lays tile id on a free face with the given rotation.
-func (p *core) put(face int, id int16, d *Data, rot int) {
-	p.tile[face], p.rot[face] = id, int8(rot)
-	p.placed++
-	// The face leaves the free list: it is the i-th free face, i the free faces before it.
-	base := AreaOf(face, 0)
-	i := 4 * bits.OnesCount64(p.sets[None]&firstAreas&(1<<base-1))
-	before := uint64(1)<<i - 1
-	p.free = p.free&before | p.free>>4&^before
-	p.sets[None] &^= 0x1f << base
-	runs := &d.runs[id][rot]
-	*(*Tile)(p.surface[base:]) = runs.face
-	p.lay(face, runs)
-}
-
 func (c *card) open() bool { return c.owner < 0 && !c.returned }
 
 var _ engine.State = (*state)(nil)
@@ -153,7 +138,9 @@ func (s *state) Terminal() bool        { return s.over }
 func (s *state) Result() engine.Result { return s.result }
 
 // Legal lists every (tile, face, rotation) for the seat to act: displayed tiles in display
-// order, its free faces in order, rotations 0-4.
+// order, its free faces in order, rotations 0-4. Legal is most of a playout: a placement on a
+// face is one inline copy of a block of 5 from a table, written through a pointer made at an
+// offset into buf (a slice walk spilled its bounds to the stack).
 func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	if s.over || seat != s.toAct() {
 		return buf
@@ -162,27 +149,15 @@ func (s *state) Legal(seat engine.Seat, buf []engine.Action) []engine.Action {
 	nf := Faces - int(p.placed)
 	n := len(buf)
 	size := int(s.displayN) * nf * 5
+	if size == 0 {
+		return buf
+	}
 	buf = slices.Grow(buf, size)[:n+size]
-	placements(buf[n:], s.display[:s.displayN], p.free, nf)
-	return buf
-}
-
-// placements fills out with each displayed tile's placements on the first nf faces of the
-// free list, in order. Legal is most of a playout: a placement on a face is one inline copy
-// of a block of 5 from a table, written through a pointer that walks out (a slice walk
-// spilled its bounds to the stack), so out must be exactly long enough.
-func placements(out []engine.Action, display []int16, free uint64, nf int) {
-	if len(out) != len(display)*nf*5 {
-		panic("planet: placements: wrong room")
-	}
-	if len(out) == 0 {
-		return
-	}
 	const block = unsafe.Sizeof([5]engine.Action{})
-	dst, at := unsafe.Pointer(&out[0]), uintptr(0) // a pointer is made only to a block in out
-	for _, tile := range display {
+	dst, at := unsafe.Pointer(&buf[n]), uintptr(0) // a pointer is made only to a block in buf
+	for _, tile := range s.display[:s.displayN] {
 		t := &placeByTile[tile]
-		x, k := free, nf
+		x, k := p.free, nf
 		for ; k >= 4; k -= 4 { // four faces a turn: a turn's own work was a third of a copy
 			*(*[5]engine.Action)(unsafe.Add(dst, at)) = t[x&15]
 			*(*[5]engine.Action)(unsafe.Add(dst, at+block)) = t[x>>4&15]
@@ -203,6 +178,7 @@ func placements(out []engine.Action, display []int16, free uint64, nf int) {
 			at += block
 		}
 	}
+	return buf
 }
 
 // placeByTile is every placement of each tile, face by face, rotations 0-4. Its 4 faces past
