@@ -125,8 +125,8 @@ var runNeighbours = func() (t [Faces][32]struct{ all, across uint64 }) {
 // judge is Value and Qualifying of q on each planet, from its kept regions, and the best value,
 // how many planets have it and the last of them: the origin of life asks it for every card.
 // A planet whose largest region of X is below the best value so far can neither win the card
-// nor tie for it: it is not judged (more than half are not), and its value is 0, below the
-// best, and so is its qualifying count.
+// nor tie for it: it is not judged (one in five is not), and its value is 0, below the best,
+// and so is its qualifying count.
 func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (best, nbest, who int) {
 	planets = planets[:min(len(planets), maxSeats)]
 	x, most := q.X&7, q.Kind == MostRegions
@@ -148,10 +148,7 @@ func (q Requirement) judge(planets []core, value, qualifying *[maxSeats]int) (be
 	return best, nbest, who
 }
 
-// meets is Value and Qualifying of q on p. It is not inlined: inside judge's loop over the
-// planets, its loop kept its sums on the stack (a call costs less than those spills).
-//
-//go:noinline
+// meets is Value and Qualifying of q on p.
 func (p *core) meets(q Requirement) (value, qualifying int) {
 	x := q.X & 7
 	rs, alone := &p.regions[x-1], p.sets[x]&^p.near[x]
