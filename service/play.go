@@ -145,7 +145,7 @@ func read(st *match.Seat, stream PlayStream) error {
 		if err != nil {
 			return recvStatus(err)
 		}
-		if err := st.Answer(req); err != nil {
+		if err := st.AnswerHere(req); err != nil {
 			return err // the bot does not read its replies: the stream ends, the seat stays
 		}
 	}

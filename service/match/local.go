@@ -2,6 +2,8 @@ package match
 
 import (
 	"context"
+	"sync/atomic"
+	"time"
 
 	orreryv1 "github.com/orrery/orrery/proto/orrery/v1"
 )
@@ -17,11 +19,75 @@ type local struct {
 	// stopped is closed when the seat's sender stops after Play has returned (stop).
 	stopped chan struct{}
 	chain   chained // Match.chain while the answer applies: in the block, not one a decision
+	// quick says the bot's last reply took under quickReply: a stream's reader that wakes
+	// the seat may then play it itself (chained.takes).
+	quick atomic.Bool
 }
 
-// chained is the stream a local seat's answer woke first (Match.chain), sent next on the
-// same goroutine.
-type chained struct{ seat *Seat }
+// quickReply is how long a reply of a seat the server plays may take for a stream's reader
+// to play the seat on its own goroutine (Seat.AnswerHere): the reader reads nothing while the
+// house thinks, so only a bot as quick as a hand-off to another goroutine is played there.
+// (Whether the reader's own seat owes a decision is checked too, chained.takes: a slower
+// reply than the last then holds up no answer.)
+const quickReply = 50 * time.Microsecond
+
+// chained is the stream an answer woke first (Match.chain), sent next on the goroutine that
+// applied the answer: a seat's the server plays (Seat.Play), or a stream's reader's (reader).
+type chained struct {
+	seat   *Seat
+	reader *Seat // the reader's seat, for AnswerHere's chain; nil for Seat.Play's
+	own    bool  // the reader's seat was woken too: sent last, with what seat's answer gives it
+}
+
+// take takes st, woken, for the chain's goroutine to send next, if it sends st. Seat.Play's
+// sends the first seat woken. A stream's reader sends its own seat unless replies are queued
+// for it (ownLocked), and first a seat the server plays whose bot is quick while the reader's
+// seat owes no decision (freeLocked): another bot's stream, which may not read, or a house's
+// thinking would hold up the reader's own answers.
+func (c *chained) take(st *Seat) bool {
+	switch {
+	case c.reader != nil && st == c.reader:
+		if !st.ownLocked() {
+			return false
+		}
+		c.own = true
+	case c.seat != nil:
+		return false
+	case c.reader == nil || st.out.local != nil && st.out.local.quick.Load() && c.reader.freeLocked():
+		c.seat = st
+	default:
+		return false
+	}
+	return true
+}
+
+// freeLocked reports whether the seat, a stream's, owes no decision: its reader may play a
+// house seat meanwhile (AnswerHere).
+func (st *Seat) freeLocked() bool {
+	s := &st.m.seats[st.seat]
+	return s.pending == nil || s.stream != st.gen
+}
+
+// ownLocked reports whether a stream's reader may send its own seat's messages itself: not
+// while replies are queued (rejections, acceptances), which a bot that sends and does not read
+// piles up. Sent by a sender, they block the sender, not the reader, which reads on until
+// the stream's queue bound ends the stream (Answer); a decision and its events are sent only
+// after an answer to the last, which the bot had to read.
+func (st *Seat) ownLocked() bool { return len(st.outbox) == 0 }
+
+// own is ownLocked, taking the match's lock.
+func (st *Seat) own() bool {
+	st.m.mu.Lock()
+	defer st.m.mu.Unlock()
+	return st.ownLocked()
+}
+
+// free is freeLocked, taking the match's lock.
+func (st *Seat) free() bool {
+	st.m.mu.Lock()
+	defer st.m.mu.Unlock()
+	return st.freeLocked()
+}
 
 // Play plays the seat in process with reply, until the match ends (nil), a reply fails, or
 // ctx ends. reply is given each message of the seat's stream in turn and returns its answer
@@ -60,7 +126,11 @@ func (st *Seat) Play(ctx context.Context, reply func(*orreryv1.PlayResponse) (*o
 
 // take gives the bot one message and keeps its answer.
 func (l *local) take(resp *orreryv1.PlayResponse) error {
+	t := time.Now()
 	a, err := l.reply(resp)
+	if resp.GetDecision() != nil { // a bot thinks over decisions alone
+		l.quick.Store(time.Since(t) < quickReply)
+	}
 	if a != nil {
 		l.answer = a
 	}
@@ -70,20 +140,34 @@ func (l *local) take(resp *orreryv1.PlayResponse) error {
 // answerLocal applies the bot's answer, and returns the stream it woke first, if any, for
 // this goroutine to send next (Match.chain).
 func (st *Seat) answerLocal(l *local) (*Seat, error) {
-	m := st.m
 	l.arm.Answer, l.answer = l.answer, nil
 	l.req.Msg = &l.arm
-	m.mu.Lock()
-	m.chain = &l.chain
-	m.mu.Unlock()
-	err := st.Answer(&l.req)
-	m.mu.Lock()
-	m.chain = nil
+	err := st.answer(&l.req, &l.chain)
 	woke := l.chain.seat
 	l.chain.seat = nil
-	m.mu.Unlock()
 	l.arm.Answer = nil
 	return woke, err
+}
+
+// AnswerHere is Answer for a Play stream's reader. A seat the server plays that the answer
+// wakes, if its bot is quick, is played on this goroutine, and what it gives this seat is sent
+// from here too, as an echo server replies on the goroutine that read: a bot playing house
+// bots waits for no hand-off to another goroutine per decision. Anything else woken is sent
+// by the server's sender goroutines, as after Answer.
+func (st *Seat) AnswerHere(req *orreryv1.PlayRequest) error {
+	c := chained{reader: st}
+	err := st.answer(req, &c)
+	for then := c.seat; then != nil; {
+		if then != st && then.out.local == nil || then == st && !st.own() {
+			st.m.env.Pools.sendFor(then) // woken by a house's answer (flush's chain)
+			break
+		}
+		then = then.flush(st)
+	}
+	if c.own {
+		st.flush(st) // no house: it chains nothing
+	}
+	return err
 }
 
 // stop stops the seat's sender, and waits for a reply running to return.

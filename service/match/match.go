@@ -82,8 +82,9 @@ type Match struct {
 	// looking up the label on every decision hashed it each time.
 	decided prometheus.Counter
 	latency prometheus.Observer
-	// chain, while a seat the server plays answers (Seat.Play), takes the first stream it
-	// wakes, to be sent on the answering goroutine once that seat has nothing more to do.
+	// chain, while a seat the server plays answers (Seat.Play) or a stream's reader applies
+	// an answer (AnswerHere), takes the first stream it wakes that the answering goroutine
+	// sends next (chained.takes), once that seat has nothing more to do.
 	chain *chained
 }
 

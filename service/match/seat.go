@@ -179,10 +179,18 @@ func (st *Seat) Joined() *orreryv1.Joined {
 // waiting, in number or in bytes (limits.Config.StreamQueue, StreamQueueBytes): the bot
 // sends and does not read. Past the stream's budget of rejected answers
 // (limits.Config.RejectsPerSecond) it is an error too: the stream is closed, the seat kept.
-func (st *Seat) Answer(req *orreryv1.PlayRequest) error {
+func (st *Seat) Answer(req *orreryv1.PlayRequest) error { return st.answer(req, nil) }
+
+// answer is Answer, with chain, if set, as the match's chain while the answer applies: it
+// takes the first stream woken that its goroutine sends next (chained.takes).
+func (st *Seat) answer(req *orreryv1.PlayRequest, chain *chained) error {
 	m := st.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if chain != nil {
+		m.chain = chain
+		defer func() { m.chain = nil }() // before the unlock: deferred calls run last first
+	}
 	if err := m.env.Limits.StreamQueue(len(st.outbox)); err != nil {
 		return err
 	}

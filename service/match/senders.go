@@ -46,7 +46,7 @@ func (s *Pools) sender(st *Seat, done <-chan struct{}) {
 	idle := time.NewTimer(senderIdle)
 	defer idle.Stop()
 	for {
-		for then := st.flush(); then != nil; then = then.flush() {
+		for then := st.flush(nil); then != nil; then = then.flush(nil) {
 		}
 		s.senders.push(next)
 		idle.Reset(senderIdle)

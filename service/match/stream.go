@@ -96,9 +96,8 @@ func (st *Seat) wakeLocked() {
 		return
 	}
 	o.running = true
-	if c := st.m.chain; c != nil && c.seat == nil {
-		c.seat = st // sent by the goroutine of the seat that answers (Seat.Play)
-		return
+	if c := st.m.chain; c != nil && c.take(st) {
+		return // sent by the goroutine that applies the answer (Seat.Play, AnswerHere)
 	}
 	st.m.env.Pools.sendFor(st)
 }
@@ -121,9 +120,16 @@ func (st *Seat) hasNewsLocked() bool {
 // ends; a seat the server plays (Seat.Play) answers on the way. It returns a seat of the
 // match that the answers woke, for the goroutine to send next: in a seat's match against the
 // house, the house's decision and its answer cost no further hand-off to another goroutine.
-func (st *Seat) flush() (then *Seat) {
+// On a stream's reader (AnswerHere: reader is its seat), a seat the server plays is handed
+// to a sender goroutine once the reader's seat owes a decision, so that its answer is read,
+// or once its bot has thought for longer than quickReply.
+func (st *Seat) flush(reader *Seat) (then *Seat) {
 	o := st.out
 	for {
+		if reader != nil && reader != st && (!o.local.quick.Load() || !reader.free()) {
+			st.m.env.Pools.sendFor(st) // still marked running: the sender goes on from here
+			return then
+		}
 		msgs, final, err := st.next(true)
 		if then != nil && hasDecision(msgs) {
 			// This seat's bot thinks again: the other seat does not wait for it.
