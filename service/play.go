@@ -132,7 +132,8 @@ func (s *Server) joinStream(stream PlayStream) (*Seat, error) {
 const joinHold = 5 * time.Second
 
 // read applies each answer the bot sends at once (the next seat's decision then waits for
-// no other goroutine), until the bot's side fails or closes (match.ErrStreamClosed).
+// no other goroutine; a quick house seat it wakes is played here too, Seat.AnswerHere),
+// until the bot's side fails or closes (match.ErrStreamClosed).
 func read(st *match.Seat, stream PlayStream) error {
 	for {
 		req, err := stream.Recv()
