@@ -225,14 +225,15 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 		if sent {
 			cur = packIntent(intentOf(tm.pending, i))
 		}
+		// Each option is written, and the list moves past it unless it is the current order:
+		// no branch on which option that is.
 		for _, o := range opts[:k&maxOptions] {
-			if o == cur {
-				continue
-			}
 			out[n] = keep
 			slot := (*[3]int16)(out[n].Arg[3*i:])
 			slot[0], slot[1], slot[2] = int16(o), int16(o>>16), int16(o>>32)
-			n++
+			if o != cur {
+				n++
+			}
 		}
 	}
 	return out[:n]
