@@ -12,16 +12,24 @@ import (
 // packOrders is team t's current intents as an action: its standing intents, or in a
 // wall-clock tick the intents it already sent for this tick.
 func (s *State) packOrders(t int) engine.Action {
-	if tm := &s.teams[t]; s.wallTick() && tm.done {
-		return tm.pending
-	}
-	a := engine.Action{Kind: kindIntents}
+	var a engine.Action
+	s.putOrders(t, &a)
+	return a
+}
+
+// putOrders writes packOrders(t) to a. A list writes it in place: an action built of 16-bit
+// stores and copied out at once by wide loads waits for the stores (no store forwarding).
+func (s *State) putOrders(t int, a *engine.Action) {
 	tm := &s.teams[t]
+	if s.wallTick() && tm.done {
+		*a = tm.pending
+		return
+	}
+	*a = engine.Action{Kind: kindIntents}
 	for i := range tm.av[:tm.size] {
 		o, slot := tm.av[i].order, (*[3]int16)(a.Arg[3*i:])
 		slot[0], slot[1], slot[2] = o.X, o.Y, o.Flags
 	}
-	return a
 }
 
 // order is the current intent of team t's avatar i: its standing intent, or in a wall-clock
@@ -69,7 +77,8 @@ func (s *State) avatarOptions(t, i int, av *avatar, v *listView, o *[maxOptions 
 	n := 1
 	if av.carry == noRes && !av.collected {
 		if !v.pilesRead {
-			v.sets, v.pilesRead = s.pileSets(), true
+			s.readPileSets(&v.sets)
+			v.pilesRead = true
 		}
 		// fetch lists the run to pile p to pick up, unless another pile on its spot gave it.
 		fetch := func(p int) {
@@ -202,14 +211,14 @@ func (s *State) catcher(t, i int) int {
 // drawn up for every team on every tick: it is written in place, and what the players' options
 // share is read once (listView).
 func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
-	keep := s.packOrders(t)
 	tm := &s.teams[t]
 	sent := s.wallTick() && tm.done // the intents already sent this tick are the current ones
 	// buf grows once to the most the list can take.
 	n := len(buf)
 	out := slices.Grow(buf, 1+int(tm.size)*maxOptions)
 	out = out[:cap(out)]
-	out[n] = keep
+	s.putOrders(t, &out[n])
+	keep := &out[n]
 	n++
 	var (
 		v    listView
@@ -228,7 +237,7 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 		// Each option is written, and the list moves past it unless it is the current order:
 		// no branch on which option that is.
 		for _, o := range opts[:k&maxOptions] {
-			out[n] = keep
+			out[n] = *keep
 			slot := (*[3]int16)(out[n].Arg[3*i:])
 			slot[0], slot[1], slot[2] = int16(o), int16(o>>16), int16(o>>32)
 			if o != cur {

@@ -105,6 +105,14 @@ func (s *State) measurePiles(p Vec, at int) int {
 // pileSets is, for each resource, where in a cell's entries of the pile table the set of its
 // piles with a ball is.
 func (s *State) pileSets() [numRes]int {
+	var sets [numRes]int
+	s.readPileSets(&sets)
+	return sets
+}
+
+// readPileSets writes pileSets to sets: a list reads them in place, as an array returned is
+// copied out by wide loads that wait for its stores.
+func (s *State) readPileSets(sets *[numRes]int) {
 	var m uint16
 	for k, n := range s.piles[:len(s.c.field.Piles)] {
 		if n > 0 {
@@ -112,11 +120,9 @@ func (s *State) pileSets() [numRes]int {
 		}
 	}
 	tb := &s.c.field.nearest
-	var sets [numRes]int
 	for r := range sets {
 		sets[r] = r<<maxPilesOfRes | int(m>>tb.first[r]&tb.sets[r])
 	}
-	return sets
 }
 
 // scanPiles is nearestPiles in one pass over every pile.
