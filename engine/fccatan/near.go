@@ -2,6 +2,7 @@ package fccatan
 
 import (
 	"math"
+	"math/bits"
 )
 
 // --- Distance queries: the nearest pile, hoop or opponent.
@@ -142,46 +143,57 @@ func (s *State) scanPiles(p Vec) [numRes]int {
 	return best
 }
 
-// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags:
-// a compact list is scanned several times faster than the teams.
+// freePlayers is the players not frozen by a tag, gathered once a tick for the knights' tags,
+// by column of the field: a column is at least a reach wide, so a knight measures only the
+// players of its column and the two beside it (most often a few, or none), not every player,
+// and no branch asks of each player whether it is near.
 type freePlayers struct {
-	x, y [maxTeams * maxAvatars]int32
-	who  [maxTeams * maxAvatars]ref
-	n    int
+	pos   [maxTeams * maxAvatars]Vec // by ref
+	cols  [maxCols + 2]uint16        // bit r: player r is free and in the column (the first and last stay empty)
+	shift uint                       // a column is 2^shift cm wide
+	n     int                        // columns
 }
 
+// maxCols is the most columns a field is cut into.
+const maxCols = 62
+
 func (l *freePlayers) gather(s *State) {
-	n := 0
+	// The narrowest columns at least a reach wide, and few enough for the field.
+	l.shift = uint(bits.Len32(uint32(s.c.reach - 1)))
+	for s.c.field.Width>>l.shift >= maxCols {
+		l.shift++
+	}
+	l.n = int(s.c.field.Width>>l.shift) + 1
 	for u := range s.teams[:s.c.teams] {
 		tm := &s.teams[u]
 		for j := range tm.av[:tm.size] {
 			if v := &tm.av[j]; !v.frozen {
-				k := n & (len(l.x) - 1)
-				l.x[k], l.y[k], l.who[k] = v.pos.X, v.pos.Y, ref(u*maxAvatars+j)
-				n++
+				r := u*maxAvatars + j
+				l.pos[r&(len(l.pos)-1)] = v.pos
+				l.cols[l.col(v.pos.X)] |= 1 << r
 			}
 		}
 	}
-	l.n = n
 }
 
+// col is where in cols the column of x is: off the field, the column at its edge, so players
+// within a reach of each other stand in the same column or neighbouring ones wherever they are.
+func (l *freePlayers) col(x int32) int { return 1 + min(max(int(x>>l.shift), 0), l.n-1) }
+
 // nearestWithin is the nearest free opponent of team t at most reach from p, the lowest ref on
-// ties, or -1. Nearly every player is passed over on its x alone, in a loop kept to a handful
-// of instructions: a knight tagging asks on every tick.
+// ties, or -1.
 func (l *freePlayers) nearestWithin(p Vec, t int, reach int32) ref {
-	r := int64(reach)
-	best, bestD := ref(-1), r*r+1
-	x0, y0, span := int64(p.X)-r, int64(p.Y), uint64(2*r)
-	for k, x := range l.x[:l.n] {
-		if uint64(int64(x)-x0) > span {
-			continue
-		}
-		k &= len(l.y) - 1
-		if who := l.who[k]; uint(int(who)-t*maxAvatars) >= maxAvatars {
-			dx, dy := int64(x)-x0-r, int64(l.y[k])-y0
-			if d := dx*dx + dy*dy; d < bestD {
-				best, bestD = who, d
-			}
+	r2 := int64(reach) * int64(reach)
+	best, bestD := ref(-1), r2+1
+	c := l.col(p.X)
+	own := uint16(1<<maxAvatars-1) << (t * maxAvatars) // team t's players
+	m := (l.cols[c-1] | l.cols[c] | l.cols[c+1]) &^ own
+	for m != 0 {
+		k := next(&m)
+		q := l.pos[k&(len(l.pos)-1)]
+		dx, dy := int64(q.X)-int64(p.X), int64(q.Y)-int64(p.Y)
+		if d := dx*dx + dy*dy; d < bestD {
+			best, bestD = ref(k), d
 		}
 	}
 	return best

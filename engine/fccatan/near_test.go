@@ -2,6 +2,7 @@ package fccatan
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -61,5 +62,67 @@ func TestNearestPiles_AsAScanOfEveryPile(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNearestWithin_AsAScanOfEveryPlayer: the knights' search by column finds what a scan of
+// every free opponent finds (the nearest within reach, the lowest ref on ties), for reaches
+// from 1 cm to 10 m, with players on the field, on its edges, off it and on top of each other.
+func TestNearestWithin_AsAScanOfEveryPlayer(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for _, ruleset := range []string{RulesetSeed, RulesetPublished} {
+		s := newMatch(t, 4, map[string]string{"ruleset": ruleset})
+		f := s.c.field
+		coord := func(side int32) int32 {
+			switch r.IntN(6) {
+			case 0:
+				return -r.Int32N(2000)
+			case 1:
+				return side + r.Int32N(2000)
+			case 2:
+				return side
+			}
+			return r.Int32N(side + 1)
+		}
+		for trial := 0; trial < 3000; trial++ {
+			s.c.reach = []int32{1, 2, 100, 127, 128, 129, 300, 1000}[trial%8]
+			for u := range s.teams[:s.c.teams] {
+				for j := range s.teams[u].av[:s.teams[u].size] {
+					v := &s.teams[u].av[j]
+					v.frozen = r.IntN(4) == 0
+					if r.IntN(2) == 0 {
+						v.pos = Vec{coord(f.Width), coord(f.Height)}
+					} else { // near another player
+						w := s.teams[r.IntN(4)].av[r.IntN(4)].pos
+						v.pos = Vec{w.X + r.Int32N(2*s.c.reach+1) - s.c.reach, w.Y + r.Int32N(2*s.c.reach+1) - s.c.reach}
+					}
+				}
+			}
+			var free freePlayers
+			free.gather(s)
+			for u := range s.teams[:s.c.teams] {
+				p := s.teams[u].av[r.IntN(4)].pos
+				want, wantD := ref(-1), int64(s.c.reach)*int64(s.c.reach)+1
+				for o := range s.teams[:s.c.teams] {
+					for j := range s.teams[o].av[:s.teams[o].size] {
+						if v := &s.teams[o].av[j]; o != u && !v.frozen {
+							if d := dist2(p, v.pos); d < wantD {
+								want, wantD = ref(o*maxAvatars+j), d
+							}
+						}
+					}
+				}
+				if want >= 0 {
+					found++
+				}
+				if got := free.nearestWithin(p, u, s.c.reach); got != want {
+					t.Fatalf("%s, reach %d, team %d at %v: nearest within reach %d, a scan finds %d", ruleset, s.c.reach, u, p, got, want)
+				}
+			}
+		}
+	}
+	if found < 1000 {
+		t.Errorf("only %d searches found someone within reach", found)
 	}
 }
