@@ -263,6 +263,7 @@ func layCards(t *testing.T, s *state, turn int8, names ...string) {
 	for _, n := range names {
 		s.cards = append(s.cards, card{id: cardID(t, n), turn: turn, owner: -1})
 	}
+	s.settled, s.laid = 0, 0 // none settled, and the order not known
 }
 
 // cardState finds a laid-out card by name.

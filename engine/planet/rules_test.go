@@ -401,6 +401,7 @@ func TestWinning_TieMovesToEndOfNextColumn(t *testing.T) {
 		{id: cardID(t, "Seal"), turn: 5, owner: -1},
 		{id: cardID(t, "Camel"), turn: 6, owner: -1},
 	}
+	s.settled, s.laid = 0, int8(len(s.cards)) // in column order
 	s.turn = 5
 	s.originOfLife(5)
 	var col6 []string

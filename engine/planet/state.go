@@ -74,8 +74,8 @@ type core struct {
 	// sets is the surface's areas by habitat, near the areas next to each habitat's areas;
 	// put keeps both for the origin of life.
 	sets, near habitatSets
-	// regions is each habitat's regions (index habitat-1), which put keeps, so
-	// that judging a card reads them instead of finding them.
+	// regions is each habitat's regions of two areas or more (index habitat-1), which put
+	// keeps, so that judging a card reads them instead of finding them.
 	regions   [Habitats]regionList
 	objective int8 // index into Data.Objectives; -1 in beginners' games
 	placed    int8

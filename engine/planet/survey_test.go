@@ -139,9 +139,10 @@ func TestRegions_HabitatSetsOfEverySurface(t *testing.T) {
 	}
 }
 
-// TestRegions_KeptOnTilesOfEveryMix: the habitat sets, the areas next to them and the regions
-// put keeps are the surface's, the regions as the flood fill finds them, as random tiles of every mix (runs that wrap around a face, five
-// habitats on one tile) are laid in random order on random faces in random rotations.
+// TestRegions_KeptOnTilesOfEveryMix: the surface, the habitat sets, the areas next to them and
+// the regions put keeps are the tiles' and as the flood fill finds them, as random tiles of
+// every mix (runs that wrap around a face, five habitats on one tile) are laid in random order
+// on random faces in random rotations.
 func TestRegions_KeptOnTilesOfEveryMix(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	for n := 0; n < 3000; n++ {
