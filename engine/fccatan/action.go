@@ -99,7 +99,9 @@ func IntentsAction(in ...Intent) engine.Action {
 	return a
 }
 
-func intentOf(a engine.Action, k int) Intent {
+// intentOf is avatar k's intent in a, read in place: an action passed by value is copied whole
+// wherever its arguments are sliced, on every read.
+func intentOf(a *engine.Action, k int) Intent {
 	in := (*[3]int16)(a.Arg[3*k:]) // one bounds check for the three
 	return Intent{X: in[0], Y: in[1], Flags: in[2]}
 }

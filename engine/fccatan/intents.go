@@ -36,7 +36,7 @@ func (s *State) putOrders(t int, a *engine.Action) {
 // tick the one its team already sent for this tick.
 func (s *State) order(t, i int) Intent {
 	if tm := &s.teams[t]; s.wallTick() && tm.done {
-		return intentOf(tm.pending, i)
+		return intentOf(&tm.pending, i)
 	}
 	return s.teams[t].av[i].order
 }
@@ -232,7 +232,7 @@ func (s *State) legalIntents(t int, buf []engine.Action) []engine.Action {
 		k := s.avatarOptions(t, i, av, &v, &opts)
 		cur := packIntent(av.order)
 		if sent {
-			cur = packIntent(intentOf(tm.pending, i))
+			cur = packIntent(intentOf(&tm.pending, i))
 		}
 		// Each option is written, and the list moves past it unless it is the current order:
 		// no branch on which option that is.

@@ -62,7 +62,7 @@ func AppendAction(b []byte, a engine.Action) []byte {
 			b = append(b, " a"...)
 			b = appendInt(b, i)
 			b = append(b, ':')
-			b = appendIntent(b, intentOf(a, i))
+			b = appendIntent(b, intentOf(&a, i))
 		}
 	case kindOffer:
 		b = append(b, "offer s"...)

@@ -237,7 +237,7 @@ func ActionToProto(a engine.Action) *fccatanv1.Action {
 	case kindIntents:
 		sl := new(intentsSlab)
 		for i := 0; i < maxAvatars; i++ {
-			sl.ptrs[i] = sl.av[i].fill(intentOf(a, i))
+			sl.ptrs[i] = sl.av[i].fill(intentOf(&a, i))
 		}
 		sl.in.Avatars = sl.ptrs[:]
 		sl.kind.Intents = &sl.in

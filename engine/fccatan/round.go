@@ -139,19 +139,21 @@ func (s *State) validIntents(t int, a engine.Action) error {
 	tm := &s.teams[t]
 	w, h := s.c.field.Width, s.c.field.Height
 	for i := range tm.av[:tm.size] {
-		if in := intentOf(a, i); !plainIntent(in, tm.av[i].knight, w, h) {
+		if in := intentOf(&a, i); !plainIntent(in, tm.av[i].knight, w, h) {
 			if err := s.validIntent(t, i, in); err != nil {
 				return err
 			}
 		}
 	}
 	for i := int(tm.size); i < maxAvatars; i++ {
-		if intentOf(a, i) != (Intent{}) {
+		if intentOf(&a, i) != (Intent{}) {
 			return illegal("team %d has %d players", t, tm.size)
 		}
 	}
-	if !argsZeroFrom(a, 3*maxAvatars) {
-		return illegal("intents take three numbers per player")
+	for _, x := range a.Arg[3*maxAvatars:] { // read in place, not copied as argsZeroFrom's argument
+		if x != 0 {
+			return illegal("intents take three numbers per player")
+		}
 	}
 	return nil
 }

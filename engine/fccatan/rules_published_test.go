@@ -230,7 +230,7 @@ func TestThrow_LegalListsAThrowToTheTeammateNearestACityWhoMayCatch(t *testing.T
 	throwsTo := func() []int {
 		var out []int
 		for _, a := range s.Legal(0, nil) {
-			if in := intentOf(a, 2); in.has(flagThrow) {
+			if in := intentOf(&a, 2); in.has(flagThrow) {
 				out = append(out, in.throwTo())
 			}
 		}
@@ -246,7 +246,7 @@ func TestThrow_LegalListsAThrowToTheTeammateNearestACityWhoMayCatch(t *testing.T
 	seed := started(t, 4, nil)
 	hand(seed, 0, 2, Ore)
 	for _, a := range seed.Legal(0, nil) {
-		if intentOf(a, 2).has(flagThrow) {
+		if intentOf(&a, 2).has(flagThrow) {
 			t.Errorf("the seed ruleset lists a throw: %s", FormatAction(a))
 		}
 	}

@@ -172,16 +172,16 @@ func TestSteerHolding_KeepsTheHeldPlayersOrders(t *testing.T) {
 	}{{"none", 0}, {"the runner", 1 << 3}, {"a knight and the runner", 1<<0 | 1<<3}} {
 		got := s.SteerHolding(0, tc.held)
 		for i := 0; i < 4; i++ {
-			want := intentOf(greedy, i)
+			want := intentOf(&greedy, i)
 			if tc.held&(1<<i) != 0 {
 				want = s.teams[0].av[i].order
 			}
-			if intentOf(got, i) != want {
-				t.Errorf("%s: player %d's intent %+v, want %+v", tc.name, i, intentOf(got, i), want)
+			if intentOf(&got, i) != want {
+				t.Errorf("%s: player %d's intent %+v, want %+v", tc.name, i, intentOf(&got, i), want)
 			}
 		}
 	}
-	if intentOf(s.SteerHolding(0, 1<<3), 3) != corner {
+	if held := s.SteerHolding(0, 1<<3); intentOf(&held, 3) != corner {
 		t.Error("the held runner does not keep running to the corner")
 	}
 }

@@ -256,9 +256,9 @@ func (s *State) SteerHolding(t int, held uint8) engine.Action {
 func Overrides(chosen, keep, greedy engine.Action) uint8 {
 	var held uint8
 	for i := 0; i < maxAvatars; i++ {
-		c, g := intentOf(chosen, i), intentOf(greedy, i)
+		c, g := intentOf(&chosen, i), intentOf(&greedy, i)
 		const motion = flagTo | flagVel
-		if c != intentOf(keep, i) && (c.X != g.X || c.Y != g.Y || c.Flags&motion != g.Flags&motion) {
+		if c != intentOf(&keep, i) && (c.X != g.X || c.Y != g.Y || c.Flags&motion != g.Flags&motion) {
 			held |= 1 << i
 		}
 	}

@@ -92,7 +92,7 @@ func (t *tensors) orderIDs(o *pb.Observation, a engine.Action, out []int32) bool
 		return false
 	}
 	for i := range maxAvatars {
-		in := intentOf(a, i)
+		in := intentOf(&a, i)
 		if i >= len(tm.Avatars) {
 			if in != (Intent{}) {
 				return false
@@ -346,7 +346,7 @@ func (t *tensors) Action(m proto.Message, legal []engine.Action, ids []int32) (e
 		found := false
 		for i := range legal {
 			if legal[i].Kind == kindIntents && t.ActionIDs(o, legal[i:i+1], got[:]) && got[1+h] == want {
-				in := intentOf(legal[i], h)
+				in := intentOf(&legal[i], h)
 				a.Arg[3*h], a.Arg[3*h+1], a.Arg[3*h+2] = in.X, in.Y, in.Flags
 				found = true
 				break

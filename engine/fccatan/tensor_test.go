@@ -57,8 +57,8 @@ func TestTensors_OneOrderPerAvatarAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in != intentOf(a, i) {
-			t.Errorf("avatar %d stands on %+v, not the order sent %+v", i, in, intentOf(a, i))
+		if in != intentOf(&a, i) {
+			t.Errorf("avatar %d stands on %+v, not the order sent %+v", i, in, intentOf(&a, i))
 		}
 	}
 }

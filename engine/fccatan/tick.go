@@ -9,7 +9,7 @@ func (s *State) resolveTick() {
 		tm := &s.teams[t]
 		if tm.done { // a team that sent nothing keeps its last intents
 			for i := range tm.av[:tm.size] {
-				tm.av[i].order = intentOf(tm.pending, i)
+				tm.av[i].order = intentOf(&tm.pending, i)
 			}
 		}
 	}
