@@ -46,9 +46,13 @@ func (g *grid) near(p Vec) uint16 {
 	return g.cells[y*g.cols+x]
 }
 
-// spots is the grids of a match's piles (within reach) and hoops (within their radius).
+// spots is the grids of a match's piles (within reach) and hoops (within their radius), and
+// the columns the knights' tags cut the field into (freePlayers): the narrowest at least a reach
+// wide, few enough for the field.
 type spots struct {
 	piles, hoops grid
+	colShift     uint // a column is 2^colShift cm wide
+	cols         int
 }
 
 func newSpots(f *Field, reach int32) spots {
@@ -61,7 +65,13 @@ func newSpots(f *Field, reach int32) spots {
 	for h, hp := range f.Hoops {
 		at[h], r[h] = hp.Center, hp.Radius
 	}
-	return spots{piles: piles, hoops: newGrid(f.Width, f.Height, at[:len(f.Hoops)], r[:len(f.Hoops)])}
+	sp := spots{piles: piles, hoops: newGrid(f.Width, f.Height, at[:len(f.Hoops)], r[:len(f.Hoops)])}
+	sp.colShift = uint(bits.Len32(uint32(reach - 1)))
+	for f.Width>>sp.colShift >= maxCols {
+		sp.colShift++
+	}
+	sp.cols = int(f.Width>>sp.colShift) + 1
+	return sp
 }
 
 // next takes the lowest id from mask m.

@@ -1,9 +1,6 @@
 package fccatan
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // --- Distance queries: the nearest pile, hoop or opponent.
 
@@ -150,7 +147,7 @@ func (s *State) scanPiles(p Vec) [numRes]int {
 type freePlayers struct {
 	pos   [maxTeams * maxAvatars]Vec // by ref
 	cols  [maxCols + 2]uint16        // bit r: player r is free and in the column (the first and last stay empty)
-	shift uint                       // a column is 2^shift cm wide
+	shift uint                       // a column is 2^shift cm wide (spots.colShift)
 	n     int                        // columns
 }
 
@@ -158,19 +155,14 @@ type freePlayers struct {
 const maxCols = 62
 
 func (l *freePlayers) gather(s *State) {
-	// The narrowest columns at least a reach wide, and few enough for the field.
-	l.shift = uint(bits.Len32(uint32(s.c.reach - 1)))
-	for s.c.field.Width>>l.shift >= maxCols {
-		l.shift++
-	}
-	l.n = int(s.c.field.Width>>l.shift) + 1
+	l.shift, l.n = s.c.spots.colShift, s.c.spots.cols
 	for u := range s.teams[:s.c.teams] {
 		tm := &s.teams[u]
 		for j := range tm.av[:tm.size] {
 			if v := &tm.av[j]; !v.frozen {
 				r := u*maxAvatars + j
 				l.pos[r&(len(l.pos)-1)] = v.pos
-				l.cols[l.col(v.pos.X)] |= 1 << r
+				l.cols[l.col(v.pos.X)&(len(l.cols)-1)] |= 1 << r
 			}
 		}
 	}

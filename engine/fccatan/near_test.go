@@ -87,6 +87,7 @@ func TestNearestWithin_AsAScanOfEveryPlayer(t *testing.T) {
 		}
 		for trial := 0; trial < 3000; trial++ {
 			s.c.reach = []int32{1, 2, 100, 127, 128, 129, 300, 1000}[trial%8]
+			s.c.spots = newSpots(f, s.c.reach)
 			for u := range s.teams[:s.c.teams] {
 				for j := range s.teams[u].av[:s.teams[u].size] {
 					v := &s.teams[u].av[j]
