@@ -155,14 +155,16 @@ type freePlayers struct {
 const maxCols = 62
 
 func (l *freePlayers) gather(s *State) {
-	l.shift, l.n = s.c.spots.colShift, s.c.spots.cols
+	shift, n := s.c.spots.colShift, s.c.spots.cols
+	l.shift, l.n = shift, n
 	for u := range s.teams[:s.c.teams] {
 		tm := &s.teams[u]
 		for j := range tm.av[:tm.size] {
 			if v := &tm.av[j]; !v.frozen {
 				r := u*maxAvatars + j
+				c := 1 + min(max(int(v.pos.X>>shift), 0), n-1) // col, with the geometry in registers
 				l.pos[r&(len(l.pos)-1)] = v.pos
-				l.cols[l.col(v.pos.X)&(len(l.cols)-1)] |= 1 << r
+				l.cols[c&(len(l.cols)-1)] |= 1 << r
 			}
 		}
 	}
