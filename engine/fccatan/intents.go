@@ -129,7 +129,7 @@ func (s *State) avatarOptions(t, i int, av *avatar, v *listView, o *[maxOptions 
 		}
 		target := v.rivals.nearest(av.pos)
 		if target < 0 {
-			target = s.nearestOpponent(av.pos, t, false)
+			target = s.nearestFree(av.pos, t)
 		}
 		if target >= 0 {
 			if in := packIntent(to(s.at(target).pos)) | tag; in != home {

@@ -52,6 +52,30 @@ func (s *State) nearestOpponent(p Vec, t int, carriers bool) ref {
 	return best
 }
 
+// nearestFree is nearestOpponent(p, t, false) in a loop with fewer values live: a knight's
+// options ask for it when no opponent carries a ball.
+func (s *State) nearestFree(p Vec, t int) ref {
+	best, bestD := ref(-1), int64(math.MaxInt64)
+	px, py := int64(p.X), int64(p.Y)
+	for u := range s.teams[:s.c.teams] {
+		if u == t {
+			continue
+		}
+		tm := &s.teams[u]
+		for j := range tm.av[:tm.size] {
+			v := &tm.av[j]
+			if v.frozen {
+				continue
+			}
+			dx, dy := int64(v.pos.X)-px, int64(v.pos.Y)-py
+			if d := dx*dx + dy*dy; d < bestD {
+				best, bestD = ref(u*maxAvatars+j), d
+			}
+		}
+	}
+	return best
+}
+
 // nearestPiles is nearestPile of every resource, given which piles have balls (State.pileSets):
 // every free player's options ask for the four on every tick. The table gives the piles that
 // can be nearest from p's grid cell, most often one; off the grid (or on a map the table does
