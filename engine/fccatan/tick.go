@@ -5,22 +5,12 @@ package fccatan
 // resolveTick resolves one tick, in the order of rules/full-contact-catan.md's precise
 // resolution 2: movement, delivery, tags, (throws), pickups, placements.
 func (s *State) resolveTick() {
-	for t := range s.teams[:s.c.teams] {
-		tm := &s.teams[t]
-		if tm.done { // a team that sent nothing keeps its last intents
-			for i := range tm.av[:tm.size] {
-				tm.av[i].order = intentOf(&tm.pending, i)
-			}
-		}
-	}
-	s.move()
-	s.deliver()
+	s.move() // and delivery
 	s.tags()
 	if s.c.throwing {
 		s.throws()
 	}
-	s.pickups()
-	s.placements()
+	s.pickupsAndPlacements()
 	s.tick++
 	s.resetStep()
 	if int(s.tick) >= s.c.ticksPerRound {
@@ -28,8 +18,11 @@ func (s *State) resolveTick() {
 	}
 }
 
-// move runs every unfrozen player toward its target, or at its velocity, no faster than the top
-// speed, clamped to the field. Players pass through each other.
+// move takes each team's intents (a team that sent nothing keeps its last), runs every unfrozen
+// player toward its target, or at its velocity, no faster than the top speed, clamped to the
+// field, and delivers. Players pass through each other, so a player's run and delivery depend
+// on no other player's and one pass over the players does all three: a tick is resolved for
+// every 4 decisions, and each pass over 16 players costs as much as a team's list.
 func (s *State) move() {
 	step := int64(s.c.step)
 	w, h := int64(s.c.field.Width), int64(s.c.field.Height)
@@ -40,34 +33,45 @@ func (s *State) move() {
 		tm := &s.teams[t]
 		for i := range tm.av[:tm.size] {
 			av := &tm.av[i]
+			if tm.done {
+				av.order = intentOf(&tm.pending, i)
+			}
 			if av.frozen {
 				av.vel = Vec{}
 				continue
 			}
-			var dx, dy int64
-			switch o := av.order; {
-			case o.has(flagTo):
-				dx, dy = towards(av.pos, Vec{int32(o.X), int32(o.Y)}, step)
-			case o.has(flagVel):
-				vx, vy := int64(o.X), int64(o.Y)
-				if sp := int64(s.c.speed); vx*vx+vy*vy > sp*sp {
-					d := isqrt(vx*vx + vy*vy)
-					vx, vy = vx*sp/d, vy*sp/d
-				}
-				ms := int64(s.c.tickMS)
-				dx, dy = vx*ms/1000, vy*ms/1000
+			s.run(av, step, w, h, rate)
+			if av.carry != noRes && s.inOwnCity(av.pos, t) {
+				s.deliver(t, i, av)
 			}
-			from := av.pos
-			x, y := int64(from.X), int64(from.Y)
-			if dx == 0 && dy == 0 && x >= 0 && x <= w && y >= 0 && y <= h { // standing, on the field
-				av.vel = Vec{}
-				continue
-			}
-			av.pos.X = int32(min(max(x+dx, 0), w))
-			av.pos.Y = int32(min(max(y+dy, 0), h))
-			av.vel = Vec{(av.pos.X - from.X) * rate, (av.pos.Y - from.Y) * rate}
 		}
 	}
+}
+
+// run moves unfrozen player av one tick.
+func (s *State) run(av *avatar, step, w, h int64, rate int32) {
+	var dx, dy int64
+	switch o := av.order; {
+	case o.has(flagTo):
+		dx, dy = towards(av.pos, Vec{int32(o.X), int32(o.Y)}, step)
+	case o.has(flagVel):
+		vx, vy := int64(o.X), int64(o.Y)
+		if sp := int64(s.c.speed); vx*vx+vy*vy > sp*sp {
+			d := isqrt(vx*vx + vy*vy)
+			vx, vy = vx*sp/d, vy*sp/d
+		}
+		ms := int64(s.c.tickMS)
+		dx, dy = vx*ms/1000, vy*ms/1000
+	}
+	from := av.pos
+	x, y := int64(from.X), int64(from.Y)
+	if dx == 0 && dy == 0 && x >= 0 && x <= w && y >= 0 && y <= h { // standing, on the field
+		av.vel = Vec{}
+		return
+	}
+	av.pos.X = int32(min(max(x+dx, 0), w))
+	av.pos.Y = int32(min(max(y+dy, 0), h))
+	av.vel = Vec{(av.pos.X - from.X) * rate, (av.pos.Y - from.Y) * rate}
 }
 
 // hoopAt is the hoop p stands in (the nearest centre when hoops overlap), or -1: Field.hoopAt
@@ -84,22 +88,13 @@ func (s *State) hoopAt(p Vec) int {
 	return best
 }
 
-// deliver: a carried ball counts as collected the moment its carrier is in a hoop holding its
-// team's city (cities only, never settlements).
-func (s *State) deliver() {
-	for t := range s.teams[:s.c.teams] {
-		tm := &s.teams[t]
-		for i := range tm.av[:tm.size] {
-			av := &tm.av[i]
-			if av.carry == noRes || av.frozen || !s.inOwnCity(av.pos, t) {
-				continue
-			}
-			if h := s.hoopAt(av.pos); h >= 0 && int(s.owner[h]) == t && s.building[h] == city {
-				tm.res[av.carry]++
-				s.log(event{kind: evDeliver, seat: int8(t), av: int8(i), x: int32(h), res: int8(av.carry)})
-				av.carry = noRes
-			}
-		}
+// deliver: a carried ball counts as collected the moment its carrier, team t's player i, is in a
+// hoop holding its team's city (cities only, never settlements).
+func (s *State) deliver(t, i int, av *avatar) {
+	if h := s.hoopAt(av.pos); h >= 0 && int(s.owner[h]) == t && s.building[h] == city {
+		s.teams[t].res[av.carry]++
+		s.log(event{kind: evDeliver, seat: int8(t), av: int8(i), x: int32(h), res: int8(av.carry)})
+		av.carry = noRes
 	}
 }
 
@@ -279,38 +274,65 @@ func (s *State) throws() {
 	}
 }
 
+// pickupsAndPlacements finds, in one pass over the players (neither changes what the other
+// asks of a player), who picks up and who places, then resolves the pickups, then the
+// placements.
+//
 // pickups: a free player with no ball that has not collected this round takes a ball from the
 // nearest pile within reach. When a pile has fewer balls than takers, the nearer win, ties by lot.
-func (s *State) pickups() {
-	var cand [maxPiles][maxTeams * maxAvatars]ref
-	var count [maxPiles]int8
+//
+// placements: a free player carrying a settlement marker and ordered to place it, standing in
+// a hoop with no building, places it there; one building per hoop, the nearer player winning.
+func (s *State) pickupsAndPlacements() {
+	var (
+		takers   [maxPiles][maxTeams * maxAvatars]ref
+		ntakers  [maxPiles]int8
+		placers  [maxHoops][maxTeams * maxAvatars]ref
+		nplacers [maxHoops]int8
+	)
 	reach2 := int64(s.c.reach) * int64(s.c.reach)
 	piles := s.c.field.Piles
-	any := false
+	taking, placing := false, false
 	for t := range s.teams[:s.c.teams] {
 		tm := &s.teams[t]
 		for i := range tm.av[:tm.size] {
 			av := &tm.av[i]
-			if av.frozen || av.carry != noRes || av.collected || !av.order.has(flagPick) {
+			if av.frozen {
 				continue
 			}
-			best, bestD := -1, int64(0)
-			for m := s.c.spots.piles.near(av.pos); m != 0; {
-				p := next(&m)
-				if d := dist2(av.pos, piles[p].Pos); s.piles[p] > 0 && d <= reach2 && (best < 0 || d < bestD) {
-					best, bestD = p, d
+			if av.carry == noRes && !av.collected && av.order.has(flagPick) {
+				best, bestD := -1, int64(0)
+				for m := s.c.spots.piles.near(av.pos); m != 0; {
+					p := next(&m)
+					if d := dist2(av.pos, piles[p].Pos); s.piles[p] > 0 && d <= reach2 && (best < 0 || d < bestD) {
+						best, bestD = p, d
+					}
+				}
+				if best >= 0 {
+					takers[best][ntakers[best]] = ref(t*maxAvatars + i)
+					ntakers[best]++
+					taking = true
 				}
 			}
-			if best >= 0 {
-				cand[best][count[best]] = ref(t*maxAvatars + i)
-				count[best]++
-				any = true
+			if av.markers > 0 && av.order.has(flagPlace) {
+				if h := s.hoopAt(av.pos); h >= 0 && s.owner[h] < 0 {
+					placers[h][nplacers[h]] = ref(t*maxAvatars + i)
+					nplacers[h]++
+					placing = true
+				}
 			}
 		}
 	}
-	if !any {
-		return
+	if taking {
+		s.pickups(&takers, &ntakers)
 	}
+	if placing {
+		s.placements(&placers, &nplacers)
+	}
+}
+
+// pickups resolves the takers found at each pile.
+func (s *State) pickups(cand *[maxPiles][maxTeams * maxAvatars]ref, count *[maxPiles]int8) {
 	for p := range s.c.field.Piles {
 		c := cand[p][:count[p]]
 		if len(c) == 0 {
@@ -355,29 +377,8 @@ func (s *State) contest(c []ref, p Vec) {
 	}
 }
 
-// placements: a free player carrying a settlement marker and ordered to place it, standing in
-// a hoop with no building, places it there; one building per hoop, the nearer player winning.
-func (s *State) placements() {
-	var cand [maxHoops][maxTeams * maxAvatars]ref
-	var count [maxHoops]int8
-	any := false
-	for t := range s.teams[:s.c.teams] {
-		tm := &s.teams[t]
-		for i := range tm.av[:tm.size] {
-			av := &tm.av[i]
-			if av.frozen || av.markers == 0 || !av.order.has(flagPlace) {
-				continue
-			}
-			if h := s.hoopAt(av.pos); h >= 0 && s.owner[h] < 0 {
-				cand[h][count[h]] = ref(t*maxAvatars + i)
-				count[h]++
-				any = true
-			}
-		}
-	}
-	if !any {
-		return
-	}
+// placements resolves the players found placing in each hoop.
+func (s *State) placements(cand *[maxHoops][maxTeams * maxAvatars]ref, count *[maxHoops]int8) {
 	for h := range s.c.field.Hoops {
 		c := cand[h][:count[h]]
 		if len(c) == 0 {
