@@ -152,13 +152,6 @@ func (q Requirement) qualifies(r Region) bool {
 	return true
 }
 
-// areaNeighbours is neighbourSet padded to 64 entries, so that an index masked to 6 bits
-// needs no bounds check.
-var areaNeighbours = func() (t [64]uint64) {
-	copy(t[:], neighbourSet[:])
-	return t
-}()
-
 // Value is how well the planet meets q: its number of X regions, or the size of its largest
 // qualifying X region; 0 means it does not qualify [rule: The origin of life, requirements].
 func (sv *Survey) Value(q Requirement) int {
