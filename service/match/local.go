@@ -20,14 +20,14 @@ type local struct {
 	stopped chan struct{}
 	chain   chained // Match.chain while the answer applies: in the block, not one a decision
 	// quick says the bot's last reply took under quickReply: a stream's reader that wakes
-	// the seat may then play it itself (chained.takes).
+	// the seat may then play it itself (chained.take).
 	quick atomic.Bool
 }
 
 // quickReply is how long a reply of a seat the server plays may take for a stream's reader
 // to play the seat on its own goroutine (Seat.AnswerHere): the reader reads nothing while the
 // house thinks, so only a bot as quick as a hand-off to another goroutine is played there.
-// (Whether the reader's own seat owes a decision is checked too, chained.takes: a slower
+// (Whether the reader's own seat owes a decision is checked too, chained.take: a slower
 // reply than the last then holds up no answer.)
 const quickReply = 50 * time.Microsecond
 

@@ -84,7 +84,7 @@ type Match struct {
 	latency prometheus.Observer
 	// chain, while a seat the server plays answers (Seat.Play) or a stream's reader applies
 	// an answer (AnswerHere), takes the first stream it wakes that the answering goroutine
-	// sends next (chained.takes), once that seat has nothing more to do.
+	// sends next (chained.take), once that seat has nothing more to do.
 	chain *chained
 }
 

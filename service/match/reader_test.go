@@ -114,10 +114,9 @@ func TestAnswerHere_QuickHousePlaysOnTheReader(t *testing.T) {
 	if !m.Over() {
 		t.Fatal("the stream ended before the match did")
 	}
-	// The houses' first decisions come before any answer of seat 0's, and a reply is known
-	// to be quick only once one is measured: those go through a sender.
-	// Many are not: a house's decisions while seat 0 owes one too (PanTropia's offers) are
-	// played on a sender.
+	// Not all: the houses' first decisions come before any answer of seat 0's (and a reply
+	// is known to be quick only once one is measured), and a house's decisions while seat 0
+	// owes one too (PanTropia's offers) are played on a sender.
 	if on, all := onReader.Load(), replies.Load(); on < all/5 {
 		t.Errorf("%d of the houses' %d replies ran on seat 0's reader, want a fifth at least", on, all)
 	}

@@ -182,7 +182,7 @@ func (st *Seat) Joined() *orreryv1.Joined {
 func (st *Seat) Answer(req *orreryv1.PlayRequest) error { return st.answer(req, nil) }
 
 // answer is Answer, with chain, if set, as the match's chain while the answer applies: it
-// takes the first stream woken that its goroutine sends next (chained.takes).
+// takes the first stream woken that its goroutine sends next (chained.take).
 func (st *Seat) answer(req *orreryv1.PlayRequest, chain *chained) error {
 	m := st.m
 	m.mu.Lock()

@@ -202,9 +202,13 @@ func TestCluster_DuplicateSetSealedOnEveryNode(t *testing.T) {
 	}
 	id := created.GetTournament().GetTournamentId()
 
-	// sealed checks that second's set's first match, ended, stays sealed on every node while
-	// second holds at its first decision, then lets second go on.
-	sealed := func(set int, second string) {
+	for polled := 0; polled < sets; polled++ {
+		var second string
+		select {
+		case second = <-gate.waiting:
+		case <-ctx.Done():
+			t.Fatalf("set %d: no second match came to its first decision", polled+1)
+		}
 		var first string
 		if err := db.SQL().QueryRow(`SELECT o.match_id FROM tournament_slots me JOIN tournament_slots o
 			ON o.tournament_id = me.tournament_id AND o.round = me.round AND o.set_no = me.set_no
@@ -213,21 +217,13 @@ func TestCluster_DuplicateSetSealedOnEveryNode(t *testing.T) {
 		}
 		for _, n := range nodes {
 			if _, err := n.arena.GetReplay(ctx, &orreryv1.GetReplayRequest{MatchId: first}); status.Code(err) != codes.FailedPrecondition {
-				t.Errorf("set %d: node %s's GetReplay of %s while %s runs: %v, want FailedPrecondition", set, n.id, first, second, err)
+				t.Errorf("set %d: node %s's GetReplay of %s while %s runs: %v, want FailedPrecondition", polled+1, n.id, first, second, err)
 			}
 			if end := watchEnd(t, ctx, n, first); end.GetSeed() != 0 || end.GetSeedSalt() != "" || !end.GetSeedWithheld() {
-				t.Errorf("set %d: node %s's Watch of %s while %s runs ended with seed %d, withheld %v", set, n.id, first, second, end.GetSeed(), end.GetSeedWithheld())
+				t.Errorf("set %d: node %s's Watch of %s while %s runs ended with seed %d, withheld %v", polled+1, n.id, first, second, end.GetSeed(), end.GetSeedWithheld())
 			}
 		}
 		gate.release(second)
-	}
-	for polled := 0; polled < sets; polled++ {
-		select {
-		case second := <-gate.waiting:
-			sealed(polled+1, second)
-		case <-ctx.Done():
-			t.Fatalf("set %d: no second match came to its first decision", polled+1)
-		}
 	}
 
 	for {
