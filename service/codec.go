@@ -11,7 +11,7 @@ import (
 
 // codec is the protocol's codec (wire.Codec: generated marshalling, standard decoding of
 // what clients send), except that a decision's typed legal list is copied from bytes
-// encoded once per action (wire.AppendDecisionResponse) rather than marshalled for every
+// encoded once per action (wire.MarshalDecisionResponse) rather than marshalled for every
 // decision: the list is most of a decision's marshalling cost. The bytes on the wire are a
 // valid encoding of the same message.
 type codec struct{ wire.Codec }
@@ -21,11 +21,7 @@ func newCodec() codec { return codec{} }
 func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 	if r, ok := v.(*orreryv1.PlayResponse); ok {
 		if d := r.GetDecision(); d != nil && len(d.GetLegal()) > 0 {
-			b, err := wire.AppendDecisionResponse(nil, d)
-			if err != nil {
-				return nil, err
-			}
-			return wire.Slice(b), nil
+			return wire.MarshalDecisionResponse(d)
 		}
 	}
 	return c.Codec.Marshal(v)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/orrery/orrery/engine"
@@ -57,18 +58,16 @@ func encodeEntry(env *orreryv1.Action) ([]byte, error) {
 // encoded for every decision sent.
 var entryLists sync.Pool // *[][]byte
 
-// decisionFields is the number of fields withoutLegal copies, plus legal itself: a test
+// decisionFields is the number of fields setWithoutLegal copies, plus legal itself: a test
 // fails when Decision gains a field this file does not know.
 const decisionFields = 13
 
-// withoutLegal is a shallow copy of d with no legal list; d is not modified, since a
-// decision may be sent on several streams at once.
-func withoutLegal(d *orreryv1.Decision) *orreryv1.Decision {
-	return &orreryv1.Decision{
-		DecisionId: d.DecisionId, Deadline: d.Deadline, TimeBank: d.TimeBank, Observation: d.Observation,
-		LegalNotation: d.LegalNotation, Text: d.Text, Ply: d.Ply, Seat: d.Seat, Events: d.Events,
-		MatchId: d.MatchId, LegalCount: d.LegalCount, LastRoundTrip: d.LastRoundTrip,
-	}
+// setWithoutLegal makes rest a shallow copy of d with no legal list; d is not modified, since
+// a decision may be sent on several streams at once.
+func setWithoutLegal(rest, d *orreryv1.Decision) {
+	rest.DecisionId, rest.Deadline, rest.TimeBank, rest.Observation = d.DecisionId, d.Deadline, d.TimeBank, d.Observation
+	rest.LegalNotation, rest.Text, rest.Ply, rest.Seat, rest.Events = d.LegalNotation, d.Text, d.Ply, d.Seat, d.Events
+	rest.MatchId, rest.LegalCount, rest.LastRoundTrip = d.MatchId, d.LegalCount, d.LastRoundTrip
 }
 
 // AppendDecisionResponse appends the wire form of PlayResponse{decision: d} to buf, the
@@ -76,36 +75,101 @@ func withoutLegal(d *orreryv1.Decision) *orreryv1.Decision {
 // each cached legal envelope copied as ready-made bytes instead of marshalled again, and the
 // rest marshalled by the generated code.
 func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
-	rest := withoutLegal(d)
-	restSize := rest.SizeVT()
-	size := restSize
-	list, _ := entryLists.Get().(*[][]byte)
-	if list == nil {
-		list = new([][]byte)
+	var e decisionEncoding
+	if err := e.size(d); err != nil {
+		return nil, err
 	}
-	defer func() { clear(*list); entryLists.Put(list) }()
-	entries := slices.Grow((*list)[:0], len(d.Legal))
-	for _, env := range d.Legal {
-		entry, err := legalEntry(env)
+	defer e.free()
+	// Grown once to the whole message: appended from nil, the tag, the length and the body
+	// each grew it (three allocations, the last copying what came before).
+	return e.append(slices.Grow(buf, e.total()))
+}
+
+// MarshalDecisionResponse is AppendDecisionResponse as gRPC's codecs give a message: a large
+// one (most decisions listing their actions) in a buffer of gRPC's pool, which gRPC gives
+// back once it has written it, as Codec.Marshal does.
+func MarshalDecisionResponse(d *orreryv1.Decision) (mem.BufferSlice, error) {
+	var e decisionEncoding
+	if err := e.size(d); err != nil {
+		return nil, err
+	}
+	defer e.free()
+	total := e.total()
+	if mem.IsBelowBufferPoolingThreshold(total) {
+		b, err := e.append(make([]byte, 0, total))
 		if err != nil {
 			return nil, err
 		}
-		entries = append(entries, entry)
-		size += len(entry)
+		return Slice(b), nil
 	}
-	*list = entries
-	// Grown once to the whole message: appended from nil, the tag, the length and the body
-	// each grew it (three allocations, the last copying what came before).
-	buf = slices.Grow(buf, protowire.SizeTag(playResponseDecision)+protowire.SizeBytes(size))
-	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
-	buf = protowire.AppendVarint(buf, uint64(size))
-	at := len(buf)
-	buf = buf[:at+restSize]
-	if _, err := rest.MarshalToSizedBufferVT(buf[at:]); err != nil {
+	pool := mem.DefaultBufferPool()
+	buf := pool.Get(total)
+	b, err := e.append((*buf)[:0])
+	if err != nil {
+		pool.Put(buf)
 		return nil, err
 	}
-	for _, e := range entries {
-		buf = append(buf, e...)
+	*buf = b // within the buffer's capacity: total bytes
+	return mem.BufferSlice{mem.NewBuffer(buf, pool)}, nil
+}
+
+// decisionEncoding is a decision's response measured for encoding: the decision without its
+// legal list, and the list's ready-made entries. It lives on its caller's stack.
+type decisionEncoding struct {
+	rest     orreryv1.Decision
+	restSize int
+	body     int // the decision's: rest and entries
+	list     *[][]byte
+}
+
+// size measures d, taking a list for its entries from entryLists (free gives it back).
+func (e *decisionEncoding) size(d *orreryv1.Decision) error {
+	setWithoutLegal(&e.rest, d)
+	e.restSize = e.rest.SizeVT()
+	e.body = e.restSize
+	e.list, _ = entryLists.Get().(*[][]byte)
+	if e.list == nil {
+		e.list = new([][]byte)
+	}
+	entries := slices.Grow((*e.list)[:0], len(d.Legal))
+	for _, env := range d.Legal {
+		entry, err := legalEntry(env)
+		if err != nil {
+			*e.list = entries
+			return err
+		}
+		entries = append(entries, entry)
+		e.body += len(entry)
+	}
+	*e.list = entries
+	return nil
+}
+
+// total is the size of the whole response: its tag and length, and the decision.
+func (e *decisionEncoding) total() int {
+	return protowire.SizeTag(playResponseDecision) + protowire.SizeBytes(e.body)
+}
+
+// append appends the response to buf, which has room for it.
+func (e *decisionEncoding) append(buf []byte) ([]byte, error) {
+	buf = protowire.AppendTag(buf, playResponseDecision, protowire.BytesType)
+	buf = protowire.AppendVarint(buf, uint64(e.body))
+	at := len(buf)
+	buf = buf[:at+e.restSize]
+	if _, err := e.rest.MarshalToSizedBufferVT(buf[at:]); err != nil {
+		return nil, err
+	}
+	for _, entry := range *e.list {
+		buf = append(buf, entry...)
 	}
 	return buf, nil
+}
+
+// free gives the entries' list back, cleared so that it holds no entries alive.
+func (e *decisionEncoding) free() {
+	if e.list != nil {
+		clear(*e.list)
+		entryLists.Put(e.list)
+		e.list = nil
+	}
 }

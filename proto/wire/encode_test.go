@@ -17,7 +17,7 @@ import (
 
 func TestAppendDecisionResponse_SameMessageAsMarshal(t *testing.T) {
 	if n := (&orreryv1.Decision{}).ProtoReflect().Descriptor().Fields().Len(); n != decisionFields {
-		t.Fatalf("Decision has %d fields, withoutLegal copies %d: copy the new field there", n, decisionFields)
+		t.Fatalf("Decision has %d fields, setWithoutLegal copies %d: copy the new field there", n, decisionFields)
 	}
 	st, err := engine.New("icetraders", engine.Config{Seats: 3, Seed: 5})
 	if err != nil {
@@ -51,23 +51,74 @@ func TestAppendDecisionResponse_SameMessageAsMarshal(t *testing.T) {
 	}
 }
 
-func BenchmarkMarshalDecision(b *testing.B) {
+// MarshalDecisionResponse gives AppendDecisionResponse's bytes, a large message in a buffer
+// of gRPC's pool and a small one not: a freed pooled buffer is written over by the next
+// message that takes it, so both must read the same as proto.Marshal.
+func TestMarshalDecisionResponse_PooledWhenLarge(t *testing.T) {
+	st, seats, legal := longList(t)
+	var cache ActionCache
+	for _, tc := range []struct {
+		name  string
+		recv  *orreryv1.Receive
+		large bool
+	}{
+		{"everything", nil, true},
+		{"count alone", &orreryv1.Receive{OmitLegal: true, OmitLegalNotation: true, OmitText: true, OmitObservation: true}, false},
+	} {
+		for round := 0; round < 3; round++ { // the later rounds take the buffers the first freed
+			d := DecisionFor(st, seats[0], legal, 7, &cache, tc.recv)
+			d.DecisionId, d.MatchId = "d7.1", "m1"
+			want, err := proto.Marshal(&orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := !mem.IsBelowBufferPoolingThreshold(len(want)); got != tc.large {
+				t.Fatalf("%s: %d bytes: large %v, the test expects %v", tc.name, len(want), got, tc.large)
+			}
+			data, err := MarshalDecisionResponse(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := data.Materialize()
+			data.Free()
+			if len(b) != len(want) {
+				t.Fatalf("%s, round %d: %d bytes, proto.Marshal writes %d", tc.name, round, len(b), len(want))
+			}
+			got := &orreryv1.PlayResponse{}
+			if err := proto.Unmarshal(b, got); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(got, &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}}) {
+				t.Fatalf("%s, round %d: decoded message differs from the original", tc.name, round)
+			}
+		}
+	}
+}
+
+// longList is a 4-seat IceTraders game at its opening picks, whose seats to act and first
+// seat's legal list: a long list.
+func longList(tb testing.TB) (engine.State, []engine.Seat, []engine.Action) {
 	st, err := engine.New("icetraders", engine.Config{Seats: 4, Seed: 5})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	var cache ActionCache
 	seats := st.ToAct(nil)
 	legal := st.Legal(seats[0], nil)
-	for len(legal) < 100 { // the opening picks: a long list
+	for len(legal) < 100 {
 		for _, s := range seats {
 			if err := st.Apply(s, st.Legal(s, nil)[0]); err != nil {
-				b.Fatal(err)
+				tb.Fatal(err)
 			}
 		}
 		seats = st.ToAct(seats[:0])
 		legal = st.Legal(seats[0], legal[:0])
 	}
+	return st, seats, legal
+}
+
+func BenchmarkMarshalDecision(b *testing.B) {
+	st, seats, legal := longList(b)
+	var cache ActionCache
 	d := DecisionFor(st, seats[0], legal, 0, &cache, nil)
 	resp := &orreryv1.PlayResponse{Msg: &orreryv1.PlayResponse_Decision{Decision: d}}
 	b.Run("proto.Marshal", func(b *testing.B) {
@@ -179,7 +230,8 @@ func TestMarshal_AllocationsPerMessage(t *testing.T) {
 	}
 	var cache ActionCache
 	seats := st.ToAct(nil)
-	d := DecisionFor(st, seats[0], st.Legal(seats[0], nil), 7, &cache, &orreryv1.Receive{OmitText: true, OmitObservation: true, OmitLegalNotation: true})
+	legal := st.Legal(seats[0], nil)
+	d := DecisionFor(st, seats[0], legal, 7, &cache, &orreryv1.Receive{OmitText: true, OmitObservation: true, OmitLegalNotation: true})
 	d.DecisionId, d.MatchId = "d7.1", "m1"
 	if _, err := AppendDecisionResponse(nil, d); err != nil { // the envelopes' bytes are cached from here on
 		t.Fatal(err)
@@ -198,5 +250,18 @@ func TestMarshal_AllocationsPerMessage(t *testing.T) {
 		}
 	}); n != 1 {
 		t.Errorf("a decision: %v allocations, want 1 (its bytes)", n)
+	}
+	// A large decision as the server's codec sends it: its bytes in a pooled buffer, which
+	// gRPC frees once written, so only the list of one buffer is new.
+	st, seats, legal = longList(t)
+	large := DecisionFor(st, seats[0], legal, 0, &cache, nil)
+	if n := testing.AllocsPerRun(100, func() {
+		data, err := MarshalDecisionResponse(large)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data.Free()
+	}); n != 1 {
+		t.Errorf("a large decision in a pooled buffer: %v allocations, want 1 (the list)", n)
 	}
 }

@@ -82,13 +82,6 @@ func (st *Seat) own() bool {
 	return st.ownLocked()
 }
 
-// free is freeLocked, taking the match's lock.
-func (st *Seat) free() bool {
-	st.m.mu.Lock()
-	defer st.m.mu.Unlock()
-	return st.freeLocked()
-}
-
 // Play plays the seat in process with reply, until the match ends (nil), a reply fails, or
 // ctx ends. reply is given each message of the seat's stream in turn and returns its answer
 // to it, or nil; it keeps nothing it is given once it returns, no part of it, so that the

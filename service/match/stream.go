@@ -126,8 +126,7 @@ func (st *Seat) hasNewsLocked() bool {
 func (st *Seat) flush(reader *Seat) (then *Seat) {
 	o := st.out
 	for {
-		if reader != nil && reader != st && (!o.local.quick.Load() || !reader.free()) {
-			st.m.env.Pools.sendFor(st) // still marked running: the sender goes on from here
+		if reader != nil && reader != st && st.leaves(reader) {
 			return then
 		}
 		msgs, final, err := st.next(true)
@@ -164,6 +163,26 @@ func (st *Seat) flush(reader *Seat) (then *Seat) {
 			}
 		}
 	}
+}
+
+// leaves reports whether a stream's reader (reader) leaves the seat, one the server plays,
+// to a sender goroutine: its bot has just thought long, or the reader's own seat owes a
+// decision, whose answer the reader must be free to read. A seat left with nothing new (most
+// often: it has just answered, and the answer gave the reader's seat its decision) stops
+// here, as next would stop it, rather than wake a goroutine to find nothing.
+func (st *Seat) leaves(reader *Seat) bool {
+	m := st.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if st.out.local.quick.Load() && reader.freeLocked() {
+		return false
+	}
+	if !st.out.done && st.hasNewsLocked() {
+		m.env.Pools.sendFor(st) // still marked running: the sender goes on from here
+	} else {
+		st.idleLocked()
+	}
+	return true
 }
 
 // end ends the stream's sending with err (nil: the match ended and the seat was told).
@@ -230,20 +249,31 @@ func (st *Seat) next(stream bool) (msgs []*orreryv1.PlayResponse, final bool, er
 			st.built = v.decision
 		}
 	}
-	if stream && len(msgs) == 0 && st.spare != nil {
-		// Nothing new: the seat waits, maybe long (a bot thinking, its rivals' turns). Its
-		// sent decision goes to the server's pool, for whichever seat decides next, rather
-		// than wait here: a server of waiting seats holds no decisions it has sent, and the
-		// pool gives back what stays unused for two collections.
-		m.env.Pools.decisions.Put(st.spare)
-		st.spare = nil
-	}
 	if stream && len(msgs) == 0 {
-		st.out.running = false
-		st.out.stoppedLocked()
+		st.idleLocked()
 	}
 	st.sending = msgs[:0]
 	return msgs, false, nil
+}
+
+// idleLocked stops the seat's sender, everything sent and nothing new. The seat waits,
+// maybe long (a bot thinking, its rivals' turns): its sent decision goes to the server's
+// pool, for whichever seat decides next, rather than wait here, so a server of waiting
+// seats holds no decisions it has sent, and the pool gives back what stays unused for two
+// collections.
+func (st *Seat) idleLocked() {
+	if st.built != nil {
+		st.spare, st.built = st.built, nil
+	}
+	if st.ackState == ackHanded {
+		st.ackState = ackFree
+	}
+	if st.spare != nil {
+		st.m.env.Pools.decisions.Put(st.spare)
+		st.spare = nil
+	}
+	st.out.running = false
+	st.out.stoppedLocked()
 }
 
 // view is what a stream sends next, copied under the lock and sent outside it.
