@@ -76,10 +76,10 @@ func setWithoutLegal(rest, d *orreryv1.Decision) {
 // rest marshalled by the generated code.
 func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 	var e decisionEncoding
+	defer e.free() // the entries' list goes back even when sizing fails
 	if err := e.size(d); err != nil {
 		return nil, err
 	}
-	defer e.free()
 	// Grown once to the whole message: appended from nil, the tag, the length and the body
 	// each grew it (three allocations, the last copying what came before).
 	return e.append(slices.Grow(buf, e.total()))
@@ -90,10 +90,10 @@ func AppendDecisionResponse(buf []byte, d *orreryv1.Decision) ([]byte, error) {
 // back once it has written it, as Codec.Marshal does.
 func MarshalDecisionResponse(d *orreryv1.Decision) (mem.BufferSlice, error) {
 	var e decisionEncoding
+	defer e.free() // the entries' list goes back even when sizing fails
 	if err := e.size(d); err != nil {
 		return nil, err
 	}
-	defer e.free()
 	total := e.total()
 	if mem.IsBelowBufferPoolingThreshold(total) {
 		b, err := e.append(make([]byte, 0, total))
@@ -118,7 +118,7 @@ func MarshalDecisionResponse(d *orreryv1.Decision) (mem.BufferSlice, error) {
 type decisionEncoding struct {
 	rest     orreryv1.Decision
 	restSize int
-	body     int // the decision's: rest and entries
+	body     int // the decision's size: rest and entries
 	list     *[][]byte
 }
 
