@@ -38,7 +38,8 @@ func loopback(tb testing.TB, cfg Config) (*Server, *grpc.ClientConn) {
 
 // serve is loopback that leaves the stopping to the caller: stop closes the connection, the
 // arena and the gRPC server.
-func serve(tb testing.TB, cfg Config) (srv *Server, conn *grpc.ClientConn, stop func()) {
+// dial, if given, are the client connection's options besides its credentials.
+func serve(tb testing.TB, cfg Config, dial ...grpc.DialOption) (srv *Server, conn *grpc.ClientConn, stop func()) {
 	tb.Helper()
 	if cfg.Limits == (limits.Config{}) { // benchmarks measure throughput, far past the limits
 		cfg.Limits = limits.Config{LiveMatches: 1 << 30, CreatesPerMinute: 1 << 30, LivePerCaller: 1 << 30}
@@ -53,7 +54,7 @@ func serve(tb testing.TB, cfg Config) (srv *Server, conn *grpc.ClientConn, stop 
 	}
 	gs := NewGRPCServer(srv, GRPCOptions{})
 	go gs.Serve(lis)
-	conn, err = grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err = grpc.NewClient(lis.Addr().String(), append(dial, grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -140,7 +141,10 @@ type arenaTrips struct {
 	conn   *grpc.ClientConn
 	client orreryv1.ArenaServiceClient
 	house  bool
-	seed   uint64
+	// replays, if set, is how many recorded games the server at conn replays (replayServer):
+	// match k is seat 0 of game k mod replays, and there is no seat 1.
+	replays int
+	seed    uint64
 	// decisions counts the decisions the bots were given, untimed those of playUntimed's
 	// matches, gaps and gapNS the answers followed by another decision in the same match, and
 	// the time from each answer to that decision.
@@ -193,8 +197,13 @@ func (a *arenaTrips) join() []*joinedMatch {
 		batch[k] = jm
 		n := a.seed
 		a.seed++
-		created := benchMatch(a.tb, a.client, testGame, 2, n)
-		for i, s := range created.GetSeats() {
+		var seats []*orreryv1.SeatToken
+		if a.replays > 0 {
+			seats = []*orreryv1.SeatToken{{Token: strconv.FormatUint(n%uint64(a.replays), 10)}}
+		} else {
+			seats = benchMatch(a.tb, a.client, testGame, 2, n).GetSeats()
+		}
+		for i, s := range seats {
 			r := random.New(n*7 + uint64(i))
 			if a.house && i == 1 {
 				a.playHouse(s.GetToken(), r, jm)
@@ -469,6 +478,13 @@ func BenchmarkSeatRoundTrip(b *testing.B) {
 		cache := new(wire.ActionCache)
 		defer runtime.KeepAlive(cache)
 		tripRatio(b, newArenaTrips(b, true), newEchoTrips(b, recordedSeatDecisions(b, 400, cache, 0)))
+	})
+	// The floor under ratio: a server that does no work for a decision, replaying seat 0's
+	// messages of the same games, joined, played and ended as the arena's (replayTrips).
+	b.Run("floor", func(b *testing.B) {
+		cache := new(wire.ActionCache)
+		defer runtime.KeepAlive(cache)
+		tripRatio(b, replayTrips(b, 400), newEchoTrips(b, recordedSeatDecisions(b, 400, cache, 0)))
 	})
 }
 

@@ -24,6 +24,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/orrery/orrery/bots"
 	"github.com/orrery/orrery/bots/random"
@@ -65,8 +66,39 @@ func TestChildServer(t *testing.T) {
 	mux.HandleFunc("/memory", serveMemory)
 	go http.Serve(dbg, mux)
 	fmt.Println("ready", dbg.Addr().String())
+	if os.Getenv(childBareEnv) != "" { // BenchmarkStreamMemory's bare gRPC server
+		gs := grpc.NewServer()
+		gs.RegisterService(&holdDesc, struct{}{})
+		gs.Serve(lis)
+		return
+	}
 	// A logger that formats each line, as a server's does, so that its cost counts.
-	NewGRPCServer(srv, GRPCOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).Serve(lis)
+	gs := NewGRPCServer(srv, GRPCOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	gs.RegisterService(&holdDesc, struct{}{}) // BenchmarkStreamMemory's streams, through the arena's interceptors
+	gs.Serve(lis)
+}
+
+// childBareEnv, set with childServeEnv, makes TestChildServer serve holdDesc alone on a
+// bare gRPC server, with none of the arena's options or interceptors.
+const childBareEnv = "ORRERY_TEST_CHILD_BARE"
+
+// holdDesc is BenchmarkStreamMemory's stream: its handler, on gRPC's goroutine for the
+// stream and nothing else, answers each (empty) message with another, until the stream ends.
+var holdDesc = grpc.ServiceDesc{
+	ServiceName: "orrery.bench.Hold",
+	HandlerType: (*any)(nil),
+	Streams: []grpc.StreamDesc{{StreamName: "Hold", ServerStreams: true, ClientStreams: true,
+		Handler: func(_ any, stream grpc.ServerStream) error {
+			var msg emptypb.Empty
+			for {
+				if err := stream.RecvMsg(&msg); err != nil {
+					return nil
+				}
+				if err := stream.SendMsg(&msg); err != nil {
+					return err
+				}
+			}
+		}}},
 }
 
 // memoryMetrics are the runtime/metrics /memory reports, after a full collection that also
@@ -172,11 +204,11 @@ func (c *child) get(path string) (string, error) {
 	return string(b), err
 }
 
-// startChild starts TestChildServer serving on addr, its stderr on ours so that a crash
-// is seen.
-func startChild(tb testing.TB, addr string) *child {
+// startChild starts TestChildServer serving on addr, with env besides its own, its stderr
+// on ours so that a crash is seen.
+func startChild(tb testing.TB, addr string, env ...string) *child {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChildServer$")
-	cmd.Env = append(os.Environ(), childServeEnv+"="+addr)
+	cmd.Env = append(append(os.Environ(), childServeEnv+"="+addr), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -480,4 +512,76 @@ func BenchmarkMatchMemory(b *testing.B) {
 		b.ReportMetric(float64(p.m.goroutines-base.goroutines)/float64(n), p.name+"-goroutines/match")
 	}
 	b.ReportMetric(float64(base.rss>>10), "base-KiB")
+}
+
+// BenchmarkStreamMemory is the floor under BenchmarkMatchMemory: what a 4-seat match's four
+// streams hold in a server that does nothing else, each stream opened, sent a message and
+// answered, then held, its handler blocked in Recv on gRPC's one goroutine for the stream
+// (holdDesc), the least any handler can hold. "orrery" serves them on the arena's own gRPC
+// server (NewGRPCServer: its codec, windows, and the logging, auth and recovery interceptors
+// every stream passes through); "bare" on a gRPC server with no options at all. Both run in
+// a child process, as BenchmarkMatchMemory's server, and report KiB per match (four streams:
+// RSS, heap and stacks after full collections) and goroutines per match;
+// ORRERY_MEMORY_MATCHES sets the matches (10,000).
+func BenchmarkStreamMemory(b *testing.B) {
+	n := 10000
+	if v := os.Getenv("ORRERY_MEMORY_MATCHES"); v != "" {
+		n, _ = strconv.Atoi(v)
+	}
+	for _, server := range []string{"orrery", "bare"} {
+		b.Run(server, func(b *testing.B) {
+			lis, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			addr := lis.Addr().String()
+			lis.Close()
+			var env []string
+			if server == "bare" {
+				env = append(env, childBareEnv+"=1")
+			}
+			c := startChild(b, addr, env...)
+			defer func() { c.cmd.Process.Kill(); <-c.exited }()
+			conns := make([]*grpc.ClientConn, 64) // as BenchmarkMatchMemory's clients
+			for i := range conns {
+				if conns[i], err = grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
+					b.Fatal(err)
+				}
+				defer conns[i].Close()
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			// Every connection open and used before the base is read, as the arena's are.
+			for _, conn := range conns {
+				holdStream(b, ctx, conn)
+			}
+			base := c.memory(b)
+			for i := range 4 * n {
+				holdStream(b, ctx, conns[i%len(conns)])
+			}
+			held := c.memory(b)
+			perMatch := func(v, base int64) float64 { return float64(v-base) / 1024 / float64(n) }
+			b.ReportMetric(perMatch(held.rss, base.rss), "KiB/match")
+			b.ReportMetric(perMatch(held.heap, base.heap), "heap-KiB/match")
+			b.ReportMetric(perMatch(held.stacks, base.stacks), "stacks-KiB/match")
+			b.ReportMetric(float64(held.goroutines-base.goroutines)/float64(n), "goroutines/match")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// holdStream opens a holdDesc stream on conn, sends it a message and waits for the answer;
+// the stream stays open until ctx ends.
+func holdStream(tb testing.TB, ctx context.Context, conn *grpc.ClientConn) {
+	cs, err := conn.NewStream(ctx, &holdDesc.Streams[0], "/orrery.bench.Hold/Hold")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var msg emptypb.Empty
+	if err := cs.SendMsg(&msg); err != nil {
+		tb.Fatal(err)
+	}
+	if err := cs.RecvMsg(&msg); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -35,6 +35,12 @@ type played struct {
 // playConcurrently creates n 4-seat matches of testGame, then plays them all at once with
 // random bots over conn.
 func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) played {
+	return playConcurrentlyIn(tb, conn, n, seed, nil)
+}
+
+// playConcurrentlyIn is playConcurrently with each seat's stream in the context seatCtx gives it
+// (nil: none).
+func playConcurrentlyIn(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64, seatCtx func(match, seat int) context.Context) played {
 	tb.Helper()
 	client := orreryv1.NewArenaServiceClient(conn)
 	ctx := context.Background()
@@ -60,19 +66,35 @@ func playConcurrently(tb testing.TB, conn *grpc.ClientConn, n int, seed uint64) 
 	if tb.Failed() {
 		tb.FailNow()
 	}
+	tokens := make([][]string, n)
+	for i, c := range created {
+		for _, s := range c.GetSeats() {
+			tokens[i] = append(tokens[i], s.GetToken())
+		}
+	}
+	return playSeats(tb, conn, tokens, seed, seatCtx)
+}
+
+// playSeats plays every seat of tokens (a match's seats each) at once, each with a random
+// bot seeded by seed and its place, over conn, in the context ctx gives it (nil: none).
+func playSeats(tb testing.TB, conn *grpc.ClientConn, tokens [][]string, seed uint64, ctx func(match, seat int) context.Context) played {
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
-	errs := make(chan error, n*4)
+	errs := make(chan error, 4*len(tokens))
 	start, cpu0, gc0 := time.Now(), cpuTime(), gcCPUTime()
-	for i, c := range created {
-		for j, s := range c.GetSeats() {
+	for i, seats := range tokens {
+		for j, token := range seats {
 			bot := counted{random.New(seed + uint64(i*4+j)), &decisions}
+			c := context.Background()
+			if ctx != nil {
+				c = ctx(i, j)
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				end, err := sdk.Play(ctx, conn, s.GetToken(), bot, sdk.Options{})
+				end, err := sdk.Play(c, conn, token, bot, sdk.Options{})
 				if err == nil && end.GetResult() == nil {
-					err = fmt.Errorf("match %s ended without a result", c.GetMatchId())
+					err = fmt.Errorf("match %d ended without a result", i)
 				}
 				if err != nil {
 					errs <- err
