@@ -373,6 +373,12 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 	}
 	gs := grpc.NewServer(opt)
 	gs.RegisterService(&desc, struct{}{})
+	return serveLoopback(tb, gs), &desc.Streams[0]
+}
+
+// serveLoopback serves gs on a loopback port chosen at run time, and returns a client
+// connection to it; both are stopped when the test ends.
+func serveLoopback(tb testing.TB, gs *grpc.Server) *grpc.ClientConn {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -383,7 +389,7 @@ func echoServer(tb testing.TB, opt grpc.ServerOption, handler func(grpc.ServerSt
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { conn.Close(); gs.Stop() })
-	return conn, &desc.Streams[0]
+	return conn
 }
 
 // BenchmarkRawEcho is the baseline for BenchmarkDecisionRoundTrip: a bare bidirectional gRPC

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"net"
 	"runtime"
 	"strconv"
 	"testing"
@@ -80,7 +79,7 @@ func BenchmarkThousandFloor(b *testing.B) {
 // seats to join on conn, four to a match, as playSeats plays them.
 func replayMatches(tb testing.TB, matches int) (tokens [][]string, conn *grpc.ClientConn) {
 	recorded := make([][]*orreryv1.PlayResponse, 4*matches)
-	recordConn, stop := recordingArena(tb)
+	_, recordConn, stop := serve(tb, Config{}, grpc.WithStreamInterceptor(record))
 	p := playConcurrentlyIn(tb, recordConn, matches, 0, func(match, seat int) context.Context {
 		return context.WithValue(context.Background(), recording{}, &recorded[4*match+seat])
 	})
@@ -101,17 +100,7 @@ func replayMatches(tb testing.TB, matches int) (tokens [][]string, conn *grpc.Cl
 func replaying(tb testing.TB, played [][]*orreryv1.PlayResponse) *grpc.ClientConn {
 	gs := grpc.NewServer(grpc.ForceServerCodecV2(newCodec()))
 	orreryv1.RegisterArenaServiceServer(gs, &replayServer{played: played})
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go gs.Serve(lis)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close(); gs.Stop() })
-	return conn
+	return serveLoopback(tb, gs)
 }
 
 // replayTrips is arenaTrips of BenchmarkSeatRoundTrip's matches against a server that does
@@ -177,13 +166,6 @@ func recordedSeatPlay(tb testing.TB, games int) [][]*orreryv1.PlayResponse {
 		jm.done.Wait()
 	}
 	return played
-}
-
-// recordingArena serves an arena whose client connection records every PlayResponse a
-// stream receives into the list its context holds under recording{}.
-func recordingArena(tb testing.TB) (*grpc.ClientConn, func()) {
-	_, conn, stop := serve(tb, Config{}, grpc.WithStreamInterceptor(record))
-	return conn, stop
 }
 
 // recording is the context key of the list a recorded stream's messages go to.

@@ -207,6 +207,7 @@ func (c *child) get(path string) (string, error) {
 // startChild starts TestChildServer serving on addr, with env besides its own, its stderr
 // on ours so that a crash is seen.
 func startChild(tb testing.TB, addr string, env ...string) *child {
+	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChildServer$")
 	cmd.Env = append(append(os.Environ(), childServeEnv+"="+addr), env...)
 	cmd.Stderr = os.Stderr
@@ -232,6 +233,49 @@ func startChild(tb testing.TB, addr string, env ...string) *child {
 		close(c.exited)
 	}()
 	return c
+}
+
+// startChildAnywhere is startChild on a free loopback port, which it returns; the child is
+// killed when the test ends.
+func startChildAnywhere(tb testing.TB, env ...string) (*child, string) {
+	tb.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close()
+	c := startChild(tb, addr, env...)
+	tb.Cleanup(func() { c.cmd.Process.Kill(); <-c.exited })
+	return c, addr
+}
+
+// dialChild opens n client connections to addr, closed when the test ends.
+func dialChild(tb testing.TB, addr string, n int) []*grpc.ClientConn {
+	tb.Helper()
+	conns := make([]*grpc.ClientConn, n)
+	for i := range conns {
+		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { conn.Close() })
+		conns[i] = conn
+	}
+	return conns
+}
+
+// memoryMatches is the matches the memory benchmarks hold: ORRERY_MEMORY_MATCHES, or 10,000.
+func memoryMatches(tb testing.TB) int {
+	v := os.Getenv("ORRERY_MEMORY_MATCHES")
+	if v == "" {
+		return 10000
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		tb.Fatalf("ORRERY_MEMORY_MATCHES=%q: want a number of matches, 1 or more", v)
+	}
+	return n
 }
 
 // procStatus is a field of a process's /proc status, as a number ("VmRSS" in KiB).
@@ -393,10 +437,7 @@ func (r *memRun) stuck(client orreryv1.ArenaServiceClient, n int) string {
 // seat progresses for ORRERY_MEMORY_STALL (default 2m) it fails, saying which seats of
 // which matches it waited for, with the server's goroutines.
 func BenchmarkMatchMemory(b *testing.B) {
-	n := 10000
-	if v := os.Getenv("ORRERY_MEMORY_MATCHES"); v != "" {
-		n, _ = strconv.Atoi(v)
-	}
+	n := memoryMatches(b)
 	stall := 2 * time.Minute
 	if v := os.Getenv("ORRERY_MEMORY_STALL"); v != "" {
 		var err error
@@ -404,14 +445,7 @@ func BenchmarkMatchMemory(b *testing.B) {
 			b.Fatalf("ORRERY_MEMORY_STALL: %v", err)
 		}
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close()
-	c := startChild(b, addr)
-	defer func() { c.cmd.Process.Kill(); <-c.exited }()
+	c, addr := startChildAnywhere(b)
 	// 64 client connections share the seats unless ORRERY_MEMORY_CONNS says otherwise
 	// ("seat": one connection per seat, as bots connect, each with the server's buffers).
 	nconns := 64
@@ -420,13 +454,7 @@ func BenchmarkMatchMemory(b *testing.B) {
 	} else if v != "" {
 		nconns, _ = strconv.Atoi(v)
 	}
-	conns := make([]*grpc.ClientConn, nconns)
-	for i := range conns {
-		if conns[i], err = grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
-			b.Fatal(err)
-		}
-		defer conns[i].Close()
-	}
+	conns := dialChild(b, addr, nconns)
 	ctx, cancel := context.WithCancel(context.Background())
 	var seats sync.WaitGroup
 	defer seats.Wait()
@@ -524,31 +552,15 @@ func BenchmarkMatchMemory(b *testing.B) {
 // RSS, heap and stacks after full collections) and goroutines per match;
 // ORRERY_MEMORY_MATCHES sets the matches (10,000).
 func BenchmarkStreamMemory(b *testing.B) {
-	n := 10000
-	if v := os.Getenv("ORRERY_MEMORY_MATCHES"); v != "" {
-		n, _ = strconv.Atoi(v)
-	}
+	n := memoryMatches(b)
 	for _, server := range []string{"orrery", "bare"} {
 		b.Run(server, func(b *testing.B) {
-			lis, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			addr := lis.Addr().String()
-			lis.Close()
 			var env []string
 			if server == "bare" {
 				env = append(env, childBareEnv+"=1")
 			}
-			c := startChild(b, addr, env...)
-			defer func() { c.cmd.Process.Kill(); <-c.exited }()
-			conns := make([]*grpc.ClientConn, 64) // as BenchmarkMatchMemory's clients
-			for i := range conns {
-				if conns[i], err = grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
-					b.Fatal(err)
-				}
-				defer conns[i].Close()
-			}
+			c, addr := startChildAnywhere(b, env...)
+			conns := dialChild(b, addr, 64) // as BenchmarkMatchMemory's clients
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			// Every connection open and used before the base is read, as the arena's are.
